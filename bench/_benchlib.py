@@ -1,0 +1,271 @@
+"""Shared helpers of the bench scripts: hand generators, timing, machine
+description and the owned-section update of ``bench/RESULTS.md``.
+
+Nothing here imports hkcore, so every bench script can load the library
+its own way (and refuse a pure-Python build) before using these helpers.
+"""
+from __future__ import annotations
+
+import gc
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from importlib import metadata
+from itertools import repeat
+from pathlib import Path
+from random import Random
+from typing import Any
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO_ROOT = BENCH_DIR.parent
+
+# --------------------------------------------------------------------------
+# Tiles, in the index order shared by hkcore, mahjong (tiles_34) and
+# xiangting (bingpai): 0..8 = 1m..9m, 9..17 = 1p..9p, 18..26 = 1s..9s,
+# 27..33 = 1z..7z.
+
+ORPHAN_TILES = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+CHOW_STARTS = tuple(s * 9 + n for s in range(3) for n in range(7))
+_SUIT_LETTERS = "mpsz"
+
+
+def canonical(counts: Sequence[int]) -> str:
+    """The canonical notation of 34 counts, e.g. ``123m456p789s11222z``."""
+    parts = []
+    for s, letter in enumerate(_SUIT_LETTERS):
+        start = s * 9
+        digits = "".join(
+            str(n + 1) * counts[start + n] for n in range(9 if s < 3 else 7)
+        )
+        if digits:
+            parts.append(digits + letter)
+    return "".join(parts)
+
+
+def random_complete(rng: Random, orphans_share: float = 0.01, chow_share: float = 0.5) -> list[int]:
+    """34 counts of a random complete concealed 14-tile hand.
+
+    With probability ``orphans_share`` a thirteen-orphans hand (random
+    duplicated orphan); otherwise four random sets (a chow with probability
+    ``chow_share``, else a pung, tiles uniform) and a random pair, redrawn
+    until no tile is used more than 4 times.
+    """
+    if rng.random() < orphans_share:
+        counts = [0] * 34
+        for t in ORPHAN_TILES:
+            counts[t] = 1
+        counts[rng.choice(ORPHAN_TILES)] += 1
+        return counts
+    while True:
+        counts = [0] * 34
+        for _ in range(4):
+            if rng.random() < chow_share:
+                s = rng.choice(CHOW_STARTS)
+                counts[s] += 1
+                counts[s + 1] += 1
+                counts[s + 2] += 1
+            else:
+                counts[rng.randrange(34)] += 3
+        counts[rng.randrange(34)] += 2
+        if max(counts) <= 4:
+            return counts
+
+
+def is_orphans_shape(counts: Sequence[int]) -> bool:
+    """True if every tile held is an orphan (1, 9 or honour)."""
+    return sum(counts[t] for t in ORPHAN_TILES) == sum(counts)
+
+
+def random_waiting(rng: Random, orphans_share: float = 0.01) -> list[int]:
+    """34 counts of a random waiting 13-tile hand: a complete hand less one tile."""
+    counts = random_complete(rng, orphans_share)
+    held = [t for t in range(34) for _ in range(counts[t])]
+    counts[rng.choice(held)] -= 1
+    return counts
+
+
+def random_deal(rng: Random, size: int = 13) -> list[int]:
+    """34 counts of ``size`` tiles dealt from a shuffled 136-tile wall."""
+    counts = [0] * 34
+    for t in rng.sample(range(136), size):
+        counts[t >> 2] += 1
+    return counts
+
+
+def distinct_batches(
+    make: Callable[[Random], list[int]],
+    rng: Random,
+    sizes: Sequence[int],
+    may_repeat: Callable[[list[int]], bool] = lambda c: False,
+) -> tuple[list[list[list[int]]], int]:
+    """Batches of hands, all distinct across every batch.
+
+    ``make(rng)`` draws one hand; a hand already drawn is drawn again,
+    except hands for which ``may_repeat`` is true (there are only 13
+    thirteen-orphans hands, so those cannot all be distinct). Returns the
+    batches and how many repeated hands were kept.
+    """
+    seen: set[bytes] = set()
+    repeats = 0
+    batches = []
+    for size in sizes:
+        batch = []
+        while len(batch) < size:
+            hand = make(rng)
+            key = bytes(hand)
+            if key in seen:
+                if not may_repeat(hand):
+                    continue
+                repeats += 1
+            seen.add(key)
+            batch.append(hand)
+        batches.append(batch)
+    return batches, repeats
+
+
+# --------------------------------------------------------------------------
+# Timing
+
+
+def time_calls(fn: Callable[..., Any], inputs: Sequence[Any], *consts: Any) -> float:
+    """Nanoseconds per call of ``fn(x, *consts)`` over ``inputs``, one pass.
+
+    The calls run from C (``deque(map(...), maxlen=0)``), so the harness adds
+    only iteration and call dispatch, the same for every function timed; the
+    results are discarded. The garbage collector is off during the pass.
+    """
+    it = map(fn, inputs, *(repeat(c) for c in consts)) if consts else map(fn, inputs)
+    gc.collect()
+    gc.disable()
+    try:
+        t0 = time.perf_counter_ns()
+        deque(it, maxlen=0)
+        t1 = time.perf_counter_ns()
+    finally:
+        gc.enable()
+    return (t1 - t0) / len(inputs)
+
+
+def summary(per_call_us: Sequence[float]) -> dict[str, float]:
+    return {
+        "median": statistics.median(per_call_us),
+        "min": min(per_call_us),
+        "max": max(per_call_us),
+    }
+
+
+def fmt_us(us: float | None) -> str:
+    """A per-call time in µs with 3 significant digits."""
+    if us is None:
+        return "—"
+    if us >= 100:
+        return f"{us:,.0f}"
+    if us >= 10:
+        return f"{us:.1f}"
+    if us >= 1:
+        return f"{us:.2f}"
+    return f"{us:.3f}"
+
+
+def fmt_ratio(hk_us: float, peer_us: float) -> str:
+    """peer / hkcore as "×N faster" (or "×N slower" when hkcore is slower)."""
+    r = peer_us / hk_us
+    if r >= 1:
+        return f"×{r:.3g} faster"
+    return f"×{1 / r:.3g} slower"
+
+
+# --------------------------------------------------------------------------
+# Machine and package description
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def package_version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def git_revision() -> str:
+    """The checked-out commit (read-only query), or a note why there is none."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(REPO_ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True, text=True, timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    if out.returncode != 0:
+        return "no commit"
+    rev = out.stdout.strip()
+    dirty = subprocess.run(
+        ["git", "-C", str(REPO_ROOT), "status", "--porcelain", "--untracked-files=no"],
+        capture_output=True, text=True, timeout=10,
+    )
+    return rev + ("+dirty" if dirty.returncode == 0 and dirty.stdout.strip() else "")
+
+
+def machine_info(packages: Iterable[str] = ()) -> dict[str, Any]:
+    try:
+        nproc = len(os.sched_getaffinity(0))
+    except AttributeError:
+        nproc = os.cpu_count()
+    try:
+        load = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        load = None
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpu": cpu_model(),
+        "nproc": nproc,
+        "loadavg_at_start": load,
+        "python": sys.version.split()[0],
+        "python_full": sys.version.replace("\n", " "),
+        "python_implementation": platform.python_implementation(),
+        "packages": {name: package_version(name) for name in packages},
+        "git": git_revision(),
+    }
+
+
+# --------------------------------------------------------------------------
+# RESULTS.md: each bench script owns one section between markers.
+
+RESULTS_HEADER = "# hkcore benchmark results\n\nEach section is written by one script in `bench/`; see `bench/README.md`.\n"
+
+
+def replace_section(path: Path, name: str, body: str) -> None:
+    """Write ``body`` between ``<!-- name:start -->`` and ``<!-- name:end -->``.
+
+    Creates the file if missing; appends the section if absent; leaves the
+    rest of the file untouched.
+    """
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+    block = f"{start}\n{body.rstrip()}\n{end}"
+    text = path.read_text(encoding="utf-8") if path.exists() else RESULTS_HEADER
+    pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
+    if pattern.search(text):
+        text = pattern.sub(lambda _m: block, text, count=1)
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,25 @@
+"""hkcore: score Hong Kong mahjong hands under any house ruleset."""
+from __future__ import annotations
+
+from hkcore import core
+from hkcore.core import is_complete, readings, tiles_away, waits
+from hkcore.errors import HandError, HkcoreError, TileError
+from hkcore.tiles import TILES, Tile, format_tiles, parse_tiles, tile
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "core",
+    "is_complete",
+    "readings",
+    "tiles_away",
+    "waits",
+    "HandError",
+    "HkcoreError",
+    "TileError",
+    "TILES",
+    "Tile",
+    "format_tiles",
+    "parse_tiles",
+    "tile",
+]

@@ -1,0 +1,642 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled decomposition core.
+
+Each numbered suit is looked up by its count vector read as a base-5 number
+(5**9 keys).  Two tables are built from the sets themselves, not from hands:
+
+* the decomposition table, at import: every way to lay 0..4 chows/pungs and
+  at most one pair into one suit, grouped by the count vector they make;
+* the distance table, on the first ``tiles_away`` call: for every count
+  vector and every (sets m, pair p), the fewest tiles to add so that the
+  suit holds m sets and p pairs with no tile used more than four times.
+
+Suits whose tiles are also used by declared sets (fewer than four copies
+left) are costed by a small exact dynamic programme instead of the table.
+See hkcore.core._codes for the meaning of readings and set codes.
+"""
+from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
+from cpython.long cimport PyLong_AsLong, PyLong_FromLong
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTuple_SET_ITEM
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
+
+from hkcore.core._normalize import normalize as _normalize
+from hkcore.tiles import TILES as _TILES
+
+IMPLEMENTATION = "cython"
+
+cdef enum:
+    NKEYS = 1953125        # 5 ** 9
+    MAXDEC = 65536
+    NB = 10                # (m, p) slots: m * 2 + p
+    INF = 99
+    NEED_FULL = 0
+    NEED_WAIT = 1
+    NEED_ANY = 2
+    ORPHANS_CODE = 102
+
+cdef int POW5[10]
+cdef int K_FULL[15]        # k for n = 14 - 3k concealed tiles, else -1
+cdef int K_WAIT[15]        # k for n = 13 - 3k
+cdef int ORPH[13]
+cdef bint IS_ORPH[34]
+
+# decomposition table: for a key, DEC_N[key] decompositions starting at DEC_FIRST[key]
+cdef int *DEC_FIRST = NULL
+cdef unsigned char *DEC_N = NULL
+ctypedef struct Dec:
+    signed char pair       # 0..8 within the suit, or -1
+    unsigned char nsets
+    unsigned char sets[4]  # local codes kind * 34 + i, ascending
+cdef Dec *DECS = NULL
+cdef int NDECS = 0
+
+# distance table, built lazily: DIST[key * NB + m * 2 + p]
+cdef unsigned char *DIST = NULL
+
+cdef object TILE_OBJ = tuple(_TILES[:34])
+
+
+# ---------------------------------------------------------------- table build
+
+cdef int _enum_sets(int first_type, int nsets, int *cnt, unsigned char *sets,
+                    int mode, unsigned short *zbits) except -1:
+    """Walk every multiset of up to four sets (set types ascending) in a suit.
+
+    Set type 0..6 = chow starting at i, 7..15 = pung of i - 7.  At each node
+    every pair choice is emitted.  mode 0 counts decompositions per key,
+    mode 1 fills them in, mode 2 marks (m, p) target bits in zbits.
+    """
+    cdef int key = 0, i, t, p
+    cdef Dec *d
+    for i in range(9):
+        key += cnt[i] * POW5[i]
+    for p in range(-1, 9):
+        if p >= 0:
+            if cnt[p] + 2 > 4:
+                continue
+            cnt[p] += 2
+        t = key + (2 * POW5[p] if p >= 0 else 0)
+        if mode == 0:
+            DEC_N[t] += 1
+        elif mode == 1:
+            d = &DECS[DEC_FIRST[t] + DEC_N[t]]
+            DEC_N[t] += 1
+            d.pair = p
+            d.nsets = nsets
+            for i in range(nsets):
+                d.sets[i] = sets[i]
+        else:
+            zbits[t] |= <unsigned short>(1 << (nsets * 2 + (1 if p >= 0 else 0)))
+        if p >= 0:
+            cnt[p] -= 2
+    if nsets == 4:
+        return 0
+    for t in range(first_type, 16):
+        if t < 7:
+            if cnt[t] == 4 or cnt[t + 1] == 4 or cnt[t + 2] == 4:
+                continue
+            cnt[t] += 1; cnt[t + 1] += 1; cnt[t + 2] += 1
+            sets[nsets] = t
+        else:
+            if cnt[t - 7] > 1:
+                continue
+            cnt[t - 7] += 3
+            sets[nsets] = 34 + (t - 7)
+        _enum_sets(t, nsets + 1, cnt, sets, mode, zbits)
+        if t < 7:
+            cnt[t] -= 1; cnt[t + 1] -= 1; cnt[t + 2] -= 1
+        else:
+            cnt[t - 7] -= 3
+    return 0
+
+
+cdef int _build_decompositions() except -1:
+    global DEC_FIRST, DEC_N, DECS, NDECS
+    cdef int cnt[9]
+    cdef unsigned char sets[4]
+    cdef int key, total = 0
+    DEC_FIRST = <int *>malloc(NKEYS * sizeof(int))
+    DEC_N = <unsigned char *>calloc(NKEYS, sizeof(unsigned char))
+    if DEC_FIRST == NULL or DEC_N == NULL:
+        raise MemoryError()
+    memset(cnt, 0, sizeof(cnt))
+    _enum_sets(0, 0, cnt, sets, 0, NULL)
+    for key in range(NKEYS):
+        DEC_FIRST[key] = total
+        total += DEC_N[key]
+    NDECS = total
+    DECS = <Dec *>malloc(total * sizeof(Dec))
+    if DECS == NULL:
+        raise MemoryError()
+    memset(DEC_N, 0, NKEYS)
+    _enum_sets(0, 0, cnt, sets, 1, NULL)
+    return 0
+
+
+cdef int _build_distances() except -1:
+    """DIST[key][m, p]: 0 where the suit already holds m sets and p pairs,
+    else 1 + the best over adding one more tile (keys above it first)."""
+    global DIST
+    cdef unsigned short *z = <unsigned short *>calloc(NKEYS, sizeof(unsigned short))
+    cdef unsigned char *dist = <unsigned char *>malloc(NKEYS * NB)
+    cdef int cnt[9]
+    cdef unsigned char sets[4]
+    cdef int key, i, b, k2
+    cdef int dig[9]
+    cdef unsigned char best[NB]
+    cdef unsigned char *row
+    cdef unsigned short bits
+    if z == NULL or dist == NULL:
+        free(z); free(dist)
+        raise MemoryError()
+    memset(cnt, 0, sizeof(cnt))
+    _enum_sets(0, 0, cnt, sets, 2, z)
+    # a vector holds a target when it or a vector one tile smaller does
+    memset(dig, 0, sizeof(dig))
+    for key in range(NKEYS):
+        bits = z[key]
+        for i in range(9):
+            if dig[i] > 0:
+                bits |= z[key - POW5[i]]
+        z[key] = bits
+        i = 0
+        while i < 9:
+            dig[i] += 1
+            if dig[i] < 5:
+                break
+            dig[i] = 0
+            i += 1
+    for i in range(9):
+        dig[i] = 4
+    key = NKEYS - 1
+    while key >= 0:
+        memset(best, INF, NB)
+        for i in range(9):
+            if dig[i] < 4:
+                row = dist + (key + POW5[i]) * NB
+                for b in range(NB):
+                    if row[b] < best[b]:
+                        best[b] = row[b]
+        bits = z[key]
+        row = dist + key * NB
+        for b in range(NB):
+            row[b] = 0 if (bits >> b) & 1 else best[b] + 1
+        i = 0
+        while i < 9:
+            dig[i] -= 1
+            if dig[i] >= 0:
+                break
+            dig[i] = 4
+            i += 1
+        key -= 1
+    free(z)
+    DIST = dist
+    return 0
+
+
+cdef int _init() except -1:
+    cdef int i, k
+    POW5[0] = 1
+    for i in range(1, 10):
+        POW5[i] = POW5[i - 1] * 5
+    for i in range(15):
+        K_FULL[i] = -1
+        K_WAIT[i] = -1
+    for k in range(5):
+        K_FULL[14 - 3 * k] = k
+        K_WAIT[13 - 3 * k] = k
+    for i, t in enumerate((0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)):
+        ORPH[i] = t
+    for i in range(34):
+        IS_ORPH[i] = False
+    for i in range(13):
+        IS_ORPH[ORPH[i]] = True
+    _build_decompositions()
+    return 0
+
+_init()
+
+
+# ---------------------------------------------------------------- input
+
+cdef inline int _key(const int *c) noexcept nogil:
+    return (c[0] + 5 * c[1] + 25 * c[2] + 125 * c[3] + 625 * c[4] + 3125 * c[5]
+            + 15625 * c[6] + 78125 * c[7] + 390625 * c[8])
+
+
+cdef int _fast_counts(object tiles, int *c) except -1:
+    """Read 34 counts 0..4 straight from a list, tuple or bytes; 0 if the
+    input is anything else (it then goes through the full reader)."""
+    cdef Py_ssize_t i
+    cdef long v
+    cdef PyObject *item
+    cdef const unsigned char *raw
+    if type(tiles) is list:
+        if PyList_GET_SIZE(tiles) != 34:
+            return 0
+        for i in range(34):
+            item = PyList_GET_ITEM(tiles, i)
+            if type(<object>item) is not int:
+                return 0
+            v = PyLong_AsLong(<object>item)
+            if v < 0 or v > 4:
+                return 0
+            c[i] = v
+        return 1
+    if type(tiles) is tuple:
+        if PyTuple_GET_SIZE(tiles) != 34:
+            return 0
+        for i in range(34):
+            item = PyTuple_GET_ITEM(tiles, i)
+            if type(<object>item) is not int:
+                return 0
+            v = PyLong_AsLong(<object>item)
+            if v < 0 or v > 4:
+                return 0
+            c[i] = v
+        return 1
+    if type(tiles) is bytes:
+        if len(<bytes>tiles) != 34:
+            return 0
+        raw = <const unsigned char *><const char *>tiles
+        for i in range(34):
+            if raw[i] > 4:
+                return 0
+            c[i] = raw[i]
+        return 1
+    return 0
+
+
+cdef int _prepare(object tiles, object melds, int need, int *c, int *used) except -2:
+    """Fill the 34 counts and the copies used by declared sets; return k."""
+    cdef int n = 0, i, k = -1, kind, t
+    cdef list counts
+    memset(used, 0, 34 * sizeof(int))
+    if not melds and _fast_counts(tiles, c):
+        for i in range(34):
+            n += c[i]
+        if n <= 14:
+            if need == NEED_FULL:
+                k = K_FULL[n]
+            elif need == NEED_WAIT:
+                k = K_WAIT[n]
+            else:
+                k = K_FULL[n] if K_FULL[n] >= 0 else K_WAIT[n]
+        if k >= 0:
+            return k
+    # anything unusual (melds, strings, tiles, bad values) goes through the
+    # Python reader, which raises the user-facing errors
+    counts, codes, k = _normalize(tiles, melds, ("full", "wait", "any")[need])
+    for i in range(34):
+        c[i] = counts[i]
+    for code in codes:
+        kind = code // 34
+        t = code % 34
+        if kind == 0:
+            used[t] += 1; used[t + 1] += 1; used[t + 2] += 1
+        else:
+            used[t] += 3 if kind == 1 else 4
+    return k
+
+
+# ---------------------------------------------------------------- complete
+
+cdef inline int _suit_status(int key, int total) noexcept nogil:
+    """0: no split; 1: sets only; 2: sets and the pair."""
+    if DEC_N[key] == 0:
+        return 0
+    return 2 if total % 3 == 2 else 1
+
+
+cdef bint _orphans(const int *c) noexcept nogil:
+    cdef int i, n = 0, v
+    for i in range(34):
+        v = c[i]
+        if IS_ORPH[i]:
+            if v < 1 or v > 2:
+                return False
+        elif v:
+            return False
+        n += v
+    return n == 14
+
+
+cdef bint _standard(const int *c) noexcept nogil:
+    cdef int s, i, st, pairs = 0, tot
+    for s in range(3):
+        tot = 0
+        for i in range(9):
+            tot += c[9 * s + i]
+        st = _suit_status(_key(c + 9 * s), tot)
+        if st == 0:
+            return False
+        if st == 2:
+            pairs += 1
+    for i in range(27, 34):
+        if c[i] == 2:
+            pairs += 1
+        elif c[i] != 0 and c[i] != 3:
+            return False
+    return pairs == 1
+
+
+def is_complete(tiles, melds=()):
+    """True when the tiles (14 - 3k) form 4 - k sets and a pair, or thirteen orphans."""
+    cdef int c[34]
+    cdef int used[34]
+    cdef int k = _prepare(tiles, melds, NEED_FULL, c, used)
+    if _standard(c):
+        return True
+    return k == 0 and _orphans(c)
+
+
+# ---------------------------------------------------------------- readings
+
+cdef inline object _int(int v):
+    return PyLong_FromLong(v)
+
+
+def readings(tiles, melds=()):
+    """Every distinct reading of a complete hand, sorted; [] if not complete.
+
+    A reading is ``(pair, concealed sets ascending..., declared sets as given)``.
+    """
+    cdef int c[34]
+    cdef int used[34]
+    cdef int k = _prepare(tiles, melds, NEED_FULL, c, used)
+    cdef int s, i, j, x, tot, pairs = 0, hpair = -1, nh = 0, nsets, idx
+    cdef int first[3]
+    cdef int num[3]
+    cdef int hsets[4]
+    cdef int pick[3]
+    cdef int allsets[8]
+    cdef int pair
+    cdef Dec *d
+    cdef list out
+    cdef tuple r, codes
+    for s in range(3):
+        tot = 0
+        for i in range(9):
+            tot += c[9 * s + i]
+        j = _key(c + 9 * s)
+        if DEC_N[j] == 0:
+            break
+        if tot % 3 == 2:
+            pairs += 1
+        first[s] = DEC_FIRST[j]
+        num[s] = DEC_N[j]
+    else:
+        for i in range(27, 34):
+            if c[i] == 2:
+                pairs += 1
+                hpair = i
+            elif c[i] == 3:
+                hsets[nh] = 34 + i
+                nh += 1
+            elif c[i] != 0:
+                pairs = -9
+        if pairs == 1:
+            codes = () if not melds else _normalize(tiles, melds, "full")[1]
+            out = []
+            pick[0] = 0
+            while pick[0] < num[0]:
+                pick[1] = 0
+                while pick[1] < num[1]:
+                    pick[2] = 0
+                    while pick[2] < num[2]:
+                        pair = hpair
+                        nsets = 0
+                        for s in range(3):
+                            d = &DECS[first[s] + pick[s]]
+                            if d.pair >= 0:
+                                pair = 9 * s + d.pair
+                            for i in range(d.nsets):
+                                allsets[nsets] = d.sets[i] + 9 * s
+                                nsets += 1
+                        for i in range(nh):
+                            allsets[nsets] = hsets[i]
+                            nsets += 1
+                        # insertion sort of at most four codes
+                        for i in range(1, nsets):
+                            x = allsets[i]
+                            j = i - 1
+                            while j >= 0 and allsets[j] > x:
+                                allsets[j + 1] = allsets[j]
+                                j -= 1
+                            allsets[j + 1] = x
+                        r = PyTuple_New(1 + nsets + len(codes))
+                        o = _int(pair)
+                        Py_INCREF(o)
+                        PyTuple_SET_ITEM(r, 0, o)
+                        for i in range(nsets):
+                            o = _int(allsets[i])
+                            Py_INCREF(o)
+                            PyTuple_SET_ITEM(r, 1 + i, o)
+                        idx = 1 + nsets
+                        for o in codes:
+                            Py_INCREF(o)
+                            PyTuple_SET_ITEM(r, idx, o)
+                            idx += 1
+                        out.append(r)
+                        pick[2] += 1
+                    pick[1] += 1
+                pick[0] += 1
+            if len(out) > 1:
+                out.sort()
+            return out
+    if k == 0 and _orphans(c):
+        for i in range(13):
+            if c[ORPH[i]] == 2:
+                return [(ORPH[i], ORPHANS_CODE)]
+    return []
+
+
+# ---------------------------------------------------------------- tiles away
+
+cdef void _suit_dp(const int *c, const int *cap, unsigned char *res) noexcept nogil:
+    """Exact fewest tiles to add for every (m, p) in one suit with per-tile caps.
+
+    State after position i: a = chows begun at i - 1, b = chows begun at i
+    (each still needs the next tiles), m sets begun so far, p pairs.
+    """
+    cdef unsigned char cur[5][5][5][2]
+    cdef unsigned char nxt[5][5][5][2]
+    cdef int i, a, b, m, p, n, g, q, d, cost, v, m2
+    memset(cur, INF, sizeof(cur))
+    cur[0][0][0][0] = 0
+    for i in range(9):
+        memset(nxt, INF, sizeof(nxt))
+        for a in range(5):
+            for b in range(5 - a):
+                for m in range(a + b, 5):
+                    for p in range(2):
+                        v = cur[a][b][m][p]
+                        if v >= INF:
+                            continue
+                        for n in range(1 if i > 6 else 5 - m):
+                            for g in range(2 if m + n < 4 else 1):
+                                for q in range(2 - p):
+                                    d = a + b + n + 3 * g + 2 * q
+                                    if d > cap[i]:
+                                        continue
+                                    cost = v + (d - c[i] if d > c[i] else 0)
+                                    m2 = m + n + g
+                                    if cost < nxt[b][n][m2][p + q]:
+                                        nxt[b][n][m2][p + q] = cost
+        memcpy(cur, nxt, sizeof(cur))
+    for m in range(5):
+        for p in range(2):
+            res[m * 2 + p] = cur[0][0][m][p]
+
+
+cdef int _away(const int *c, int k, const int *used) except -3:
+    cdef unsigned char part[4][NB]
+    cdef int acc[NB]
+    cdef int nxt[NB]
+    cdef int s, i, m, p, m1, p1, v, best, capped, want
+    cdef int cap[9]
+    cdef int pung, pr
+    cdef const unsigned char *row
+    if DIST == NULL:
+        _build_distances()
+    for s in range(3):
+        capped = 0
+        for i in range(9):
+            cap[i] = 4 - used[9 * s + i]
+            if cap[i] < 4:
+                capped = 1
+        if capped:
+            _suit_dp(c + 9 * s, cap, part[s])
+        else:
+            row = DIST + _key(c + 9 * s) * NB
+            for i in range(NB):
+                part[s][i] = row[i]
+    # honours: each kind gives at most one pung or the pair
+    for i in range(NB):
+        acc[i] = INF
+    acc[0] = 0
+    for i in range(27, 34):
+        v = 4 - used[i]
+        pung = (3 - c[i] if c[i] < 3 else 0) if v >= 3 else INF
+        pr = (2 - c[i] if c[i] < 2 else 0) if v >= 2 else INF
+        for m in range(4, -1, -1):
+            for p in range(1, -1, -1):
+                best = acc[m * 2 + p]
+                if m > 0 and acc[(m - 1) * 2 + p] + pung < best:
+                    best = acc[(m - 1) * 2 + p] + pung
+                if p > 0 and acc[m * 2] + pr < best:
+                    best = acc[m * 2] + pr
+                acc[m * 2 + p] = best
+    # combine the three suits by (min, +) over (m, p)
+    for s in range(3):
+        for i in range(NB):
+            nxt[i] = INF
+        for m in range(5):
+            for p in range(2):
+                v = acc[m * 2 + p]
+                if v >= INF:
+                    continue
+                for m1 in range(5 - m):
+                    for p1 in range(2 - p):
+                        if v + part[s][m1 * 2 + p1] < nxt[(m + m1) * 2 + p + p1]:
+                            nxt[(m + m1) * 2 + p + p1] = v + part[s][m1 * 2 + p1]
+        for i in range(NB):
+            acc[i] = nxt[i]
+    best = acc[(4 - k) * 2 + 1]
+    if k == 0:
+        # thirteen orphans: one of each, plus a duplicate
+        v = 0
+        want = 0
+        for i in range(13):
+            if c[ORPH[i]] == 0:
+                v += 1
+            elif c[ORPH[i]] >= 2:
+                want = 1
+        v += 1 - want
+        if v < best:
+            best = v
+    return best - 1
+
+
+def tiles_away(tiles, melds=()):
+    """Tiles away from complete: -1 complete, 0 waiting (for 14 - 3k tiles:
+    waiting after the best discard). Copies held or declared are not drawn."""
+    cdef int c[34]
+    cdef int used[34]
+    cdef int k = _prepare(tiles, melds, NEED_ANY, c, used)
+    return _away(c, k, used)
+
+
+# ---------------------------------------------------------------- waits
+
+def waits(tiles, melds=()):
+    """The tiles that complete a waiting hand (13 - 3k tiles), ascending.
+    A tile whose four copies are all held or declared is not a wait."""
+    cdef int c[34]
+    cdef int used[34]
+    cdef int k = _prepare(tiles, melds, NEED_WAIT, c, used)
+    cdef int s, i, t, key, tot, st, bad = 0, pairs = 0, nst, npairs, nbad
+    cdef int stat[4]
+    cdef int keys[3]
+    cdef int tots[3]
+    cdef int hbad = 0, hpairs = 0, v, extra
+    cdef list out = []
+    for s in range(3):
+        tot = 0
+        for i in range(9):
+            tot += c[9 * s + i]
+        keys[s] = _key(c + 9 * s)
+        tots[s] = tot
+        stat[s] = _suit_status(keys[s], tot)
+        if stat[s] == 0:
+            bad += 1
+        elif stat[s] == 2:
+            pairs += 1
+    for i in range(27, 34):
+        if c[i] == 2:
+            hpairs += 1
+        elif c[i] != 0 and c[i] != 3:
+            hbad += 1
+    for t in range(34):
+        if c[t] + used[t] >= 4:
+            continue
+        if t < 27:
+            s = t // 9
+            nbad = bad + hbad - (stat[s] == 0)
+            if nbad:
+                continue
+            st = _suit_status(keys[s] + POW5[t - 9 * s], tots[s] + 1)
+            if st == 0:
+                continue
+            npairs = pairs + hpairs - (stat[s] == 2) + (st == 2)
+        else:
+            if bad:
+                continue
+            nbad = hbad - (c[t] != 0 and c[t] != 3 and c[t] != 2)
+            npairs = pairs + hpairs - (c[t] == 2)
+            v = c[t] + 1
+            if v == 2:
+                npairs += 1
+            elif v != 3:
+                nbad += 1
+            if nbad:
+                continue
+        if npairs == 1:
+            out.append(TILE_OBJ[t])
+    if k == 0 and not out:
+        # thirteen orphans: the standard shape and this one never share a wait
+        extra = 0
+        for t in range(34):
+            if c[t] and not IS_ORPH[t]:
+                extra = 1
+        if not extra:
+            for i in range(13):
+                t = ORPH[i]
+                c[t] += 1
+                if _orphans(c) and used[t] == 0:
+                    out.append(TILE_OBJ[t])
+                c[t] -= 1
+    return out

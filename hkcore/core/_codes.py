@@ -1,0 +1,41 @@
+"""Numbers shared by both core implementations: tile indices and set codes.
+
+Tile index: 0..8 = 1m..9m, 9..17 = 1p..9p, 18..26 = 1s..9s, 27..33 = 1z..7z
+(East, South, West, North, White, Green, Red).
+
+A set is one int, ``kind * 34 + tile``: ``tile`` is the lowest tile of a chow
+or the tile of a pung or kong.  A reading is a tuple ``(pair, set, set, ...)``:
+the pair's tile index, then the sets formed from the concealed tiles in
+ascending order, then the declared sets in the order given.  The thirteen
+orphans reading is ``(pair, ORPHANS)``, ``pair`` being the duplicated tile.
+"""
+
+CHOW = 0
+PUNG = 1
+KONG = 2
+ORPHANS = 3 * 34  # the thirteen orphans shape, as a pseudo set code
+
+ORPHAN_TILES = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+#: Concealed tile counts accepted for k declared sets: 14 - 3k (a complete
+#: or discarding hand) and 13 - 3k (a waiting hand).
+FULL_SIZES = {14 - 3 * k: k for k in range(5)}
+WAIT_SIZES = {13 - 3 * k: k for k in range(5)}
+
+
+def set_kind(code: int) -> int:
+    """CHOW, PUNG or KONG of a set code."""
+    return code // 34
+
+
+def set_tile(code: int) -> int:
+    """The lowest tile index of a set code."""
+    return code % 34
+
+
+def set_tiles(code: int) -> tuple[int, ...]:
+    """Tile indices of a set code, e.g. a chow's three tiles."""
+    kind, t = divmod(code, 34)
+    if kind == CHOW:
+        return (t, t + 1, t + 2)
+    return (t,) * (3 if kind == PUNG else 4)

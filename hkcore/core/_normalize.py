@@ -1,0 +1,145 @@
+"""Turns the many accepted forms of a hand into 34 counts and set codes.
+
+Shared by both core implementations: it holds no decomposition logic, only
+input reading and the checks whose errors a user sees.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from hkcore.core._codes import CHOW, FULL_SIZES, KONG, PUNG, WAIT_SIZES
+from hkcore.errors import HandError, TileError
+from hkcore.tiles import Tile, parse_tiles, tile
+
+NEEDS = {
+    "full": (FULL_SIZES, "14 - 3k"),
+    "wait": (WAIT_SIZES, "13 - 3k"),
+    "any": ({**FULL_SIZES, **WAIT_SIZES}, "14 - 3k or 13 - 3k"),
+}
+_KIND_NAMES = {"chow": CHOW, "pung": PUNG, "kong": KONG}
+
+
+def counts_of(tiles: Any, field: str = "tiles") -> list[int]:
+    """34 counts from a notation string, an iterable of tiles or codes, or 34 counts."""
+    if isinstance(tiles, str):
+        found = parse_tiles(tiles)
+    elif isinstance(tiles, (bytes, bytearray, memoryview)):
+        if len(tiles) != 34:
+            raise HandError(f"{field}: bytes must hold 34 counts, got {len(tiles)}", field, bytes(tiles))
+        return _checked_counts(list(tiles), field)
+    else:
+        items = list(tiles)
+        if len(items) == 34 and all(isinstance(x, int) and not isinstance(x, bool) for x in items):
+            return _checked_counts(items, field)
+        found = []
+        for pos, item in enumerate(items):
+            if isinstance(item, int) and not isinstance(item, (bool, Tile)):
+                raise HandError(
+                    f"{field}[{pos}]: {item!r} is an int; give tiles as codes ('5z'), "
+                    "Tile objects, or exactly 34 counts",
+                    f"{field}.{pos}", item,
+                )
+            try:
+                found.append(tile(item))
+            except TileError as exc:
+                raise HandError(f"{field}[{pos}]: {exc}", f"{field}.{pos}", item) from None
+    counts = [0] * 34
+    for t in found:
+        if t.index >= 34:
+            raise HandError(
+                f"{field}: bonus tile {t} is not a tile of the hand (give it as flowers/seasons)",
+                field, str(t),
+            )
+        counts[t.index] += 1
+    return _checked_counts(counts, field)
+
+
+def _checked_counts(counts: list[int], field: str) -> list[int]:
+    for i, c in enumerate(counts):
+        if not isinstance(c, int) or isinstance(c, bool) or c < 0 or c > 4:
+            raise HandError(
+                f"{field}: count {c!r} for {tile(i)} is not 0..4", field, c
+            )
+    return counts
+
+
+def meld_code(spec: Any, field: str = "melds") -> int:
+    """The set code of one declared set.
+
+    ``spec`` is a set code (int), a tile string or iterable of tiles ("123m",
+    "555z", "1111m"), or an object with ``kind`` and ``tiles`` (a ``Meld``).
+    """
+    if isinstance(spec, int) and not isinstance(spec, bool):
+        if not 0 <= spec < 3 * 34 or (spec < 34 and (spec >= 27 or spec % 9 > 6)):
+            raise HandError(f"{field}: {spec} is not a set code", field, spec)
+        return spec
+    kind_name = getattr(spec, "kind", None)
+    raw = getattr(spec, "tiles", spec)
+    try:
+        ts = parse_tiles(raw) if isinstance(raw, str) else [tile(x) for x in raw]
+    except TileError as exc:
+        raise HandError(f"{field}: {exc}", field, raw) from None
+    except TypeError:
+        raise HandError(f"{field}: {spec!r} is not a set", field, spec) from None
+    idx = sorted(t.index for t in ts)
+    text = "".join(str(t) for t in ts)
+    if any(i >= 34 for i in idx):
+        raise HandError(f"{field}: {text} holds a bonus tile", field, text)
+    if len(idx) == 3 and idx[0] == idx[1] == idx[2]:
+        code = PUNG * 34 + idx[0]
+    elif len(idx) == 4 and idx[0] == idx[3]:
+        code = KONG * 34 + idx[0]
+    elif len(idx) == 3 and idx[0] < 27 and idx[0] % 9 <= 6 and idx == [idx[0], idx[0] + 1, idx[0] + 2]:
+        code = CHOW * 34 + idx[0]
+    else:
+        what = "a chow of honours" if idx and idx[0] >= 27 else "a chow, pung or kong"
+        raise HandError(f"{field}: {text} is not {what}", field, text)
+    if kind_name is not None and _KIND_NAMES.get(str(kind_name)) != code // 34:
+        raise HandError(f"{field}: kind {kind_name!r} does not match tiles {text}", field, kind_name)
+    return code
+
+
+def normalize(tiles: Any, melds: Iterable[Any] = (), need: str = "any") -> tuple[list[int], tuple[int, ...], int]:
+    """(34 counts, declared set codes, k) for a hand, after every count check.
+
+    ``need`` is "full" (14 - 3k tiles), "wait" (13 - 3k) or "any". Without
+    melds, k is read from the tile count; with melds, k is their number.
+    """
+    counts = counts_of(tiles)
+    codes = tuple(meld_code(m, f"melds[{i}]") for i, m in enumerate(melds))
+    return counts, codes, check_size(counts, codes, need)
+
+
+def check_size(counts: list[int], codes: tuple[int, ...], need: str) -> int:
+    """k for these counts and melds; raises HandError naming the bad count."""
+    sizes, wanted = NEEDS[need]
+    n = sum(counts)
+    if codes:
+        k = len(codes)
+        if k > 4:
+            raise HandError(f"melds: {k} declared sets; a hand has at most 4", "melds", k)
+        if sizes.get(n) != k:
+            raise HandError(
+                f"tiles: {n} concealed tiles with {k} declared sets; expected {wanted} = "
+                + " or ".join(str(s) for s, kk in sorted(sizes.items(), reverse=True) if kk == k),
+                "tiles", n,
+            )
+        used = list(counts)
+        for code in codes:
+            kind, t = divmod(code, 34)
+            for j in ((t, t + 1, t + 2) if kind == CHOW else (t,) * (3 if kind == PUNG else 4)):
+                used[j] += 1
+        for i, u in enumerate(used):
+            if u > 4:
+                raise HandError(
+                    f"tiles: {u} copies of {tile(i)} counting the melds (at most 4)", "tiles", str(tile(i))
+                )
+        return k
+    if n not in sizes:
+        raise HandError(
+            f"tiles: {n} concealed tiles; expected {wanted} (k declared sets): "
+            + ", ".join(str(s) for s in sorted(sizes, reverse=True)),
+            "tiles", n,
+        )
+    return sizes[n]

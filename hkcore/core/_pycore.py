@@ -1,0 +1,316 @@
+"""The pure-Python decomposition core: the reference twin of ``_ccore``.
+
+Written from the specification alone (it shares no table with the compiled
+core); both must answer identically.  Input reading and every user-facing
+check live in :mod:`hkcore.core._normalize`.
+
+The hand is cut into four independent blocks: the three numbered suits
+(9 tiles each, chows allowed) and the honours (7 tiles, pungs and pairs
+only).  Each question is answered per block and the blocks are combined;
+the per-block answers are memoized, so hands that share a suit share work.
+
+* ``is_complete`` / ``waits``: a block *decomposes* when its tiles split
+  exactly into sets plus one pair if its size is 2 mod 3 (no pair if 0 mod
+  3; never when 1 mod 3).  A hand of 14 - 3k tiles is complete when every
+  block decomposes and exactly one block holds the pair -- or, with no
+  declared set, it is thirteen orphans.
+* ``readings``: every decomposition of every block, by recursion on the
+  lowest remaining tile (pair, pung, or chow starting there), then one
+  choice per block with exactly one pair overall.
+* ``tiles_away``: per block, a left-to-right DP over the tile positions
+  whose state is the number of chows started one and two positions back;
+  it gives, for m = 0..4 sets and p = 0/1 pair, the fewest tiles that must
+  be added to the block's tiles to contain such a target, never using a
+  tile more often than its cap (4 minus its copies in the declared sets).
+  The four vectors are combined by min-plus convolution at (4 - k, 1).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from hkcore.core._codes import CHOW, ORPHAN_TILES, ORPHANS, PUNG
+from hkcore.core._normalize import normalize
+from hkcore.tiles import TILES, Tile
+
+__all__ = ["IMPLEMENTATION", "is_complete", "readings", "tiles_away", "waits"]
+
+IMPLEMENTATION = "python"
+
+_INF = 1 << 20
+# A cost vector has one entry per (sets m 0..4, pair p 0..1) at index 2*m + p.
+_SLOTS = 10
+_INF_VEC = (_INF,) * _SLOTS
+_ZERO_VEC = (0,) + (_INF,) * (_SLOTS - 1)
+# Blocks: (first tile index, length, chows allowed).
+_BLOCKS = ((0, 9, True), (9, 9, True), (18, 9, True), (27, 7, False))
+_CACHE = 1 << 17
+
+
+# --------------------------------------------------------------------------
+# input helpers
+
+def _caps(codes: tuple[int, ...]) -> list[int]:
+    """How many more copies of each tile a hand may hold beside the melds."""
+    caps = [4] * 34
+    for code in codes:
+        kind, t = divmod(code, 34)
+        if kind == CHOW:
+            caps[t] -= 1
+            caps[t + 1] -= 1
+            caps[t + 2] -= 1
+        else:
+            caps[t] -= 3 if kind == PUNG else 4
+    return caps
+
+
+def _split(seq: list[int]) -> list[tuple[int, ...]]:
+    return [tuple(seq[start:start + size]) for start, size, _ in _BLOCKS]
+
+
+def _is_orphans(counts: list[int]) -> bool:
+    """Thirteen orphans: all 14 tiles are orphans, each orphan present."""
+    return sum(counts) == 14 and all(counts[t] for t in ORPHAN_TILES) and sum(
+        counts[t] for t in ORPHAN_TILES
+    ) == 14
+
+
+# --------------------------------------------------------------------------
+# exact decomposition (is_complete, waits)
+
+@lru_cache(maxsize=_CACHE)
+def _decomposes(cs: tuple[int, ...], chows: bool) -> bool:
+    """Do the tiles split exactly into sets (+ one pair when 2 mod 3)?"""
+    n = sum(cs)
+    if n == 0:
+        return True
+    if n % 3 == 1:
+        return False
+    i = 0
+    while cs[i] == 0:
+        i += 1
+    c = cs[i]
+    # The lowest tile is in the pair, a pung, or the chow starting there.
+    if n % 3 == 2 and c >= 2 and _decomposes(cs[:i] + (c - 2,) + cs[i + 1:], chows):
+        return True
+    if c >= 3 and _decomposes(cs[:i] + (c - 3,) + cs[i + 1:], chows):
+        return True
+    if chows and i + 2 < len(cs) and cs[i + 1] and cs[i + 2]:
+        return _decomposes(cs[:i] + (c - 1, cs[i + 1] - 1, cs[i + 2] - 1) + cs[i + 3:], chows)
+    return False
+
+
+def _complete_counts(counts: list[int], k: int) -> bool:
+    pairs = 0
+    for start, size, chows in _BLOCKS:
+        block = tuple(counts[start:start + size])
+        n = sum(block)
+        if n % 3 == 1 or not _decomposes(block, chows):
+            break
+        pairs += n % 3 == 2
+    else:
+        if pairs == 1:
+            return True
+    return k == 0 and _is_orphans(counts)
+
+
+def is_complete(tiles: Any, melds: Any = ()) -> bool:
+    """True iff the 14 - 3k concealed tiles form 4 - k sets and a pair (or thirteen orphans)."""
+    counts, _codes, k = normalize(tiles, melds, "full")
+    return _complete_counts(counts, k)
+
+
+def waits(tiles: Any, melds: Any = ()) -> list[Tile]:
+    """The tiles (by index) that complete these 13 - 3k tiles and are still available."""
+    counts, codes, k = normalize(tiles, melds, "wait")
+    caps = _caps(codes)
+    found: list[Tile] = []
+    for t in range(34):
+        if counts[t] < caps[t]:
+            counts[t] += 1
+            if _complete_counts(counts, k):
+                found.append(TILES[t])
+            counts[t] -= 1
+    return found
+
+
+# --------------------------------------------------------------------------
+# readings
+
+@lru_cache(maxsize=_CACHE)
+def _block_readings(cs: tuple[int, ...], chows: bool) -> frozenset[tuple[int, tuple[int, ...]]]:
+    """Every (pair position or -1, sorted local set codes) splitting ``cs`` exactly.
+
+    Local set codes use the block position as the tile: ``kind * 34 + pos``.
+    """
+    n = sum(cs)
+    if n == 0:
+        return frozenset({(-1, ())})
+    if n % 3 == 1:
+        return frozenset()
+    i = 0
+    while cs[i] == 0:
+        i += 1
+    c = cs[i]
+    found: set[tuple[int, tuple[int, ...]]] = set()
+    if n % 3 == 2 and c >= 2:
+        for pair, sets in _block_readings(cs[:i] + (c - 2,) + cs[i + 1:], chows):
+            found.add((i, sets))
+    if c >= 3:
+        code = PUNG * 34 + i
+        for pair, sets in _block_readings(cs[:i] + (c - 3,) + cs[i + 1:], chows):
+            found.add((pair, tuple(sorted(sets + (code,)))))
+    if chows and i + 2 < len(cs) and cs[i + 1] and cs[i + 2]:
+        code = CHOW * 34 + i
+        rest = cs[:i] + (c - 1, cs[i + 1] - 1, cs[i + 2] - 1) + cs[i + 3:]
+        for pair, sets in _block_readings(rest, chows):
+            found.add((pair, tuple(sorted(sets + (code,)))))
+    return frozenset(found)
+
+
+def readings(tiles: Any, melds: Any = ()) -> list[tuple[int, ...]]:
+    """Every distinct reading ``(pair, concealed sets ascending..., declared sets...)``, sorted."""
+    counts, codes, k = normalize(tiles, melds, "full")
+    # partial: list of (pair or -1, global set codes)
+    partial: list[tuple[int, tuple[int, ...]]] = [(-1, ())]
+    for start, size, chows in _BLOCKS:
+        block = _block_readings(tuple(counts[start:start + size]), chows)
+        if not block:
+            partial = []
+            break
+        merged = []
+        for pair, sets in partial:
+            for bpair, bsets in block:
+                if bpair >= 0:
+                    if pair >= 0:
+                        continue
+                    new_pair = start + bpair
+                else:
+                    new_pair = pair
+                merged.append((new_pair, sets + tuple(code + start for code in bsets)))
+        partial = merged
+    result = {(pair,) + tuple(sorted(sets)) + codes for pair, sets in partial if pair >= 0}
+    if k == 0 and _is_orphans(counts):
+        pair = next(t for t in ORPHAN_TILES if counts[t] == 2)
+        result.add((pair, ORPHANS))
+    return sorted(result)
+
+
+# --------------------------------------------------------------------------
+# tiles away
+
+@lru_cache(maxsize=_CACHE)
+def _suit_cost(x: int, y: int, cs: tuple[int, ...], caps: tuple[int, ...]) -> tuple[int, ...]:
+    """Cost vector of the positions ``cs`` of a numbered suit.
+
+    ``x`` chows started two positions back (they need one tile here), ``y``
+    one position back (they need a tile here and at the next position).
+    Entry ``2*m + p``: fewest tiles to add so that these positions hold the
+    rest of those chows plus m more sets and p pairs, every position within
+    its cap.
+    """
+    if not cs:
+        return _ZERO_VEC  # x == y == 0: a chow is only started with room for it
+    c, cap = cs[0], caps[0]
+    base = x + y
+    if base > cap:
+        return _INF_VEC
+    best = list(_INF_VEC)
+    top = cap - base if len(cs) >= 3 else 0
+    rest_c, rest_caps = cs[1:], caps[1:]
+    for z in range(top + 1):
+        sub = _suit_cost(y, z, rest_c, rest_caps)
+        if sub == _INF_VEC:
+            continue
+        for q in (0, 1):  # a pung here
+            dm = z + q
+            if dm > 4:
+                break
+            for r in (0, 1):  # the pair here
+                h = base + z + 3 * q + 2 * r
+                if h > cap:
+                    break
+                add = h - c if h > c else 0
+                for m in range(5 - dm):
+                    for p in range(2 - r):
+                        v = sub[2 * m + p]
+                        if v < _INF:
+                            j = 2 * (m + dm) + p + r
+                            if v + add < best[j]:
+                                best[j] = v + add
+    return tuple(best)
+
+
+@lru_cache(maxsize=_CACHE)
+def _honour_cost(cs: tuple[int, ...], caps: tuple[int, ...]) -> tuple[int, ...]:
+    """Cost vector of honour positions: each holds nothing, a pair or a pung."""
+    if not cs:
+        return _ZERO_VEC
+    c, cap = cs[0], caps[0]
+    sub = _honour_cost(cs[1:], caps[1:])
+    best = list(sub)  # nothing here
+    for h, dm, r in ((2, 0, 1), (3, 1, 0)):
+        if h > cap:
+            continue
+        add = h - c if h > c else 0
+        for m in range(5 - dm):
+            for p in range(2 - r):
+                v = sub[2 * m + p]
+                if v < _INF:
+                    j = 2 * (m + dm) + p + r
+                    if v + add < best[j]:
+                        best[j] = v + add
+    return tuple(best)
+
+
+def _convolve(a: tuple[int, ...], b: tuple[int, ...]) -> list[int]:
+    out = [_INF] * _SLOTS
+    for i in range(_SLOTS):
+        va = a[i]
+        if va >= _INF:
+            continue
+        ma, pa = divmod(i, 2)
+        for j in range(_SLOTS):
+            vb = b[j]
+            if vb >= _INF:
+                continue
+            mb, pb = divmod(j, 2)
+            if ma + mb > 4 or pa + pb > 1:
+                continue
+            s = 2 * (ma + mb) + pa + pb
+            if va + vb < out[s]:
+                out[s] = va + vb
+    return out
+
+
+def _standard_cost(counts: list[int], caps: list[int], k: int) -> int:
+    vecs = []
+    for start, size, chows in _BLOCKS:
+        cs = tuple(counts[start:start + size])
+        cp = tuple(caps[start:start + size])
+        vecs.append(_suit_cost(0, 0, cs, cp) if chows else _honour_cost(cs, cp))
+    left = _convolve(vecs[0], vecs[1])
+    right = _convolve(vecs[2], vecs[3])
+    m_need = 4 - k
+    best = _INF
+    for m in range(m_need + 1):
+        for p in (0, 1):
+            v = left[2 * m + p] + right[2 * (m_need - m) + 1 - p]
+            if v < best:
+                best = v
+    return best
+
+
+def _orphans_cost(counts: list[int]) -> int:
+    missing = sum(1 for t in ORPHAN_TILES if counts[t] == 0)
+    has_pair = any(counts[t] >= 2 for t in ORPHAN_TILES)
+    return missing + (0 if has_pair else 1)
+
+
+def tiles_away(tiles: Any, melds: Any = ()) -> int:
+    """Fewest tiles to draw, minus one: -1 complete, 0 waiting (four-copy limit respected)."""
+    counts, codes, k = normalize(tiles, melds, "any")
+    cost = _standard_cost(counts, _caps(codes), k)
+    if k == 0:
+        cost = min(cost, _orphans_cost(counts))
+    return cost - 1
