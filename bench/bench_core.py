@@ -1,0 +1,441 @@
+#!/usr/bin/env python
+"""Benchmark the hkcore decomposition core against its peers.
+
+    python bench/bench_core.py                 # full run, writes bench/RESULTS.md
+    python bench/bench_core.py --quick --allow-python --output-dir /tmp/b
+
+Per-call µs of hkcore's ``is_complete``, ``readings``, ``tiles_away`` and
+``waits`` (plus notation parsing) against the ``mahjong`` package
+(``Agari.is_agari``, ``HandDivider.divide_hand``, ``Shanten.calculate_shanten``
+and waits composed from ``is_agari``) and ``xiangting``
+(``calculate_replacement_number``, ``calculate_necessary_tiles``). Every
+input is prepared before timing; each repetition uses its own fresh,
+disjoint batch of hands and functools caches are cleared before every timed
+pass. See bench/README.md for the method.
+
+Writes the ``core`` section of bench/RESULTS.md and bench/results_core.json,
+and refuses to (exit status 2) unless the compiled core is active, unless
+``--allow-python`` is given.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from random import Random
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _benchlib as bl  # noqa: E402
+
+SECTION = "core"
+DEFAULT_N = 20_000
+DEFAULT_REPS = 7
+DEFAULT_SEED = 20240611
+TARGETS_US = {"is_complete": 0.3, "readings": 0.5, "tiles_away": 1.0, "waits": 1.0}
+PACKAGES = ("hkcore", "mahjong", "xiangting", "Cython")
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------
+# Loading the API under test
+
+
+def load_hkcore(allow_python: bool) -> dict[str, Any]:
+    """The four functions, counts_of, parse_tiles and a description.
+
+    Uses ``hkcore.is_complete`` etc. Without ``hkcore/__init__.py`` yet, and
+    only with ``--allow-python``, falls back to ``hkcore.core``.
+    """
+    try:
+        import hkcore  # noqa: F401
+    except ImportError:
+        sys.path.insert(0, str(bl.REPO_ROOT))
+    import hkcore
+    import hkcore.core as core
+    from hkcore.core._normalize import counts_of
+    from hkcore.tiles import parse_tiles
+
+    names = ("is_complete", "readings", "tiles_away", "waits")
+    if all(hasattr(hkcore, n) for n in names):
+        api, source = {n: getattr(hkcore, n) for n in names}, "hkcore"
+    elif allow_python:
+        log("warning: hkcore.is_complete etc. not found; using hkcore.core (development fallback)")
+        api, source = {n: getattr(core, n) for n in names}, "hkcore.core (fallback)"
+    else:
+        raise SystemExit("bench_core: hkcore does not expose is_complete/readings/tiles_away/waits yet")
+    impl_module = getattr(core, "_impl", None)
+    return {
+        **api,
+        "counts_of": counts_of,
+        "parse_tiles": parse_tiles,
+        "implementation": core.IMPLEMENTATION,
+        "api": source,
+        "hkcore_path": str(Path(getattr(hkcore, "__file__", None) or list(hkcore.__path__)[0]).resolve()),
+        "impl_file": getattr(impl_module, "__file__", None),
+    }
+
+
+def hkcore_caches() -> list[tuple[str, Any]]:
+    """functools caches (anything with cache_clear) found in loaded hkcore modules."""
+    found = []
+    for modname, mod in list(sys.modules.items()):
+        if not modname.startswith("hkcore") or mod is None:
+            continue
+        for name, value in list(vars(mod).items()):
+            if getattr(value, "__module__", None) != modname:
+                continue
+            if callable(getattr(value, "cache_clear", None)):
+                found.append((f"{modname}.{name}", value))
+            elif isinstance(value, type):
+                for attr in vars(value):
+                    member = getattr(value, attr, None)
+                    if callable(getattr(member, "cache_clear", None)):
+                        found.append((f"{modname}.{name}.{attr}", member))
+    return found
+
+
+# --------------------------------------------------------------------------
+# Peers
+
+
+def load_peers() -> dict[str, Any]:
+    import xiangting
+    from mahjong.agari import Agari
+    from mahjong.hand_calculating.divider import HandDivider
+    from mahjong.shanten import Shanten
+    from mahjong.tile import TilesConverter
+
+    is_agari = Agari.is_agari
+    orphan_set = frozenset(bl.ORPHAN_TILES)
+
+    def mahjong_waits(tiles_34: Sequence[int]) -> list[int]:
+        """Waits from Agari.is_agari: try each tile that could complete the hand.
+
+        A winning tile is held already (pair, pung, tanki, seven pairs) or
+        lies within two of a held tile of its suit (chow), or is a missing
+        orphan of a thirteen-orphans wait; other tiles, and tiles held four
+        times, are skipped without calling is_agari.
+        """
+        hand = list(tiles_34)
+        orphans = sum([hand[t] for t in bl.ORPHAN_TILES]) == 13
+        found = []
+        for i in range(34):
+            c = hand[i]
+            if c == 4:
+                continue
+            if c == 0 and not (orphans and i in orphan_set):
+                if i >= 27:
+                    continue
+                n = i % 9
+                if not (
+                    (n > 0 and hand[i - 1]) or (n < 8 and hand[i + 1])
+                    or (n > 1 and hand[i - 2]) or (n < 7 and hand[i + 2])
+                ):
+                    continue
+            hand[i] = c + 1
+            if is_agari(hand):
+                found.append(i)
+            hand[i] = c
+        return found
+
+    def mahjong_waits_all34(tiles_34: Sequence[int]) -> list[int]:
+        """The plain composition: is_agari for every tile with a free copy."""
+        hand = list(tiles_34)
+        found = []
+        for i in range(34):
+            c = hand[i]
+            if c < 4:
+                hand[i] = c + 1
+                if is_agari(hand):
+                    found.append(i)
+                hand[i] = c
+        return found
+
+    divide_cache = HandDivider._divide_hand_impl
+    return {
+        "is_agari": is_agari,
+        "divide_hand": HandDivider.divide_hand,
+        "shanten": Shanten.calculate_shanten,
+        "chiitoitsu_shanten": Shanten.calculate_shanten_for_chiitoitsu_hand,
+        "mahjong_waits": mahjong_waits,
+        "mahjong_waits_all34": mahjong_waits_all34,
+        "mahjong_parse": TilesConverter.one_line_string_to_34_array,
+        "xt_replacement": xiangting.calculate_replacement_number,
+        "xt_necessary": xiangting.calculate_necessary_tiles,
+        "xt_to_array": xiangting.to_array,
+        "xt_four": xiangting.PlayerCount.FOUR,
+        "caches": [("mahjong HandDivider._divide_hand_impl", divide_cache)],
+    }
+
+
+# --------------------------------------------------------------------------
+# Correctness checks (on an extra batch that is never timed)
+
+SEVEN_PAIRS_NOTE = "seven pairs (not a Hong Kong hand; the peer counts it)"
+
+
+def seven_pairs_complete(counts: Sequence[int]) -> bool:
+    return sum(1 for c in counts if c == 2) == 7 and sum(counts) == 14
+
+
+def norm_ours_reading(r: tuple) -> tuple:
+    return (r[0], tuple(sorted(r[1:])))
+
+
+def norm_mahjong_reading(blocks: list[list[int]]) -> tuple | None:
+    """mahjong blocks as (pair, sorted set codes); None for seven pairs."""
+    if len(blocks) == 7:
+        return None
+    pair, sets = None, []
+    for b in blocks:
+        if len(b) == 2:
+            pair = b[0]
+        elif len(b) == 4:
+            sets.append(2 * 34 + b[0])
+        elif b[0] == b[1]:
+            sets.append(1 * 34 + b[0])
+        else:
+            sets.append(b[0])
+    return (pair, tuple(sorted(sets)))
+
+
+def run_checks(hk: dict[str, Any], peers: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    orphans_code = 3 * 34
+
+    # is_complete / readings on complete hands, and on random 14-tile deals
+    complete = data["check"]["complete"]
+    deals14 = data["check"]["deals14"]
+    c = {"hands": len(complete), "ours_false": 0, "mahjong_false": 0, "bytes_differs": 0,
+         "random14_hands": len(deals14), "random14_disagree": 0, "random14_disagree_seven_pairs": 0,
+         "random14_complete": 0}
+    for h in complete:
+        ours = hk["is_complete"](h)
+        c["ours_false"] += not ours
+        c["mahjong_false"] += not peers["is_agari"](h)
+        c["bytes_differs"] += hk["is_complete"](bytes(h)) != ours
+    for h in deals14:
+        ours, theirs = hk["is_complete"](h), peers["is_agari"](h)
+        c["random14_complete"] += ours
+        if ours != theirs:
+            if theirs and seven_pairs_complete(h):
+                c["random14_disagree_seven_pairs"] += 1
+            else:
+                c["random14_disagree"] += 1
+    out["is_complete"] = c
+
+    r = {"hands": len(complete), "mismatch": 0, "orphans_hands": 0, "orphans_reading_missing": 0,
+         "seven_pairs_readings_by_mahjong": 0, "bytes_differs": 0, "readings_total": 0, "max_readings": 0}
+    for h in complete:
+        ours = hk["readings"](h)
+        r["readings_total"] += len(ours)
+        r["max_readings"] = max(r["max_readings"], len(ours))
+        r["bytes_differs"] += hk["readings"](bytes(h)) != ours
+        if bl.is_orphans_shape(h) and max(h) == 2 and sum(1 for x in h if x) == 13:
+            r["orphans_hands"] += 1
+            r["orphans_reading_missing"] += not any(len(x) == 2 and x[1] == orphans_code for x in ours)
+        ours_std = {norm_ours_reading(x) for x in ours if not (len(x) == 2 and x[1] == orphans_code)}
+        theirs = set()
+        for blocks in peers["divide_hand"](h):
+            n = norm_mahjong_reading(blocks)
+            if n is None:
+                r["seven_pairs_readings_by_mahjong"] += 1
+            else:
+                theirs.add(n)
+        r["mismatch"] += ours_std != theirs
+    out["readings"] = r
+
+    # tiles_away on 13-tile deals
+    deals = data["check"]["deals"]
+    four = peers["xt_four"]
+    a = {"hands": len(deals), "vs_mahjong_mismatch": 0, "vs_xiangting_mismatch": 0,
+         "vs_xiangting_mismatch_seven_pairs": 0, "bytes_differs": 0, "histogram": {}}
+    for h in deals:
+        ours = hk["tiles_away"](h)
+        a["histogram"][ours] = a["histogram"].get(ours, 0) + 1
+        a["bytes_differs"] += hk["tiles_away"](bytes(h)) != ours
+        a["vs_mahjong_mismatch"] += peers["shanten"](h, False) != ours
+        xt = peers["xt_replacement"](h, four) - 1
+        if xt != ours:
+            if xt < ours and peers["chiitoitsu_shanten"](h) == xt:
+                a["vs_xiangting_mismatch_seven_pairs"] += 1
+            else:
+                a["vs_xiangting_mismatch"] += 1
+    a["histogram"] = {str(k): v for k, v in sorted(a["histogram"].items())}
+    out["tiles_away"] = a
+
+    # waits on waiting hands
+    waiting = data["check"]["waiting"]
+    to_array = peers["xt_to_array"]
+    w = {"hands": len(waiting), "empty": 0, "bytes_differs": 0,
+         "vs_mahjong_mismatch": 0, "vs_mahjong_mismatch_seven_pairs": 0,
+         "vs_xiangting_mismatch": 0, "vs_xiangting_mismatch_seven_pairs": 0,
+         "pruned_vs_all34_differs": 0, "waits_total": 0}
+
+    def classify(ours: list[int], theirs: list[int], h: list[int], key: str) -> None:
+        if ours == theirs:
+            return
+        extra = set(theirs) - set(ours)
+        explained = set(ours) <= set(theirs) and all(
+            seven_pairs_complete([x + (i == t) for i, x in enumerate(h)]) for t in extra
+        )
+        w[key + ("_seven_pairs" if explained else "")] += 1
+
+    for h in waiting:
+        ours_tiles = hk["waits"](h)
+        ours = sorted(t.index for t in ours_tiles)
+        w["waits_total"] += len(ours)
+        w["empty"] += not ours
+        w["bytes_differs"] += [t.index for t in hk["waits"](bytes(h))] != [t.index for t in ours_tiles]
+        mj = peers["mahjong_waits"](h)
+        w["pruned_vs_all34_differs"] += mj != peers["mahjong_waits_all34"](h)
+        classify(ours, mj, h, "vs_mahjong_mismatch")
+        _rn, nt = peers["xt_necessary"](h, four)
+        classify(ours, [i for i, f in enumerate(to_array(nt)) if f], h, "vs_xiangting_mismatch")
+    out["waits"] = w
+
+    # parsing
+    p = {"strings": len(data["check"]["strings"]), "counts_of_mismatch": 0, "mahjong_mismatch": 0}
+    for s, h in zip(data["check"]["strings"], complete):
+        p["counts_of_mismatch"] += list(hk["counts_of"](s)) != h
+        p["mahjong_mismatch"] += peers["mahjong_parse"](s) != h
+    out["parse"] = p
+    return out
+
+
+# --------------------------------------------------------------------------
+# Inputs
+
+
+def prepare(n: int, reps: int, check_n: int, seed: int, orphans_share: float) -> dict[str, Any]:
+    """All inputs, generated once before any timing.
+
+    Each workload gets ``reps`` timed batches of ``n`` hands plus one check
+    batch of ``check_n`` hands; hands are distinct across all of them
+    (thirteen-orphans hands excepted: only 13 complete ones exist).
+    """
+    rng = Random(seed)
+    sizes = [n] * reps + [check_n]
+    orph = bl.is_orphans_shape
+
+    complete, rep_c = bl.distinct_batches(lambda g: bl.random_complete(g, orphans_share), rng, sizes, orph)
+    waiting, rep_w = bl.distinct_batches(lambda g: bl.random_waiting(g, orphans_share), rng, sizes, orph)
+    deals, rep_d = bl.distinct_batches(bl.random_deal, rng, sizes)
+    deals14, _ = bl.distinct_batches(lambda g: bl.random_deal(g, 14), rng, [check_n])
+
+    def copies(batches: list[list[list[int]]]) -> list[list[list[int]]]:
+        return [[list(h) for h in b] for b in batches[:reps]]
+
+    timed = {
+        # ours: lists of 34 counts, and bytes of 34 counts
+        "complete.list": copies(complete),
+        "complete.bytes": [[bytes(h) for h in b] for b in complete[:reps]],
+        "deals.list": copies(deals),
+        "deals.bytes": [[bytes(h) for h in b] for b in deals[:reps]],
+        "waiting.list": copies(waiting),
+        "waiting.bytes": [[bytes(h) for h in b] for b in waiting[:reps]],
+        "strings": [[bl.canonical(h) for h in b] for b in complete[:reps]],
+        # peers: mahjong tiles_34 and xiangting bingpai are lists of 34 ints too,
+        # but each function gets its own copies
+        "complete.tiles_34": copies(complete),
+        "deals.tiles_34": copies(deals),
+        "deals.bingpai": copies(deals),
+        "waiting.tiles_34": copies(waiting),
+        "waiting.bingpai": copies(waiting),
+        "strings.mahjong": [[bl.canonical(h) for h in b] for b in complete[:reps]],
+    }
+    check = {
+        "complete": complete[reps],
+        "waiting": waiting[reps],
+        "deals": deals[reps],
+        "deals14": deals14[0],
+        "strings": [bl.canonical(h) for h in complete[reps]],
+    }
+    orphan_counts = {
+        "complete": sum(orph(h) for b in complete[:reps] for h in b),
+        "waiting": sum(orph(h) and max(h) <= 2 and sum(h) == 13 for b in waiting[:reps] for h in b),
+    }
+    return {
+        "timed": timed,
+        "check": check,
+        "repeated_hands": {"complete": rep_c, "waiting": rep_w, "deals": rep_d},
+        "orphans_hands_timed": orphan_counts,
+    }
+
+
+# --------------------------------------------------------------------------
+# Timing plan
+
+
+def plan(hk: dict[str, Any], peers: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every timed measurement: key, label, function, input key, extra args."""
+    four = peers["xt_four"]
+    return [
+        {"key": "harness", "label": "harness: builtin id() via map (overhead reference)",
+         "fn": id, "inputs": "complete.list", "consts": ()},
+        {"key": "is_complete.hk", "label": "hkcore is_complete(list)", "fn": hk["is_complete"],
+         "inputs": "complete.list", "consts": ()},
+        {"key": "is_complete.hk_bytes", "label": "hkcore is_complete(bytes)", "fn": hk["is_complete"],
+         "inputs": "complete.bytes", "consts": ()},
+        {"key": "is_complete.mahjong", "label": "mahjong Agari.is_agari(tiles_34)", "fn": peers["is_agari"],
+         "inputs": "complete.tiles_34", "consts": ()},
+        {"key": "readings.hk", "label": "hkcore readings(list)", "fn": hk["readings"],
+         "inputs": "complete.list", "consts": ()},
+        {"key": "readings.hk_bytes", "label": "hkcore readings(bytes)", "fn": hk["readings"],
+         "inputs": "complete.bytes", "consts": ()},
+        {"key": "readings.mahjong", "label": "mahjong HandDivider.divide_hand(tiles_34)",
+         "fn": peers["divide_hand"], "inputs": "complete.tiles_34", "consts": ()},
+        {"key": "tiles_away.hk", "label": "hkcore tiles_away(list)", "fn": hk["tiles_away"],
+         "inputs": "deals.list", "consts": ()},
+        {"key": "tiles_away.hk_bytes", "label": "hkcore tiles_away(bytes)", "fn": hk["tiles_away"],
+         "inputs": "deals.bytes", "consts": ()},
+        {"key": "tiles_away.mahjong",
+         "label": "mahjong Shanten.calculate_shanten(tiles_34, use_chiitoitsu=False)",
+         "fn": peers["shanten"], "inputs": "deals.tiles_34", "consts": (False,)},
+        {"key": "tiles_away.xiangting",
+         "label": "xiangting calculate_replacement_number(bingpai, PlayerCount.FOUR)",
+         "fn": peers["xt_replacement"], "inputs": "deals.bingpai", "consts": (four,)},
+        {"key": "waits.hk", "label": "hkcore waits(list)", "fn": hk["waits"],
+         "inputs": "waiting.list", "consts": ()},
+        {"key": "waits.hk_bytes", "label": "hkcore waits(bytes)", "fn": hk["waits"],
+         "inputs": "waiting.bytes", "consts": ()},
+        {"key": "waits.mahjong", "label": "mahjong Agari.is_agari per candidate tile (pruned)",
+         "fn": peers["mahjong_waits"], "inputs": "waiting.tiles_34", "consts": ()},
+        {"key": "waits.mahjong_all34", "label": "mahjong Agari.is_agari per free tile (all 34)",
+         "fn": peers["mahjong_waits_all34"], "inputs": "waiting.tiles_34", "consts": ()},
+        {"key": "waits.xiangting",
+         "label": "xiangting calculate_necessary_tiles(bingpai, PlayerCount.FOUR)",
+         "fn": peers["xt_necessary"], "inputs": "waiting.bingpai", "consts": (four,)},
+        {"key": "parse.counts_of", "label": "hkcore.core._normalize.counts_of(str)", "fn": hk["counts_of"],
+         "inputs": "strings", "consts": ()},
+        {"key": "parse.parse_tiles", "label": "hkcore.tiles.parse_tiles(str)", "fn": hk["parse_tiles"],
+         "inputs": "strings", "consts": ()},
+        {"key": "parse.mahjong", "label": "mahjong TilesConverter.one_line_string_to_34_array(str)",
+         "fn": peers["mahjong_parse"], "inputs": "strings.mahjong", "consts": ()},
+    ]
+
+
+def run_timing(steps: list[dict[str, Any]], timed: dict[str, Any], reps: int,
+               clear: Callable[[], None]) -> dict[str, list[float]]:
+    """Per-call µs of every step, once per repetition on that repetition's batch.
+
+    The step order rotates between repetitions; caches are cleared before
+    every pass. (Warm-up: the correctness checks have already run every
+    function on the untimed check batch.)
+    """
+    results: dict[str, list[float]] = {s["key"]: [] for s in steps}
+    for r in range(reps):
+        k = r % len(steps)
+        order = steps[k:] + steps[:k]
+        for s in order:
+            clear()
+            ns = bl.time_calls(s["fn"], timed[s["inputs"]][r], *s["consts"])
+            results[s["key"]].append(ns / 1000.0)
+        log(f"  repetition {r + 1}/{reps} done")
+    return results
