@@ -77,9 +77,20 @@ def random_complete(rng: Random, orphans_share: float = 0.01, chow_share: float 
             return counts
 
 
-def is_orphans_shape(counts: Sequence[int]) -> bool:
-    """True if every tile held is an orphan (1, 9 or honour)."""
-    return sum(counts[t] for t in ORPHAN_TILES) == sum(counts)
+def is_thirteen_orphans_shape(counts: Sequence[int]) -> bool:
+    """A thirteen-orphans hand or one tile short of it (13- or 14-tile counts).
+
+    Every tile held is an orphan, at least 12 different orphans are held and
+    none more than twice.
+    """
+    held = sum(counts)
+    orphans = [counts[t] for t in ORPHAN_TILES]
+    return (
+        sum(orphans) == held
+        and held in (13, 14)
+        and max(orphans) <= 2
+        and sum(1 for c in orphans if c) >= 12
+    )
 
 
 def random_waiting(rng: Random, orphans_share: float = 0.01) -> list[int]:
@@ -88,6 +99,13 @@ def random_waiting(rng: Random, orphans_share: float = 0.01) -> list[int]:
     held = [t for t in range(34) for _ in range(counts[t])]
     counts[rng.choice(held)] -= 1
     return counts
+
+
+def add_random_tile(rng: Random, counts: Sequence[int]) -> list[int]:
+    """A copy of ``counts`` plus one random tile that has a free copy."""
+    out = list(counts)
+    out[rng.choice([t for t in range(34) if out[t] < 4])] += 1
+    return out
 
 
 def random_deal(rng: Random, size: int = 13) -> list[int]:
@@ -103,29 +121,31 @@ def distinct_batches(
     rng: Random,
     sizes: Sequence[int],
     may_repeat: Callable[[list[int]], bool] = lambda c: False,
-) -> tuple[list[list[list[int]]], int]:
+) -> tuple[list[list[list[int]]], list[int]]:
     """Batches of hands, all distinct across every batch.
 
     ``make(rng)`` draws one hand; a hand already drawn is drawn again,
     except hands for which ``may_repeat`` is true (there are only 13
     thirteen-orphans hands, so those cannot all be distinct). Returns the
-    batches and how many repeated hands were kept.
+    batches and, per batch, how many of its hands repeat an earlier one.
     """
     seen: set[bytes] = set()
-    repeats = 0
+    repeats = []
     batches = []
     for size in sizes:
         batch = []
+        rep = 0
         while len(batch) < size:
             hand = make(rng)
             key = bytes(hand)
             if key in seen:
                 if not may_repeat(hand):
                     continue
-                repeats += 1
+                rep += 1
             seen.add(key)
             batch.append(hand)
         batches.append(batch)
+        repeats.append(rep)
     return batches, repeats
 
 

@@ -13,9 +13,9 @@ input is prepared before timing; each repetition uses its own fresh,
 disjoint batch of hands and functools caches are cleared before every timed
 pass. See bench/README.md for the method.
 
-Writes the ``core`` section of bench/RESULTS.md and bench/results_core.json,
-and refuses to (exit status 2) unless the compiled core is active, unless
-``--allow-python`` is given.
+Writes the ``core`` section of bench/RESULTS.md and bench/results_core.json.
+If the active core is not the compiled one it writes nothing and exits with
+status 2, unless ``--allow-python`` is given.
 """
 from __future__ import annotations
 
@@ -76,6 +76,7 @@ def load_hkcore(allow_python: bool) -> dict[str, Any]:
         "parse_tiles": parse_tiles,
         "implementation": core.IMPLEMENTATION,
         "api": source,
+        "version": getattr(hkcore, "__version__", "unknown"),
         "hkcore_path": str(Path(getattr(hkcore, "__file__", None) or list(hkcore.__path__)[0]).resolve()),
         "impl_file": getattr(impl_module, "__file__", None),
     }
@@ -212,9 +213,11 @@ def run_checks(hk: dict[str, Any], peers: dict[str, Any], data: dict[str, Any]) 
     # is_complete / readings on complete hands, and on random 14-tile deals
     complete = data["check"]["complete"]
     deals14 = data["check"]["deals14"]
+    near14 = data["check"]["near14"]
     c = {"hands": len(complete), "ours_false": 0, "mahjong_false": 0, "bytes_differs": 0,
          "random14_hands": len(deals14), "random14_disagree": 0, "random14_disagree_seven_pairs": 0,
-         "random14_complete": 0}
+         "random14_complete": 0, "near14_hands": len(near14), "near14_complete": 0,
+         "near14_disagree": 0, "near14_disagree_seven_pairs": 0}
     for h in complete:
         ours = hk["is_complete"](h)
         c["ours_false"] += not ours
@@ -228,6 +231,14 @@ def run_checks(hk: dict[str, Any], peers: dict[str, Any], data: dict[str, Any]) 
                 c["random14_disagree_seven_pairs"] += 1
             else:
                 c["random14_disagree"] += 1
+    for h in near14:
+        ours, theirs = hk["is_complete"](h), peers["is_agari"](h)
+        c["near14_complete"] += ours
+        if ours != theirs:
+            if theirs and seven_pairs_complete(h):
+                c["near14_disagree_seven_pairs"] += 1
+            else:
+                c["near14_disagree"] += 1
     out["is_complete"] = c
 
     r = {"hands": len(complete), "mismatch": 0, "orphans_hands": 0, "orphans_reading_missing": 0,
@@ -237,7 +248,7 @@ def run_checks(hk: dict[str, Any], peers: dict[str, Any], data: dict[str, Any]) 
         r["readings_total"] += len(ours)
         r["max_readings"] = max(r["max_readings"], len(ours))
         r["bytes_differs"] += hk["readings"](bytes(h)) != ours
-        if bl.is_orphans_shape(h) and max(h) == 2 and sum(1 for x in h if x) == 13:
+        if bl.is_thirteen_orphans_shape(h):
             r["orphans_hands"] += 1
             r["orphans_reading_missing"] += not any(len(x) == 2 and x[1] == orphans_code for x in ours)
         ours_std = {norm_ours_reading(x) for x in ours if not (len(x) == 2 and x[1] == orphans_code)}
@@ -322,12 +333,13 @@ def prepare(n: int, reps: int, check_n: int, seed: int, orphans_share: float) ->
     """
     rng = Random(seed)
     sizes = [n] * reps + [check_n]
-    orph = bl.is_orphans_shape
+    orph = bl.is_thirteen_orphans_shape
 
     complete, rep_c = bl.distinct_batches(lambda g: bl.random_complete(g, orphans_share), rng, sizes, orph)
     waiting, rep_w = bl.distinct_batches(lambda g: bl.random_waiting(g, orphans_share), rng, sizes, orph)
     deals, rep_d = bl.distinct_batches(bl.random_deal, rng, sizes)
     deals14, _ = bl.distinct_batches(lambda g: bl.random_deal(g, 14), rng, [check_n])
+    near14 = [bl.add_random_tile(rng, h) for h in waiting[reps]]
 
     def copies(batches: list[list[list[int]]]) -> list[list[list[int]]]:
         return [[list(h) for h in b] for b in batches[:reps]]
@@ -355,16 +367,19 @@ def prepare(n: int, reps: int, check_n: int, seed: int, orphans_share: float) ->
         "waiting": waiting[reps],
         "deals": deals[reps],
         "deals14": deals14[0],
+        "near14": near14,
         "strings": [bl.canonical(h) for h in complete[reps]],
     }
     orphan_counts = {
         "complete": sum(orph(h) for b in complete[:reps] for h in b),
-        "waiting": sum(orph(h) and max(h) <= 2 and sum(h) == 13 for b in waiting[:reps] for h in b),
+        "waiting": sum(orph(h) for b in waiting[:reps] for h in b),
     }
     return {
         "timed": timed,
         "check": check,
-        "repeated_hands": {"complete": rep_c, "waiting": rep_w, "deals": rep_d},
+        # repeats within and between the timed batches (the check batch excluded)
+        "repeated_hands": {"complete": sum(rep_c[:reps]), "waiting": sum(rep_w[:reps]),
+                           "deals": sum(rep_d[:reps])},
         "orphans_hands_timed": orphan_counts,
     }
 
@@ -439,3 +454,235 @@ def run_timing(steps: list[dict[str, Any]], timed: dict[str, Any], reps: int,
             results[s["key"]].append(ns / 1000.0)
         log(f"  repetition {r + 1}/{reps} done")
     return results
+
+
+# --------------------------------------------------------------------------
+# Report
+
+ROWS = [
+    # operation, hkcore key, peer label, peer key, target name
+    ("is_complete — complete 14-tile hands", "is_complete.hk",
+     "mahjong `Agari.is_agari`", "is_complete.mahjong", "is_complete"),
+    ("is_complete, bytes input", "is_complete.hk_bytes", None, None, "is_complete"),
+    ("readings — complete 14-tile hands", "readings.hk",
+     "mahjong `HandDivider.divide_hand`", "readings.mahjong", "readings"),
+    ("readings, bytes input", "readings.hk_bytes", None, None, "readings"),
+    ("tiles_away — random 13-tile deals", "tiles_away.hk",
+     "mahjong `Shanten.calculate_shanten` (use_chiitoitsu=False)", "tiles_away.mahjong", "tiles_away"),
+    ("tiles_away — random 13-tile deals", "tiles_away.hk",
+     "xiangting `calculate_replacement_number`", "tiles_away.xiangting", "tiles_away"),
+    ("tiles_away, bytes input", "tiles_away.hk_bytes", None, None, "tiles_away"),
+    ("waits — waiting 13-tile hands", "waits.hk",
+     "mahjong `Agari.is_agari` per candidate tile", "waits.mahjong", "waits"),
+    ("waits — waiting 13-tile hands", "waits.hk",
+     "xiangting `calculate_necessary_tiles`", "waits.xiangting", "waits"),
+    ("waits, bytes input", "waits.hk_bytes", None, None, "waits"),
+]
+
+
+def render(meta: dict[str, Any], stats: dict[str, dict[str, float]], checks: dict[str, Any]) -> str:
+    med = {k: v["median"] for k, v in stats.items()}
+    m = meta["machine"]
+    pk = m["packages"]
+    lines = []
+    lines.append("## Core: decomposition functions vs mahjong and xiangting")
+    lines.append("")
+    if meta["implementation"] != "cython":
+        lines.append(f"> **WARNING: measured with the `{meta['implementation']}` core, not the compiled one. "
+                     "These numbers do not represent hkcore; re-run `python bench/bench_core.py` "
+                     "with the compiled core built.**")
+        lines.append("")
+    lines.append(f"- Date: {m['date']}; hkcore revision: {m['git']}")
+    lines.append(f"- Machine: {m['platform']} ({m['machine']}); CPU: {m['cpu']}; nproc: {m['nproc']}; "
+                 f"load average at start: {m['loadavg_at_start']}")
+    lines.append(f"- Python {m['python']} ({m['python_implementation']})")
+    lines.append(f"- Packages: hkcore {pk['hkcore']}, mahjong {pk['mahjong']}, xiangting {pk['xiangting']}, "
+                 f"Cython {pk['Cython']}")
+    lines.append(f"- Core implementation: `{meta['implementation']}` (`hkcore.core.IMPLEMENTATION`), "
+                 f"API `{meta['api']}.*`")
+    p = meta["params"]
+    lines.append(f"- Method: {p['reps']} repetitions × {p['n']:,} hands per operation, seed {p['seed']}; "
+                 "each repetition on its own fresh batch of distinct hands, caches cleared before every "
+                 "pass; median per-call µs quoted (min–max in `bench/results_core.json`). "
+                 "Harness overhead (`deque(map(id, hands))`): "
+                 f"{bl.fmt_us(med['harness'])} µs per call, not subtracted.")
+    lines.append("")
+    lines.append("| operation | hkcore µs (median) | peer | peer µs (median) | ratio (peer/hkcore) "
+                 "| target | met? |")
+    lines.append("|---|---:|---|---:|---|---:|:---:|")
+    for op, hk_key, peer_label, peer_key, target_name in ROWS:
+        hk_us = med[hk_key]
+        target = TARGETS_US[target_name]
+        if peer_key:
+            peer_cells = f"{peer_label} | {bl.fmt_us(med[peer_key])} | {bl.fmt_ratio(hk_us, med[peer_key])}"
+        else:
+            peer_cells = "— | — | —"
+        met = "yes" if hk_us <= target else "no"
+        lines.append(f"| {op} | {bl.fmt_us(hk_us)} | {peer_cells} | ≤ {target:g} µs | {met} |")
+    lines.append("")
+    lines.append(
+        f"Parse a canonical 14-tile notation string to 34 counts: hkcore `counts_of` "
+        f"{bl.fmt_us(med['parse.counts_of'])} µs; hkcore `parse_tiles` (to Tile objects) "
+        f"{bl.fmt_us(med['parse.parse_tiles'])} µs; mahjong `TilesConverter.one_line_string_to_34_array` "
+        f"{bl.fmt_us(med['parse.mahjong'])} µs ({bl.fmt_ratio(med['parse.counts_of'], med['parse.mahjong'])} "
+        "for `counts_of`)."
+    )
+    lines.append("")
+    lines.append("Notes:")
+    lines.append(
+        f"- The mahjong waits composition adds each candidate tile and calls `is_agari` (tiles held 4 times "
+        f"and tiles that cannot complete a set, pair or thirteen orphans are skipped); trying every free "
+        f"tile instead costs {bl.fmt_us(med['waits.mahjong_all34'])} µs. xiangting returns a bit set, "
+        "hkcore a list of Tile objects, mahjong a list of indices."
+    )
+    lines.append(
+        "- mahjong and xiangting also count seven pairs (mahjong's `is_agari`, `divide_hand` and the "
+        "waits composition always; xiangting always; `calculate_shanten` here with "
+        "`use_chiitoitsu=False`); Hong Kong rules have no seven pairs, so such differences are expected "
+        "and counted apart below. mahjong's `divide_hand` gives no reading for thirteen orphans."
+    )
+    rh = meta["repeated_hands"]
+    oh = meta["orphans_hands_timed"]
+    lines.append(
+        f"- About {p['orphans_share']:.0%} of complete and waiting hands are thirteen-orphans shapes "
+        f"({oh['complete']:,} and {oh['waiting']:,} over all timed batches); only 13 such complete hands and 157 such "
+        f"waiting hands exist, so they are the only repeated hands ({rh['complete']:,} complete and {rh['waiting']:,} "
+        f"waiting repeats over the timed batches; {rh['deals']} among the deals). mahjong's "
+        "`divide_hand` lru_cache may hit on them within a pass."
+    )
+    lines.append("")
+    lines.append(f"Correctness on an untimed batch of {p['check_n']:,} hands per workload:")
+    lines.append("")
+    c, r, a, w, pa = (checks[k] for k in ("is_complete", "readings", "tiles_away", "waits", "parse"))
+    lines.append(
+        f"- is_complete: complete hands judged incomplete — hkcore {c['ours_false']}, mahjong "
+        f"{c['mahjong_false']}; on {c['random14_hands']:,} random 14-tile deals "
+        f"({c['random14_complete']} complete) hkcore and mahjong disagree on {c['random14_disagree']} "
+        f"(+{c['random14_disagree_seven_pairs']} seven pairs); on {c['near14_hands']:,} near misses "
+        f"(a waiting hand plus a random tile; {c['near14_complete']:,} complete) they disagree on "
+        f"{c['near14_disagree']} (+{c['near14_disagree_seven_pairs']} seven pairs); "
+        f"list vs bytes input differ: {c['bytes_differs']}."
+    )
+    lines.append(
+        f"- readings: sets of readings differ from mahjong's on {r['mismatch']} hands (seven-pairs readings "
+        f"dropped: {r['seven_pairs_readings_by_mahjong']}); thirteen-orphans hands {r['orphans_hands']}, "
+        f"missing their reading {r['orphans_reading_missing']}; {r['readings_total']:,} readings, "
+        f"at most {r['max_readings']} per hand; list vs bytes differ: {r['bytes_differs']}."
+    )
+    lines.append(
+        f"- tiles_away: differs from mahjong (no seven pairs) on {a['vs_mahjong_mismatch']} deals; from "
+        f"xiangting's replacement number − 1 on {a['vs_xiangting_mismatch']} "
+        f"(+{a['vs_xiangting_mismatch_seven_pairs']} where xiangting's lower number is the seven-pairs "
+        f"one); distribution {a['histogram']}; list vs bytes differ: {a['bytes_differs']}."
+    )
+    lines.append(
+        f"- waits: differ from the mahjong composition on {w['vs_mahjong_mismatch']} hands "
+        f"(+{w['vs_mahjong_mismatch_seven_pairs']} seven-pairs waits only), from xiangting on "
+        f"{w['vs_xiangting_mismatch']} (+{w['vs_xiangting_mismatch_seven_pairs']}); hands with no wait "
+        f"{w['empty']}; pruned vs all-34 composition differ: {w['pruned_vs_all34_differs']}; "
+        f"list vs bytes differ: {w['bytes_differs']}."
+    )
+    lines.append(
+        f"- parse: `counts_of` wrong on {pa['counts_of_mismatch']}, mahjong on {pa['mahjong_mismatch']} "
+        f"of {pa['strings']:,} strings."
+    )
+    if meta["hkcore_caches"]:
+        lines.append(f"- hkcore functools caches cleared before every pass: {', '.join(meta['hkcore_caches'])}.")
+    lines.append("")
+    lines.append("Reproduce: build the compiled core (`pip install -e .` or "
+                 "`python setup.py build_ext --inplace`), then `python bench/bench_core.py` "
+                 "(`--help` for options). Raw numbers: `bench/results_core.json`.")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", type=int, default=None, help=f"hands per batch (default {DEFAULT_N:,})")
+    ap.add_argument("--reps", type=int, default=None, help=f"repetitions (default {DEFAULT_REPS})")
+    ap.add_argument("--check-n", type=int, default=None, help="hands in the untimed check batch (default n)")
+    ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    ap.add_argument("--orphans-share", type=float, default=0.01,
+                    help="share of thirteen-orphans shapes among complete and waiting hands")
+    ap.add_argument("--quick", action="store_true", help="2,000 hands × 3 repetitions (a smoke test)")
+    ap.add_argument("--allow-python", action="store_true",
+                    help="run and write results even if the pure-Python core is active")
+    ap.add_argument("--output-dir", type=Path, default=bl.BENCH_DIR,
+                    help="where RESULTS.md and results_core.json go (default: bench/)")
+    ap.add_argument("--no-write", action="store_true", help="print the section, write nothing")
+    args = ap.parse_args(argv)
+
+    n = args.n or (2_000 if args.quick else DEFAULT_N)
+    reps = args.reps or (3 if args.quick else DEFAULT_REPS)
+    check_n = args.check_n or n
+
+    hk = load_hkcore(args.allow_python)
+    if hk["implementation"] != "cython" and not args.allow_python:
+        log(f"bench_core: the active core is {hk['implementation']!r}, not 'cython' "
+            f"(hkcore from {hk['hkcore_path']}). Build it (pip install -e . or "
+            "python setup.py build_ext --inplace) or pass --allow-python; no results written.")
+        return 2
+    peers = load_peers()
+    log(f"hkcore core: {hk['implementation']} ({hk['impl_file']}); n={n:,} reps={reps} seed={args.seed}")
+
+    log("preparing inputs ...")
+    data = prepare(n, reps, check_n, args.seed, args.orphans_share)
+
+    caches = hkcore_caches() + peers["caches"]
+    hk_cache_names = [name for name, _ in hkcore_caches()]
+
+    def clear() -> None:
+        for _name, fn in caches:
+            fn.cache_clear()
+
+    log("checking correctness on the untimed batch (also the warm-up) ...")
+    checks = run_checks(hk, peers, data)
+
+    log("timing ...")
+    steps = plan(hk, peers)
+    per_call = run_timing(steps, data["timed"], reps, clear)
+    stats = {k: bl.summary(v) for k, v in per_call.items()}
+
+    machine = bl.machine_info(PACKAGES)
+    if machine["packages"]["hkcore"] == "not installed":
+        machine["packages"]["hkcore"] = f"{hk['version']} (source tree, not installed)"
+    meta = {
+        "implementation": hk["implementation"],
+        "api": hk["api"],
+        "hkcore_path": hk["hkcore_path"],
+        "impl_file": hk["impl_file"],
+        "machine": machine,
+        "params": {"n": n, "reps": reps, "check_n": check_n, "seed": args.seed,
+                   "orphans_share": args.orphans_share},
+        "repeated_hands": data["repeated_hands"],
+        "orphans_hands_timed": data["orphans_hands_timed"],
+        "hkcore_caches": hk_cache_names,
+        "targets_us": TARGETS_US,
+    }
+    section = render(meta, stats, checks)
+    raw = {
+        "meta": meta,
+        "measurements": {
+            s["key"]: {"label": s["label"], "per_call_us": per_call[s["key"]], **stats[s["key"]]}
+            for s in steps
+        },
+        "checks": checks,
+    }
+    if args.no_write:
+        print(section)
+        return 0
+    out = args.output_dir
+    out.mkdir(parents=True, exist_ok=True)
+    bl.replace_section(out / "RESULTS.md", SECTION, section)
+    (out / "results_core.json").write_text(json.dumps(raw, indent=2, ensure_ascii=False) + "\n",
+                                          encoding="utf-8")
+    log(f"wrote {out / 'RESULTS.md'} (section {SECTION!r}) and {out / 'results_core.json'}")
+    print(section)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

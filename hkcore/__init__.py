@@ -3,12 +3,24 @@ from __future__ import annotations
 
 from hkcore import core
 from hkcore.core import is_complete, readings, tiles_away, waits
+from hkcore.engine import score
 from hkcore.errors import HandError, HkcoreError, TileError
+from hkcore.models import Hand, Meld, PatternScore, ScoreResult
+from hkcore.preset import Preset, PresetError, load_preset, presets
 from hkcore.tiles import TILES, Tile, format_tiles, parse_tiles, tile
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "score",
+    "load_preset",
+    "presets",
+    "Hand",
+    "Meld",
+    "PatternScore",
+    "ScoreResult",
+    "Preset",
+    "PresetError",
     "core",
     "is_complete",
     "readings",

@@ -10,7 +10,7 @@ from typing import Any
 
 from hkcore.core._codes import CHOW, FULL_SIZES, KONG, PUNG, WAIT_SIZES
 from hkcore.errors import HandError, TileError
-from hkcore.tiles import Tile, parse_tiles, tile
+from hkcore.tiles import Tile, format_tiles, parse_tiles, tile
 
 NEEDS = {
     "full": (FULL_SIZES, "14 - 3k"),
@@ -83,7 +83,7 @@ def meld_code(spec: Any, field: str = "melds") -> int:
     except TypeError:
         raise HandError(f"{field}: {spec!r} is not a set", field, spec) from None
     idx = sorted(t.index for t in ts)
-    text = "".join(str(t) for t in ts)
+    text = format_tiles(ts) if ts else "(nothing)"
     if any(i >= 34 for i in idx):
         raise HandError(f"{field}: {text} holds a bonus tile", field, text)
     if len(idx) == 3 and idx[0] == idx[1] == idx[2]:
@@ -93,8 +93,9 @@ def meld_code(spec: Any, field: str = "melds") -> int:
     elif len(idx) == 3 and idx[0] < 27 and idx[0] % 9 <= 6 and idx == [idx[0], idx[0] + 1, idx[0] + 2]:
         code = CHOW * 34 + idx[0]
     else:
-        what = "a chow of honours" if idx and idx[0] >= 27 else "a chow, pung or kong"
-        raise HandError(f"{field}: {text} is not {what}", field, text)
+        if len(idx) == 3 and idx[0] >= 27 and len(set(idx)) == 3:
+            raise HandError(f"{field}: {text} is a chow of honours; honours make no runs", field, text)
+        raise HandError(f"{field}: {text} is not a chow, pung or kong", field, text)
     if kind_name is not None and _KIND_NAMES.get(str(kind_name)) != code // 34:
         raise HandError(f"{field}: kind {kind_name!r} does not match tiles {text}", field, kind_name)
     return code

@@ -100,18 +100,20 @@ def _decomposes(cs: tuple[int, ...], chows: bool) -> bool:
     return False
 
 
-def _complete_counts(counts: list[int], k: int) -> bool:
+def _standard_complete(counts: list[int]) -> bool:
+    """Every block splits exactly and exactly one of them holds the pair."""
     pairs = 0
     for start, size, chows in _BLOCKS:
         block = tuple(counts[start:start + size])
         n = sum(block)
         if n % 3 == 1 or not _decomposes(block, chows):
-            break
+            return False
         pairs += n % 3 == 2
-    else:
-        if pairs == 1:
-            return True
-    return k == 0 and _is_orphans(counts)
+    return pairs == 1
+
+
+def _complete_counts(counts: list[int], k: int) -> bool:
+    return _standard_complete(counts) or (k == 0 and _is_orphans(counts))
 
 
 def is_complete(tiles: Any, melds: Any = ()) -> bool:
@@ -124,14 +126,33 @@ def waits(tiles: Any, melds: Any = ()) -> list[Tile]:
     """The tiles (by index) that complete these 13 - 3k tiles and are still available."""
     counts, codes, k = normalize(tiles, melds, "wait")
     caps = _caps(codes)
-    found: list[Tile] = []
-    for t in range(34):
-        if counts[t] < caps[t]:
-            counts[t] += 1
-            if _complete_counts(counts, k):
-                found.append(TILES[t])
-            counts[t] -= 1
-    return found
+    blocks = _split(counts)
+    sizes = [sum(b) for b in blocks]
+    ok = [n % 3 != 1 and _decomposes(b, chows) for b, n, (_, _, chows) in zip(blocks, sizes, _BLOCKS)]
+    found: set[int] = set()
+    for bi, (start, size, chows) in enumerate(_BLOCKS):
+        # the new tile goes into block bi: every other block must already split
+        if not all(ok[j] for j in range(4) if j != bi):
+            continue
+        other_pairs = sum(1 for j in range(4) if j != bi and sizes[j] % 3 == 2)
+        n = sizes[bi] + 1
+        if n % 3 == 1 or other_pairs + (n % 3 == 2) != 1:
+            continue
+        block = list(blocks[bi])
+        for pos in range(size):
+            t = start + pos
+            if counts[t] >= caps[t]:
+                continue
+            block[pos] += 1
+            if _decomposes(tuple(block), chows):
+                found.add(t)
+            block[pos] -= 1
+    if k == 0 and sum(counts[t] for t in ORPHAN_TILES) == 13:
+        # 13 orphan tiles: one each waits on all 13, a duplicate on the missing one
+        missing = [t for t in ORPHAN_TILES if counts[t] == 0]
+        if len(missing) <= 1:
+            found.update(missing or ORPHAN_TILES)
+    return [TILES[t] for t in sorted(found)]
 
 
 # --------------------------------------------------------------------------
@@ -171,6 +192,12 @@ def _block_readings(cs: tuple[int, ...], chows: bool) -> frozenset[tuple[int, tu
 def readings(tiles: Any, melds: Any = ()) -> list[tuple[int, ...]]:
     """Every distinct reading ``(pair, concealed sets ascending..., declared sets...)``, sorted."""
     counts, codes, k = normalize(tiles, melds, "full")
+    result: set[tuple[int, ...]] = set()
+    if k == 0 and _is_orphans(counts):
+        pair = next(t for t in ORPHAN_TILES if counts[t] == 2)
+        result.add((pair, ORPHANS))
+    if not _standard_complete(counts):
+        return sorted(result)
     # partial: list of (pair or -1, global set codes)
     partial: list[tuple[int, tuple[int, ...]]] = [(-1, ())]
     for start, size, chows in _BLOCKS:
@@ -189,15 +216,28 @@ def readings(tiles: Any, melds: Any = ()) -> list[tuple[int, ...]]:
                     new_pair = pair
                 merged.append((new_pair, sets + tuple(code + start for code in bsets)))
         partial = merged
-    result = {(pair,) + tuple(sorted(sets)) + codes for pair, sets in partial if pair >= 0}
-    if k == 0 and _is_orphans(counts):
-        pair = next(t for t in ORPHAN_TILES if counts[t] == 2)
-        result.add((pair, ORPHANS))
+    result.update((pair,) + tuple(sorted(sets)) + codes for pair, sets in partial if pair >= 0)
     return sorted(result)
 
 
 # --------------------------------------------------------------------------
 # tiles away
+
+def _moves(dm: int, r: int) -> tuple[tuple[int, int], ...]:
+    """(from, to) slot pairs that add dm sets and r pairs to a cost vector."""
+    return tuple(
+        (2 * m + p, 2 * (m + dm) + p + r) for m in range(5 - dm) for p in range(2 - r)
+    )
+
+
+# _OPTIONS[z]: for z chows started at a position, each (tiles used there
+# beside pending chows, slot moves) over a pung q and a pair r there.
+_OPTIONS = tuple(
+    tuple((z + 3 * q + 2 * r, _moves(z + q, r)) for q in (0, 1) for r in (0, 1) if z + q <= 4)
+    for z in range(5)
+)
+_HONOUR_OPTIONS = ((0, _moves(0, 0)), (2, _moves(0, 1)), (3, _moves(1, 0)))
+
 
 @lru_cache(maxsize=_CACHE)
 def _suit_cost(x: int, y: int, cs: tuple[int, ...], caps: tuple[int, ...]) -> tuple[int, ...]:
@@ -207,37 +247,27 @@ def _suit_cost(x: int, y: int, cs: tuple[int, ...], caps: tuple[int, ...]) -> tu
     one position back (they need a tile here and at the next position).
     Entry ``2*m + p``: fewest tiles to add so that these positions hold the
     rest of those chows plus m more sets and p pairs, every position within
-    its cap.
+    its cap; _INF when impossible.
     """
     if not cs:
         return _ZERO_VEC  # x == y == 0: a chow is only started with room for it
     c, cap = cs[0], caps[0]
-    base = x + y
-    if base > cap:
-        return _INF_VEC
-    best = list(_INF_VEC)
-    top = cap - base if len(cs) >= 3 else 0
+    base = x + y  # <= cap: the caller starts no chow it has no room for
+    best = [_INF] * _SLOTS
     rest_c, rest_caps = cs[1:], caps[1:]
+    # z chows start here; each needs a copy here and at the next two positions
+    top = min(cap - base, caps[1] - y, caps[2]) if len(cs) >= 3 else 0
     for z in range(top + 1):
         sub = _suit_cost(y, z, rest_c, rest_caps)
-        if sub == _INF_VEC:
-            continue
-        for q in (0, 1):  # a pung here
-            dm = z + q
-            if dm > 4:
-                break
-            for r in (0, 1):  # the pair here
-                h = base + z + 3 * q + 2 * r
-                if h > cap:
-                    break
-                add = h - c if h > c else 0
-                for m in range(5 - dm):
-                    for p in range(2 - r):
-                        v = sub[2 * m + p]
-                        if v < _INF:
-                            j = 2 * (m + dm) + p + r
-                            if v + add < best[j]:
-                                best[j] = v + add
+        for used, moves in _OPTIONS[z]:
+            h = base + used
+            if h > cap:
+                continue
+            add = h - c if h > c else 0
+            for src, dst in moves:
+                v = sub[src] + add
+                if v < best[dst]:
+                    best[dst] = v
     return tuple(best)
 
 
@@ -248,39 +278,37 @@ def _honour_cost(cs: tuple[int, ...], caps: tuple[int, ...]) -> tuple[int, ...]:
         return _ZERO_VEC
     c, cap = cs[0], caps[0]
     sub = _honour_cost(cs[1:], caps[1:])
-    best = list(sub)  # nothing here
-    for h, dm, r in ((2, 0, 1), (3, 1, 0)):
+    best = [_INF] * _SLOTS
+    for h, moves in _HONOUR_OPTIONS:
         if h > cap:
             continue
         add = h - c if h > c else 0
-        for m in range(5 - dm):
-            for p in range(2 - r):
-                v = sub[2 * m + p]
-                if v < _INF:
-                    j = 2 * (m + dm) + p + r
-                    if v + add < best[j]:
-                        best[j] = v + add
+        for src, dst in moves:
+            v = sub[src] + add
+            if v < best[dst]:
+                best[dst] = v
     return tuple(best)
 
 
-def _convolve(a: tuple[int, ...], b: tuple[int, ...]) -> list[int]:
+# (slot of a, slot of b, slot of the sum) for every pair that stays within
+# 4 sets and 1 pair.
+_SUMS = tuple(
+    (i, j, i + j)
+    for i in range(_SLOTS)
+    for j in range(_SLOTS)
+    if i // 2 + j // 2 <= 4 and i % 2 + j % 2 <= 1
+)
+
+
+@lru_cache(maxsize=1 << 12)
+def _convolve(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """Min-plus convolution of two cost vectors."""
     out = [_INF] * _SLOTS
-    for i in range(_SLOTS):
-        va = a[i]
-        if va >= _INF:
-            continue
-        ma, pa = divmod(i, 2)
-        for j in range(_SLOTS):
-            vb = b[j]
-            if vb >= _INF:
-                continue
-            mb, pb = divmod(j, 2)
-            if ma + mb > 4 or pa + pb > 1:
-                continue
-            s = 2 * (ma + mb) + pa + pb
-            if va + vb < out[s]:
-                out[s] = va + vb
-    return out
+    for i, j, s in _SUMS:
+        v = a[i] + b[j]
+        if v < out[s]:
+            out[s] = v
+    return tuple(out)
 
 
 def _standard_cost(counts: list[int], caps: list[int], k: int) -> int:
@@ -291,14 +319,8 @@ def _standard_cost(counts: list[int], caps: list[int], k: int) -> int:
         vecs.append(_suit_cost(0, 0, cs, cp) if chows else _honour_cost(cs, cp))
     left = _convolve(vecs[0], vecs[1])
     right = _convolve(vecs[2], vecs[3])
-    m_need = 4 - k
-    best = _INF
-    for m in range(m_need + 1):
-        for p in (0, 1):
-            v = left[2 * m + p] + right[2 * (m_need - m) + 1 - p]
-            if v < best:
-                best = v
-    return best
+    target = 2 * (4 - k) + 1
+    return min(left[i] + right[target - i] for i in range(target + 1))
 
 
 def _orphans_cost(counts: list[int]) -> int:

@@ -1,0 +1,42 @@
+"""The hooks through which plugins extend hkcore (project name ``hkcore``).
+
+A plugin is a module or object with functions marked ``@hookimpl``. The
+built-in patterns and payment schemes are registered exactly like a
+third-party plugin; third-party plugins are found through the entry-point
+group ``hkcore``. Every hook here is documented and tested
+(tests/test_hooks.py checks both).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from hkcore.patterns import Pattern
+    from hkcore.payments import PaymentScheme
+
+PROJECT = "hkcore"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def hkcore_patterns() -> list[Pattern]:
+    """Return the faan patterns this plugin provides.
+
+    Each pattern has a stable id (unique across all plugins), English and
+    Chinese names and a detector. Patterns carry no value: a preset names the
+    ids it uses and says what each is worth. Called once per preset
+    compilation, never while scoring.
+    """
+
+
+@hookspec
+def hkcore_payment_schemes() -> list[PaymentScheme]:
+    """Return the payment schemes this plugin provides.
+
+    A scheme turns a winning result into the net change of each seat; a
+    preset's ``[payments]`` table names a scheme by id and gives its
+    parameters, which the scheme validates.
+    """

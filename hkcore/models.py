@@ -1,0 +1,325 @@
+"""Validated data: a hand as RULES.md writes it, its declared sets, a result.
+
+``Hand`` is exactly the JSON of RULES.md ("A hand as data"): unknown fields
+are refused and every context that cannot happen is an error naming the
+field and the value. A validated hand also carries what the scorer needs
+(counts, set codes), computed once.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+
+from hkcore.core._codes import CHOW, KONG, PUNG
+from hkcore.core._normalize import meld_code
+from hkcore.errors import HandError, TileError
+from hkcore.tiles import format_tiles, parse_tiles, tile
+
+Seat = Literal["E", "S", "W", "N"]
+SEATS: tuple[str, ...] = ("E", "S", "W", "N")
+SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
+FirstTurn = Literal["deal", "first_draw", "first_discard"]
+_KINDS = {CHOW: "chow", PUNG: "pung", KONG: "kong"}
+
+
+class Meld(BaseModel):
+    """A declared set: a chow, pung or kong laid down beside the hand."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    kind: Literal["chow", "pung", "kong"]
+    tiles: str
+    concealed: bool = False
+    from_: Seat | None = Field(default=None, alias="from")
+
+    _code: int = PrivateAttr(default=-1)
+
+    @field_validator("tiles")
+    @classmethod
+    def _canonical(cls, value: str) -> str:
+        try:
+            return format_tiles(parse_tiles(value))
+        except TileError as exc:
+            raise ValueError(str(exc)) from None
+
+    @model_validator(mode="after")
+    def _check(self) -> Meld:
+        try:
+            code = meld_code(self.tiles, "tiles")
+        except HandError as exc:
+            raise ValueError(str(exc).removeprefix("tiles: ")) from None
+        if _KINDS[code // 34] != self.kind:
+            raise ValueError(f"kind {self.kind!r} does not match tiles {self.tiles} (a {_KINDS[code // 34]})")
+        if self.concealed and self.kind != "kong":
+            raise ValueError(f"only a kong may be concealed, not a {self.kind}")
+        if self.concealed and self.from_ is not None:
+            raise ValueError(f"a concealed kong was claimed from nobody, not from {self.from_!r}")
+        self._code = code
+        return self
+
+    @property
+    def code(self) -> int:
+        """The set code (see hkcore.core._codes)."""
+        return self._code
+
+    @property
+    def claimed(self) -> bool:
+        """True for a set made with another player's discard."""
+        return not self.concealed
+
+
+class Hand(BaseModel):
+    """A finished hand with its context, as in RULES.md "A hand as data"."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tiles: str
+    melds: tuple[Meld, ...] = ()
+    win_tile: str | None = None
+    self_draw: bool = False
+    seat_wind: Seat = "E"
+    round_wind: Seat = "E"
+    flowers: tuple[int, ...] = ()
+    seasons: tuple[int, ...] = ()
+    discarder: Seat | None = None
+    last_tile: bool = False
+    kong_replacement: Literal[0, 1, 2] = 0
+    robbing_kong: bool = False
+    first_turn: FirstTurn | None = None
+
+    _counts: list[int] = PrivateAttr(default_factory=list)
+    _win: int = PrivateAttr(default=-1)
+
+    @field_validator("tiles")
+    @classmethod
+    def _canonical_tiles(cls, value: str) -> str:
+        try:
+            found = parse_tiles(value)
+        except TileError as exc:
+            raise ValueError(str(exc)) from None
+        for t in found:
+            if t.is_bonus:
+                raise ValueError(f"bonus tile {t} is not a tile of the hand; give it in flowers/seasons")
+        return format_tiles(found)
+
+    @field_validator("win_tile")
+    @classmethod
+    def _one_tile(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            t = tile(value)
+        except TileError as exc:
+            raise ValueError(str(exc)) from None
+        if t.is_bonus:
+            raise ValueError(f"{t} is a bonus tile, not a winning tile")
+        return t.code
+
+    @field_validator("flowers", "seasons")
+    @classmethod
+    def _bonus_numbers(cls, value: tuple[int, ...]) -> tuple[int, ...]:
+        for v in value:
+            if not 1 <= v <= 4:
+                raise ValueError(f"{v} is not a bonus tile number 1..4")
+        dup = sorted({v for v in value if value.count(v) > 1})
+        if dup:
+            raise ValueError(f"{dup[0]} is given twice (there is one copy of each bonus tile)")
+        return tuple(sorted(value))
+
+    @model_validator(mode="after")
+    def _check_hand(self) -> Hand:
+        counts = [0] * 34
+        for t in parse_tiles(self.tiles):
+            counts[t.index] += 1
+        used = list(counts)
+        for m in self.melds:
+            for code_tile in _meld_tiles(m.code):
+                used[code_tile] += 1
+        for i, u in enumerate(used):
+            if u > 4:
+                raise _err("tiles", self.tiles, f"{u} copies of {tile(i)} counting the melds (at most 4)")
+        n = sum(counts) + 3 * len(self.melds)
+        bonus = len(self.flowers) + len(self.seasons)
+        if self.win_tile is None:
+            if bonus < 7:
+                raise _err("win_tile", None, "missing; only a bonus-tile instant win (7 or 8 bonus tiles) may leave it out")
+            if n not in (13, 14):
+                raise _err("tiles", self.tiles, f"{n} tiles with each kong as three; a hand has 13 or 14 at an instant win")
+        else:
+            if n != 14:
+                raise _err("tiles", self.tiles, f"{n} tiles with each kong counted as three; a finished hand has 14")
+            win = tile(self.win_tile).index
+            if counts[win] == 0:
+                raise _err("win_tile", self.win_tile, f"{self.win_tile} is not among the concealed tiles {self.tiles}")
+            self._win = win
+            if self.robbing_kong and counts[win] > 1:
+                raise _err(
+                    "robbing_kong", True,
+                    f"the robbed {self.win_tile}'s other copies are in the kong; the hand cannot hold two",
+                )
+        self._counts = counts
+        self._check_context()
+        return self
+
+    def _check_context(self) -> None:
+        if self.kong_replacement and self.last_tile:
+            raise _err("kong_replacement", self.kong_replacement, "cannot go with last_tile (a replacement draw is not the last live tile)")
+        if not self.self_draw:
+            if self.kong_replacement:
+                raise _err("kong_replacement", self.kong_replacement, "a replacement-draw win is a self-draw; self_draw is false")
+            if self.first_turn in ("deal", "first_draw"):
+                raise _err("first_turn", self.first_turn, "is a self-drawn win; self_draw is false")
+        else:
+            if self.robbing_kong:
+                raise _err("robbing_kong", True, "a robbed kong is won on another player's tile; self_draw is true")
+            if self.discarder is not None:
+                raise _err("discarder", self.discarder, "given for a self-drawn win")
+            if self.first_turn == "first_discard":
+                raise _err("first_turn", self.first_turn, "is a win on a discard; self_draw is true")
+        if self.robbing_kong and self.last_tile:
+            raise _err("robbing_kong", True, "cannot go with last_tile")
+        if self.discarder is not None and self.discarder == self.seat_wind:
+            raise _err("discarder", self.discarder, f"is the winner's own seat ({self.seat_wind})")
+        if self.first_turn == "deal" and self.seat_wind != "E":
+            raise _err("first_turn", "deal", f"only East (the dealer) wins on the deal; seat_wind is {self.seat_wind}")
+        if self.first_turn in ("first_draw", "first_discard") and self.seat_wind == "E":
+            raise _err("first_turn", self.first_turn, "is for a non-dealer; seat_wind is E (the dealer)")
+        if self.first_turn is not None and any(m.claimed for m in self.melds):
+            raise _err("first_turn", self.first_turn, "nobody has claimed yet on the first turn, but the hand has claimed sets")
+
+    # what the scorer reads
+    @property
+    def counts(self) -> list[int]:
+        """34 counts of the concealed tiles."""
+        return self._counts
+
+    @property
+    def win_index(self) -> int:
+        """Tile index of the winning tile, -1 for an instant bonus win."""
+        return self._win
+
+    @property
+    def bonus_count(self) -> int:
+        """Number of flowers and seasons held."""
+        return len(self.flowers) + len(self.seasons)
+
+    @classmethod
+    def parse(cls, data: Any) -> Hand:
+        """A ``Hand`` from a dict (RULES.md JSON), a JSON string, compact notation or a Hand.
+
+        Errors are ``HandError`` naming the field and the value.
+        """
+        if isinstance(data, Hand):
+            return data
+        if isinstance(data, str):
+            text = data.strip()
+            if text.startswith("{"):
+                try:
+                    return cls.model_validate_json(text)
+                except ValidationError as exc:
+                    raise hand_error(exc) from None
+            from hkcore.notation import parse_hand
+
+            return parse_hand(text)
+        if not isinstance(data, dict):
+            raise HandError(f"hand: expected a dict, JSON, notation or Hand, got {type(data).__name__}", "hand", data)
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            raise hand_error(exc) from None
+
+    def to_json(self, **kwargs: Any) -> str:
+        """The RULES.md JSON of this hand."""
+        return self.model_dump_json(by_alias=True, **kwargs)
+
+
+def _meld_tiles(code: int) -> tuple[int, ...]:
+    kind, t = divmod(code, 34)
+    if kind == CHOW:
+        return (t, t + 1, t + 2)
+    return (t,) * (3 if kind == PUNG else 4)
+
+
+class _ContextError(ValueError):
+    def __init__(self, field: str, value: Any, message: str):
+        super().__init__(message)
+        self.field = field
+        self.value = value
+
+
+def _err(field: str, value: Any, message: str) -> _ContextError:
+    return _ContextError(field, value, message)
+
+
+def hand_error(exc: ValidationError) -> HandError:
+    """One clear HandError from a pydantic ValidationError: field, value, reason."""
+    first = exc.errors()[0]
+    ctx_err = (first.get("ctx") or {}).get("error")
+    if isinstance(ctx_err, _ContextError):
+        field, value, msg = ctx_err.field, ctx_err.value, str(ctx_err)
+    else:
+        field = ".".join(str(p) for p in first["loc"]) or "hand"
+        value = first.get("input")
+        msg = first["msg"].removeprefix("Value error, ")
+        if first["type"] == "extra_forbidden":
+            msg = "unknown field"
+        elif first["type"] == "missing":
+            msg = "missing"
+    more = len(exc.errors()) - 1
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    shown = "" if value is None and first.get("type") == "missing" else f" = {value!r}"
+    return HandError(f"{field}{shown}: {msg}{tail}", field, value)
+
+
+class PatternScore(BaseModel):
+    """One pattern of the counted reading and what it contributed before the cap."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    faan: int
+    count: int
+    name_en: str
+    name_zh: str
+
+
+class ReadingPart(BaseModel):
+    """One set (or the pair) of the counted reading."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["pair", "chow", "pung", "kong", "orphans"]
+    tiles: str
+    concealed: bool
+    declared: bool
+    winning: bool
+
+
+class ScoreResult(BaseModel):
+    """A hand scored under one preset (RULES.md "A result as data").
+
+    ``faan`` is the counted total after the cap (points when ``unit`` is
+    "points"); each pattern's ``faan`` is its contribution before the cap, so
+    they add up to ``uncapped``. ``payments`` is the net change of each seat
+    (E, S, W, N) or None, with ``payments_note`` saying why when the preset
+    has a payment table.
+    """
+
+    preset: str
+    unit: Literal["faan", "points"]
+    faan: int
+    uncapped: int
+    winnable: bool
+    complete: bool
+    limit: bool = False
+    shape: str | None = None
+    patterns: list[PatternScore] = []
+    reading: list[ReadingPart] = []
+    payments: dict[str, int] | None = None
+    payments_note: str | None = None
+    reason: str | None = None
+
+    def to_json(self, **kwargs: Any) -> str:
+        """The result as JSON."""
+        return self.model_dump_json(**kwargs)

@@ -1,0 +1,134 @@
+"""Compact hand notation: everything the hand JSON says, on one line.
+
+    234m55z 666z:W 777z:E [1111m] win:5z seat:S from:N
+
+Tokens, separated by spaces:
+
+- the concealed tiles, winning tile included (first token, required);
+- each declared set in declaration order: its tiles (``666z``, ``234m``,
+  ``1111m``), with ``:SEAT`` when the seat it was claimed from is known;
+  a concealed kong in brackets: ``[1111m]``;
+- ``win:TILE`` the winning tile;
+- ``self-draw`` for a self-drawn win (otherwise the win is on a discard),
+  ``from:SEAT`` the discarder;
+- ``seat:SEAT``, ``round:SEAT`` (default E);
+- ``flowers:13``, ``seasons:2`` the bonus tiles held, by number;
+- ``last-tile``, ``kong-replacement`` (or ``kong-replacement:2``),
+  ``robbing-kong``, ``first-turn:deal|first_draw|first_discard``.
+
+``format_hand`` prints the canonical form (defaults left out), and
+``parse_hand(format_hand(h)) == h`` for every valid hand.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from hkcore.errors import HandError
+from hkcore.models import SEATS, Hand, hand_error
+
+_FLAGS = {"self-draw": "self_draw", "last-tile": "last_tile", "robbing-kong": "robbing_kong"}
+_KEYS = {
+    "win": "win_tile",
+    "from": "discarder",
+    "seat": "seat_wind",
+    "round": "round_wind",
+    "flowers": "flowers",
+    "seasons": "seasons",
+    "kong-replacement": "kong_replacement",
+    "first-turn": "first_turn",
+}
+
+
+def parse_hand(text: str) -> Hand:
+    """A ``Hand`` from compact notation; errors name the token and its position."""
+    tokens = text.split()
+    if not tokens:
+        raise HandError("notation: empty hand", "notation", text)
+    data: dict[str, Any] = {"tiles": tokens[0], "melds": []}
+    for pos, token in enumerate(tokens[1:], start=2):
+        word = token.lower().replace("_", "-")
+        key, _, value = word.partition(":")
+        if word in _FLAGS:
+            data[_FLAGS[word]] = True
+        elif key == "kong-replacement":
+            data["kong_replacement"] = _int(value or "1", token, pos)
+        elif key in _KEYS and value:
+            field = _KEYS[key]
+            if field in ("flowers", "seasons"):
+                data[field] = [_int(ch, token, pos) for ch in value.replace(",", "")]
+            elif field in ("discarder", "seat_wind", "round_wind"):
+                data[field] = value.upper()
+            elif field == "first_turn":
+                data[field] = value.replace("-", "_")
+            else:
+                data[field] = value
+        elif token.startswith("[") and token.endswith("]"):
+            data["melds"].append({"kind": "kong", "tiles": token[1:-1], "concealed": True})
+        elif token[:1].isdigit():
+            tiles, _, seat = token.partition(":")
+            meld: dict[str, Any] = {"kind": _kind_of(tiles, token, pos), "tiles": tiles}
+            if seat:
+                if seat.upper() not in SEATS:
+                    raise HandError(f"notation: token {pos} {token!r}: {seat!r} is not a seat E/S/W/N", "notation", token)
+                meld["from"] = seat.upper()
+            data["melds"].append(meld)
+        else:
+            raise HandError(
+                f"notation: token {pos} {token!r} is not a set, a [concealed kong] or one of "
+                + ", ".join(sorted([*_FLAGS, *(k + ':' for k in _KEYS)])),
+                "notation", token,
+            )
+    try:
+        return Hand.model_validate(data)
+    except ValidationError as exc:
+        raise hand_error(exc) from None
+
+
+def _int(text: str, token: str, pos: int) -> int:
+    if not text.isdigit():
+        raise HandError(f"notation: token {pos} {token!r}: {text!r} is not a number", "notation", token)
+    return int(text)
+
+
+def _kind_of(tiles: str, token: str, pos: int) -> str:
+    from hkcore.core._normalize import meld_code
+
+    try:
+        return ("chow", "pung", "kong")[meld_code(tiles, "melds") // 34]
+    except HandError as exc:
+        raise HandError(f"notation: token {pos} {token!r}: {exc}", "notation", token) from None
+
+
+def format_hand(hand: Hand) -> str:
+    """The canonical compact notation of a hand."""
+    parts = [hand.tiles]
+    for m in hand.melds:
+        if m.concealed:
+            parts.append(f"[{m.tiles}]")
+        else:
+            parts.append(m.tiles + (f":{m.from_}" if m.from_ else ""))
+    if hand.win_tile is not None:
+        parts.append(f"win:{hand.win_tile}")
+    if hand.self_draw:
+        parts.append("self-draw")
+    if hand.discarder:
+        parts.append(f"from:{hand.discarder}")
+    if hand.seat_wind != "E":
+        parts.append(f"seat:{hand.seat_wind}")
+    if hand.round_wind != "E":
+        parts.append(f"round:{hand.round_wind}")
+    if hand.flowers:
+        parts.append("flowers:" + "".join(map(str, hand.flowers)))
+    if hand.seasons:
+        parts.append("seasons:" + "".join(map(str, hand.seasons)))
+    if hand.last_tile:
+        parts.append("last-tile")
+    if hand.kong_replacement:
+        parts.append("kong-replacement" + (":2" if hand.kong_replacement == 2 else ""))
+    if hand.robbing_kong:
+        parts.append("robbing-kong")
+    if hand.first_turn:
+        parts.append(f"first-turn:{hand.first_turn}")
+    return " ".join(parts)

@@ -1,0 +1,143 @@
+"""What a faan pattern is, and what its detector reads.
+
+A pattern only detects: ``detect(situation, options)`` says how many times
+the pattern is met in one reading of a hand (0 = not met). What it is worth
+is preset data. Patterns reach hkcore through the ``hkcore_patterns`` hook
+(see :mod:`hkcore.hookspecs`), the built-in ones exactly like a plugin's.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from hkcore.models import SEAT_NUMBER, Hand
+
+#: Where a pattern applies:
+#: "sets"    - standard readings only (it is defined on sets: all pungs, dragon pungs...);
+#: "hand"    - every complete shape (tiles and win context: flushes, self-draw...);
+#: "bonus"   - every shape and the bonus-tile instant win (flowers, seasons);
+#: "instant" - only the bonus-tile instant win (seven or eight bonus tiles).
+Scope = Literal["sets", "hand", "bonus", "instant"]
+
+Detector = Callable[["Situation", Mapping[str, Any]], int]
+
+# tile-kind bitmasks (bit i = tile index i)
+SUIT_MASKS = tuple(((1 << 9) - 1) << (9 * s) for s in range(3))
+SUITED = (1 << 27) - 1
+WINDS = 0b1111 << 27
+DRAGONS = 0b111 << 31
+HONOURS = WINDS | DRAGONS
+TERMINALS = sum(1 << i for i in (0, 8, 9, 17, 18, 26))
+ORPHAN_KINDS = TERMINALS | HONOURS
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A faan pattern: a stable id, its names, and a detector.
+
+    ``options`` maps each option a preset may set for this pattern to its
+    default (a bool, int or str), or to a tuple of the allowed strings whose
+    first is the default; the detector receives them all, defaults filled in.
+    ``fallback`` patterns are shown only when no other pattern is met
+    (the chicken hand).
+    """
+
+    id: str
+    name_en: str
+    name_zh: str
+    detect: Detector
+    scope: Scope = "hand"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    fallback: bool = False
+    doc: str = ""
+
+
+class Situation:
+    """One reading of a hand with the winning tile placed, as detectors read it.
+
+    Bitmask fields have bit i set for tile index i. ``shape`` is
+    "standard", "thirteen_orphans", a plugin's shape id, or "bonus" for a
+    bonus-tile instant win (no reading).
+    """
+
+    __slots__ = (
+        "hand", "reading", "shape", "pair", "pungs", "kongs", "n_chows", "n_pungs", "n_kongs",
+        "concealed_pungs", "concealed_kongs", "claimed_sets", "kinds", "win", "win_set",
+        "seat", "round", "counts",
+    )
+
+    hand: Hand
+    reading: tuple[int, ...]
+    shape: str
+    pair: int
+    pungs: int
+    kongs: int
+    n_chows: int
+    n_pungs: int
+    n_kongs: int
+    concealed_pungs: int
+    concealed_kongs: int
+    claimed_sets: int
+    kinds: int
+    win: int
+    win_set: int
+    seat: int
+    round: int
+    counts: list[int]
+
+    def __init__(self, hand: Hand, reading: tuple[int, ...], shape: str, win_set: int = -1) -> None:
+        """Summarise ``reading`` of ``hand``; ``win_set`` is the set code the
+        winning tile completes in this placement (-1: the pair or no set)."""
+        self.hand = hand
+        self.reading = reading
+        self.shape = shape
+        self.win = hand.win_index
+        self.win_set = win_set
+        self.seat = 27 + SEAT_NUMBER[hand.seat_wind] - 1
+        self.round = 27 + SEAT_NUMBER[hand.round_wind] - 1
+        self.counts = hand.counts
+        kinds = 0
+        for i, c in enumerate(hand.counts):
+            if c:
+                kinds |= 1 << i
+        pungs = kongs = 0
+        n_chows = n_pungs = n_kongs = concealed = concealed_kongs = claimed = 0
+        melds = hand.melds
+        n_concealed_sets = len(reading) - 1 - len(melds) if shape == "standard" else 0
+        for j, code in enumerate(reading[1:1 + n_concealed_sets] if shape == "standard" else ()):
+            kind, t = divmod(code, 34)
+            if kind == 0:
+                n_chows += 1
+            else:
+                n_pungs += 1
+                pungs |= 1 << t
+                if not (code == win_set and not hand.self_draw):
+                    concealed += 1
+        for m in melds:
+            kind, t = divmod(m.code, 34)
+            if kind == 0:
+                n_chows += 1
+                kinds |= 0b111 << t
+            else:
+                n_pungs += 1
+                pungs |= 1 << t
+                kinds |= 1 << t
+                if kind == 2:
+                    n_kongs += 1
+                    kongs |= 1 << t
+            if m.concealed:
+                concealed += 1
+                concealed_kongs += 1
+            else:
+                claimed += 1
+        self.pair = reading[0] if reading else -1
+        self.pungs = pungs
+        self.kongs = kongs
+        self.n_chows = n_chows
+        self.n_pungs = n_pungs
+        self.n_kongs = n_kongs
+        self.concealed_pungs = concealed
+        self.concealed_kongs = concealed_kongs
+        self.claimed_sets = claimed
+        self.kinds = kinds

@@ -1,0 +1,135 @@
+"""Payment schemes: who pays whom for a winning hand.
+
+A scheme is registered through the ``hkcore_payment_schemes`` hook; a preset's
+``[payments]`` table names it (``scheme = "base_points"``) and gives its
+parameters. ``settle`` returns the net change of every seat (E, S, W, N),
+summing to zero.
+
+Built-in schemes:
+
+``base_points`` (Board Game Arena): base points b = ``table[faan]``.
+    Self-draw: each other seat pays ``self_draw_each`` x b (2b); discard: the
+    discarder pays ``discarder`` x b (2b), the other two ``others`` x b (b);
+    robbing the kong: the kong-maker alone pays ``robbing_kong`` x b (6b).
+``faan_table`` (Just Cards, classical): t = ``table[faan - first_faan]``
+    (faan above the table use its last entry). Self-draw: each opponent pays t;
+    discard (and a robbed kong): the discarder alone pays ``discarder_multiple`` x t.
+``points`` (PlayingCards.io): v = the hand's points. Self-draw: each player
+    pays ``fixed`` + v; discard (and a robbed kong): the discarder pays
+    ``fixed`` + v, the other two ``fixed`` each.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from hkcore.hookspecs import hookimpl
+
+SEATS = ("E", "S", "W", "N")
+
+
+@dataclass(frozen=True)
+class Win:
+    """What a payment scheme needs to know about a win.
+
+    ``discarder`` is the seat that threw the winning tile, or the kong-maker
+    when ``robbing_kong``; None on a self-draw. ``total`` is the counted
+    total after the cap (faan, or points).
+    """
+
+    winner: str
+    total: int
+    self_draw: bool
+    discarder: str | None
+    robbing_kong: bool
+
+
+class SchemeParams(BaseModel):
+    """Base of every scheme's parameters: unknown keys are refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class PaymentScheme:
+    """A named way to settle a win. ``params`` validates the preset's table."""
+
+    id: str
+    doc: str
+    params: type[SchemeParams]
+    settle: Callable[[Win, Any], dict[str, int]]
+
+
+def _net(win: Win, pays: Mapping[str, int]) -> dict[str, int]:
+    out = dict.fromkeys(SEATS, 0)
+    for seat, amount in pays.items():
+        out[seat] -= amount
+        out[win.winner] += amount
+    return out
+
+
+def _others(win: Win) -> list[str]:
+    return [s for s in SEATS if s != win.winner]
+
+
+class BasePointsParams(SchemeParams):
+    table: list[int] = Field(min_length=1)
+    self_draw_each: int = 2
+    discarder: int = 2
+    others: int = 1
+    robbing_kong: int = 6
+
+
+def _base_points(win: Win, p: BasePointsParams) -> dict[str, int]:
+    b = p.table[min(win.total, len(p.table) - 1)]
+    if win.self_draw:
+        return _net(win, {s: p.self_draw_each * b for s in _others(win)})
+    assert win.discarder is not None
+    if win.robbing_kong:
+        return _net(win, {win.discarder: p.robbing_kong * b})
+    return _net(win, {s: (p.discarder if s == win.discarder else p.others) * b for s in _others(win)})
+
+
+class FaanTableParams(SchemeParams):
+    first_faan: int = 0
+    table: list[int] = Field(min_length=1)
+    discarder_multiple: int = 2
+
+
+def _faan_table(win: Win, p: FaanTableParams) -> dict[str, int]:
+    t = p.table[max(0, min(win.total - p.first_faan, len(p.table) - 1))]
+    if win.self_draw:
+        return _net(win, {s: t for s in _others(win)})
+    assert win.discarder is not None
+    return _net(win, {win.discarder: p.discarder_multiple * t})
+
+
+class PointsParams(SchemeParams):
+    fixed: int = 8
+
+
+def _points(win: Win, p: PointsParams) -> dict[str, int]:
+    v = win.total
+    if win.self_draw:
+        return _net(win, {s: p.fixed + v for s in _others(win)})
+    assert win.discarder is not None
+    return _net(win, {s: p.fixed + (v if s == win.discarder else 0) for s in _others(win)})
+
+
+BUILTIN_SCHEMES = (
+    PaymentScheme("base_points", "base points by faan; self-draw 2b each, discard 2b + b + b, robbed kong 6b",
+                  BasePointsParams, _base_points),
+    PaymentScheme("faan_table", "amount by faan; self-draw t each, discard: discarder alone pays 2t",
+                  FaanTableParams, _faan_table),
+    PaymentScheme("points", "points plus a fixed amount; self-draw fixed+v each, discard fixed+v and fixed, fixed",
+                  PointsParams, _points),
+)
+
+
+@hookimpl
+def hkcore_payment_schemes() -> list[PaymentScheme]:
+    """The payment schemes of the built-in presets."""
+    return list(BUILTIN_SCHEMES)

@@ -1,0 +1,400 @@
+"""Presets: a house ruleset as TOML data, loaded, checked and compiled.
+
+A preset file says, as data: the unit (faan or points), the minimum to win,
+the cap, the tile set, the winning shapes in play, the plugins turned on,
+the patterns in play with their values and options, what a value includes,
+limit hands, what still adds to a limit hand, patterns that win below the
+minimum, and the payment scheme. ``extends`` names a built-in preset or
+another file (relative to the file naming it) whose rules this one starts
+from. Unknown keys, pattern ids and options are errors naming the file, the
+dotted TOML path and the nearest valid name.
+
+Pattern entries (under ``[patterns]``)::
+
+    all_chows = 1                                    # 1 faan each time it is met
+    dragon_pung = { by_count = [0, 2, 6, 6] }         # a table by count
+    kong_on_kong = { value = 8, includes = ["kong_replacement"] }
+    all_honours = { limit = 10 }                      # a limit hand, flat
+    seven_bonus = { value = 3, wins_below_minimum = true }
+    nine_gates = { limit = 10, wait = "pure" }        # pattern options inline
+    robbing_kong = false                              # off (in a file that extends)
+"""
+from __future__ import annotations
+
+import difflib
+import functools
+import importlib.resources
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from hkcore.errors import HkcoreError
+from hkcore.registry import catalogue
+
+BUILTIN_SHAPES = ("standard", "thirteen_orphans")
+TOP_KEYS = (
+    "id", "name", "source", "extends", "unit", "minimum", "cap", "tiles", "shapes", "plugins",
+    "limit_adds", "patterns", "payments",
+)
+ENTRY_KEYS = ("value", "by_count", "limit", "includes", "wins_below_minimum")
+
+
+class PresetError(HkcoreError, ValueError):
+    """A preset that cannot be loaded: names the file and the TOML path."""
+
+    def __init__(self, message: str, file: str | None = None, path: str | None = None):
+        where = ": ".join(x for x in (file, path) if x)
+        super().__init__(f"{where}: {message}" if where else message)
+        self.file = file
+        self.path = path
+
+
+def _nearest(word: str, choices: Iterable[str]) -> str:
+    found = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.5)
+    return f" (did you mean {found[0]!r}?)" if found else ""
+
+
+@dataclass(frozen=True)
+class PatternRule:
+    """What a preset makes of one pattern."""
+
+    id: str
+    value: int | None = None
+    by_count: tuple[int, ...] | None = None
+    limit: int | None = None
+    includes: tuple[str, ...] = ()
+    wins_below_minimum: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def worth(self, count: int) -> int:
+        """Faan (or points) for meeting the pattern ``count`` times (not for limits)."""
+        if self.by_count is not None:
+            return self.by_count[min(count, len(self.by_count) - 1)]
+        return (self.value or 0) * count
+
+    def to_toml(self) -> Any:
+        """This rule as a TOML value (a bare number where it is one)."""
+        if self.value is not None and not (self.includes or self.wins_below_minimum or self.options):
+            return self.value
+        out: dict[str, Any] = {}
+        for key in ENTRY_KEYS:
+            v = getattr(self, key)
+            if v not in (None, (), False):
+                out[key] = list(v) if isinstance(v, tuple) else v
+        out.update(self.options)
+        return out
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A fully resolved ruleset (extends applied, everything checked)."""
+
+    id: str
+    name: str
+    unit: str
+    minimum: int
+    cap: int | None
+    tiles: int
+    shapes: tuple[str, ...]
+    plugins: tuple[str, ...]
+    limit_adds: tuple[str, ...]
+    patterns: tuple[PatternRule, ...]
+    payments: Mapping[str, Any] | None
+    source: str = ""
+    file: str = ""
+
+    @property
+    def bonus_tiles(self) -> bool:
+        """True when the table plays with flowers and seasons (144 tiles)."""
+        return self.tiles == 144
+
+    def rule(self, pattern_id: str) -> PatternRule | None:
+        """The rule for a pattern id, or None when it is not in play."""
+        for r in self.patterns:
+            if r.id == pattern_id:
+                return r
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The resolved preset as TOML-ready data (no ``extends``)."""
+        out: dict[str, Any] = {
+            "id": self.id, "name": self.name, "unit": self.unit, "minimum": self.minimum,
+            "cap": self.cap if self.cap is not None else False, "tiles": self.tiles,
+            "shapes": list(self.shapes), "plugins": list(self.plugins), "limit_adds": list(self.limit_adds),
+        }
+        if self.source:
+            out["source"] = self.source
+        out["patterns"] = {r.id: r.to_toml() for r in self.patterns}
+        out["payments"] = dict(self.payments) if self.payments is not None else False
+        return out
+
+
+# ---------------------------------------------------------------- loading
+
+def _builtin_root() -> Any:
+    """The folder of the built-in preset files: the installed package
+    ``hkcore.preset_files``, or the repository's presets/ when running from a
+    source tree that was not installed."""
+    try:
+        return importlib.resources.files("hkcore.preset_files")
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "presets"
+
+
+def builtin_ids() -> list[str]:
+    """Ids of the presets shipped with hkcore."""
+    return sorted(p.name[:-5] for p in _builtin_root().iterdir() if p.name.endswith(".toml"))
+
+
+def _read(ref: str, base_dir: Path | None) -> tuple[dict[str, Any], str, Path | None]:
+    """Raw TOML of a preset id or path: (data, file label, its folder)."""
+    looks_like_path = "/" in ref or "\\" in ref or ref.endswith(".toml")
+    if not looks_like_path:
+        res = _builtin_root() / f"{ref}.toml"
+        if not res.is_file():
+            ids = builtin_ids()
+            raise PresetError(f"unknown preset {ref!r}{_nearest(ref, ids)}; built-in presets: {', '.join(ids)}",
+                              None, "preset")
+        text = res.read_text(encoding="utf-8")
+        label, folder = f"{ref}.toml", None
+    else:
+        path = Path(ref)
+        if base_dir is not None and not path.is_absolute():
+            path = base_dir / path
+        if not path.is_file():
+            raise PresetError(f"no preset file {str(path)!r}", None, "preset")
+        text = path.read_text(encoding="utf-8")
+        label, folder = str(path), path.resolve().parent
+    try:
+        return tomllib.loads(text), label, folder
+    except tomllib.TOMLDecodeError as exc:
+        raise PresetError(f"not valid TOML: {exc}", label) from None
+
+
+def _resolve(ref: str, base_dir: Path | None, seen: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, str]]:
+    """Raw data with extends applied, and the file each key came from."""
+    data, label, folder = _read(ref, base_dir)
+    if label in seen:
+        raise PresetError(f"extends loops back: {' -> '.join((*seen, label))}", label, "extends")
+    origin = {key: label for key in data}
+    for key in data.get("patterns", {}) if isinstance(data.get("patterns"), dict) else ():
+        origin[f"patterns.{key}"] = label
+    parent = data.get("extends")
+    if parent is None:
+        return data, origin
+    if not isinstance(parent, str):
+        raise PresetError(f"extends must be a preset id or a file path, not {parent!r}", label, "extends")
+    base, base_origin = _resolve(parent, folder, (*seen, label))
+    merged = {k: v for k, v in base.items() if k not in ("id", "name", "source")}
+    merged_origin = dict(base_origin)
+    for key, value in data.items():
+        if key == "extends":
+            continue
+        if key == "patterns" and isinstance(value, dict) and isinstance(merged.get("patterns"), dict):
+            pats = dict(merged["patterns"])
+            for pid, entry in value.items():
+                if entry is False:
+                    pats.pop(pid, None)
+                else:
+                    pats[pid] = entry
+            merged["patterns"] = pats
+        elif key == "payments" and isinstance(value, dict) and "scheme" not in value \
+                and isinstance(merged.get("payments"), dict):
+            merged["payments"] = {**merged["payments"], **value}
+        else:
+            merged[key] = value
+        merged_origin[key] = label
+    for key in data.get("patterns", {}) if isinstance(data.get("patterns"), dict) else ():
+        merged_origin[f"patterns.{key}"] = label
+    if "id" not in data:
+        merged["id"] = Path(label).stem
+    return merged, merged_origin
+
+
+def _check_type(value: Any, kinds: tuple[type, ...], what: str, file: str, path: str) -> Any:
+    if isinstance(value, bool) and bool not in kinds:
+        raise PresetError(f"expected {what}, got {value!r}", file, path)
+    if not isinstance(value, kinds):
+        raise PresetError(f"expected {what}, got {value!r}", file, path)
+    return value
+
+
+def _build(data: dict[str, Any], origin: dict[str, str]) -> Preset:
+    cat = catalogue()
+
+    def where(key: str) -> str:
+        return origin.get(key) or origin.get(key.split(".")[0]) or origin.get("id") or "preset"
+
+    for key in data:
+        if key not in TOP_KEYS:
+            raise PresetError(f"unknown key {key!r}{_nearest(key, TOP_KEYS)}", where(key), key)
+    pid = _check_type(data.get("id", ""), (str,), "a string", where("id"), "id")
+    unit = data.get("unit", "faan")
+    if unit not in ("faan", "points"):
+        raise PresetError(f"unit must be 'faan' or 'points', not {unit!r}", where("unit"), "unit")
+    minimum = _check_type(data.get("minimum", 0), (int,), "a whole number", where("minimum"), "minimum")
+    if minimum < 0:
+        raise PresetError(f"minimum must be 0 or more, not {minimum}", where("minimum"), "minimum")
+    cap = data.get("cap", False)
+    if cap is not False:
+        _check_type(cap, (int,), "a whole number, or false for no cap", where("cap"), "cap")
+        if cap < 1:
+            raise PresetError(f"cap must be 1 or more (false for none), not {cap}", where("cap"), "cap")
+    tiles = data.get("tiles", 144)
+    if tiles not in (136, 144):
+        raise PresetError(f"tiles must be 136 or 144, not {tiles!r}", where("tiles"), "tiles")
+
+    plugins = tuple(_check_list(data.get("plugins", []), where("plugins"), "plugins"))
+    from hkcore.shapes import known_shapes
+
+    shapes_known = known_shapes()
+    shapes = tuple(_check_list(data.get("shapes", ["standard", "thirteen_orphans"]), where("shapes"), "shapes"))
+    for i, s in enumerate(shapes):
+        if s not in shapes_known:
+            raise PresetError(f"unknown shape {s!r}{_nearest(s, shapes_known)}", where("shapes"), f"shapes[{i}]")
+    if "standard" not in shapes:
+        raise PresetError("shapes must include 'standard'", where("shapes"), "shapes")
+
+    raw_patterns = data.get("patterns", {})
+    if not isinstance(raw_patterns, dict):
+        raise PresetError("expected a table of pattern ids", where("patterns"), "patterns")
+    rules = []
+    for pat_id, entry in raw_patterns.items():
+        rules.append(_rule(pat_id, entry, where(f"patterns.{pat_id}"), cat))
+    in_play = {r.id for r in rules}
+    for r in rules:
+        for j, inc in enumerate(r.includes):
+            if inc not in cat.patterns:
+                raise PresetError(f"unknown pattern id {inc!r}{_nearest(inc, cat.patterns)}",
+                                  where(f"patterns.{r.id}"), f"patterns.{r.id}.includes[{j}]")
+    limit_adds = tuple(_check_list(data.get("limit_adds", []), where("limit_adds"), "limit_adds"))
+    for i, a in enumerate(limit_adds):
+        if a not in in_play:
+            raise PresetError(f"{a!r} is not a pattern in play{_nearest(a, in_play)}",
+                              where("limit_adds"), f"limit_adds[{i}]")
+
+    payments = data.get("payments", False)
+    if payments is not False:
+        payments = _payments(payments, where("payments"), cat)
+    return Preset(
+        id=pid, name=str(data.get("name", pid)), unit=unit, minimum=minimum,
+        cap=None if cap is False else cap, tiles=tiles, shapes=shapes, plugins=plugins,
+        limit_adds=limit_adds, patterns=tuple(rules), payments=payments or None,
+        source=str(data.get("source", "")), file=origin.get("id", ""),
+    )
+
+
+def _check_list(value: Any, file: str, path: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise PresetError(f"expected a list of strings, got {value!r}", file, path)
+    return value
+
+
+def _rule(pat_id: str, entry: Any, file: str, cat: Any) -> PatternRule:
+    path = f"patterns.{pat_id}"
+    if pat_id not in cat.patterns:
+        broken = cat.broken_ids.get(("pattern", pat_id))
+        if broken:
+            raise PresetError(broken, file, path)
+        hint = _nearest(pat_id, cat.patterns)
+        if cat.broken_plugins:
+            hint += "; plugins that failed: " + "; ".join(cat.broken_plugins.values())
+        raise PresetError(f"unknown pattern id {pat_id!r}{hint} (is the plugin that provides it installed?)",
+                          file, path)
+    pattern = cat.patterns[pat_id]
+    if isinstance(entry, int) and not isinstance(entry, bool):
+        return PatternRule(pat_id, value=entry, options=_options(pattern, {}, file, path))
+    if not isinstance(entry, dict):
+        raise PresetError(f"expected a number or a table, got {entry!r}", file, path)
+    opts = {k: v for k, v in entry.items() if k not in ENTRY_KEYS}
+    kinds = [k for k in ("value", "by_count", "limit") if k in entry]
+    if len(kinds) != 1:
+        raise PresetError(f"give exactly one of value, by_count or limit (found {kinds or 'none'})", file, path)
+    value = entry.get("value")
+    if value is not None:
+        _check_type(value, (int,), "a whole number", file, f"{path}.value")
+    by_count = entry.get("by_count")
+    if by_count is not None:
+        if not isinstance(by_count, list) or not by_count or not all(
+                isinstance(x, int) and not isinstance(x, bool) for x in by_count):
+            raise PresetError(f"expected a list of whole numbers by count, got {by_count!r}", file, f"{path}.by_count")
+        by_count = tuple(by_count)
+    limit = entry.get("limit")
+    if limit is not None:
+        _check_type(limit, (int,), "a whole number", file, f"{path}.limit")
+    includes = tuple(_check_list(entry.get("includes", []), file, f"{path}.includes"))
+    below = entry.get("wins_below_minimum", False)
+    _check_type(below, (bool,), "true or false", file, f"{path}.wins_below_minimum")
+    return PatternRule(pat_id, value=value, by_count=by_count, limit=limit, includes=includes,
+                       wins_below_minimum=below, options=_options(pattern, opts, file, path))
+
+
+def _options(pattern: Any, given: dict[str, Any], file: str, path: str) -> dict[str, Any]:
+    spec = pattern.options
+    out: dict[str, Any] = {}
+    for key, default in spec.items():
+        out[key] = default[0] if isinstance(default, tuple) else default
+    for key, value in given.items():
+        if key not in spec:
+            valid = [*ENTRY_KEYS, *spec]
+            raise PresetError(f"unknown key {key!r}{_nearest(key, valid)}; pattern {pattern.id!r} takes "
+                              + ", ".join(valid), file, f"{path}.{key}")
+        default = spec[key]
+        if isinstance(default, tuple):
+            if value not in default:
+                raise PresetError(f"{value!r} is not one of {', '.join(map(repr, default))}"
+                                  f"{_nearest(value, default)}", file, f"{path}.{key}")
+        elif type(value) is not type(default):
+            raise PresetError(f"expected {type(default).__name__}, got {value!r}", file, f"{path}.{key}")
+        out[key] = value
+    return out
+
+
+def _payments(raw: Any, file: str, cat: Any) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise PresetError(f"expected a table (or false for none), got {raw!r}", file, "payments")
+    scheme_id = raw.get("scheme")
+    if scheme_id not in cat.schemes:
+        raise PresetError(f"unknown payment scheme {scheme_id!r}{_nearest(str(scheme_id), cat.schemes)}; "
+                          f"schemes: {', '.join(cat.schemes)}", file, "payments.scheme")
+    scheme = cat.schemes[scheme_id]
+    params = {k: v for k, v in raw.items() if k != "scheme"}
+    try:
+        scheme.params.model_validate(params)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(x) for x in err["loc"])
+        fields = list(scheme.params.model_fields)
+        hint = _nearest(loc, fields) if err["type"] == "extra_forbidden" else ""
+        msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
+        raise PresetError(f"{msg}{hint}; scheme {scheme_id!r} takes {', '.join(fields)}", file,
+                          f"payments.{loc}") from None
+    return dict(raw)
+
+
+@functools.lru_cache(maxsize=64)
+def _load_cached(ref: str) -> Preset:
+    data, origin = _resolve(ref, None, ())
+    return _build(data, origin)
+
+
+def load_preset(ref: str | Path | Preset) -> Preset:
+    """A preset by built-in id (``"bga-old-style"``) or TOML path; a Preset is returned as is."""
+    if isinstance(ref, Preset):
+        return ref
+    if isinstance(ref, Path):
+        ref = str(ref)
+    if not isinstance(ref, str):
+        raise PresetError(f"a preset is an id, a path or a Preset, not {type(ref).__name__}", None, "preset")
+    if "/" in ref or ref.endswith(".toml"):
+        return _load_cached(str(Path(ref).resolve()))
+    return _load_cached(ref)
+
+
+def presets() -> list[str]:
+    """Ids of the built-in presets."""
+    return builtin_ids()
