@@ -87,6 +87,7 @@ class CompiledPreset:
             self.payment_params = scheme.params.model_validate(
                 {k: v for k, v in preset.payments.items() if k != "scheme"})
         self.scheme = scheme
+        self.adjustments = [(cat.adjustments[name], opts) for name, opts in preset.plugins.items()]
 
     # ------------------------------------------------------------ scoring
 
@@ -202,7 +203,10 @@ class CompiledPreset:
         win = Win(hand.seat_wind, best.capped, self_draw, None if self_draw else hand.discarder,
                   hand.robbing_kong and not self_draw)
         assert self.scheme is not None
-        return self.scheme.settle(win, self.payment_params), ("paid as a self-draw" if instant else None)
+        payments = self.scheme.settle(win, self.payment_params)
+        for adjustment, options in self.adjustments:
+            payments = adjustment.adjust(hand, win, payments, options)
+        return payments, ("paid as a self-draw" if instant else None)
 
 
 def _placements(reading: tuple[int, ...], win: int) -> list[int]:

@@ -14,7 +14,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from hkcore.patterns import Pattern
-    from hkcore.payments import PaymentScheme
+    from hkcore.payments import PaymentAdjustment, PaymentScheme
 
 PROJECT = "hkcore"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -39,4 +39,14 @@ def hkcore_payment_schemes() -> list[PaymentScheme]:
     A scheme turns a winning result into the net change of each seat; a
     preset's ``[payments]`` table names a scheme by id and gives its
     parameters, which the scheme validates.
+    """
+
+
+@hookspec
+def hkcore_payment_adjustments() -> list[PaymentAdjustment]:
+    """Return the payment adjustments this plugin provides (liability, say).
+
+    An adjustment changes who pays after the preset's scheme has settled a
+    win. It is off unless a preset names it in ``plugins``; the preset's
+    ``[plugins.ID]`` table sets its options.
     """

@@ -185,6 +185,13 @@ class Hand(BaseModel):
             raise _err("first_turn", "deal", f"only East (the dealer) wins on the deal; seat_wind is {self.seat_wind}")
         if self.first_turn in ("first_draw", "first_discard") and self.seat_wind == "E":
             raise _err("first_turn", self.first_turn, "is for a non-dealer; seat_wind is E (the dealer)")
+        before = SEATS[SEATS.index(self.seat_wind) - 1]
+        for i, m in enumerate(self.melds):
+            if m.from_ == self.seat_wind:
+                raise _err(f"melds.{i}.from", m.from_, f"is the winner's own seat ({self.seat_wind})")
+            if m.kind == "chow" and m.from_ is not None and m.from_ != before:
+                raise _err(f"melds.{i}.from", m.from_,
+                           f"a chow is claimed only from the seat before ({before} for {self.seat_wind})")
         if self.first_turn is not None and any(m.claimed for m in self.melds):
             raise _err("first_turn", self.first_turn, "nobody has claimed yet on the first turn, but the hand has claimed sets")
 

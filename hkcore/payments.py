@@ -21,7 +21,7 @@ Built-in schemes:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -61,6 +61,20 @@ class PaymentScheme:
     doc: str
     params: type[SchemeParams]
     settle: Callable[[Win, Any], dict[str, int]]
+
+
+@dataclass(frozen=True)
+class PaymentAdjustment:
+    """A rule that moves payments after the scheme has settled (liability).
+
+    ``adjust(hand, win, payments, options)`` returns the new net changes;
+    ``options`` maps each option to its default, as for patterns.
+    """
+
+    id: str
+    doc: str
+    adjust: Callable[[Any, Win, dict[str, int], Mapping[str, Any]], dict[str, int]]
+    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 def _net(win: Win, pays: Mapping[str, int]) -> dict[str, int]:

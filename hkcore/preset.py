@@ -100,7 +100,7 @@ class Preset:
     cap: int | None
     tiles: int
     shapes: tuple[str, ...]
-    plugins: tuple[str, ...]
+    plugins: Mapping[str, Mapping[str, Any]]
     limit_adds: tuple[str, ...]
     patterns: tuple[PatternRule, ...]
     payments: Mapping[str, Any] | None
@@ -124,7 +124,8 @@ class Preset:
         out: dict[str, Any] = {
             "id": self.id, "name": self.name, "unit": self.unit, "minimum": self.minimum,
             "cap": self.cap if self.cap is not None else False, "tiles": self.tiles,
-            "shapes": list(self.shapes), "plugins": list(self.plugins), "limit_adds": list(self.limit_adds),
+            "shapes": list(self.shapes), "plugins": {k: dict(v) for k, v in self.plugins.items()},
+            "limit_adds": list(self.limit_adds),
         }
         if self.source:
             out["source"] = self.source
@@ -248,7 +249,7 @@ def _build(data: dict[str, Any], origin: dict[str, str]) -> Preset:
     if tiles not in (136, 144):
         raise PresetError(f"tiles must be 136 or 144, not {tiles!r}", where("tiles"), "tiles")
 
-    plugins = tuple(_check_list(data.get("plugins", []), where("plugins"), "plugins"))
+    plugins = _plugins(data.get("plugins", []), where("plugins"), cat)
     from hkcore.shapes import known_shapes
 
     shapes_known = known_shapes()
@@ -333,16 +334,16 @@ def _rule(pat_id: str, entry: Any, file: str, cat: Any) -> PatternRule:
                        wins_below_minimum=below, options=_options(pattern, opts, file, path))
 
 
-def _options(pattern: Any, given: dict[str, Any], file: str, path: str) -> dict[str, Any]:
+def _options(pattern: Any, given: dict[str, Any], file: str, path: str, what: str = "pattern") -> dict[str, Any]:
     spec = pattern.options
     out: dict[str, Any] = {}
     for key, default in spec.items():
         out[key] = default[0] if isinstance(default, tuple) else default
     for key, value in given.items():
         if key not in spec:
-            valid = [*ENTRY_KEYS, *spec]
-            raise PresetError(f"unknown key {key!r}{_nearest(key, valid)}; pattern {pattern.id!r} takes "
-                              + ", ".join(valid), file, f"{path}.{key}")
+            valid = [*ENTRY_KEYS, *spec] if what == "pattern" else list(spec)
+            raise PresetError(f"unknown key {key!r}{_nearest(key, valid)}; {what} {pattern.id!r} takes "
+                              + (", ".join(valid) or "no options"), file, f"{path}.{key}")
         default = spec[key]
         if isinstance(default, tuple):
             if value not in default:
@@ -351,6 +352,31 @@ def _options(pattern: Any, given: dict[str, Any], file: str, path: str) -> dict[
         elif type(value) is not type(default):
             raise PresetError(f"expected {type(default).__name__}, got {value!r}", file, f"{path}.{key}")
         out[key] = value
+    return out
+
+
+def _plugins(raw: Any, file: str, cat: Any) -> dict[str, dict[str, Any]]:
+    """``plugins = ["liability"]`` or ``[plugins.liability]`` tables of options."""
+    if isinstance(raw, list):
+        raw = {name: {} for name in _check_list(raw, file, "plugins")}
+    if not isinstance(raw, dict):
+        raise PresetError(f"expected a list of plugin ids or a table of their options, got {raw!r}", file, "plugins")
+    out = {}
+    for name, opts in raw.items():
+        if name not in cat.adjustments:
+            hint = _nearest(name, cat.adjustments)
+            if name in cat.available:
+                hint += f"; plugin {name!r} is installed but failed: {cat.broken_plugins.get(name, 'see above')}"
+            elif cat.broken_plugins:
+                hint += "; plugins that failed: " + "; ".join(cat.broken_plugins.values())
+            else:
+                hint += " (is the plugin that provides it installed?)"
+            raise PresetError(f"unknown plugin {name!r}{hint}", file, f"plugins.{name}")
+        if opts is True:
+            opts = {}
+        if not isinstance(opts, dict):
+            raise PresetError(f"expected a table of options, got {opts!r}", file, f"plugins.{name}")
+        out[name] = _options(cat.adjustments[name], opts, file, f"plugins.{name}", "plugin")
     return out
 
 

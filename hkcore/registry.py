@@ -36,6 +36,7 @@ class Catalogue:
 
     patterns: dict[str, Any] = field(default_factory=dict)
     schemes: dict[str, Any] = field(default_factory=dict)
+    adjustments: dict[str, Any] = field(default_factory=dict)
     owner: dict[tuple[str, str], str] = field(default_factory=dict)
     #: id -> why it is unusable (a duplicate, say); plugin -> why it failed
     broken_ids: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -113,6 +114,14 @@ def _check_scheme(item: Any) -> str | None:
     return None
 
 
+def _check_adjustment(item: Any) -> str | None:
+    from hkcore.payments import PaymentAdjustment
+
+    if not isinstance(item, PaymentAdjustment):
+        return f"{item!r}, not a hkcore.payments.PaymentAdjustment"
+    return None
+
+
 @functools.cache
 def catalogue() -> Catalogue:
     """Every pattern and payment scheme the registered plugins provide."""
@@ -122,6 +131,7 @@ def catalogue() -> Catalogue:
     cat.available = {ep.name: ep.value for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
     cat.patterns = _collect(cat, "pattern", pm.hook.hkcore_patterns, _check_pattern)
     cat.schemes = _collect(cat, "payment scheme", pm.hook.hkcore_payment_schemes, _check_scheme)
+    cat.adjustments = _collect(cat, "payment adjustment", pm.hook.hkcore_payment_adjustments, _check_adjustment)
     return cat
 
 
