@@ -1,14 +1,47 @@
-"""The ``hkscore`` command line."""
+"""The ``hkscore`` command line.
+
+    hkscore example                        the RULES.md example hand, as JSON
+    hkscore score HAND --preset all        score a hand (JSON file, - for stdin, or notation)
+    hkscore presets [show ID]              the presets, or one preset's rules
+    hkscore schema [hand|meld|result]      JSON Schema of the data
+    hkscore decompose TILES                readings, tiles away and waits
+
+Errors print one line on stderr and exit with status 2.
+"""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from hkcore import core
 from hkcore.core._codes import CHOW, ORPHANS, PUNG
-from hkcore.errors import HkcoreError
+from hkcore.engine import score
+from hkcore.errors import HandError, HkcoreError
+from hkcore.models import Hand, Meld, ScoreResult
+from hkcore.notation import format_hand
+from hkcore.preset import Preset, builtin_ids, load_preset
 from hkcore.tiles import TILES, format_tiles, parse_tiles, to_unicode
+
+#: The example hand of RULES.md ("A hand as data").
+EXAMPLE_HAND: dict[str, Any] = {
+    "tiles": "234m55z",
+    "melds": [{"kind": "pung", "tiles": "666z", "from": "W"},
+              {"kind": "pung", "tiles": "777z", "from": "E"},
+              {"kind": "kong", "tiles": "1111m", "concealed": True}],
+    "win_tile": "5z",
+    "self_draw": False,
+    "seat_wind": "S", "round_wind": "E",
+    "flowers": [], "seasons": [],
+    "discarder": "N",
+    "last_tile": False,
+    "kong_replacement": 0,
+    "robbing_kong": False,
+    "first_turn": None,
+}
 
 
 def format_set(code: int) -> str:
@@ -26,6 +59,158 @@ def format_reading(reading: tuple[int, ...]) -> str:
         kind = {CHOW: "chow", PUNG: "pung"}.get(code // 34, "kong")
         words.append(f"{format_set(code)} ({kind})")
     return "  ".join(words)
+
+
+def read_hand(args: Sequence[str]) -> Hand:
+    """A hand from the command line: a JSON file, ``-`` (stdin), or notation words."""
+    if len(args) == 1 and args[0] == "-":
+        return Hand.parse(sys.stdin.read())
+    if len(args) == 1 and (args[0].endswith(".json") or Path(args[0]).is_file()):
+        path = Path(args[0])
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise HandError(f"hand: cannot read {str(path)!r}: {exc.strerror}", "hand", str(path)) from None
+        return Hand.parse(text)
+    return Hand.parse(" ".join(args))
+
+
+def _preset_list(values: Sequence[str] | None) -> list[str]:
+    if not values:
+        return ["bga-old-style"]
+    out: list[str] = []
+    for v in values:
+        out.extend(builtin_ids() if v == "all" else [v])
+    return out
+
+
+def _unicode_hand(hand: Hand) -> str:
+    parts = [to_unicode(parse_tiles(hand.tiles))]
+    for m in hand.melds:
+        parts.append(to_unicode(parse_tiles(m.tiles)))
+    bonus = [f"{n}f" for n in hand.flowers] + [f"{n}g" for n in hand.seasons]
+    if bonus:
+        parts.append(to_unicode(bonus))
+    return " ".join(parts)
+
+
+def render(result: ScoreResult, preset: Preset) -> str:
+    """A scored hand as a person reads it."""
+    lines = [f"{preset.id} ({preset.name})"]
+    if result.reading:
+        words = []
+        for part in result.reading:
+            note = "concealed kong" if part.kind == "kong" and part.concealed and part.declared else part.kind
+            if part.winning:
+                note += ", won"
+            elif part.declared and not part.concealed:
+                note += ", declared"
+            words.append(f"{part.tiles} ({note})")
+        lines.append("  reading   " + "  ".join(words))
+    elif result.complete:
+        lines.append("  reading   bonus-tile instant win")
+    if result.patterns:
+        lines.append("  patterns")
+        width = max(len(p.id) + (4 if p.count > 1 else 0) for p in result.patterns)
+        for p in result.patterns:
+            label = p.id + (f" x{p.count}" if p.count > 1 else "")
+            lines.append(f"    {p.faan:>3}  {label:<{width}}  {p.name_en} {p.name_zh}")
+    cap = f", cap {preset.cap}" if preset.cap is not None else ""
+    capped = f" (counted {result.uncapped}{cap})" if result.uncapped != result.faan else ""
+    lines.append(f"  total     {result.faan} {result.unit}{capped}" + (" - limit hand" if result.limit else ""))
+    if result.winnable:
+        lines.append(f"  winnable  yes (minimum {preset.minimum})")
+    else:
+        lines.append(f"  winnable  no: {result.reason}")
+    if result.payments is not None:
+        lines.append("  payments  " + "  ".join(f"{s} {v:+d}" for s, v in result.payments.items()))
+    elif preset.payments is None:
+        lines.append("  payments  none at this table")
+    if result.payments_note:
+        lines.append(f"            ({result.payments_note})")
+    return "\n".join(lines)
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    hand = read_hand(args.hand)
+    ids = _preset_list(args.preset)
+    results: list[dict[str, Any]] = []
+    blocks = [f"hand  {format_hand(hand)}\n      {_unicode_hand(hand)}"]
+    failed = 0
+    for ref in ids:
+        preset = load_preset(ref)
+        try:
+            result = score(hand, preset)
+        except HkcoreError as exc:
+            if len(ids) == 1:
+                raise
+            failed += 1
+            results.append({"preset": preset.id, "error": str(exc)})
+            blocks.append(f"{preset.id} ({preset.name})\n  error     {exc}")
+            continue
+        results.append(result.model_dump())
+        blocks.append(render(result, preset))
+    if args.json:
+        print(json.dumps(results[0] if len(ids) == 1 else results, ensure_ascii=False, indent=2))
+    else:
+        print("\n\n".join(blocks))
+    return 0
+
+
+def _cmd_example(args: argparse.Namespace) -> int:
+    print(json.dumps(EXAMPLE_HAND, ensure_ascii=False, indent=2))
+    return 0
+
+
+def _cmd_presets(args: argparse.Namespace) -> int:
+    if args.action is None:
+        for pid in builtin_ids():
+            p = load_preset(pid)
+            cap = p.cap if p.cap is not None else "none"
+            print(f"{pid:<16} {p.name}  [{p.unit}, minimum {p.minimum}, cap {cap}, {p.tiles} tiles]")
+        return 0
+    if args.action == "show":
+        if not args.ref:
+            raise HkcoreError("presets show: give a preset id or path")
+        p = load_preset(args.ref)
+        print(f"{p.id}: {p.name}")
+        if p.source:
+            print(f"  source    {p.source}")
+        cap = p.cap if p.cap is not None else "none"
+        print(f"  unit {p.unit}, minimum {p.minimum}, cap {cap}, {p.tiles} tiles, shapes {', '.join(p.shapes)}")
+        if p.plugins:
+            print(f"  plugins   {', '.join(p.plugins)}")
+        if p.limit_adds:
+            print(f"  limit hands still add: {', '.join(p.limit_adds)}")
+        for r in p.patterns:
+            if r.limit is not None:
+                worth = f"limit {r.limit}"
+            elif r.by_count is not None:
+                worth = "by count " + "/".join(map(str, r.by_count))
+            else:
+                worth = str(r.value)
+            extra = []
+            if r.includes:
+                extra.append("incl. " + ", ".join(r.includes))
+            if r.wins_below_minimum:
+                extra.append("wins below the minimum")
+            extra += [f"{k}={v}" for k, v in r.options.items()]
+            print(f"  {r.id:<22} {worth:<14} {'; '.join(extra)}")
+        if p.payments:
+            print("  payments  " + ", ".join(f"{k}={v}" for k, v in p.payments.items()))
+        else:
+            print("  payments  none")
+        return 0
+    raise HkcoreError(f"presets: unknown action {args.action!r}")
+
+
+_SCHEMAS = {"hand": Hand, "meld": Meld, "result": ScoreResult}
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    model = _SCHEMAS[args.model]
+    print(json.dumps(model.model_json_schema(by_alias=True), ensure_ascii=False, indent=2))
+    return 0
 
 
 def _cmd_decompose(args: argparse.Namespace) -> int:
@@ -47,10 +232,38 @@ def _cmd_decompose(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"hkscore: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``hkscore``."""
-    parser = argparse.ArgumentParser(prog="hkscore", description="Hong Kong mahjong hands, scored under any ruleset.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="hkscore", description="Hong Kong mahjong hands, scored under any ruleset.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    sc = sub.add_parser("score", help="score a hand under one or more presets")
+    sc.add_argument("hand", nargs="+", help="a JSON file, - for stdin, or compact notation "
+                                            "(e.g. 234m55z 666z:W 777z:E [1111m] win:5z seat:S from:N)")
+    sc.add_argument("--preset", "-p", action="append",
+                    help="preset id or TOML path, repeatable; 'all' for every built-in (default bga-old-style)")
+    sc.add_argument("--json", action="store_true", help="print the result as JSON")
+    sc.set_defaults(func=_cmd_score)
+
+    ex = sub.add_parser("example", help="print the RULES.md example hand as JSON")
+    ex.set_defaults(func=_cmd_example)
+
+    pr = sub.add_parser("presets", help="list presets, or show one")
+    pr.add_argument("action", nargs="?", choices=["show"], help="show: the rules of one preset")
+    pr.add_argument("ref", nargs="?", help="preset id or TOML path")
+    pr.set_defaults(func=_cmd_presets)
+
+    sh = sub.add_parser("schema", help="JSON Schema of a hand, a meld or a result")
+    sh.add_argument("model", nargs="?", default="hand", choices=sorted(_SCHEMAS))
+    sh.set_defaults(func=_cmd_schema)
+
     dec = sub.add_parser("decompose", help="readings, tiles away and waits of a hand")
     dec.add_argument("tiles", help="concealed tiles, e.g. 11122233344455m")
     dec.add_argument("--meld", action="append", help="a declared set, e.g. 555z (repeatable)")
@@ -66,6 +279,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except HkcoreError as exc:
         print(f"hkscore: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # pragma: no cover - output piped into head
+        return 0
+    except Exception as exc:  # no traceback for the user; say what happened
+        print(f"hkscore: internal error: {type(exc).__name__}: {exc} (please report this)", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":  # pragma: no cover
