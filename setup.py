@@ -6,6 +6,7 @@ extensions = [
     Extension(
         "hkcore.core._ccore",
         ["hkcore/core/_ccore.pyx"],
+        depends=["hkcore/core/_kernel.pxi"],
         extra_compile_args=["-O3"],
     )
 ]

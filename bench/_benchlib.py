@@ -17,10 +17,10 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from importlib import metadata
-from itertools import repeat
+from itertools import repeat, starmap
 from pathlib import Path
 from random import Random
-from typing import Any
+from typing import Any, NamedTuple
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
@@ -48,6 +48,53 @@ def canonical(counts: Sequence[int]) -> str:
     return "".join(parts)
 
 
+class CompleteHand(NamedTuple):
+    """A random complete hand with the sets it was built from.
+
+    ``counts``: 34 counts of the 14 tiles; ``pair``: the pair's tile index
+    (for thirteen orphans, the duplicated orphan); ``sets``: the four set
+    codes ``kind * 34 + tile`` (chow 0, pung 1: the tile of a pung, the
+    lowest tile of a chow) in the order drawn, or None for thirteen orphans.
+    """
+
+    counts: list[int]
+    pair: int
+    sets: tuple[int, ...] | None
+
+
+def random_complete_sets(rng: Random, orphans_share: float = 0.01, chow_share: float = 0.5) -> CompleteHand:
+    """``random_complete``'s hand together with its pair and sets.
+
+    The same draws from ``rng`` in the same order as ``random_complete``
+    (which is built on it), so both give the same hands for the same seed.
+    """
+    if rng.random() < orphans_share:
+        counts = [0] * 34
+        for t in ORPHAN_TILES:
+            counts[t] = 1
+        pair = rng.choice(ORPHAN_TILES)
+        counts[pair] += 1
+        return CompleteHand(counts, pair, None)
+    while True:
+        counts = [0] * 34
+        sets = []
+        for _ in range(4):
+            if rng.random() < chow_share:
+                s = rng.choice(CHOW_STARTS)
+                counts[s] += 1
+                counts[s + 1] += 1
+                counts[s + 2] += 1
+                sets.append(s)
+            else:
+                t = rng.randrange(34)
+                counts[t] += 3
+                sets.append(34 + t)
+        pair = rng.randrange(34)
+        counts[pair] += 2
+        if max(counts) <= 4:
+            return CompleteHand(counts, pair, tuple(sets))
+
+
 def random_complete(rng: Random, orphans_share: float = 0.01, chow_share: float = 0.5) -> list[int]:
     """34 counts of a random complete concealed 14-tile hand.
 
@@ -56,25 +103,7 @@ def random_complete(rng: Random, orphans_share: float = 0.01, chow_share: float 
     ``chow_share``, else a pung, tiles uniform) and a random pair, redrawn
     until no tile is used more than 4 times.
     """
-    if rng.random() < orphans_share:
-        counts = [0] * 34
-        for t in ORPHAN_TILES:
-            counts[t] = 1
-        counts[rng.choice(ORPHAN_TILES)] += 1
-        return counts
-    while True:
-        counts = [0] * 34
-        for _ in range(4):
-            if rng.random() < chow_share:
-                s = rng.choice(CHOW_STARTS)
-                counts[s] += 1
-                counts[s + 1] += 1
-                counts[s + 2] += 1
-            else:
-                counts[rng.randrange(34)] += 3
-        counts[rng.randrange(34)] += 2
-        if max(counts) <= 4:
-            return counts
+    return random_complete_sets(rng, orphans_share, chow_share).counts
 
 
 def is_thirteen_orphans_shape(counts: Sequence[int]) -> bool:
@@ -172,6 +201,25 @@ def time_calls(fn: Callable[..., Any], inputs: Sequence[Any], *consts: Any) -> f
     return (t1 - t0) / len(inputs)
 
 
+def time_star(fn: Callable[..., Any], arg_tuples: Sequence[tuple[Any, ...]]) -> float:
+    """Nanoseconds per call of ``fn(*args)`` over ``arg_tuples``, one pass.
+
+    ``time_calls`` for functions of several per-call arguments: the same
+    C-level loop (``deque(itertools.starmap(...), maxlen=0)``), the garbage
+    collector off during the pass.
+    """
+    it = starmap(fn, arg_tuples)
+    gc.collect()
+    gc.disable()
+    try:
+        t0 = time.perf_counter_ns()
+        deque(it, maxlen=0)
+        t1 = time.perf_counter_ns()
+    finally:
+        gc.enable()
+    return (t1 - t0) / len(arg_tuples)
+
+
 def summary(per_call_us: Sequence[float]) -> dict[str, float]:
     return {
         "median": statistics.median(per_call_us),
@@ -199,6 +247,35 @@ def fmt_ratio(hk_us: float, peer_us: float) -> str:
     if r >= 1:
         return f"×{r:.3g} faster"
     return f"×{1 / r:.3g} slower"
+
+
+# --------------------------------------------------------------------------
+# Caches
+
+
+def hkcore_caches(exclude: Iterable[str] = ()) -> list[tuple[str, Any]]:
+    """functools caches (anything with ``cache_clear``) in loaded hkcore modules.
+
+    Scans ``sys.modules`` (it imports nothing): module-level functions and
+    methods of module-level classes defined in an ``hkcore*`` module. Returns
+    (dotted name, object) pairs, leaving out the dotted names in ``exclude``.
+    """
+    skip = set(exclude)
+    found = []
+    for modname, mod in list(sys.modules.items()):
+        if not modname.startswith("hkcore") or mod is None:
+            continue
+        for name, value in list(vars(mod).items()):
+            if getattr(value, "__module__", None) != modname:
+                continue
+            if callable(getattr(value, "cache_clear", None)):
+                found.append((f"{modname}.{name}", value))
+            elif isinstance(value, type):
+                for attr in vars(value):
+                    member = getattr(value, attr, None)
+                    if callable(getattr(member, "cache_clear", None)):
+                        found.append((f"{modname}.{name}.{attr}", member))
+    return [(n, v) for n, v in found if n not in skip]
 
 
 # --------------------------------------------------------------------------

@@ -84,21 +84,7 @@ def load_hkcore(allow_python: bool) -> dict[str, Any]:
 
 def hkcore_caches() -> list[tuple[str, Any]]:
     """functools caches (anything with cache_clear) found in loaded hkcore modules."""
-    found = []
-    for modname, mod in list(sys.modules.items()):
-        if not modname.startswith("hkcore") or mod is None:
-            continue
-        for name, value in list(vars(mod).items()):
-            if getattr(value, "__module__", None) != modname:
-                continue
-            if callable(getattr(value, "cache_clear", None)):
-                found.append((f"{modname}.{name}", value))
-            elif isinstance(value, type):
-                for attr in vars(value):
-                    member = getattr(value, attr, None)
-                    if callable(getattr(member, "cache_clear", None)):
-                        found.append((f"{modname}.{name}.{attr}", member))
-    return found
+    return bl.hkcore_caches()
 
 
 # --------------------------------------------------------------------------

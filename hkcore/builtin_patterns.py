@@ -6,6 +6,7 @@ Each detector says how many times its pattern is met in one situation
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from hkcore.hookspecs import hookimpl
@@ -186,7 +187,7 @@ def _first_turn(s: Situation, o: Opts) -> int:
     return int(s.hand.first_turn is not None and s.hand.first_turn == o["on"])
 
 
-BUILTIN_PATTERNS: tuple[Pattern, ...] = (
+_PATTERNS: tuple[Pattern, ...] = (
     Pattern("chicken_hand", "Chicken Hand", "雞糊", chicken_hand, fallback=True,
             doc="a complete hand with no scoring element"),
     Pattern("all_chows", "All Chows", "平糊", all_chows, "sets", doc="four chows and a pair"),
@@ -238,6 +239,11 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
             doc="first-turn win; option on: deal, first_draw or first_discard"),
     Pattern("human_hand", "Human Hand", "人糊", _first_turn, options={"on": ("first_discard", "first_draw", "deal")},
             doc="first-turn win; option on: deal, first_draw or first_discard"),
+)
+
+
+BUILTIN_PATTERNS: tuple[Pattern, ...] = tuple(
+    replace(p, native="first_turn" if p.detect is _first_turn else p.id) for p in _PATTERNS
 )
 
 

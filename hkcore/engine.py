@@ -5,26 +5,32 @@ it), every pattern in play is detected; the preset's values are added up
 (RULES.md ruling 1): what an ``includes`` names is not added; a limit hand
 scores its highest limit alone (equal limits: the one listed first), plus
 the preset's ``limit_adds``; a limit never lowers a hand (the ordinary count
-stands when it is worth strictly more after the cap); then the cap.
+stands when it is worth strictly more after the cap; on a tie the limit is
+shown); then the cap.
 
 Best reading (ruling 2): the highest capped total, then the highest uncapped
 total, then the first in this fixed order: readings in the core's sorted
 order, within a reading the winning tile in the pair first, then in each set
-in ascending set code; a bonus-tile instant win comes last.
+in ascending set code; thirteen orphans after the standard readings; a
+bonus-tile instant win last.
+
+Two evaluators give identical outcomes: the compiled kernel
+(``hkcore.core._ccore.Kernel``), used when the compiled core is active, and
+the pure-Python one below, the reference (tests hold them equal).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from hkcore import core
 from hkcore.core._codes import ORPHANS
-from hkcore.errors import HandError, HkcoreError
-from hkcore.models import Hand, PatternScore, ReadingPart, ScoreResult
+from hkcore.errors import HandError
+from hkcore.models import Hand, PatternScore, ReadingPart, ScoreResult, trusted
 from hkcore.patterns import Pattern, Situation
 from hkcore.payments import Win
-from hkcore.preset import Preset, PresetError, load_preset
+from hkcore.preset import Preset, load_preset
 from hkcore.registry import catalogue
 from hkcore.tiles import TILES, format_tiles
 
@@ -33,6 +39,8 @@ _SCOPES = {
     "bonus": ("bonus", "instant"),
 }
 _OTHER_SHAPE_SCOPES = ("hand", "bonus")
+_SCOPE_BITS = {"sets": 1, "hand": 2, "bonus": 4, "instant": 8}
+_SHAPE_NAMES = ("standard", "thirteen_orphans", "bonus")
 _KIND = {0: "chow", 1: "pung", 2: "kong"}
 
 
@@ -40,6 +48,7 @@ _KIND = {0: "chow", 1: "pung", 2: "kong"}
 class Entry:
     """A pattern in play under a compiled preset."""
 
+    index: int
     pattern: Pattern
     id: str
     options: Mapping[str, Any]
@@ -48,51 +57,91 @@ class Entry:
     limit: int | None
     includes: frozenset[str]
     wins_below_minimum: bool
+    adds_to_limit: bool
 
     def worth(self, count: int) -> int:
+        """Faan for meeting the pattern ``count`` times (not for limits)."""
         if self.by_count is not None:
             return self.by_count[min(count, len(self.by_count) - 1)]
         return (self.value or 0) * count
 
 
-@dataclass
+@dataclass(frozen=True)
 class Outcome:
+    """The counted result of one placement: what both evaluators return."""
+
     capped: int
     uncapped: int
-    listed: list[tuple[Entry, int, int]]  # entry, count, contribution
     limit: bool
+    shape: str
+    reading: tuple[int, ...]
+    win_set: int
     below_minimum: bool
-    situation: Situation
+    listed: tuple[tuple[int, int, int], ...]  # (entry index, count, contribution), preset order
+
+
+def _kernel_class() -> Any:
+    if core.IMPLEMENTATION != "cython":
+        return None
+    from hkcore.core import _ccore
+
+    return getattr(_ccore, "Kernel", None)
 
 
 class CompiledPreset:
     """A preset with its patterns resolved through the plugin registry, ready to score."""
 
-    def __init__(self, preset: Preset) -> None:
+    def __init__(self, preset: Preset, use_kernel: bool = True) -> None:
         cat = catalogue()
         self.preset = preset
         self.entries: list[Entry] = []
-        for rule in preset.patterns:
-            pattern = cat.patterns[rule.id]
+        limit_adds = frozenset(preset.limit_adds)
+        for i, rule in enumerate(preset.patterns):
             self.entries.append(Entry(
-                pattern, rule.id, dict(rule.options), rule.value, rule.by_count, rule.limit,
-                frozenset(rule.includes), rule.wins_below_minimum,
+                i, cat.patterns[rule.id], rule.id, dict(rule.options), rule.value, rule.by_count, rule.limit,
+                frozenset(rule.includes), rule.wins_below_minimum, rule.id in limit_adds,
             ))
         self._by_shape: dict[str, list[Entry]] = {}
-        self.limit_adds = frozenset(preset.limit_adds)
         self.has_instant = any(e.pattern.scope == "instant" for e in self.entries)
-        scheme = None
+        self.scheme = None
         if preset.payments is not None:
-            scheme = cat.schemes[preset.payments["scheme"]]
-            self.payment_params = scheme.params.model_validate(
+            self.scheme = cat.schemes[preset.payments["scheme"]]
+            self.payment_params = self.scheme.params.model_validate(
                 {k: v for k, v in preset.payments.items() if k != "scheme"})
-        self.scheme = scheme
         self.adjustments = [(cat.adjustments[name], opts) for name, opts in preset.plugins.items()]
+        self.kernel = self._build_kernel() if use_kernel else None
+        self.python_entries = [e for e in self.entries if e.pattern.native is None]
+        self._scores: dict[tuple[int, int, int], PatternScore] = {}
+
+    def _build_kernel(self) -> Any:
+        kernel_class = _kernel_class()
+        if kernel_class is None or set(self.preset.shapes) - {"standard", "thirteen_orphans"}:
+            return None
+        from hkcore.core._ccore import NATIVE_CODES, OPTION_CODES
+
+        index = {e.id: e.index for e in self.entries}
+        spec = []
+        for e in self.entries:
+            native = NATIVE_CODES.get(e.pattern.native, 0) if e.pattern.native else 0
+            opt = OPTION_CODES[next(iter(e.options.values()))] if native and e.options else 0
+            includes = 0
+            for inc in e.includes:
+                if inc in index:
+                    includes |= 1 << index[inc]
+            if e.by_count is not None and len(e.by_count) > 8:
+                return None
+            spec.append((native, opt, _SCOPE_BITS[e.pattern.scope], e.value or 0, e.by_count,
+                         -1 if e.limit is None else e.limit, e.pattern.fallback, e.wins_below_minimum,
+                         e.adds_to_limit, includes))
+        if len(spec) > 64:
+            return None
+        cap = -1 if self.preset.cap is None else self.preset.cap
+        return kernel_class(spec, cap, "thirteen_orphans" in self.preset.shapes)
 
     # ------------------------------------------------------------ scoring
 
-    def score(self, hand: Hand) -> ScoreResult:
-        """Score a validated hand under this preset."""
+    def check(self, hand: Hand) -> None:
+        """Raise HandError where the hand cannot be played under this preset."""
         p = self.preset
         if not p.bonus_tiles:
             for name in ("flowers", "seasons"):
@@ -101,33 +150,49 @@ class CompiledPreset:
                     raise HandError(
                         f"{name} = {list(value)}: preset {p.id!r} plays {p.tiles} tiles without bonus tiles",
                         name, list(value))
+
+    def score(self, hand: Hand) -> ScoreResult:
+        """Score a validated hand under this preset."""
+        self.check(hand)
+        if self.kernel is not None:
+            detect = self._python_detector(hand) if self.python_entries else None
+            raw = self.kernel.score(hand.kernel_context, detect)
+            best = None if raw is None else Outcome(
+                raw[0], raw[1], bool(raw[2]), _SHAPE_NAMES[raw[3]], raw[4], raw[5], bool(raw[6]), raw[7])
+        else:
+            best = self.best_outcome(hand)
+        return self._result(hand, best)
+
+    def _python_detector(self, hand: Hand) -> Callable[[int, int, tuple[int, ...], int], int]:
+        entries = self.entries
+
+        def detect(i: int, shape: int, reading: tuple[int, ...], win_set: int) -> int:
+            e = entries[i]
+            return int(e.pattern.detect(Situation(hand, reading, _SHAPE_NAMES[shape], win_set), e.options))
+
+        return detect
+
+    def best_outcome(self, hand: Hand) -> Outcome | None:
+        """The best outcome by the pure-Python evaluator (the kernel's reference)."""
+        p = self.preset
         best: Outcome | None = None
         if hand.win_index >= 0:
             melds = tuple(m.code for m in hand.melds)
+            orphans = None
             for r in core.readings(hand.counts):
                 if len(r) == 2 and r[1] == ORPHANS:
-                    if "thirteen_orphans" not in p.shapes:
-                        continue
-                    best = self._better(best, self._evaluate(Situation(hand, r, "thirteen_orphans")))
+                    orphans = r
                     continue
                 full = r + melds
                 for win_set in _placements(r, hand.win_index):
-                    best = self._better(best, self._evaluate(Situation(hand, full, "standard", win_set)))
+                    best = _better(best, self.evaluate(Situation(hand, full, "standard", win_set)))
+            if orphans is not None and "thirteen_orphans" in p.shapes:
+                best = _better(best, self.evaluate(Situation(hand, orphans, "thirteen_orphans")))
         if self.has_instant and hand.bonus_count >= 7:
-            out = self._evaluate(Situation(hand, (), "bonus"))
-            if any(e.pattern.scope == "instant" for e, _, _ in out.listed):
-                best = self._better(best, out)
-        return self._result(hand, best)
-
-    @staticmethod
-    def _better(best: Outcome | None, new: Outcome) -> Outcome:
-        if best is None or (new.capped, new.uncapped) > (best.capped, best.uncapped):
-            return new
+            out = self.evaluate(Situation(hand, (), "bonus"))
+            if any(self.entries[i].pattern.scope == "instant" for i, _, _ in out.listed):
+                best = _better(best, out)
         return best
-
-    def _cap(self, total: int) -> int:
-        cap = self.preset.cap
-        return total if cap is None or total <= cap else cap
 
     def entries_for(self, shape: str) -> list[Entry]:
         """The entries that apply to a shape, in preset order."""
@@ -137,7 +202,12 @@ class CompiledPreset:
             found = self._by_shape[shape] = [e for e in self.entries if e.pattern.scope in scopes]
         return found
 
-    def _evaluate(self, s: Situation) -> Outcome:
+    def _cap(self, total: int) -> int:
+        cap = self.preset.cap
+        return total if cap is None or total <= cap else cap
+
+    def evaluate(self, s: Situation) -> Outcome:
+        """Detect and add up one situation (ruling 1)."""
         met: list[tuple[Entry, int]] = []
         for e in self.entries_for(s.shape):
             n = e.pattern.detect(s, e.options)
@@ -157,16 +227,18 @@ class CompiledPreset:
             for e, n in limits[1:]:
                 if e.limit > top_entry.limit:  # type: ignore[operator]
                     top_entry, top_n = e, n
-            adds = [(e, n, c) for e, n, c in ordinary if e.id in self.limit_adds]
+            adds = [(e, n, c) for e, n, c in ordinary if e.adds_to_limit]
             limit_total = top_entry.limit + sum(c for _, _, c in adds)  # type: ignore[operator]
             if not self._cap(total) > self._cap(limit_total):
-                listed = [(top_entry, top_n, top_entry.limit), *adds]  # type: ignore[list-item]
+                listed = sorted([(top_entry, top_n, top_entry.limit), *adds],  # type: ignore[list-item]
+                                key=lambda x: x[0].index)
                 total = limit_total
                 is_limit = True
         if not listed:
             listed = [(e, n, 0) for e, n in met if e.pattern.fallback]
         below = any(e.wins_below_minimum for e, _, _ in listed)
-        return Outcome(self._cap(total), total, listed, is_limit, below, s)
+        return Outcome(self._cap(total), total, is_limit, s.shape, s.reading, s.win_set, below,
+                       tuple((e.index, n, c) for e, n, c in listed))
 
     def _result(self, hand: Hand, best: Outcome | None) -> ScoreResult:
         p = self.preset
@@ -174,28 +246,32 @@ class CompiledPreset:
             return ScoreResult(preset=p.id, unit=p.unit, faan=0, uncapped=0, winnable=False, complete=False,
                                reason="not a complete hand" + ("" if hand.win_index >= 0 else
                                                                " (and not a bonus-tile instant win)"))
-        s = best.situation
         winnable = best.capped >= p.minimum or best.below_minimum
-        reason = None
-        if not winnable:
-            reason = f"{best.capped} {p.unit}; this table needs {p.minimum}"
+        reason = None if winnable else f"{best.capped} {p.unit}; this table needs {p.minimum}"
         payments, note = None, None
-        if p.payments is None:
-            note = None
-        elif not winnable:
-            note = "no payment: the hand cannot win"
-        else:
-            payments, note = self._settle(hand, best)
-        return ScoreResult(
-            preset=p.id, unit=p.unit, faan=best.capped, uncapped=best.uncapped, winnable=winnable,
-            complete=True, limit=best.limit, shape=s.shape,
-            patterns=[PatternScore(id=e.id, faan=c, count=n, name_en=e.pattern.name_en, name_zh=e.pattern.name_zh)
-                      for e, n, c in best.listed],
-            reading=_reading_parts(hand, s), payments=payments, payments_note=note, reason=reason,
-        )
+        if p.payments is not None:
+            if winnable:
+                payments, note = self._settle(hand, best)
+            else:
+                note = "no payment: the hand cannot win"
+        scores = self._scores
+        patterns = []
+        for item in best.listed:
+            ps = scores.get(item)
+            if ps is None:
+                pat = self.entries[item[0]].pattern
+                ps = scores[item] = PatternScore(id=pat.id, faan=item[2], count=item[1], name_en=pat.name_en,
+                                                 name_zh=pat.name_zh)
+            patterns.append(ps)
+        return trusted(ScoreResult, {
+            "preset": p.id, "unit": p.unit, "faan": best.capped, "uncapped": best.uncapped,
+            "winnable": winnable, "complete": True, "limit": best.limit, "shape": best.shape,
+            "patterns": patterns, "reading": _reading_parts(hand, best), "payments": payments,
+            "payments_note": note, "reason": reason,
+        })
 
     def _settle(self, hand: Hand, best: Outcome) -> tuple[dict[str, int] | None, str | None]:
-        instant = best.situation.shape == "bonus"
+        instant = best.shape == "bonus"
         self_draw = hand.self_draw or instant
         if not self_draw and hand.discarder is None:
             who = "the kong-maker" if hand.robbing_kong else "the discarder"
@@ -209,6 +285,12 @@ class CompiledPreset:
         return payments, ("paid as a self-draw" if instant else None)
 
 
+def _better(best: Outcome | None, new: Outcome) -> Outcome:
+    if best is None or (new.capped, new.uncapped) > (best.capped, best.uncapped):
+        return new
+    return best
+
+
 def _placements(reading: tuple[int, ...], win: int) -> list[int]:
     """Where the winning tile can sit: -1 for the pair, else a concealed set code."""
     out = [-1] if reading[0] == win else []
@@ -219,19 +301,48 @@ def _placements(reading: tuple[int, ...], win: int) -> list[int]:
     return out
 
 
-def _reading_parts(hand: Hand, s: Situation) -> list[ReadingPart]:
-    if s.shape == "bonus":
+def _set_text(code: int) -> str:
+    return format_tiles([TILES[t] for t in core.set_tiles(code)])
+
+
+#: Reading parts are immutable values: each distinct one is built once.
+_PARTS: dict[tuple[Any, ...], ReadingPart] = {}
+
+
+def _part(kind: str, tiles: str, concealed: bool, declared: bool, winning: bool) -> ReadingPart:
+    key = (kind, tiles, concealed, declared, winning)
+    part = _PARTS.get(key)
+    if part is None:
+        part = _PARTS[key] = ReadingPart(kind=kind, tiles=tiles, concealed=concealed, declared=declared,
+                                         winning=winning)  # type: ignore[arg-type]
+    return part
+
+
+def _set_part(code: int, winning: bool) -> ReadingPart:
+    key = (code, winning)
+    part = _PARTS.get(key)
+    if part is None:
+        if code < 34 * 3:
+            part = _part(_KIND[code // 34], _set_text(code), True, False, winning)
+        else:  # the pair, as code 34 * 3 + tile
+            part = _part("pair", format_tiles([TILES[code - 102]] * 2), True, False, winning)
+        _PARTS[key] = part
+    return part
+
+
+def _reading_parts(hand: Hand, best: Outcome) -> list[ReadingPart]:
+    if best.shape == "bonus":
         return []
-    if s.shape == "thirteen_orphans":
-        return [ReadingPart(kind="orphans", tiles=hand.tiles, concealed=True, declared=False, winning=True)]
-    parts = [ReadingPart(kind="pair", tiles=format_tiles([TILES[s.pair]] * 2), concealed=True, declared=False,
-                         winning=s.win_set == -1)]
-    n_hand = len(s.reading) - 1 - len(hand.melds)
-    for code in s.reading[1:1 + n_hand]:
-        parts.append(ReadingPart(kind=_KIND[code // 34], tiles=format_tiles([TILES[t] for t in core.set_tiles(code)]),
-                                 concealed=True, declared=False, winning=code == s.win_set))
+    if best.shape == "thirteen_orphans":
+        return [_part("orphans", hand.tiles, True, False, True)]
+    r = best.reading
+    win_set = best.win_set
+    parts = [_set_part(102 + r[0], win_set == -1)]
+    n_hand = len(r) - 1 - len(hand.melds)
+    for code in r[1:1 + n_hand]:
+        parts.append(_set_part(code, code == win_set))
     for m in hand.melds:
-        parts.append(ReadingPart(kind=m.kind, tiles=m.tiles, concealed=m.concealed, declared=True, winning=False))
+        parts.append(_part(m.kind, m.tiles, m.concealed, True, False))
     return parts
 
 
@@ -253,9 +364,5 @@ def score(hand: Any, preset: str | Preset = "bga-old-style") -> ScoreResult:
 
     ``preset`` is a built-in id, a TOML path or a loaded ``Preset``.
     """
-    h = Hand.parse(hand)
-    compiled = compile_preset(load_preset(preset))
-    return compiled.score(h)
-
-
-__all__ = ["score", "compile_preset", "CompiledPreset", "HkcoreError", "PresetError"]
+    h = hand if type(hand) is Hand else Hand.parse(hand)
+    return compile_preset(load_preset(preset)).score(h)

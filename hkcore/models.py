@@ -21,6 +21,7 @@ SEATS: tuple[str, ...] = ("E", "S", "W", "N")
 SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
 FirstTurn = Literal["deal", "first_draw", "first_discard"]
 _KINDS = {CHOW: "chow", PUNG: "pung", KONG: "kong"}
+_FIRST_TURN_CODE = {None: 0, "deal": 1, "first_draw": 2, "first_discard": 3}
 
 
 class Meld(BaseModel):
@@ -61,7 +62,7 @@ class Meld(BaseModel):
     @property
     def code(self) -> int:
         """The set code (see hkcore.core._codes)."""
-        return self._code
+        return self.__pydantic_private__["_code"]  # type: ignore[index]
 
     @property
     def claimed(self) -> bool:
@@ -90,6 +91,7 @@ class Hand(BaseModel):
 
     _counts: list[int] = PrivateAttr(default_factory=list)
     _win: int = PrivateAttr(default=-1)
+    _kernel_ctx: tuple[Any, ...] | None = PrivateAttr(default=None)
 
     @field_validator("tiles")
     @classmethod
@@ -199,12 +201,28 @@ class Hand(BaseModel):
     @property
     def counts(self) -> list[int]:
         """34 counts of the concealed tiles."""
-        return self._counts
+        return self.__pydantic_private__["_counts"]  # type: ignore[index]
 
     @property
     def win_index(self) -> int:
         """Tile index of the winning tile, -1 for an instant bonus win."""
-        return self._win
+        return self.__pydantic_private__["_win"]  # type: ignore[index]
+
+    @property
+    def kernel_context(self) -> tuple[Any, ...]:
+        """The hand as the compiled scoring kernel reads it (built once)."""
+        private = self.__pydantic_private__
+        assert private is not None
+        ctx = private["_kernel_ctx"]
+        if ctx is None:
+            ctx = private["_kernel_ctx"] = (
+                self._counts, tuple(m.code for m in self.melds), tuple(m.concealed for m in self.melds),
+                self.self_draw, 26 + SEAT_NUMBER[self.seat_wind], 26 + SEAT_NUMBER[self.round_wind],
+                SEAT_NUMBER[self.seat_wind], sum(1 << n for n in self.flowers), sum(1 << n for n in self.seasons),
+                len(self.flowers), len(self.seasons), self.last_tile, self.kong_replacement, self.robbing_kong,
+                _FIRST_TURN_CODE[self.first_turn], self._win,
+            )
+        return ctx
 
     @property
     def bonus_count(self) -> int:
@@ -277,6 +295,22 @@ def hand_error(exc: ValidationError) -> HandError:
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
     shown = "" if value is None and first.get("type") == "missing" else f" = {value!r}"
     return HandError(f"{field}{shown}: {msg}{tail}", field, value)
+
+
+def trusted(cls: type[BaseModel], values: dict[str, Any]) -> Any:
+    """An instance of ``cls`` from values the engine already knows to be valid.
+
+    ``model_construct`` without its per-field bookkeeping: the scorer's hot
+    path builds results this way (tests check that such a result validates
+    and dumps like any other).
+    """
+    obj = cls.__new__(cls)
+    _set = object.__setattr__
+    _set(obj, "__dict__", values)
+    _set(obj, "__pydantic_fields_set__", set(values))
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
 
 
 class PatternScore(BaseModel):

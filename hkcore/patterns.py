@@ -51,6 +51,10 @@ class Pattern:
     options: Mapping[str, Any] = field(default_factory=dict)
     fallback: bool = False
     doc: str = ""
+    #: name of a detector compiled into hkcore's scoring kernel that behaves
+    #: exactly like ``detect`` (reserved for hkcore's own patterns; tests hold
+    #: the two equal). None: the kernel calls ``detect``.
+    native: str | None = None
 
 
 class Situation:

@@ -293,15 +293,21 @@ def random_hand(draw, size: str):
 
 @st.composite
 def near_hand(draw, size: str):
-    """A complete hand built set by set, then perturbed."""
+    """A complete hand built set by set (often all in one suit), then perturbed."""
     left = [4] * 34
     codes = draw(_declared(left))
-    tiles: list[int] = []
-    pair = draw(st.sampled_from([t for t in range(34) if left[t] >= 2]))
-    tiles += [pair, pair]
-    _take(left, [pair, pair])
+    start = draw(st.sampled_from([None, None, 0, 9, 18]))
+    pool = range(34) if start is None else range(start, start + 9)
+
+    def pick(options: list[int]) -> int:
+        inside = [c for c in options if all(t in pool for t in set_tiles(c))]
+        return draw(st.sampled_from(inside or options))
+
+    pair = pick([34 + t for t in range(34) if left[t] >= 2]) - 34
+    tiles = [pair, pair]
+    _take(left, tiles)
     for _ in range(4 - len(codes)):
-        code = draw(st.sampled_from([c for c in CONCEALED_SETS if _fits(left, set_tiles(c))]))
+        code = pick([c for c in CONCEALED_SETS if _fits(left, set_tiles(c))])
         tiles += set_tiles(code)
         _take(left, set_tiles(code))
     return _counts(draw(_shaped(left, tiles, size))), codes

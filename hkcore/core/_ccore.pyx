@@ -640,3 +640,6 @@ def waits(tiles, melds=()):
                     out.append(TILE_OBJ[t])
                 c[t] -= 1
     return out
+
+
+include "_kernel.pxi"

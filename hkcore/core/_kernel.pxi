@@ -1,0 +1,619 @@
+# Scoring kernel, included by _ccore.pyx.
+#
+# A compiled preset becomes a Kernel: per pattern in play, its native
+# detector code (the built-in patterns carry one; 0 = call the pattern's
+# Python detector), scope, options and value rules as C arrays. ``score``
+# walks the readings in the same order as hkcore.engine (sorted readings,
+# the winning tile in the pair first, then in each set by ascending code,
+# the bonus instant win last), detects, adds up, and returns the best
+# outcome; hkcore.engine turns it into a ScoreResult. hkcore.engine's pure
+# Python evaluation is the reference this must equal (tests/test_kernel.py).
+
+from libc.stdint cimport uint64_t
+
+cdef enum:
+    MAXE = 64
+    SC_SETS = 1
+    SC_HAND = 2
+    SC_BONUS = 4
+    SC_INSTANT = 8
+    SH_STANDARD = 0
+    SH_ORPHANS = 1
+    SH_BONUS = 2
+
+# native detector codes (hkcore.builtin_patterns gives each built-in one)
+cdef enum:
+    N_CHICKEN = 1
+    N_ALL_CHOWS
+    N_CONCEALED
+    N_SELF_DRAW
+    N_NO_BONUS
+    N_SEAT_FLOWER
+    N_SEAT_SEASON
+    N_FLOWER_SET
+    N_SEASON_SET
+    N_BONUS_TILE
+    N_DRAGON_PUNG
+    N_SEAT_WIND
+    N_ROUND_WIND
+    N_LAST_TILE
+    N_LAST_DISCARD
+    N_KONG_REPL
+    N_KONG_ON_KONG
+    N_ROBBING
+    N_ALL_PUNGS
+    N_HALF_FLUSH
+    N_MIXED_TERM
+    N_LITTLE_DRAGONS
+    N_LITTLE_WINDS
+    N_FULL_FLUSH
+    N_BIG_DRAGONS
+    N_FOUR_CONCEALED
+    N_SEVEN_BONUS
+    N_EIGHT_BONUS
+    N_ALL_HONOURS
+    N_ALL_TERMINALS
+    N_NINE_GATES
+    N_BIG_WINDS
+    N_ORPHANS
+    N_FOUR_KONGS
+    N_FIRST_TURN
+
+NATIVE_CODES = {
+    "chicken_hand": N_CHICKEN, "all_chows": N_ALL_CHOWS, "concealed_hand": N_CONCEALED,
+    "self_draw": N_SELF_DRAW, "no_bonus": N_NO_BONUS, "seat_flower": N_SEAT_FLOWER,
+    "seat_season": N_SEAT_SEASON, "flower_set": N_FLOWER_SET, "season_set": N_SEASON_SET,
+    "bonus_tile": N_BONUS_TILE, "dragon_pung": N_DRAGON_PUNG, "seat_wind": N_SEAT_WIND,
+    "round_wind": N_ROUND_WIND, "last_tile": N_LAST_TILE, "last_discard": N_LAST_DISCARD,
+    "kong_replacement": N_KONG_REPL, "kong_on_kong": N_KONG_ON_KONG, "robbing_kong": N_ROBBING,
+    "all_pungs": N_ALL_PUNGS, "half_flush": N_HALF_FLUSH, "mixed_terminals": N_MIXED_TERM,
+    "little_three_dragons": N_LITTLE_DRAGONS, "little_four_winds": N_LITTLE_WINDS,
+    "full_flush": N_FULL_FLUSH, "big_three_dragons": N_BIG_DRAGONS,
+    "four_concealed_pungs": N_FOUR_CONCEALED, "seven_bonus": N_SEVEN_BONUS, "eight_bonus": N_EIGHT_BONUS,
+    "all_honours": N_ALL_HONOURS, "all_terminals": N_ALL_TERMINALS, "nine_gates": N_NINE_GATES,
+    "big_four_winds": N_BIG_WINDS, "thirteen_orphans": N_ORPHANS, "four_kongs": N_FOUR_KONGS,
+    "first_turn": N_FIRST_TURN,
+}
+OPTION_CODES = {False: 0, True: 1, "pure": 0, "any": 1, "pure_on_discard": 2,
+                "deal": 1, "first_draw": 2, "first_discard": 3}
+
+cdef uint64_t M_WINDS = (<uint64_t>0xF) << 27
+cdef uint64_t M_DRAGONS = (<uint64_t>0x7) << 31
+cdef uint64_t M_HONOURS = (<uint64_t>0x7F) << 27
+cdef uint64_t M_SUITED = ((<uint64_t>1) << 27) - 1
+cdef uint64_t M_TERMINALS = ((<uint64_t>1) | (<uint64_t>1) << 8 | (<uint64_t>1) << 9 | (<uint64_t>1) << 17
+                             | (<uint64_t>1) << 18 | (<uint64_t>1) << 26)
+cdef uint64_t M_SUIT0 = (<uint64_t>0x1FF)
+cdef uint64_t M_SUIT1 = (<uint64_t>0x1FF) << 9
+cdef uint64_t M_SUIT2 = (<uint64_t>0x1FF) << 18
+
+ctypedef struct Ctx:
+    int counts[34]
+    int nmelds
+    int meld_code[4]
+    int meld_concealed[4]
+    int self_draw
+    int seat            # tile index of the seat wind
+    int round_
+    int seat_number     # 1..4
+    int flowers         # bit n set for flower n
+    int seasons
+    int nflowers
+    int nseasons
+    int last_tile
+    int kong_repl
+    int robbing
+    int first_turn      # 0 none, 1 deal, 2 first_draw, 3 first_discard
+    int win
+    uint64_t kinds      # tile kinds in hand and melds
+
+ctypedef struct Summary:
+    uint64_t pungs
+    uint64_t kongs
+    int n_chows
+    int n_pungs
+    int n_kongs
+    int concealed_pungs
+    int concealed_kongs
+    int claimed
+    int pair
+    int shape
+    int win_set
+
+
+cdef inline int _popcount(uint64_t x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+cdef inline bint _one_suit(uint64_t kinds) noexcept nogil:
+    cdef uint64_t s = kinds & M_SUITED
+    if s == 0:
+        return False
+    return (s & ~M_SUIT0) == 0 or (s & ~M_SUIT1) == 0 or (s & ~M_SUIT2) == 0
+
+
+cdef int _native(int code, int opt, const Summary *s, const Ctx *c) noexcept nogil:
+    cdef int i, base, wait
+    cdef int own[9]
+    if code == N_CHICKEN:
+        return 1
+    if code == N_ALL_CHOWS:
+        return s.n_chows == 4
+    if code == N_CONCEALED:
+        if s.claimed:
+            return 0
+        return opt or s.concealed_kongs == 0
+    if code == N_SELF_DRAW:
+        return c.self_draw
+    if code == N_NO_BONUS:
+        return c.nflowers == 0 and c.nseasons == 0
+    if code == N_SEAT_FLOWER:
+        return (c.flowers >> c.seat_number) & 1
+    if code == N_SEAT_SEASON:
+        return (c.seasons >> c.seat_number) & 1
+    if code == N_FLOWER_SET:
+        return c.nflowers == 4
+    if code == N_SEASON_SET:
+        return c.nseasons == 4
+    if code == N_BONUS_TILE:
+        return c.nflowers + c.nseasons
+    if code == N_DRAGON_PUNG:
+        return _popcount(s.pungs & M_DRAGONS)
+    if code == N_SEAT_WIND:
+        return (s.pungs >> c.seat) & 1
+    if code == N_ROUND_WIND:
+        return (s.pungs >> c.round_) & 1
+    if code == N_LAST_TILE:
+        return c.last_tile and c.self_draw
+    if code == N_LAST_DISCARD:
+        return c.last_tile and not c.self_draw
+    if code == N_KONG_REPL:
+        return c.kong_repl >= 1
+    if code == N_KONG_ON_KONG:
+        return c.kong_repl == 2
+    if code == N_ROBBING:
+        return c.robbing
+    if code == N_ALL_PUNGS:
+        return s.n_pungs == 4
+    if code == N_HALF_FLUSH:
+        return (c.kinds & M_HONOURS) != 0 and _one_suit(c.kinds)
+    if code == N_MIXED_TERM:
+        return (c.kinds & ~(M_TERMINALS | M_HONOURS)) == 0 and (c.kinds & M_TERMINALS) != 0 \
+            and (c.kinds & M_HONOURS) != 0
+    if code == N_LITTLE_DRAGONS:
+        return _popcount(s.pungs & M_DRAGONS) == 2 and s.pair >= 31
+    if code == N_LITTLE_WINDS:
+        return _popcount(s.pungs & M_WINDS) == 3 and 27 <= s.pair <= 30
+    if code == N_FULL_FLUSH:
+        return (c.kinds & M_HONOURS) == 0 and _one_suit(c.kinds)
+    if code == N_BIG_DRAGONS:
+        return _popcount(s.pungs & M_DRAGONS) == 3
+    if code == N_FOUR_CONCEALED:
+        if s.concealed_pungs != 4:
+            return 0
+        return opt or s.n_kongs == 0
+    if code == N_SEVEN_BONUS:
+        return c.nflowers + c.nseasons == 7
+    if code == N_EIGHT_BONUS:
+        return c.nflowers + c.nseasons == 8
+    if code == N_ALL_HONOURS:
+        return (c.kinds & ~M_HONOURS) == 0
+    if code == N_ALL_TERMINALS:
+        return (c.kinds & ~M_TERMINALS) == 0
+    if code == N_NINE_GATES:
+        if c.nmelds or c.win >= 27:
+            return 0
+        base = (c.win // 9) * 9
+        wait = 0
+        for i in range(9):
+            own[i] = c.counts[base + i]
+            wait += own[i]
+        if wait != 14:
+            return 0
+        wait = opt
+        if wait == 2:
+            wait = 1 if c.self_draw else 0
+        if wait == 0:
+            own[c.win - base] -= 1
+            return (own[0] == 3 and own[1] == 1 and own[2] == 1 and own[3] == 1 and own[4] == 1
+                    and own[5] == 1 and own[6] == 1 and own[7] == 1 and own[8] == 3)
+        return (own[0] >= 3 and own[1] >= 1 and own[2] >= 1 and own[3] >= 1 and own[4] >= 1
+                and own[5] >= 1 and own[6] >= 1 and own[7] >= 1 and own[8] >= 3)
+    if code == N_BIG_WINDS:
+        return _popcount(s.pungs & M_WINDS) == 4
+    if code == N_ORPHANS:
+        return s.shape == SH_ORPHANS
+    if code == N_FOUR_KONGS:
+        return s.n_kongs == 4
+    if code == N_FIRST_TURN:
+        return c.first_turn != 0 and c.first_turn == opt
+    return 0
+
+
+ctypedef struct Best:
+    int found
+    int capped
+    int uncapped
+    int limit
+    int below
+    int shape
+    int win_set
+    int nread
+    int reading[5]
+    int nlisted
+    int listed_entry[MAXE]
+    int listed_count[MAXE]
+    int listed_value[MAXE]
+
+
+cdef class Kernel:
+    """A compiled preset's patterns as C arrays; see the top of _kernel.pxi."""
+
+    cdef int n
+    cdef int native[MAXE]
+    cdef int opt[MAXE]
+    cdef int scope[MAXE]
+    cdef int value[MAXE]
+    cdef int limit[MAXE]
+    cdef int fallback[MAXE]
+    cdef int below[MAXE]
+    cdef int adds[MAXE]
+    cdef uint64_t includes[MAXE]
+    cdef int nbycount[MAXE]
+    cdef int bycount[MAXE][8]
+    cdef int cap
+    cdef int orphans_shape
+    cdef int has_instant
+    cdef object py_detect      # callable(entry index, shape, reading, win_set) -> int, or None
+    cdef int has_python
+
+    def __init__(self, entries, int cap, bint orphans_shape):
+        """``entries``: per pattern in play, a tuple (native code, option code,
+        scope bits, value, by_count tuple or None, limit or -1, fallback,
+        wins_below_minimum, adds to a limit, includes as a bitmask of entry
+        indices). ``cap`` is -1 for none."""
+        cdef int i, j
+        if len(entries) > MAXE:
+            raise ValueError(f"a compiled preset holds at most {MAXE} patterns")
+        self.n = len(entries)
+        self.cap = cap
+        self.orphans_shape = orphans_shape
+        self.py_detect = None
+        self.has_python = 0
+        self.has_instant = 0
+        for i, e in enumerate(entries):
+            native, opt, scope, value, by_count, limit, fallback, below, adds, includes = e
+            self.native[i] = native
+            self.opt[i] = opt
+            self.scope[i] = scope
+            self.value[i] = value
+            self.limit[i] = limit
+            self.fallback[i] = fallback
+            self.below[i] = below
+            self.adds[i] = adds
+            self.includes[i] = includes
+            if native == 0:
+                self.has_python = 1
+            if scope & SC_INSTANT:
+                self.has_instant = 1
+            if by_count is None:
+                self.nbycount[i] = 0
+            else:
+                if len(by_count) > 8:
+                    raise ValueError("by_count tables hold at most 8 entries in the compiled kernel")
+                self.nbycount[i] = len(by_count)
+                for j in range(len(by_count)):
+                    self.bycount[i][j] = by_count[j]
+
+    cdef inline int _worth(self, int i, int count) noexcept:
+        if self.nbycount[i]:
+            return self.bycount[i][count if count < self.nbycount[i] else self.nbycount[i] - 1]
+        return self.value[i] * count
+
+    cdef inline int _capped(self, int total) noexcept:
+        if self.cap >= 0 and total > self.cap:
+            return self.cap
+        return total
+
+    cdef int _evaluate(self, Summary *s, Ctx *c, int scopes, int *reading, int nread, Best *best) except -1:
+        cdef int i, cnt, top = -1, total = 0, ltotal, nl = 0, capped, uncapped, is_limit = 0, below = 0
+        cdef int counts[MAXE]
+        cdef uint64_t met = 0, excluded = 0, listed = 0
+        cdef tuple rtuple
+        for i in range(self.n):
+            if not (self.scope[i] & scopes):
+                counts[i] = 0
+                continue
+            if self.native[i]:
+                cnt = _native(self.native[i], self.opt[i], s, c)
+            else:
+                rtuple = tuple([reading[j] for j in range(nread)])
+                cnt = self.py_detect(i, s.shape, rtuple, s.win_set)
+            counts[i] = cnt
+            if cnt:
+                met |= (<uint64_t>1) << i
+                excluded |= self.includes[i]
+        for i in range(self.n):
+            if not (met >> i) & 1:
+                continue
+            if self.limit[i] >= 0:
+                if top < 0 or self.limit[i] > self.limit[top]:
+                    top = i
+            elif not self.fallback[i] and not (excluded >> i) & 1:
+                listed |= (<uint64_t>1) << i
+                total += self._worth(i, counts[i])
+        uncapped = total
+        if top >= 0:
+            ltotal = self.limit[top]
+            for i in range(self.n):
+                if (listed >> i) & 1 and self.adds[i]:
+                    ltotal += self._worth(i, counts[i])
+            if not self._capped(total) > self._capped(ltotal):
+                is_limit = 1
+                uncapped = ltotal
+                listed &= 0
+                for i in range(self.n):
+                    if (met >> i) & 1 and not self.limit[i] >= 0 and not self.fallback[i] \
+                            and not (excluded >> i) & 1 and self.adds[i]:
+                        listed |= (<uint64_t>1) << i
+                listed |= (<uint64_t>1) << top
+        if listed == 0:
+            for i in range(self.n):
+                if (met >> i) & 1 and self.fallback[i]:
+                    listed |= (<uint64_t>1) << i
+        capped = self._capped(uncapped)
+        if best.found and not (capped > best.capped or (capped == best.capped and uncapped > best.uncapped)):
+            return 0
+        best.found = 1
+        best.capped = capped
+        best.uncapped = uncapped
+        best.limit = is_limit
+        best.shape = s.shape
+        best.win_set = s.win_set
+        best.nread = nread
+        for i in range(nread):
+            best.reading[i] = reading[i]
+        for i in range(self.n):
+            if (listed >> i) & 1:
+                best.listed_entry[nl] = i
+                best.listed_count[nl] = counts[i]
+                if self.limit[i] >= 0:
+                    best.listed_value[nl] = self.limit[i]
+                elif self.fallback[i]:
+                    best.listed_value[nl] = 0
+                else:
+                    best.listed_value[nl] = self._worth(i, counts[i])
+                below |= self.below[i]
+                nl += 1
+        best.nlisted = nl
+        best.below = below
+        return 0
+
+    def score(self, ctx, py_detect=None):
+        """The best outcome for a hand context (see hkcore.engine), or None.
+
+        ``py_detect(entry, shape, reading, win_set)`` detects the patterns
+        that have no native detector. Returns (capped, uncapped, limit, shape,
+        reading, win_set, below_minimum, ((entry, count, contribution), ...)).
+        """
+        self.py_detect = py_detect
+        try:
+            return self._score(ctx)
+        finally:
+            self.py_detect = None
+
+    cdef object _score(self, object ctx):
+        cdef Ctx c
+        cdef Summary s
+        cdef Best best
+        cdef int i, j, k, key, tot, pairs = 0, hpair = -1, nh = 0, nsets, x, nr = 0, s0, s1, s2, kind, t, p
+        cdef int first[3]
+        cdef int num[3]
+        cdef int hsets[4]
+        cdef int pick[3]
+        cdef int rd[64][5]          # readings: pair then concealed sets ascending
+        cdef int rlen
+        cdef int tmp[5]
+        cdef int full[9]
+        cdef int placed[5]
+        cdef int nplace
+        cdef Dec *d
+        cdef uint64_t base_pungs = 0, base_kongs = 0
+        cdef int base_chows = 0, base_npungs = 0, base_nkongs = 0, base_conc = 0, base_ck = 0, base_claimed = 0
+        counts, melds, concealed, c.self_draw, c.seat, c.round_, c.seat_number, c.flowers, c.seasons, \
+            c.nflowers, c.nseasons, c.last_tile, c.kong_repl, c.robbing, c.first_turn, c.win = ctx
+        c.kinds = 0
+        for i in range(34):
+            c.counts[i] = counts[i]
+            if c.counts[i]:
+                c.kinds |= (<uint64_t>1) << i
+        c.nmelds = len(melds)
+        for i in range(c.nmelds):
+            c.meld_code[i] = melds[i]
+            c.meld_concealed[i] = concealed[i]
+            kind = c.meld_code[i] // 34
+            t = c.meld_code[i] % 34
+            if kind == 0:
+                base_chows += 1
+                c.kinds |= (<uint64_t>7) << t
+            else:
+                base_npungs += 1
+                base_pungs |= (<uint64_t>1) << t
+                c.kinds |= (<uint64_t>1) << t
+                if kind == 2:
+                    base_nkongs += 1
+                    base_kongs |= (<uint64_t>1) << t
+            if c.meld_concealed[i]:
+                base_conc += 1
+                base_ck += 1
+            else:
+                base_claimed += 1
+        best.found = 0
+        rlen = 5 - c.nmelds
+        if c.win >= 0:
+            # the standard readings of the concealed tiles, in sorted order
+            for i in range(3):
+                tot = 0
+                for j in range(9):
+                    tot += c.counts[9 * i + j]
+                key = _key(c.counts + 9 * i)
+                if DEC_N[key] == 0:
+                    pairs = -9
+                    break
+                if tot % 3 == 2:
+                    pairs += 1
+                first[i] = DEC_FIRST[key]
+                num[i] = DEC_N[key]
+            if pairs >= 0:
+                for i in range(27, 34):
+                    if c.counts[i] == 2:
+                        pairs += 1
+                        hpair = i
+                    elif c.counts[i] == 3:
+                        hsets[nh] = 34 + i
+                        nh += 1
+                    elif c.counts[i] != 0:
+                        pairs = -9
+            if pairs == 1:
+                for s0 in range(num[0]):
+                    for s1 in range(num[1]):
+                        for s2 in range(num[2]):
+                            if nr == 64:
+                                break
+                            pick[0] = s0
+                            pick[1] = s1
+                            pick[2] = s2
+                            tmp[0] = hpair
+                            nsets = 0
+                            for i in range(3):
+                                d = &DECS[first[i] + pick[i]]
+                                if d.pair >= 0:
+                                    tmp[0] = 9 * i + d.pair
+                                for j in range(d.nsets):
+                                    tmp[1 + nsets] = d.sets[j] + 9 * i
+                                    nsets += 1
+                            for i in range(nh):
+                                tmp[1 + nsets] = hsets[i]
+                                nsets += 1
+                            for i in range(2, 1 + nsets):
+                                x = tmp[i]
+                                j = i - 1
+                                while j >= 1 and tmp[j] > x:
+                                    tmp[j + 1] = tmp[j]
+                                    j -= 1
+                                tmp[j + 1] = x
+                            # insert into the sorted list of readings
+                            j = nr
+                            while j > 0 and _rless(tmp, rd[j - 1], rlen):
+                                for k in range(rlen):
+                                    rd[j][k] = rd[j - 1][k]
+                                j -= 1
+                            for k in range(rlen):
+                                rd[j][k] = tmp[k]
+                            nr += 1
+            for i in range(nr):
+                for k in range(rlen):
+                    full[k] = rd[i][k]
+                for k in range(c.nmelds):
+                    full[rlen + k] = c.meld_code[k]
+                # placements: the pair, then each distinct concealed set holding the winning tile
+                nplace = 0
+                if rd[i][0] == c.win:
+                    placed[nplace] = -1
+                    nplace += 1
+                for k in range(1, rlen):
+                    x = rd[i][k]
+                    if k > 1 and x == rd[i][k - 1]:
+                        continue
+                    kind = x // 34
+                    t = x % 34
+                    if (kind == 0 and t <= c.win <= t + 2) or (kind != 0 and t == c.win):
+                        placed[nplace] = x
+                        nplace += 1
+                for p in range(nplace):
+                    s.shape = SH_STANDARD
+                    s.pair = rd[i][0]
+                    s.win_set = placed[p]
+                    s.pungs = base_pungs
+                    s.kongs = base_kongs
+                    s.n_chows = base_chows
+                    s.n_pungs = base_npungs
+                    s.n_kongs = base_nkongs
+                    s.concealed_pungs = base_conc
+                    s.concealed_kongs = base_ck
+                    s.claimed = base_claimed
+                    for k in range(1, rlen):
+                        x = rd[i][k]
+                        if x < 34:
+                            s.n_chows += 1
+                        else:
+                            s.n_pungs += 1
+                            s.pungs |= (<uint64_t>1) << (x - 34)
+                            if not (x == placed[p] and not c.self_draw):
+                                s.concealed_pungs += 1
+                    self._evaluate(&s, &c, SC_SETS | SC_HAND | SC_BONUS, full, rlen + c.nmelds, &best)
+            if self.orphans_shape and c.nmelds == 0 and _orphans(c.counts):
+                for k in range(13):
+                    if c.counts[ORPH[k]] == 2:
+                        full[0] = ORPH[k]
+                full[1] = ORPHANS_CODE
+                s.shape = SH_ORPHANS
+                s.pair = full[0]
+                s.win_set = -1
+                s.pungs = 0
+                s.kongs = 0
+                s.n_chows = 0
+                s.n_pungs = 0
+                s.n_kongs = 0
+                s.concealed_pungs = 0
+                s.concealed_kongs = 0
+                s.claimed = 0
+                self._evaluate(&s, &c, SC_HAND | SC_BONUS, full, 2, &best)
+        if self.has_instant and c.nflowers + c.nseasons >= 7:
+            s.shape = SH_BONUS
+            s.pair = -1
+            s.win_set = -1
+            s.pungs = base_pungs
+            s.kongs = base_kongs
+            s.n_chows = base_chows
+            s.n_pungs = base_npungs
+            s.n_kongs = base_nkongs
+            s.concealed_pungs = base_conc
+            s.concealed_kongs = base_ck
+            s.claimed = base_claimed
+            self._instant(&s, &c, &best)
+        if not best.found:
+            return None
+        return (best.capped, best.uncapped, best.limit, best.shape,
+                tuple([best.reading[i] for i in range(best.nread)]), best.win_set, best.below,
+                tuple([(best.listed_entry[i], best.listed_count[i], best.listed_value[i])
+                       for i in range(best.nlisted)]))
+
+    cdef int _instant(self, Summary *s, Ctx *c, Best *best) except -1:
+        """The bonus-tile instant win counts only when an instant pattern is met."""
+        cdef Best trial
+        cdef int i, hit = 0
+        trial.found = 0
+        self._evaluate(s, c, SC_BONUS | SC_INSTANT, NULL, 0, &trial)
+        for i in range(trial.nlisted):
+            if self.scope[trial.listed_entry[i]] & SC_INSTANT:
+                hit = 1
+        if not hit:
+            return 0
+        if best.found and not (trial.capped > best.capped
+                               or (trial.capped == best.capped and trial.uncapped > best.uncapped)):
+            return 0
+        best[0] = trial
+        return 0
+
+
+cdef inline bint _rless(const int *a, const int *b, int n) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if a[i] != b[i]:
+            return a[i] < b[i]
+    return False
