@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from hkcore import core
 from hkcore.core._codes import ORPHANS
@@ -66,8 +66,7 @@ class Entry:
         return (self.value or 0) * count
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """The counted result of one placement: what both evaluators return."""
 
     capped: int
@@ -143,7 +142,7 @@ class CompiledPreset:
     def check(self, hand: Hand) -> None:
         """Raise HandError where the hand cannot be played under this preset."""
         p = self.preset
-        if not p.bonus_tiles:
+        if not p.bonus_tiles and (hand.flowers or hand.seasons):
             for name in ("flowers", "seasons"):
                 value = getattr(hand, name)
                 if value:
@@ -158,7 +157,7 @@ class CompiledPreset:
             detect = self._python_detector(hand) if self.python_entries else None
             raw = self.kernel.score(hand.kernel_context, detect)
             best = None if raw is None else Outcome(
-                raw[0], raw[1], bool(raw[2]), _SHAPE_NAMES[raw[3]], raw[4], raw[5], bool(raw[6]), raw[7])
+                raw[0], raw[1], raw[2] == 1, _SHAPE_NAMES[raw[3]], raw[4], raw[5], raw[6] == 1, raw[7])
         else:
             best = self.best_outcome(hand)
         return self._result(hand, best)
@@ -338,10 +337,10 @@ def _reading_parts(hand: Hand, best: Outcome) -> list[ReadingPart]:
     r = best.reading
     win_set = best.win_set
     parts = [_set_part(102 + r[0], win_set == -1)]
-    n_hand = len(r) - 1 - len(hand.melds)
-    for code in r[1:1 + n_hand]:
+    melds = hand.melds
+    for code in r[1:len(r) - len(melds)]:
         parts.append(_set_part(code, code == win_set))
-    for m in hand.melds:
+    for m in melds:
         parts.append(_part(m.kind, m.tiles, m.concealed, True, False))
     return parts
 

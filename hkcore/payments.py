@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,8 +31,7 @@ from hkcore.hookspecs import hookimpl
 SEATS = ("E", "S", "W", "N")
 
 
-@dataclass(frozen=True)
-class Win:
+class Win(NamedTuple):
     """What a payment scheme needs to know about a win.
 
     ``discarder`` is the seat that threw the winning tile, or the kong-maker

@@ -1,0 +1,145 @@
+"""Hypothesis strategies for valid hands (RULES.md "A hand as data")."""
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+SEATS = ("E", "S", "W", "N")
+SUFFIX = "mpsz"
+
+
+def code(t: int) -> str:
+    return f"{t % 9 + 1}{SUFFIX[t // 9]}"
+
+
+def text(tiles: list[int]) -> str:
+    return "".join(code(t) for t in sorted(tiles))
+
+
+# tile pools: everything, one suit with honours (flushes, honour hands), orphans
+POOLS = (
+    list(range(34)),
+    list(range(9)) + list(range(27, 34)),
+    list(range(18, 27)),
+    [0, 8, 9, 17, 18, 26] + list(range(27, 34)),
+    list(range(27, 34)),
+)
+
+
+@st.composite
+def complete_hands(draw: st.DrawFn, bonus: bool = True) -> dict[str, Any]:
+    """A valid complete hand with a random, consistent context."""
+    pool = draw(st.sampled_from(POOLS))
+    used = [0] * 34
+    sets: list[tuple[str, int]] = []
+    for _ in range(200):
+        if len(sets) == 4:
+            break
+        t = draw(st.sampled_from(pool))
+        kind = draw(st.sampled_from(["chow", "pung", "pung"] if t < 27 else ["pung"]))
+        if kind == "chow":
+            if t % 9 > 6 or any(used[t + i] >= 4 for i in range(3)):
+                continue
+            for i in range(3):
+                used[t + i] += 1
+        else:
+            if used[t] > 1:
+                continue
+            used[t] += 3
+        sets.append((kind, t))
+    if len(sets) < 4:
+        sets = [("pung", 0), ("pung", 9), ("pung", 18), ("pung", 27)]
+        used = [0] * 34
+        for _, t in sets:
+            used[t] += 3
+    pair_choices = [t for t in pool if used[t] <= 2] or [t for t in range(34) if used[t] <= 2]
+    pair = draw(st.sampled_from(pair_choices))
+    used[pair] += 2
+    seat = draw(st.sampled_from(SEATS))
+    before = SEATS[SEATS.index(seat) - 1]
+    others = [s for s in SEATS if s != seat]
+    k = draw(st.integers(0, 4))
+    melds = []
+    concealed = [pair, pair]
+    for i, (kind, t) in enumerate(sets):
+        if i < k:
+            if kind == "chow":
+                frm = draw(st.sampled_from([None, before]))
+                m = {"kind": "chow", "tiles": text([t, t + 1, t + 2])}
+            else:
+                make_kong = used[t] < 4 and draw(st.booleans())
+                if make_kong:
+                    used[t] += 1
+                    hidden = draw(st.booleans())
+                    m = {"kind": "kong", "tiles": text([t] * 4)}
+                    if hidden:
+                        m["concealed"] = True
+                    frm = None if hidden else draw(st.sampled_from([None, *others]))
+                else:
+                    m = {"kind": "pung", "tiles": text([t] * 3)}
+                    frm = draw(st.sampled_from([None, *others]))
+            if frm is not None:
+                m["from"] = frm
+            melds.append(m)
+        else:
+            concealed += [t, t + 1, t + 2] if kind == "chow" else [t] * 3
+    win = draw(st.sampled_from(concealed))
+    return _context(draw, concealed, melds, win, seat, bonus)
+
+
+@st.composite
+def orphan_hands(draw: st.DrawFn, bonus: bool = True) -> dict[str, Any]:
+    orphans = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
+    tiles = orphans + [draw(st.sampled_from(orphans))]
+    seat = draw(st.sampled_from(SEATS))
+    return _context(draw, tiles, [], draw(st.sampled_from(tiles)), seat, bonus)
+
+
+@st.composite
+def any_hands(draw: st.DrawFn, bonus: bool = True) -> dict[str, Any]:
+    """Random 14 tiles (rarely complete)."""
+    wall = [t for t in range(34) for _ in range(4)]
+    tiles = draw(st.lists(st.sampled_from(range(len(wall))), min_size=14, max_size=14, unique=True))
+    tiles = [wall[i] for i in tiles]
+    seat = draw(st.sampled_from(SEATS))
+    return _context(draw, tiles, [], draw(st.sampled_from(tiles)), seat, bonus)
+
+
+def _context(draw: st.DrawFn, concealed: list[int], melds: list[dict[str, Any]], win: int, seat: str,
+             bonus: bool) -> dict[str, Any]:
+    others = [s for s in SEATS if s != seat]
+    claimed = any(not m.get("concealed") for m in melds)
+    has_kong = any(m["kind"] == "kong" for m in melds)
+    self_draw = draw(st.booleans())
+    hand: dict[str, Any] = {
+        "tiles": text(concealed), "melds": melds, "win_tile": code(win), "self_draw": self_draw,
+        "seat_wind": seat, "round_wind": draw(st.sampled_from(SEATS)),
+    }
+    if bonus:
+        hand["flowers"] = draw(st.lists(st.integers(1, 4), unique=True, max_size=4))
+        hand["seasons"] = draw(st.lists(st.integers(1, 4), unique=True, max_size=4))
+    if self_draw:
+        if has_kong and draw(st.integers(0, 3)) == 0:
+            hand["kong_replacement"] = draw(st.sampled_from([1, 2]))
+        elif draw(st.integers(0, 5)) == 0:
+            hand["last_tile"] = True
+        if not claimed and draw(st.integers(0, 5)) == 0:
+            hand["first_turn"] = "deal" if seat == "E" else "first_draw"
+    else:
+        hand["discarder"] = draw(st.sampled_from([None, *others]))
+        choice = draw(st.integers(0, 7))
+        if choice == 0 and concealed.count(win) == 1:
+            hand["robbing_kong"] = True
+        elif choice == 1:
+            hand["last_tile"] = True
+        elif choice == 2 and not claimed and seat != "E":
+            hand["first_turn"] = "first_discard"
+    return hand
+
+
+def hands(bonus: bool = True) -> st.SearchStrategy[dict[str, Any]]:
+    """Complete hands mostly, some thirteen orphans, some random tiles."""
+    return st.one_of(
+        complete_hands(bonus), complete_hands(bonus), complete_hands(bonus), orphan_hands(bonus), any_hands(bonus),
+    )
