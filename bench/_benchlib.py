@@ -17,7 +17,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from importlib import metadata
-from itertools import repeat, starmap
+from itertools import repeat
 from pathlib import Path
 from random import Random
 from typing import Any, NamedTuple
@@ -201,23 +201,27 @@ def time_calls(fn: Callable[..., Any], inputs: Sequence[Any], *consts: Any) -> f
     return (t1 - t0) / len(inputs)
 
 
-def time_star(fn: Callable[..., Any], arg_tuples: Sequence[tuple[Any, ...]]) -> float:
-    """Nanoseconds per call of ``fn(*args)`` over ``arg_tuples``, one pass.
+def time_pass(it: Iterable[Any], n: int) -> tuple[float, float]:
+    """Wall-clock and process-CPU nanoseconds per call of one pass over ``it``.
 
-    ``time_calls`` for functions of several per-call arguments: the same
-    C-level loop (``deque(itertools.starmap(...), maxlen=0)``), the garbage
-    collector off during the pass.
+    ``it`` is a lazy iterator of calls (``map(fn, inputs)``,
+    ``itertools.starmap(fn, arg_tuples)``), consumed from C as in
+    ``time_calls``; ``n`` is the number of calls. The garbage collector is
+    off during the pass. The CPU time (``time.process_time_ns``) leaves out
+    the time the process waited for a CPU, so on a busy machine it stays
+    close to the idle-machine wall time while the wall time grows.
     """
-    it = starmap(fn, arg_tuples)
     gc.collect()
     gc.disable()
     try:
+        c0 = time.process_time_ns()
         t0 = time.perf_counter_ns()
         deque(it, maxlen=0)
         t1 = time.perf_counter_ns()
+        c1 = time.process_time_ns()
     finally:
         gc.enable()
-    return (t1 - t0) / len(arg_tuples)
+    return (t1 - t0) / n, (c1 - c0) / n
 
 
 def summary(per_call_us: Sequence[float]) -> dict[str, float]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from hkcore import core
 from hkcore.core import is_complete, readings, tiles_away, waits
+from hkcore.compare import Comparison, compare
 from hkcore.engine import score
 from hkcore.errors import HandError, HkcoreError, TileError
 from hkcore.models import Hand, Meld, PatternScore, ScoreResult
@@ -13,6 +14,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "score",
+    "compare",
+    "Comparison",
     "load_preset",
     "presets",
     "Hand",

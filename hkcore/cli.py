@@ -2,7 +2,9 @@
 
     hkscore example                        the RULES.md example hand, as JSON
     hkscore score HAND --preset all        score a hand (JSON file, - for stdin, or notation)
-    hkscore presets [show ID]              the presets, or one preset's rules
+    hkscore compare HAND [--preset P]      one hand under several presets, side by side
+    hkscore presets [show|export ID]       the presets, one preset's rules, or it resolved as TOML
+    hkscore presets diff A B               every rule on which two presets differ
     hkscore schema [hand|meld|result]      JSON Schema of the data
     hkscore decompose TILES                readings, tiles away and waits
 
@@ -23,7 +25,8 @@ from hkcore.engine import score
 from hkcore.errors import HandError, HkcoreError
 from hkcore.models import Hand, Meld, ScoreResult
 from hkcore.notation import format_hand
-from hkcore.preset import Preset, builtin_ids, load_preset
+from hkcore.compare import compare
+from hkcore.preset import Preset, builtin_ids, diff, export_toml, load_preset
 from hkcore.tiles import TILES, format_tiles, parse_tiles, to_unicode
 
 #: The example hand of RULES.md ("A hand as data").
@@ -201,7 +204,48 @@ def _cmd_presets(args: argparse.Namespace) -> int:
         else:
             print("  payments  none")
         return 0
+    if args.action == "export":
+        if not args.ref:
+            raise HkcoreError("presets export: give a preset id or path")
+        text = export_toml(load_preset(args.ref))
+        if args.output:
+            Path(args.output).write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
+        return 0
+    if args.action == "diff":
+        if not args.ref or not args.other:
+            raise HkcoreError("presets diff: give two preset ids or paths")
+        a, b = load_preset(args.ref), load_preset(args.other)
+        found = diff(a, b)
+        if not found:
+            print(f"{a.id} and {b.id} have the same rules")
+        width = max((len(d.path) for d in found), default=0)
+        for d in found:
+            print(f"{d.path:<{width}}  {_show(d.a):<28}  {_show(d.b)}")
+        return 0
     raise HkcoreError(f"presets: unknown action {args.action!r}")
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "(absent)"
+    if value is False:
+        return "false"
+    if value is True:
+        return "true"
+    return json.dumps(value, ensure_ascii=False) if not isinstance(value, (int, str)) else str(value)
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    hand = read_hand(args.hand)
+    cmp = compare(hand, _preset_list(args.preset) if args.preset else None)
+    if args.json:
+        print(json.dumps(cmp.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(f"hand  {format_hand(hand)}\n      {_unicode_hand(hand)}\n")
+        print(cmp.table())
+    return 0
 
 
 _SCHEMAS = {"hand": Hand, "meld": Meld, "result": ScoreResult}
@@ -252,12 +296,21 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--json", action="store_true", help="print the result as JSON")
     sc.set_defaults(func=_cmd_score)
 
+    cp = sub.add_parser("compare", help="one hand under several presets, side by side")
+    cp.add_argument("hand", nargs="+", help="a JSON file, - for stdin, or compact notation")
+    cp.add_argument("--preset", "-p", action="append", help="preset id or path, repeatable (default: all built-in)")
+    cp.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    cp.set_defaults(func=_cmd_compare)
+
     ex = sub.add_parser("example", help="print the RULES.md example hand as JSON")
     ex.set_defaults(func=_cmd_example)
 
-    pr = sub.add_parser("presets", help="list presets, or show one")
-    pr.add_argument("action", nargs="?", choices=["show"], help="show: the rules of one preset")
+    pr = sub.add_parser("presets", help="list presets; show, export or diff them")
+    pr.add_argument("action", nargs="?", choices=["show", "export", "diff"],
+                    help="show: one preset's rules; export: the resolved preset as TOML; diff: two presets' rules")
     pr.add_argument("ref", nargs="?", help="preset id or TOML path")
+    pr.add_argument("other", nargs="?", help="the second preset (diff)")
+    pr.add_argument("--output", "-o", help="export: write to this file instead of stdout")
     pr.set_defaults(func=_cmd_presets)
 
     sh = sub.add_parser("schema", help="JSON Schema of a hand, a meld or a result")

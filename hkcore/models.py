@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StrictInt, ValidationError, field_validator,
+    model_validator,
+)
 
 from hkcore.core._codes import CHOW, KONG, PUNG
 from hkcore.core._normalize import meld_code
@@ -27,11 +30,11 @@ _FIRST_TURN_CODE = {None: 0, "deal": 1, "first_draw": 2, "first_discard": 3}
 class Meld(BaseModel):
     """A declared set: a chow, pung or kong laid down beside the hand."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     kind: Literal["chow", "pung", "kong"]
     tiles: str
-    concealed: bool = False
+    concealed: StrictBool = False
     from_: Seat | None = Field(default=None, alias="from")
 
     _code: int = PrivateAttr(default=-1)
@@ -49,13 +52,13 @@ class Meld(BaseModel):
         try:
             code = meld_code(self.tiles, "tiles")
         except HandError as exc:
-            raise ValueError(str(exc).removeprefix("tiles: ")) from None
+            raise _err("tiles", self.tiles, str(exc).removeprefix("tiles: ")) from None
         if _KINDS[code // 34] != self.kind:
-            raise ValueError(f"kind {self.kind!r} does not match tiles {self.tiles} (a {_KINDS[code // 34]})")
+            raise _err("kind", self.kind, f"does not match tiles {self.tiles} (a {_KINDS[code // 34]})")
         if self.concealed and self.kind != "kong":
-            raise ValueError(f"only a kong may be concealed, not a {self.kind}")
+            raise _err("concealed", True, f"only a kong may be concealed, not a {self.kind}")
         if self.concealed and self.from_ is not None:
-            raise ValueError(f"a concealed kong was claimed from nobody, not from {self.from_!r}")
+            raise _err("from", self.from_, "a concealed kong was claimed from nobody")
         self._code = code
         return self
 
@@ -78,15 +81,15 @@ class Hand(BaseModel):
     tiles: str
     melds: tuple[Meld, ...] = ()
     win_tile: str | None = None
-    self_draw: bool = False
+    self_draw: StrictBool = False
     seat_wind: Seat = "E"
     round_wind: Seat = "E"
-    flowers: tuple[int, ...] = ()
-    seasons: tuple[int, ...] = ()
+    flowers: tuple[StrictInt, ...] = ()
+    seasons: tuple[StrictInt, ...] = ()
     discarder: Seat | None = None
-    last_tile: bool = False
-    kong_replacement: Literal[0, 1, 2] = 0
-    robbing_kong: bool = False
+    last_tile: StrictBool = False
+    kong_replacement: StrictInt = 0
+    robbing_kong: StrictBool = False
     first_turn: FirstTurn | None = None
 
     _counts: list[int] = PrivateAttr(default_factory=list)
@@ -117,6 +120,13 @@ class Hand(BaseModel):
         if t.is_bonus:
             raise ValueError(f"{t} is a bonus tile, not a winning tile")
         return t.code
+
+    @field_validator("kong_replacement")
+    @classmethod
+    def _kongs_in_a_row(cls, value: int) -> int:
+        if value not in (0, 1, 2):
+            raise ValueError(f"{value} is not 0, 1 or 2 (kongs in a row before the winning replacement)")
+        return value
 
     @field_validator("flowers", "seasons")
     @classmethod
@@ -155,7 +165,7 @@ class Hand(BaseModel):
             if counts[win] == 0:
                 raise _err("win_tile", self.win_tile, f"{self.win_tile} is not among the concealed tiles {self.tiles}")
             self._win = win
-            if self.robbing_kong and counts[win] > 1:
+            if self.robbing_kong and used[win] > 1:
                 raise _err(
                     "robbing_kong", True,
                     f"the robbed {self.win_tile}'s other copies are in the kong; the hand cannot hold two",
@@ -185,6 +195,8 @@ class Hand(BaseModel):
             raise _err("discarder", self.discarder, f"is the winner's own seat ({self.seat_wind})")
         if self.first_turn == "deal" and self.seat_wind != "E":
             raise _err("first_turn", "deal", f"only East (the dealer) wins on the deal; seat_wind is {self.seat_wind}")
+        if self.first_turn == "first_discard" and self.discarder not in (None, "E"):
+            raise _err("discarder", self.discarder, "first_turn 'first_discard' is a win on the dealer's (East's) discard")
         if self.first_turn in ("first_draw", "first_discard") and self.seat_wind == "E":
             raise _err("first_turn", self.first_turn, "is for a non-dealer; seat_wind is E (the dealer)")
         before = SEATS[SEATS.index(self.seat_wind) - 1]
@@ -282,7 +294,9 @@ def hand_error(exc: ValidationError) -> HandError:
     first = exc.errors()[0]
     ctx_err = (first.get("ctx") or {}).get("error")
     if isinstance(ctx_err, _ContextError):
-        field, value, msg = ctx_err.field, ctx_err.value, str(ctx_err)
+        prefix = ".".join(str(p) for p in first["loc"])
+        field = f"{prefix}.{ctx_err.field}" if prefix else ctx_err.field
+        value, msg = ctx_err.value, str(ctx_err)
     else:
         field = ".".join(str(p) for p in first["loc"]) or "hand"
         value = first.get("input")

@@ -47,14 +47,24 @@ def parse_hand(text: str) -> Hand:
     if not tokens:
         raise HandError("notation: empty hand", "notation", text)
     data: dict[str, Any] = {"tiles": tokens[0], "melds": []}
+    origin: dict[str, tuple[int, str]] = {"tiles": (1, tokens[0])}
     for pos, token in enumerate(tokens[1:], start=2):
         word = token.lower().replace("_", "-")
         key, _, value = word.partition(":")
+        field_name = _FLAGS.get(word) or _KEYS.get(key)
+        if field_name is not None:
+            if field_name in origin:
+                first = origin[field_name]
+                raise HandError(f"notation: token {pos} {token!r}: {field_name} is already given by token "
+                                f"{first[0]} {first[1]!r}", "notation", token)
+            origin[field_name] = (pos, token)
         if word in _FLAGS:
             data[_FLAGS[word]] = True
         elif key == "kong-replacement":
             data["kong_replacement"] = _int(value or "1", token, pos)
-        elif key in _KEYS and value:
+        elif key in _KEYS and not value:
+            raise HandError(f"notation: token {pos} {token!r}: nothing after the colon", "notation", token)
+        elif key in _KEYS:
             field = _KEYS[key]
             if field in ("flowers", "seasons"):
                 data[field] = [_int(ch, token, pos) for ch in value.replace(",", "")]
@@ -65,10 +75,14 @@ def parse_hand(text: str) -> Hand:
             else:
                 data[field] = value
         elif token.startswith("[") and token.endswith("]"):
+            origin[f"melds.{len(data['melds'])}"] = (pos, token)
             data["melds"].append({"kind": "kong", "tiles": token[1:-1], "concealed": True})
         elif token[:1].isdigit():
-            tiles, _, seat = token.partition(":")
+            tiles, colon, seat = token.partition(":")
             meld: dict[str, Any] = {"kind": _kind_of(tiles, token, pos), "tiles": tiles}
+            if colon and not seat:
+                raise HandError(f"notation: token {pos} {token!r}: no seat after the colon", "notation", token)
+            origin[f"melds.{len(data['melds'])}"] = (pos, token)
             if seat:
                 if seat.upper() not in SEATS:
                     raise HandError(f"notation: token {pos} {token!r}: {seat!r} is not a seat E/S/W/N", "notation", token)
@@ -83,7 +97,13 @@ def parse_hand(text: str) -> Hand:
     try:
         return Hand.model_validate(data)
     except ValidationError as exc:
-        raise hand_error(exc) from None
+        err = hand_error(exc)
+        where = err.field or ""
+        for name in (".".join(where.split(".")[:2]), where.split(".")[0]):
+            if name in origin:
+                pos, token = origin[name]
+                raise HandError(f"notation: token {pos} {token!r}: {err}", err.field, err.value) from None
+        raise err from None
 
 
 def _int(text: str, token: str, pos: int) -> int:

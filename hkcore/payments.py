@@ -17,6 +17,13 @@ Built-in schemes:
 ``points`` (PlayingCards.io): v = the hand's points. Self-draw: each player
     pays ``fixed`` + v; discard (and a robbed kong): the discarder pays
     ``fixed`` + v, the other two ``fixed`` each.
+``full_spicy`` (全辣上): b = ``base`` x 2^faan, faan above ``cap`` counting as
+    ``cap``; paid by the same roles as ``base_points`` (self-draw 2b each,
+    discard 2b + b + b, robbed kong 6b by default).
+``half_spicy`` (半辣上): b = ``base`` x 1, 2, 4, 8, 16 up to 4 faan, then one
+    doubling every two faan with the half steps between: 24, 32, 48, 64, 96,
+    128, 192, 256, 384 ... (BGA's table is half-spicy with base 1, cap 13);
+    paid by roles as ``base_points``.
 """
 from __future__ import annotations
 
@@ -97,13 +104,7 @@ class BasePointsParams(SchemeParams):
 
 
 def _base_points(win: Win, p: BasePointsParams) -> dict[str, int]:
-    b = p.table[min(win.total, len(p.table) - 1)]
-    if win.self_draw:
-        return _net(win, {s: p.self_draw_each * b for s in _others(win)})
-    assert win.discarder is not None
-    if win.robbing_kong:
-        return _net(win, {win.discarder: p.robbing_kong * b})
-    return _net(win, {s: (p.discarder if s == win.discarder else p.others) * b for s in _others(win)})
+    return _by_roles(win, p.table[min(win.total, len(p.table) - 1)], p)
 
 
 class FaanTableParams(SchemeParams):
@@ -132,6 +133,40 @@ def _points(win: Win, p: PointsParams) -> dict[str, int]:
     return _net(win, {s: p.fixed + (v if s == win.discarder else 0) for s in _others(win)})
 
 
+class SpicyParams(SchemeParams):
+    base: int = Field(default=1, ge=1)
+    cap: int = Field(default=13, ge=0)
+    self_draw_each: int = 2
+    discarder: int = 2
+    others: int = 1
+    robbing_kong: int = 6
+
+
+def full_spicy_amount(faan: int, p: SpicyParams) -> int:
+    """全辣上: the base doubles with every faan, up to the cap."""
+    return p.base * 2 ** min(faan, p.cap)
+
+
+def half_spicy_amount(faan: int, p: SpicyParams) -> int:
+    """半辣上: doubles up to 4 faan, then once every two faan with the half
+    steps between (16, 24, 32, 48, 64 ... times the base), up to the cap."""
+    f = min(faan, p.cap)
+    if f <= 4:
+        return p.base * 2 ** f
+    step, odd = divmod(f - 4, 2)
+    amount = p.base * 2 ** (4 + step)
+    return amount * 3 // 2 if odd else amount
+
+
+def _by_roles(win: Win, b: int, p: Any) -> dict[str, int]:
+    if win.self_draw:
+        return _net(win, {s: p.self_draw_each * b for s in _others(win)})
+    assert win.discarder is not None
+    if win.robbing_kong:
+        return _net(win, {win.discarder: p.robbing_kong * b})
+    return _net(win, {s: (p.discarder if s == win.discarder else p.others) * b for s in _others(win)})
+
+
 BUILTIN_SCHEMES = (
     PaymentScheme("base_points", "base points by faan; self-draw 2b each, discard 2b + b + b, robbed kong 6b",
                   BasePointsParams, _base_points),
@@ -139,6 +174,11 @@ BUILTIN_SCHEMES = (
                   FaanTableParams, _faan_table),
     PaymentScheme("points", "points plus a fixed amount; self-draw fixed+v each, discard fixed+v and fixed, fixed",
                   PointsParams, _points),
+    PaymentScheme("full_spicy", "全辣上: b = base x 2^faan up to the cap; paid by roles as base_points",
+                  SpicyParams, lambda win, p: _by_roles(win, full_spicy_amount(win.total, p), p)),
+    PaymentScheme("half_spicy", "半辣上: b doubles to 4 faan, then 16, 24, 32, 48, 64 ... x base up to the cap; "
+                  "paid by roles as base_points", SpicyParams,
+                  lambda win, p: _by_roles(win, half_spicy_amount(win.total, p), p)),
 )
 
 

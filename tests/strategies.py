@@ -129,12 +129,15 @@ def _context(draw: st.DrawFn, concealed: list[int], melds: list[dict[str, Any]],
     else:
         hand["discarder"] = draw(st.sampled_from([None, *others]))
         choice = draw(st.integers(0, 7))
-        if choice == 0 and concealed.count(win) == 1:
+        in_melds = sum(m["tiles"].count(code(win)) for m in melds)
+        if choice == 0 and concealed.count(win) + in_melds == 1:
             hand["robbing_kong"] = True
         elif choice == 1:
             hand["last_tile"] = True
         elif choice == 2 and not claimed and seat != "E":
             hand["first_turn"] = "first_discard"
+            if hand["discarder"] is not None:
+                hand["discarder"] = "E"  # ruling 7: the dealer's first discard
     return hand
 
 

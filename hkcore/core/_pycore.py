@@ -29,7 +29,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from hkcore.core._codes import CHOW, ORPHAN_TILES, ORPHANS, PUNG
+from hkcore.core._codes import CHOW, FULL_SIZES, ORPHAN_TILES, ORPHANS, PUNG, WAIT_SIZES
 from hkcore.core._normalize import normalize
 from hkcore.tiles import TILES, Tile
 
@@ -37,10 +37,9 @@ __all__ = ["IMPLEMENTATION", "is_complete", "readings", "tiles_away", "waits"]
 
 IMPLEMENTATION = "python"
 
-_INF = 1 << 20
+_INF = 1 << 20  # impossible (sums of _INF entries stay >= _INF)
 # A cost vector has one entry per (sets m 0..4, pair p 0..1) at index 2*m + p.
 _SLOTS = 10
-_INF_VEC = (_INF,) * _SLOTS
 _ZERO_VEC = (0,) + (_INF,) * (_SLOTS - 1)
 # Blocks: (first tile index, length, chows allowed).
 _BLOCKS = ((0, 9, True), (9, 9, True), (18, 9, True), (27, 7, False))
@@ -49,6 +48,23 @@ _CACHE = 1 << 17
 
 # --------------------------------------------------------------------------
 # input helpers
+
+_SIZES = {"full": FULL_SIZES, "wait": WAIT_SIZES, "any": {**FULL_SIZES, **WAIT_SIZES}}
+
+
+def _read(tiles: Any, melds: Any, need: str) -> tuple[list[int], tuple[int, ...], int]:
+    """``normalize``, with a shortcut for its commonest valid input.
+
+    A list or tuple of 34 plain ints 0..4 of an accepted size, without melds,
+    is used as is (exactly what ``normalize`` would return for it); anything
+    else goes through ``normalize``, which also raises every input error.
+    """
+    if not melds and type(tiles) in (list, tuple) and len(tiles) == 34:
+        if set(map(type, tiles)) == {int} and min(tiles) >= 0 and max(tiles) <= 4:
+            k = _SIZES[need].get(sum(tiles))
+            if k is not None:
+                return list(tiles), (), k
+    return normalize(tiles, melds, need)
 
 def _caps(codes: tuple[int, ...]) -> list[int]:
     """How many more copies of each tile a hand may hold beside the melds."""
@@ -118,13 +134,13 @@ def _complete_counts(counts: list[int], k: int) -> bool:
 
 def is_complete(tiles: Any, melds: Any = ()) -> bool:
     """True iff the 14 - 3k concealed tiles form 4 - k sets and a pair (or thirteen orphans)."""
-    counts, _codes, k = normalize(tiles, melds, "full")
+    counts, _codes, k = _read(tiles, melds, "full")
     return _complete_counts(counts, k)
 
 
 def waits(tiles: Any, melds: Any = ()) -> list[Tile]:
     """The tiles (by index) that complete these 13 - 3k tiles and are still available."""
-    counts, codes, k = normalize(tiles, melds, "wait")
+    counts, codes, k = _read(tiles, melds, "wait")
     caps = _caps(codes)
     blocks = _split(counts)
     sizes = [sum(b) for b in blocks]
@@ -191,7 +207,7 @@ def _block_readings(cs: tuple[int, ...], chows: bool) -> frozenset[tuple[int, tu
 
 def readings(tiles: Any, melds: Any = ()) -> list[tuple[int, ...]]:
     """Every distinct reading ``(pair, concealed sets ascending..., declared sets...)``, sorted."""
-    counts, codes, k = normalize(tiles, melds, "full")
+    counts, codes, k = _read(tiles, melds, "full")
     result: set[tuple[int, ...]] = set()
     if k == 0 and _is_orphans(counts):
         pair = next(t for t in ORPHAN_TILES if counts[t] == 2)
@@ -230,10 +246,14 @@ def _moves(dm: int, r: int) -> tuple[tuple[int, int], ...]:
     )
 
 
-# _OPTIONS[z]: for z chows started at a position, each (tiles used there
-# beside pending chows, slot moves) over a pung q and a pair r there.
+# _OPTIONS[z]: with z chows started at a position, the choices of a pung q
+# and a pair r there, as (tiles used there beside pending chows, slot moves),
+# by tiles used.
 _OPTIONS = tuple(
-    tuple((z + 3 * q + 2 * r, _moves(z + q, r)) for q in (0, 1) for r in (0, 1) if z + q <= 4)
+    tuple(sorted(
+        ((z + 3 * q + 2 * r, _moves(z + q, r)) for q in (0, 1) for r in (0, 1) if z + q <= 4),
+        key=lambda option: option[0],
+    ))
     for z in range(5)
 )
 _HONOUR_OPTIONS = ((0, _moves(0, 0)), (2, _moves(0, 1)), (3, _moves(1, 0)))
@@ -262,7 +282,7 @@ def _suit_cost(x: int, y: int, cs: tuple[int, ...], caps: tuple[int, ...]) -> tu
         for used, moves in _OPTIONS[z]:
             h = base + used
             if h > cap:
-                continue
+                break
             add = h - c if h > c else 0
             for src, dst in moves:
                 v = sub[src] + add
@@ -281,7 +301,7 @@ def _honour_cost(cs: tuple[int, ...], caps: tuple[int, ...]) -> tuple[int, ...]:
     best = [_INF] * _SLOTS
     for h, moves in _HONOUR_OPTIONS:
         if h > cap:
-            continue
+            break
         add = h - c if h > c else 0
         for src, dst in moves:
             v = sub[src] + add
@@ -331,7 +351,7 @@ def _orphans_cost(counts: list[int]) -> int:
 
 def tiles_away(tiles: Any, melds: Any = ()) -> int:
     """Fewest tiles to draw, minus one: -1 complete, 0 waiting (four-copy limit respected)."""
-    counts, codes, k = normalize(tiles, melds, "any")
+    counts, codes, k = _read(tiles, melds, "any")
     cost = _standard_cost(counts, _caps(codes), k)
     if k == 0:
         cost = min(cost, _orphans_cost(counts))

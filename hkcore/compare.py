@@ -1,0 +1,109 @@
+"""The same hand under several presets, side by side."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hkcore.engine import compile_preset
+from hkcore.errors import HkcoreError
+from hkcore.models import Hand, ScoreResult
+from hkcore.preset import Preset, builtin_ids, load_preset
+
+
+@dataclass(frozen=True)
+class Column:
+    """One preset's verdict: its result, or the error it gave for this hand."""
+
+    preset: Preset
+    result: ScoreResult | None
+    error: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the preset id with the result or the error."""
+        if self.result is None:
+            return {"preset": self.preset.id, "error": self.error}
+        return {"preset": self.preset.id, "result": self.result.model_dump()}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A hand scored under several presets."""
+
+    hand: Hand
+    columns: tuple[Column, ...]
+
+    def pattern_rows(self) -> list[str]:
+        """Pattern ids met under any preset, in the order they first appear."""
+        rows: list[str] = []
+        for col in self.columns:
+            for p in col.result.patterns if col.result else ():
+                if p.id not in rows:
+                    rows.append(p.id)
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"hand": self.hand.model_dump(by_alias=True), "presets": [c.to_dict() for c in self.columns]}
+
+    def table(self) -> str:
+        """Patterns as rows, presets as columns, then total, winnable, payments."""
+        heads = [c.preset.id for c in self.columns]
+        rows: list[list[str]] = []
+        for pid in self.pattern_rows():
+            row = [pid]
+            for col in self.columns:
+                if col.result is None:
+                    row.append("")
+                    continue
+                hit = next((p for p in col.result.patterns if p.id == pid), None)
+                row.append("" if hit is None else str(hit.faan))
+            rows.append(row)
+        rule = ["-" * 4] + ["" for _ in heads]
+        total = ["total"]
+        winnable = ["winnable"]
+        pay: dict[str, list[str]] = {s: [f"pays {s}"] for s in "ESWN"}
+        for col in self.columns:
+            r = col.result
+            if r is None:
+                total.append("error")
+                winnable.append("-")
+                for s in pay:
+                    pay[s].append("")
+                continue
+            capped = f" ({r.uncapped})" if r.uncapped != r.faan else ""
+            total.append(f"{r.faan}{capped} {r.unit}")
+            winnable.append("yes" if r.winnable else "no")
+            for s in pay:
+                pay[s].append("-" if r.payments is None else f"{r.payments[s]:+d}")
+        body = [["pattern", *heads], *rows, rule, total, winnable, *pay.values()]
+        widths = [max(len(r[i]) for r in body) for i in range(len(body[0]))]
+        lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(r, widths)))
+                 for r in body]
+        errors = [f"{c.preset.id}: {c.error}" for c in self.columns if c.error]
+        if errors:
+            lines.append("")
+            lines += ["error under " + e for e in errors]
+        notes = [f"{c.preset.id}: {c.result.reason}" for c in self.columns if c.result and c.result.reason]
+        if notes:
+            lines.append("")
+            lines += ["cannot win under " + n for n in notes]
+        return "\n".join(lines)
+
+
+def compare(hand: Any, presets: Iterable[str | Preset] | None = None) -> Comparison:
+    """Score ``hand`` under each preset (default: every built-in one).
+
+    A preset that rejects the hand (bonus tiles at a 136-tile table, say)
+    gives its error in its column instead of stopping the comparison.
+    """
+    h = Hand.parse(hand)
+    refs: Sequence[str | Preset] = list(presets) if presets is not None else builtin_ids()
+    columns = []
+    for ref in refs:
+        preset = load_preset(ref)
+        try:
+            columns.append(Column(preset, compile_preset(preset).score(h), None))
+        except HkcoreError as exc:
+            columns.append(Column(preset, None, str(exc)))
+    return Comparison(h, tuple(columns))
