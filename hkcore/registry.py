@@ -70,7 +70,7 @@ _BROKEN: dict[str, str] = {}
 def _collect(cat: Catalogue, kind: str, hook: Any, check: Callable[[Any], str | None]) -> dict[str, Any]:
     pm = plugin_manager()
     out: dict[str, Any] = {}
-    for impl in reversed(hook.get_hookimpls()):  # registration order
+    for impl in hook.get_hookimpls():  # registration order: built-ins first
         name = pm.get_name(impl.plugin) or repr(impl.plugin)
         try:
             items = impl.function()
@@ -85,9 +85,9 @@ def _collect(cat: Catalogue, kind: str, hook: Any, check: Callable[[Any], str | 
                 continue
             key = (kind, item.id)
             if item.id in out:
-                cat.broken_ids[key] = (
-                    f"{kind} id {item.id!r} is given by both plugin {cat.owner[key]!r} and plugin {name!r}"
-                )
+                problem = f"{kind} id {item.id!r} is given by both plugin {cat.owner[key]!r} and plugin {name!r}"
+                cat.broken_ids[key] = problem
+                cat.broken_plugins[name] = f"plugin {name!r}: {problem} (the first one is used)"
                 continue
             out[item.id] = item
             cat.owner[key] = name

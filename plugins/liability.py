@@ -8,8 +8,11 @@ names the seat that fed it; a concealed kong was fed by nobody.
 
 Options (``[plugins.liability]`` in a preset):
 
-- ``fourth_wind_set`` (false): feeding the winner's fourth wind set makes
-  that seat liable too (a common variant, protecting big four winds);
+- ``wind_set`` (0): 3 or 4 makes the seat that fed the winner's third (or
+  fourth) wind set liable too, protecting the four-winds hands as the third
+  dragon set protects big three dragons (a common variant; with four sets,
+  feeding the fourth wind set is already feeding the fourth declared set
+  unless a wind set was declared as a concealed kong);
 - ``liable_pays_discard`` (false): on a discard win the liable seat pays
   what the discarder would have paid, instead of the discarder.
 """
@@ -36,7 +39,7 @@ def liable_seat(hand: Any, options: Mapping[str, Any]) -> str | None:
         if meld.from_ is None:
             continue
         if sets == 4 or (is_dragon and dragons == 3) or (
-                options["fourth_wind_set"] and is_wind and winds == 4):
+                is_wind and options["wind_set"] and winds == options["wind_set"]):
             liable = meld.from_
     return liable
 
@@ -65,7 +68,7 @@ LIABILITY = PaymentAdjustment(
     "liability",
     "the seat that fed the fourth declared set or the third dragon set pays all of a self-draw",
     adjust,
-    {"fourth_wind_set": False, "liable_pays_discard": False},
+    {"wind_set": (0, 3, 4), "liable_pays_discard": False},
 )
 
 
