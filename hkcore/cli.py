@@ -260,26 +260,22 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 def _cmd_decompose(args: argparse.Namespace) -> int:
     tiles = parse_tiles(args.tiles)
     melds = args.meld or ()
-    print(f"hand     {format_tiles(tiles)}  {to_unicode(sorted(tiles))}"
-          + "".join(f"  [{m}]" for m in melds))
     away = core.tiles_away(tiles, melds)
-    status = {-1: "complete", 0: "waiting"}.get(away, f"{away} tiles away")
-    print(f"status   {status}")
+    lines = [f"hand     {format_tiles(tiles)}  {to_unicode(sorted(tiles))}" + "".join(f"  [{m}]" for m in melds),
+             "status   " + {-1: "complete", 0: "waiting"}.get(away, f"{away} tiles away")]
     if len(tiles) % 3 == 2:
-        found = core.readings(tiles, melds)
-        for i, r in enumerate(found, 1):
-            print(f"reading {i}: {format_reading(r)}")
+        lines += [f"reading {i}: {format_reading(r)}" for i, r in enumerate(core.readings(tiles, melds), 1)]
     else:
         w = core.waits(tiles, melds)
-        print("waits    " + (" ".join(f"{t} {t.unicode}" for t in w) if w else "none"))
-    print(f"core     {core.IMPLEMENTATION}")
+        lines.append("waits    " + (" ".join(f"{t} {t.unicode}" for t in w) if w else "none"))
+    lines.append(f"core     {core.IMPLEMENTATION}")
+    print("\n".join(lines))
     return 0
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        print(f"hkscore: error: {message}", file=sys.stderr)
+        print(f"hkscore: error: {message} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(2)
 
 
@@ -326,7 +322,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``hkscore``; errors print one line and exit with status 2."""
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help, or a usage error already printed on one line
+        return int(exc.code or 0) if not isinstance(exc.code, str) else 2
     try:
         return args.func(args)
     except HkcoreError as exc:

@@ -22,7 +22,6 @@ Pattern entries (under ``[patterns]``)::
 from __future__ import annotations
 
 import difflib
-import functools
 import importlib.resources
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -176,21 +175,41 @@ def _read(ref: str, base_dir: Path | None) -> tuple[dict[str, Any], str, Path | 
         raise PresetError(f"not valid TOML: {exc}", label) from None
 
 
+_DISABLED = "__disabled__"
+_SELF = "__file__"
+
+
 def _resolve(ref: str, base_dir: Path | None, seen: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, str]]:
-    """Raw data with extends applied, and the file each key came from."""
+    """Raw data with extends applied, and the file each key came from.
+
+    ``origin[_SELF]`` is the outermost file; ``data[_DISABLED]`` lists the
+    (pattern id, file) pairs switched off with ``false``.
+    """
     data, label, folder = _read(ref, base_dir)
     if label in seen:
         raise PresetError(f"extends loops back: {' -> '.join((*seen, label))}", label, "extends")
     origin = {key: label for key in data}
-    for key in data.get("patterns", {}) if isinstance(data.get("patterns"), dict) else ():
+    origin[_SELF] = label
+    raw_patterns = data.get("patterns") if isinstance(data.get("patterns"), dict) else {}
+    for key in raw_patterns:
         origin[f"patterns.{key}"] = label
+    disabled = [(pid, label) for pid, entry in raw_patterns.items() if entry is False]
     parent = data.get("extends")
     if parent is None:
-        return data, origin
+        out = {**data, _DISABLED: disabled}
+        if disabled:
+            out["patterns"] = {k: v for k, v in raw_patterns.items() if v is not False}
+        return out, origin
     if not isinstance(parent, str):
         raise PresetError(f"extends must be a preset id or a file path, not {parent!r}", label, "extends")
-    base, base_origin = _resolve(parent, folder, (*seen, label))
+    try:
+        base, base_origin = _resolve(parent, folder, (*seen, label))
+    except PresetError as exc:
+        if exc.file is None:  # the parent itself could not be found: say who named it
+            raise PresetError(str(exc).removeprefix("preset: "), label, "extends") from None
+        raise
     merged = {k: v for k, v in base.items() if k not in ("id", "name", "source")}
+    merged[_DISABLED] = [*base.get(_DISABLED, []), *disabled]
     merged_origin = dict(base_origin)
     for key, value in data.items():
         if key == "extends":
@@ -209,8 +228,9 @@ def _resolve(ref: str, base_dir: Path | None, seen: tuple[str, ...]) -> tuple[di
         else:
             merged[key] = value
         merged_origin[key] = label
-    for key in data.get("patterns", {}) if isinstance(data.get("patterns"), dict) else ():
+    for key in raw_patterns:
         merged_origin[f"patterns.{key}"] = label
+    merged_origin[_SELF] = label
     if "id" not in data:
         merged["id"] = Path(label).stem
     return merged, merged_origin
@@ -230,6 +250,7 @@ def _build(data: dict[str, Any], origin: dict[str, str]) -> Preset:
     def where(key: str) -> str:
         return origin.get(key) or origin.get(key.split(".")[0]) or origin.get("id") or "preset"
 
+    disabled = data.pop(_DISABLED, [])
     for key in data:
         if key not in TOP_KEYS:
             raise PresetError(f"unknown key {key!r}{_nearest(key, TOP_KEYS)}", where(key), key)
@@ -246,7 +267,7 @@ def _build(data: dict[str, Any], origin: dict[str, str]) -> Preset:
         if cap < 1:
             raise PresetError(f"cap must be 1 or more (false for none), not {cap}", where("cap"), "cap")
     tiles = data.get("tiles", 144)
-    if tiles not in (136, 144):
+    if type(tiles) is not int or tiles not in (136, 144):
         raise PresetError(f"tiles must be 136 or 144, not {tiles!r}", where("tiles"), "tiles")
 
     plugins = _plugins(data.get("plugins", []), where("plugins"), cat)
@@ -267,12 +288,18 @@ def _build(data: dict[str, Any], origin: dict[str, str]) -> Preset:
     for pat_id, entry in raw_patterns.items():
         rules.append(_rule(pat_id, entry, where(f"patterns.{pat_id}"), cat))
     in_play = {r.id for r in rules}
+    for off, file in disabled:
+        if off not in cat.patterns:
+            raise PresetError(f"unknown pattern id {off!r}{_nearest(off, cat.patterns)}", file, f"patterns.{off}")
     for r in rules:
         for j, inc in enumerate(r.includes):
             if inc not in cat.patterns:
                 raise PresetError(f"unknown pattern id {inc!r}{_nearest(inc, cat.patterns)}",
                                   where(f"patterns.{r.id}"), f"patterns.{r.id}.includes[{j}]")
     limit_adds = tuple(_check_list(data.get("limit_adds", []), where("limit_adds"), "limit_adds"))
+    if where("limit_adds") != origin[_SELF]:
+        # inherited: a pattern this file switched off no longer adds to limits
+        limit_adds = tuple(a for a in limit_adds if a in in_play)
     for i, a in enumerate(limit_adds):
         if a not in in_play:
             raise PresetError(f"{a!r} is not a pattern in play{_nearest(a, in_play)}",
@@ -285,7 +312,7 @@ def _build(data: dict[str, Any], origin: dict[str, str]) -> Preset:
         id=pid, name=str(data.get("name", pid)), unit=unit, minimum=minimum,
         cap=None if cap is False else cap, tiles=tiles, shapes=shapes, plugins=plugins,
         limit_adds=limit_adds, patterns=tuple(rules), payments=payments or None,
-        source=str(data.get("source", "")), file=origin.get("id", ""),
+        source=str(data.get("source", "")), file=origin[_SELF],
     )
 
 
@@ -392,7 +419,8 @@ def _payments(raw: Any, file: str, cat: Any) -> dict[str, Any]:
     try:
         scheme.params.model_validate(params)
     except ValidationError as exc:
-        err = exc.errors()[0]
+        errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+        err = errors[0]
         loc = ".".join(str(x) for x in err["loc"])
         fields = list(scheme.params.model_fields)
         hint = _nearest(loc, fields) if err["type"] == "extra_forbidden" else ""
@@ -402,10 +430,34 @@ def _payments(raw: Any, file: str, cat: Any) -> dict[str, Any]:
     return dict(raw)
 
 
-@functools.lru_cache(maxsize=64)
+_CACHE: dict[str, tuple[Preset, tuple[tuple[str, int], ...]]] = {}
+
+
+def _stamps(files: Iterable[str]) -> tuple[tuple[str, int], ...]:
+    out = []
+    for f in sorted(set(files)):
+        try:
+            out.append((f, Path(f).stat().st_mtime_ns))
+        except OSError:
+            out.append((f, -1))
+    return tuple(out)
+
+
 def _load_cached(ref: str) -> Preset:
+    """Load once; a preset read from files is read again when one of them changed."""
+    hit = _CACHE.get(ref)
+    if hit is not None and (not hit[1] or _stamps(f for f, _ in hit[1]) == hit[1]):
+        return hit[0]
     data, origin = _resolve(ref, None, ())
-    return _build(data, origin)
+    preset = _build(data, origin)
+    files = [f for f in set(origin.values()) if "/" in f or "\\" in f]
+    _CACHE[ref] = (preset, _stamps(files))
+    return preset
+
+
+def clear_cache() -> None:
+    """Forget loaded presets (after installing a plugin, say)."""
+    _CACHE.clear()
 
 
 def load_preset(ref: str | Path | Preset) -> Preset:

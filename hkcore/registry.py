@@ -136,6 +136,12 @@ def catalogue() -> Catalogue:
 
 
 def reset() -> None:
-    """Forget the plugin manager and catalogue (after installing a plugin)."""
+    """Forget the plugin manager, the catalogue and everything compiled from
+    them (after installing or removing a plugin)."""
+    from hkcore.engine import _COMPILED
+    from hkcore.preset import clear_cache
+
     plugin_manager.cache_clear()
     catalogue.cache_clear()
+    clear_cache()
+    _COMPILED.clear()

@@ -1,8 +1,9 @@
 """A deliberately naive third reference for the decomposition core.
 
 Independent of both ``_ccore`` and ``_pycore``: it reads no input format (it
-takes 34 counts and a tuple of declared set codes directly), keeps no
-tables, and does everything by plain recursion or exhaustive search.  It is
+takes 34 counts and a tuple of declared set codes directly), shares no code
+or table with them, and does everything by plain recursion or exhaustive
+search.  It is
 slow on purpose; it is only meant to be obviously right.
 
 Conventions (from the specification in ``hkcore.core._codes``): tile indices
@@ -33,6 +34,7 @@ def tiles_of_set(code: int) -> list[int]:
 
 #: Every set a concealed hand can form: 21 chows, then 34 pungs.
 CONCEALED_SETS = [CHOW * 34 + t for t in range(34) if can_start_chow(t)] + [PUNG * 34 + t for t in range(34)]
+SET_TILES = [tiles_of_set(code) for code in CONCEALED_SETS]
 
 
 def k_of(counts: list[int], codes: tuple[int, ...]) -> int:
@@ -138,54 +140,38 @@ def _fits(counts: list[int], codes: tuple[int, ...], budget: int) -> bool:
         missing = sum(1 for t in ORPHAN_TILES if counts[t] == 0)
         if missing + (0 if any(counts[t] >= 2 for t in ORPHAN_TILES) else 1) <= budget:
             return True
-    target = [0] * 34  # H, built up set by set
-
-    def add(t: int) -> int | None:
-        """Put one t into H: the extra cost (0 or 1), None over the limit."""
-        if target[t] >= left[t]:
-            return None
-        target[t] += 1
-        return 1 if target[t] > counts[t] else 0
-
-    def put(tiles: list[int]) -> int | None:
-        cost = 0
-        for i, t in enumerate(tiles):
-            c = add(t)
-            if c is None:
-                for u in tiles[:i]:
-                    target[u] -= 1
-                return None
-            cost += c
-        return cost
-
-    def take(tiles: list[int]) -> None:
-        for t in tiles:
-            target[t] -= 1
+    target = [0] * 34  # H, built up one set at a time
 
     def search(sets_left: int, first: int, spent: int) -> bool:
-        # sets in non-decreasing code order, so each H is built once per order
+        """Add sets_left more sets, each at or after index ``first`` of
+        CONCEALED_SETS (so every multiset of sets is tried once)."""
         if sets_left == 0:
             return True
-        for code in CONCEALED_SETS:
-            if code < first:
-                continue
-            tiles = tiles_of_set(code)
-            cost = put(tiles)
-            if cost is None:
-                continue
-            ok = spent + cost <= budget and search(sets_left - 1, code, spent + cost)
-            take(tiles)
-            if ok:
+        for i in range(first, len(CONCEALED_SETS)):
+            tiles = SET_TILES[i]
+            cost = 0
+            for t in tiles:
+                target[t] += 1
+                cost += target[t] > counts[t]  # a tile the hand lacks
+            found = (
+                spent + cost <= budget
+                and all(target[t] <= left[t] for t in tiles)
+                and search(sets_left - 1, i, spent + cost)
+            )
+            for t in tiles:
+                target[t] -= 1
+            if found:
                 return True
         return False
 
     for pair in range(34):
-        cost = put([pair, pair])
-        if cost is None:
+        if left[pair] < 2:
             continue
-        ok = cost <= budget and search(4 - k, 0, cost)
-        take([pair, pair])
-        if ok:
+        target[pair] = 2
+        cost = max(0, 2 - counts[pair])
+        found = cost <= budget and search(4 - k, 0, cost)
+        target[pair] = 0
+        if found:
             return True
     return False
 

@@ -14,8 +14,7 @@ import pytest
 
 import hkcore
 from hkcore import registry
-from hkcore.engine import _COMPILED
-from hkcore.preset import PresetError, _load_cached
+from hkcore.preset import PresetError
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "example-plugin"
 ALL_GREEN_HAND = {"tiles": "223344666888s66z", "win_tile": "8s", "self_draw": True}
@@ -23,8 +22,6 @@ ALL_GREEN_HAND = {"tiles": "223344666888s66z", "win_tile": "8s", "self_draw": Tr
 
 def _fresh() -> None:
     registry.reset()
-    _load_cached.cache_clear()
-    _COMPILED.clear()
 
 
 def make_dist(site: Path, name: str, entry_points: dict[str, str], modules: dict[str, str]) -> None:

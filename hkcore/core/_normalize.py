@@ -23,7 +23,10 @@ _KIND_NAMES = {"chow": CHOW, "pung": PUNG, "kong": KONG}
 def counts_of(tiles: Any, field: str = "tiles") -> list[int]:
     """34 counts from a notation string, an iterable of tiles or codes, or 34 counts."""
     if isinstance(tiles, str):
-        found = parse_tiles(tiles)
+        try:
+            found = parse_tiles(tiles)
+        except TileError as exc:
+            raise HandError(f"{field}: {exc}", field, tiles) from None
     elif isinstance(tiles, (bytes, bytearray, memoryview)):
         if len(tiles) != 34:
             raise HandError(f"{field}: bytes must hold 34 counts, got {len(tiles)}", field, bytes(tiles))
@@ -108,7 +111,7 @@ def normalize(tiles: Any, melds: Iterable[Any] = (), need: str = "any") -> tuple
     melds, k is read from the tile count; with melds, k is their number.
     """
     counts = counts_of(tiles)
-    codes = tuple(meld_code(m, f"melds[{i}]") for i, m in enumerate(melds))
+    codes = tuple(meld_code(m, f"melds[{i}]") for i, m in enumerate(melds or ()))
     return counts, codes, check_size(counts, codes, need)
 
 

@@ -66,6 +66,7 @@ def _read(tiles: Any, melds: Any, need: str) -> tuple[list[int], tuple[int, ...]
                 return list(tiles), (), k
     return normalize(tiles, melds, need)
 
+
 def _caps(codes: tuple[int, ...]) -> list[int]:
     """How many more copies of each tile a hand may hold beside the melds."""
     caps = [4] * 34
