@@ -692,6 +692,11 @@ def _loadavg() -> list[float] | None:
         return None
 
 
+def _busy(meta: dict[str, Any]) -> bool:
+    loads = [meta["machine"].get("loadavg_at_start"), meta.get("loadavg_at_end_of_timing")]
+    return any(load and load[0] >= 1 for load in loads)
+
+
 def _wall_over_cpu(wall: dict[str, list[float]], cpu: dict[str, list[float]]) -> float:
     """Median over all timed passes (harness excepted) of wall time / process CPU time."""
     ratios = [w / c for k in wall if k != "harness" for w, c in zip(wall[k], cpu[k]) if c > 0]
@@ -761,7 +766,10 @@ def render(meta: dict[str, Any], stats: dict[str, dict[str, float]], cpu_stats: 
         f"{meta['loadavg_at_end_of_timing']} (nproc {m['nproc']}); median wall/CPU over all passes {ratio:.2f}"
         + (" — the machine was busy (the process waited for a CPU), so the wall times are inflated and the CPU "
            "columns are the better estimate of the work; ratios between libraries hold either way, as the "
-           "order of the passes rotates." if ratio > 1.05 else " (an idle machine)."))
+           "order of the passes rotates." if ratio > 1.05 else
+           ": the process was not kept waiting for a CPU"
+           + ("; but other processes were running (load average ≥ 1), and work on the sibling CPU slows a pass "
+              "without showing in this ratio: the min–max spread shows how much." if _busy(meta) else ".")))
     add("")
     hand_meds = [med[f"hk.hand.{pr['id']}"] for pr in presets]
     best_peer = min(med["mahjong"], med["mcr"])
@@ -851,7 +859,8 @@ def render(meta: dict[str, Any], stats: dict[str, dict[str, float]], cpu_stats: 
         "and payments, MCR 81 fan, hkcore's presets 20–36 patterns plus payments).")
     add(f"- hkcore caches: cleared before every pass: {', '.join(meta['hkcore_caches_cleared']) or 'none found'}; "
         f"kept warm (configuration, keyed by preset or process-wide, not by hand): "
-        f"{', '.join(meta['hkcore_caches_warm'])}; also `hkcore.engine`'s compiled-preset table. mahjong "
+        f"{', '.join(meta['hkcore_caches_warm']) or 'none found'}; also the module-level tables of loaded "
+        "presets and compiled presets. mahjong "
         "`HandDivider._divide_hand_impl` (lru_cache) cleared before every pass; `Meld.tiles_34` "
         "(cached_property) is fresh on every timed `Meld`. Every timed `Hand` comes fresh from `Hand.parse` "
         "and is scored for the first time in its pass, so per-`Hand` state the engine keeps"

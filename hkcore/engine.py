@@ -11,8 +11,8 @@ shown); then the cap.
 Best reading (ruling 2): the highest capped total, then the highest uncapped
 total, then the first in this fixed order: readings in the core's sorted
 order, within a reading the winning tile in the pair first, then in each set
-in ascending set code; thirteen orphans after the standard readings; a
-bonus-tile instant win last.
+in ascending set code; thirteen orphans after the standard readings; then a
+bonus-tile instant win; last the shapes plugins add, in the preset's order.
 
 Two evaluators give identical outcomes: the compiled kernel
 (``hkcore.core._ccore.Kernel``), used when the compiled core is active, and
@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 from hkcore import core
 from hkcore.core._codes import ORPHANS
+from hkcore.core._shaped import CORE_SHAPES
 from hkcore.errors import HandError
 from hkcore.models import Hand, PatternScore, ReadingPart, ScoreResult, trusted
 from hkcore.patterns import Pattern, Situation
@@ -108,13 +109,15 @@ class CompiledPreset:
             self.payment_params = self.scheme.params.model_validate(
                 {k: v for k, v in preset.payments.items() if k != "scheme"})
         self.adjustments = [(cat.adjustments[name], opts) for name, opts in preset.plugins.items()]
+        self.extra_shapes = [(cat.shapes[sid], preset.shape_options.get(sid, {}))
+                             for sid in preset.shapes if sid not in CORE_SHAPES]
         self.kernel = self._build_kernel() if use_kernel else None
         self.python_entries = [e for e in self.entries if e.pattern.native is None]
         self._scores: dict[tuple[int, int, int], PatternScore] = {}
 
     def _build_kernel(self) -> Any:
         kernel_class = _kernel_class()
-        if kernel_class is None or set(self.preset.shapes) - {"standard", "thirteen_orphans"}:
+        if kernel_class is None:
             return None
         from hkcore.core._ccore import NATIVE_CODES, OPTION_CODES
 
@@ -160,7 +163,20 @@ class CompiledPreset:
                 raw[0], raw[1], raw[2] == 1, _SHAPE_NAMES[raw[3]], raw[4], raw[5], raw[6] == 1, raw[7])
         else:
             best = self.best_outcome(hand)
+        if self.extra_shapes:
+            best = self._plugin_shapes(hand, best)
         return self._result(hand, best)
+
+    def _plugin_shapes(self, hand: Hand, best: Outcome | None) -> Outcome | None:
+        """Readings of the shapes plugins add, after the core's (see the top of this module)."""
+        if hand.win_index < 0:
+            return best
+        melds = tuple(m.code for m in hand.melds)
+        k = len(melds)
+        for shape, options in self.extra_shapes:
+            for r in shape.readings(hand.counts, k, options):
+                best = _better(best, self.evaluate(Situation(hand, tuple(r) + melds, shape.id)))
+        return best
 
     def _python_detector(self, hand: Hand) -> Callable[[int, int, tuple[int, ...], int], int]:
         entries = self.entries
@@ -172,7 +188,8 @@ class CompiledPreset:
         return detect
 
     def best_outcome(self, hand: Hand) -> Outcome | None:
-        """The best outcome by the pure-Python evaluator (the kernel's reference)."""
+        """The best outcome over the standard shape, thirteen orphans and the
+        bonus instant win, by the pure-Python evaluator (the kernel's reference)."""
         p = self.preset
         best: Outcome | None = None
         if hand.win_index >= 0:
@@ -334,6 +351,8 @@ def _reading_parts(hand: Hand, best: Outcome) -> list[ReadingPart]:
         return []
     if best.shape == "thirteen_orphans":
         return [_part("orphans", hand.tiles, True, False, True)]
+    if best.shape != "standard":
+        return _plugin_parts(hand, best)
     r = best.reading
     win_set = best.win_set
     parts = [_set_part(102 + r[0], win_set == -1)]
@@ -341,6 +360,21 @@ def _reading_parts(hand: Hand, best: Outcome) -> list[ReadingPart]:
     for code in r[1:len(r) - len(melds)]:
         parts.append(_set_part(code, code == win_set))
     for m in melds:
+        parts.append(_part(m.kind, m.tiles, m.concealed, True, False))
+    return parts
+
+
+def _plugin_parts(hand: Hand, best: Outcome) -> list[ReadingPart]:
+    shape = catalogue().shapes.get(best.shape)
+    if shape is None or shape.parts is None:
+        return []
+    concealed = best.reading[:len(best.reading) - len(hand.melds)]
+    parts, won = [], False
+    for kind, tiles in shape.parts(concealed):
+        winning = not won and hand.win_index in tiles
+        won = won or winning
+        parts.append(_part(kind, format_tiles([TILES[t] for t in tiles]), True, False, winning))
+    for m in hand.melds:
         parts.append(_part(m.kind, m.tiles, m.concealed, True, False))
     return parts
 

@@ -15,6 +15,7 @@ import pluggy
 if TYPE_CHECKING:
     from hkcore.patterns import Pattern
     from hkcore.payments import PaymentAdjustment, PaymentScheme
+    from hkcore.shapes import Shape
 
 PROJECT = "hkcore"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -49,4 +50,14 @@ def hkcore_payment_adjustments() -> list[PaymentAdjustment]:
     An adjustment changes who pays after the preset's scheme has settled a
     win. It is off unless a preset names it in ``plugins``; the preset's
     ``[plugins.ID]`` table sets its options.
+    """
+
+
+@hookspec
+def hkcore_shapes() -> list[Shape]:
+    """Return the winning shapes this plugin provides (seven pairs, say).
+
+    A shape says which readings a hand's concealed tiles have in it and how
+    many tiles away they are from it; a preset turns it on by naming it in
+    ``shapes``, and then scoring, ``tiles_away`` and ``waits`` count it.
     """

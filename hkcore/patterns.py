@@ -135,7 +135,7 @@ class Situation:
                 concealed_kongs += 1
             else:
                 claimed += 1
-        self.pair = reading[0] if reading else -1
+        self.pair = reading[0] if reading and shape in ("standard", "thirteen_orphans") else -1
         self.pungs = pungs
         self.kongs = kongs
         self.n_chows = n_chows

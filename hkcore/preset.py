@@ -105,6 +105,8 @@ class Preset:
     payments: Mapping[str, Any] | None
     source: str = ""
     file: str = field(default="", compare=False)
+    #: options of the shapes that have any, by shape id
+    shape_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def bonus_tiles(self) -> bool:
@@ -123,7 +125,8 @@ class Preset:
         out: dict[str, Any] = {
             "id": self.id, "name": self.name, "unit": self.unit, "minimum": self.minimum,
             "cap": self.cap if self.cap is not None else False, "tiles": self.tiles,
-            "shapes": list(self.shapes), "plugins": {k: dict(v) for k, v in self.plugins.items()},
+            "shapes": ({sid: dict(self.shape_options.get(sid, {})) for sid in self.shapes}
+                       if self.shape_options else list(self.shapes)), "plugins": {k: dict(v) for k, v in self.plugins.items()},
             "limit_adds": list(self.limit_adds),
         }
         if self.source:
@@ -271,15 +274,7 @@ def _build(data: dict[str, Any], origin: dict[str, str]) -> Preset:
         raise PresetError(f"tiles must be 136 or 144, not {tiles!r}", where("tiles"), "tiles")
 
     plugins = _plugins(data.get("plugins", []), where("plugins"), cat)
-    from hkcore.shapes import known_shapes
-
-    shapes_known = known_shapes()
-    shapes = tuple(_check_list(data.get("shapes", ["standard", "thirteen_orphans"]), where("shapes"), "shapes"))
-    for i, s in enumerate(shapes):
-        if s not in shapes_known:
-            raise PresetError(f"unknown shape {s!r}{_nearest(s, shapes_known)}", where("shapes"), f"shapes[{i}]")
-    if "standard" not in shapes:
-        raise PresetError("shapes must include 'standard'", where("shapes"), "shapes")
+    shapes, shape_opts = _shapes(data.get("shapes", ["standard", "thirteen_orphans"]), where("shapes"), cat)
 
     raw_patterns = data.get("patterns", {})
     if not isinstance(raw_patterns, dict):
@@ -312,7 +307,7 @@ def _build(data: dict[str, Any], origin: dict[str, str]) -> Preset:
         id=pid, name=str(data.get("name", pid)), unit=unit, minimum=minimum,
         cap=None if cap is False else cap, tiles=tiles, shapes=shapes, plugins=plugins,
         limit_adds=limit_adds, patterns=tuple(rules), payments=payments or None,
-        source=str(data.get("source", "")), file=origin[_SELF],
+        source=str(data.get("source", "")), file=origin[_SELF], shape_options=shape_opts,
     )
 
 
@@ -380,6 +375,37 @@ def _options(pattern: Any, given: dict[str, Any], file: str, path: str, what: st
             raise PresetError(f"expected {type(default).__name__}, got {value!r}", file, f"{path}.{key}")
         out[key] = value
     return out
+
+
+def _shapes(raw: Any, file: str, cat: Any) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
+    """``shapes = ["standard", ...]`` or a table of shape ids to their options."""
+    as_list = isinstance(raw, list)
+    if as_list:
+        raw = {sid: {} for sid in _check_list(raw, file, "shapes")}
+    if not isinstance(raw, dict):
+        raise PresetError(f"expected a list of shape ids or a table of their options, got {raw!r}", file, "shapes")
+    options: dict[str, dict[str, Any]] = {}
+    for i, (sid, opts) in enumerate(raw.items()):
+        if sid not in cat.shapes:
+            hint = _nearest(sid, cat.shapes)
+            if cat.broken_plugins:
+                hint += "; plugins that failed: " + "; ".join(cat.broken_plugins.values())
+            else:
+                hint += " (is the plugin that provides it installed?)"
+            raise PresetError(f"unknown shape {sid!r}{hint}", file, f"shapes[{i}]" if as_list else f"shapes.{sid}")
+        if not isinstance(opts, dict):
+            raise PresetError(f"expected a table of options, got {opts!r}", file, f"shapes.{sid}")
+        filled = _options(cat.shapes[sid], opts, file, f"shapes.{sid}", "shape")
+        if filled:
+            options[sid] = filled
+    if "standard" not in raw:
+        raise PresetError("shapes must include 'standard'", file, "shapes")
+    return tuple(raw), options
+
+
+def shape_options(shape: Any, given: dict[str, Any]) -> dict[str, Any]:
+    """A shape's options with defaults filled in; errors name the option."""
+    return _options(shape, given, None, f"shapes.{shape.id}", "shape")  # type: ignore[arg-type]
 
 
 def _plugins(raw: Any, file: str, cat: Any) -> dict[str, dict[str, Any]]:

@@ -21,7 +21,7 @@ from hkcore import hookspecs
 from hkcore.errors import HkcoreError
 
 #: Built-in plugins, registered exactly as a third-party plugin is.
-BUILTIN_PLUGINS = ("hkcore.builtin_patterns", "hkcore.payments")
+BUILTIN_PLUGINS = ("hkcore.builtin_patterns", "hkcore.payments", "hkcore.shapes")
 #: Entry-point group through which installed packages add plugins.
 ENTRY_POINT_GROUP = "hkcore"
 
@@ -37,6 +37,7 @@ class Catalogue:
     patterns: dict[str, Any] = field(default_factory=dict)
     schemes: dict[str, Any] = field(default_factory=dict)
     adjustments: dict[str, Any] = field(default_factory=dict)
+    shapes: dict[str, Any] = field(default_factory=dict)
     owner: dict[tuple[str, str], str] = field(default_factory=dict)
     #: id -> why it is unusable (a duplicate, say); plugin -> why it failed
     broken_ids: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -114,6 +115,14 @@ def _check_scheme(item: Any) -> str | None:
     return None
 
 
+def _check_shape(item: Any) -> str | None:
+    from hkcore.shapes import Shape
+
+    if not isinstance(item, Shape):
+        return f"{item!r}, not a hkcore.shapes.Shape"
+    return None
+
+
 def _check_adjustment(item: Any) -> str | None:
     from hkcore.payments import PaymentAdjustment
 
@@ -131,6 +140,7 @@ def catalogue() -> Catalogue:
     cat.available = {ep.name: ep.value for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
     cat.patterns = _collect(cat, "pattern", pm.hook.hkcore_patterns, _check_pattern)
     cat.schemes = _collect(cat, "payment scheme", pm.hook.hkcore_payment_schemes, _check_scheme)
+    cat.shapes = _collect(cat, "shape", pm.hook.hkcore_shapes, _check_shape)
     cat.adjustments = _collect(cat, "payment adjustment", pm.hook.hkcore_payment_adjustments, _check_adjustment)
     return cat
 

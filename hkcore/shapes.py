@@ -1,10 +1,92 @@
 """Winning shapes: the standard four sets and a pair, thirteen orphans, and
-those that plugins add (issue: house rules)."""
+the shapes plugins add through the ``hkcore_shapes`` hook.
+
+A shape answers two questions on 34 counts of concealed tiles with k
+declared sets: its readings of the concealed tiles
+(``readings(counts, k, options)``, empty when they do not form it) and how
+far the tiles are from it (``tiles_away(counts, k, codes, options)``: -1
+complete, 0 waiting, never drawing more copies than are left beside the
+declared sets ``codes``; ``used_copies(codes)`` counts those). ``is_complete``, ``waits`` and ``tiles_away`` with ``shapes=`` and the
+scorer use both. A shape's reading is a tuple of ints of its own design; the
+scorer gives it to detectors as ``Situation.reading`` with
+``Situation.shape`` = the shape's id.
+"""
 from __future__ import annotations
 
-BUILTIN_SHAPES = ("standard", "thirteen_orphans")
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hkcore.hookspecs import hookimpl
+
+Readings = Callable[[list[int], int, Mapping[str, Any]], list[tuple[int, ...]]]
+Distance = Callable[[list[int], int, tuple[int, ...], Mapping[str, Any]], int]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A winning shape; ``options`` maps each option to its default (or a
+    tuple of allowed values, the first the default), as for patterns."""
+
+    id: str
+    name_en: str
+    name_zh: str
+    readings: Readings
+    tiles_away: Distance
+    options: Mapping[str, Any] = field(default_factory=dict)
+    doc: str = ""
+    #: how a result shows a reading: [(kind, tile indices), ...] with kind one
+    #: of "pair", "chow", "pung", "kong"; None shows no parts
+    parts: Callable[[tuple[int, ...]], list[tuple[str, list[int]]]] | None = None
+
+
+def _core() -> Any:
+    from hkcore.core import _impl
+
+    return _impl
+
+
+def used_copies(codes: tuple[int, ...]) -> list[int]:
+    """Copies of each tile held in the declared sets ``codes``."""
+    used = [0] * 34
+    for code in codes:
+        kind, t = divmod(code, 34)
+        if kind == 0:
+            for j in (t, t + 1, t + 2):
+                used[j] += 1
+        else:
+            used[t] += 3 if kind == 1 else 4
+    return used
+
+
+STANDARD = Shape(
+    "standard", "Four Sets and a Pair", "四組一對",
+    lambda counts, k, o: list(_core()._readings_parts(counts, (), k, False)),
+    lambda counts, k, codes, o: _core()._away_parts(counts, codes, k, False),
+    doc="four sets (chows, pungs, kongs) and a pair; answered by the core",
+)
+THIRTEEN_ORPHANS = Shape(
+    "thirteen_orphans", "Thirteen Orphans", "十三幺",
+    lambda counts, k, o: [r for r in _core()._readings_parts(counts, (), k, True) if len(r) == 2 and r[1] == 102],
+    lambda counts, k, codes, o: 99 if k else _orphans_away(counts),
+    doc="one of each terminal and honour plus a duplicate; answered by the core",
+)
+
+
+def _orphans_away(counts: list[int]) -> int:
+    orphans = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+    missing = sum(1 for t in orphans if counts[t] == 0)
+    return missing + (0 if any(counts[t] >= 2 for t in orphans) else 1) - 1
+
+
+@hookimpl
+def hkcore_shapes() -> list[Shape]:
+    """The two shapes the core answers."""
+    return [STANDARD, THIRTEEN_ORPHANS]
 
 
 def known_shapes() -> tuple[str, ...]:
     """Ids of every winning shape a preset may name."""
-    return BUILTIN_SHAPES
+    from hkcore.registry import catalogue
+
+    return tuple(catalogue().shapes)

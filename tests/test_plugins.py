@@ -160,3 +160,28 @@ def test_third_party_payment_adjustment(site: Path, tmp_path: Path) -> None:
     result = hkcore.score(hand, preset)
     assert result.faan == 4
     assert result.payments == {"E": -96, "S": 160, "W": -32, "N": -32}
+
+
+def test_third_party_shape(site: Path, tmp_path: Path) -> None:
+    # a shape of seven honour pairs, provided through hkcore_shapes
+    source = ("from hkcore.hookspecs import hookimpl\n"
+              "from hkcore.shapes import Shape\n"
+              "def readings(counts, k, options):\n"
+              "    ok = k == 0 and all(counts[t] == 2 for t in range(27, 34))\n"
+              "    return [tuple(range(27, 34))] if ok else []\n"
+              "def away(counts, k, codes, options):\n"
+              "    if k:\n"
+              "        return 99\n"
+              "    return sum(max(0, 2 - counts[t]) for t in range(27, 34)) - 1\n"
+              "@hookimpl\n"
+              "def hkcore_shapes():\n"
+              "    return [Shape('honour_pairs', 'Honour Pairs', '字對', readings, away)]\n")
+    make_dist(site, "honour-pairs", {"honour_pairs": "honour_mod"}, {"honour_mod": source})
+    preset = _house(tmp_path, 'shapes = ["standard", "honour_pairs"]\n')
+    # seven honour pairs: all_honours (tile-based) applies -> the limit of 10
+    result = hkcore.score({"tiles": "11223344556677z", "win_tile": "7z"}, preset)
+    assert (result.complete, result.shape, result.faan) == (True, "honour_pairs", 10)
+    # the shape feeds tiles_away and waits: six honour pairs and a single 7z
+    p = hkcore.load_preset(preset)
+    assert hkcore.tiles_away("1122334455667z", shapes=p) == 0
+    assert [str(t) for t in hkcore.waits("1122334455667z", shapes=p)] == ["7z"]

@@ -22,6 +22,7 @@ from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTu
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
+from hkcore.core import _shaped
 from hkcore.core._normalize import normalize as _normalize
 from hkcore.tiles import TILES as _TILES
 
@@ -57,6 +58,10 @@ cdef int NDECS = 0
 cdef unsigned char *DIST = NULL
 
 cdef object TILE_OBJ = tuple(_TILES[:34])
+cdef object _SMALL_INTS = (0, 1, 2, 3, 4)
+cdef PyObject *SMALL[5]
+for _i in range(5):
+    SMALL[_i] = <PyObject *>_SMALL_INTS[_i]
 
 
 # ---------------------------------------------------------------- table build
@@ -239,12 +244,24 @@ cdef int _fast_counts(object tiles, int *c) except -1:
             return 0
         for i in range(34):
             item = PyList_GET_ITEM(tiles, i)
-            if type(<object>item) is not int:
-                return 0
-            v = PyLong_AsLong(<object>item)
-            if v < 0 or v > 4:
-                return 0
-            c[i] = v
+            # small ints are shared objects in CPython: compare pointers first
+            if item == SMALL[0]:
+                c[i] = 0
+            elif item == SMALL[1]:
+                c[i] = 1
+            elif item == SMALL[2]:
+                c[i] = 2
+            elif item == SMALL[3]:
+                c[i] = 3
+            elif item == SMALL[4]:
+                c[i] = 4
+            else:
+                if type(<object>item) is not int:
+                    return 0
+                v = PyLong_AsLong(<object>item)
+                if v < 0 or v > 4:
+                    return 0
+                c[i] = v
         return 1
     if type(tiles) is tuple:
         if PyTuple_GET_SIZE(tiles) != 34:
@@ -302,6 +319,22 @@ cdef int _prepare(object tiles, object melds, int need, int *c, int *used) excep
     return k
 
 
+cdef int _load_parts(object counts, object codes, int *c, int *used) except -1:
+    """Counts and copies used by declared sets from already normalized input."""
+    cdef int i, kind, t
+    memset(used, 0, 34 * sizeof(int))
+    for i in range(34):
+        c[i] = counts[i]
+    for code in codes:
+        kind = code // 34
+        t = code % 34
+        if kind == 0:
+            used[t] += 1; used[t + 1] += 1; used[t + 2] += 1
+        else:
+            used[t] += 3 if kind == 1 else 4
+    return 0
+
+
 # ---------------------------------------------------------------- complete
 
 cdef inline int _suit_status(int key, int total) noexcept nogil:
@@ -343,14 +376,28 @@ cdef bint _standard(const int *c) noexcept nogil:
     return pairs == 1
 
 
-def is_complete(tiles, melds=()):
-    """True when the tiles (14 - 3k) form 4 - k sets and a pair, or thirteen orphans."""
+def is_complete(tiles, melds=(), shapes=None):
+    """True when the tiles (14 - 3k) form 4 - k sets and a pair, or thirteen orphans.
+
+    ``shapes``: None for these two shapes, else the shapes in play (ids, a
+    mapping of ids to options, or a Preset); see hkcore.shapes.
+    """
     cdef int c[34]
     cdef int used[34]
-    cdef int k = _prepare(tiles, melds, NEED_FULL, c, used)
+    cdef int k
+    if shapes is not None:
+        return _shaped.is_complete(_THIS, tiles, melds, shapes)
+    k = _prepare(tiles, melds, NEED_FULL, c, used)
     if _standard(c):
         return True
     return k == 0 and _orphans(c)
+
+
+def _complete_parts(counts, codes, int k, bint orphans=True):
+    cdef int c[34]
+    cdef int used[34]
+    _load_parts(counts, codes, c, used)
+    return _standard(c) or (orphans and k == 0 and _orphans(c))
 
 
 # ---------------------------------------------------------------- readings
@@ -359,14 +406,28 @@ cdef inline object _int(int v):
     return PyLong_FromLong(v)
 
 
-def readings(tiles, melds=()):
+def readings(tiles, melds=(), shapes=None):
     """Every distinct reading of a complete hand, sorted; [] if not complete.
 
     A reading is ``(pair, concealed sets ascending..., declared sets as given)``.
     """
     cdef int c[34]
     cdef int used[34]
-    cdef int k = _prepare(tiles, melds, NEED_FULL, c, used)
+    cdef int k
+    if shapes is not None:
+        return _shaped.readings(_THIS, tiles, melds, shapes)
+    k = _prepare(tiles, melds, NEED_FULL, c, used)
+    return _readings_c(c, k, () if not melds else _normalize(tiles, melds, "full")[1], True)
+
+
+def _readings_parts(counts, codes, int k, bint orphans=True):
+    cdef int c[34]
+    cdef int used[34]
+    _load_parts(counts, codes, c, used)
+    return _readings_c(c, k, tuple(codes), orphans)
+
+
+cdef list _readings_c(int *c, int k, tuple codes, bint orphans):
     cdef int s, i, j, x, tot, pairs = 0, hpair = -1, nh = 0, nsets, idx
     cdef int first[3]
     cdef int num[3]
@@ -376,7 +437,7 @@ def readings(tiles, melds=()):
     cdef int pair
     cdef Dec *d
     cdef list out
-    cdef tuple r, codes
+    cdef tuple r
     for s in range(3):
         tot = 0
         for i in range(9):
@@ -399,7 +460,6 @@ def readings(tiles, melds=()):
             elif c[i] != 0:
                 pairs = -9
         if pairs == 1:
-            codes = () if not melds else _normalize(tiles, melds, "full")[1]
             out = []
             pick[0] = 0
             while pick[0] < num[0]:
@@ -447,7 +507,7 @@ def readings(tiles, melds=()):
             if len(out) > 1:
                 out.sort()
             return out
-    if k == 0 and _orphans(c):
+    if orphans and k == 0 and _orphans(c):
         for i in range(13):
             if c[ORPH[i]] == 2:
                 return [(ORPH[i], ORPHANS_CODE)]
@@ -492,7 +552,7 @@ cdef void _suit_dp(const int *c, const int *cap, unsigned char *res) noexcept no
             res[m * 2 + p] = cur[0][0][m][p]
 
 
-cdef int _away(const int *c, int k, const int *used) except -3:
+cdef int _away(const int *c, int k, const int *used, bint orphans) except -3:
     cdef unsigned char part[4][NB]
     cdef int acc[NB]
     cdef int nxt[NB]
@@ -546,7 +606,7 @@ cdef int _away(const int *c, int k, const int *used) except -3:
         for i in range(NB):
             acc[i] = nxt[i]
     best = acc[(4 - k) * 2 + 1]
-    if k == 0:
+    if orphans and k == 0:
         # thirteen orphans: one of each, plus a duplicate
         v = 0
         want = 0
@@ -561,23 +621,47 @@ cdef int _away(const int *c, int k, const int *used) except -3:
     return best - 1
 
 
-def tiles_away(tiles, melds=()):
+def tiles_away(tiles, melds=(), shapes=None):
     """Tiles away from complete: -1 complete, 0 waiting (for 14 - 3k tiles:
     waiting after the best discard). Copies held or declared are not drawn."""
     cdef int c[34]
     cdef int used[34]
-    cdef int k = _prepare(tiles, melds, NEED_ANY, c, used)
-    return _away(c, k, used)
+    cdef int k
+    if shapes is not None:
+        return _shaped.tiles_away(_THIS, tiles, melds, shapes)
+    k = _prepare(tiles, melds, NEED_ANY, c, used)
+    return _away(c, k, used, True)
+
+
+def _away_parts(counts, codes, int k, bint orphans=True):
+    cdef int c[34]
+    cdef int used[34]
+    _load_parts(counts, codes, c, used)
+    return _away(c, k, used, orphans)
 
 
 # ---------------------------------------------------------------- waits
 
-def waits(tiles, melds=()):
+def waits(tiles, melds=(), shapes=None):
     """The tiles that complete a waiting hand (13 - 3k tiles), ascending.
     A tile whose four copies are all held or declared is not a wait."""
     cdef int c[34]
     cdef int used[34]
-    cdef int k = _prepare(tiles, melds, NEED_WAIT, c, used)
+    cdef int k
+    if shapes is not None:
+        return _shaped.waits(_THIS, tiles, melds, shapes)
+    k = _prepare(tiles, melds, NEED_WAIT, c, used)
+    return _waits_c(c, k, used, True, True)
+
+
+def _waits_parts(counts, codes, int k, bint orphans=True):
+    cdef int c[34]
+    cdef int used[34]
+    _load_parts(counts, codes, c, used)
+    return _waits_c(c, k, used, orphans, False)
+
+
+cdef list _waits_c(int *c, int k, int *used, bint orphans, bint as_tiles):
     cdef int s, i, t, key, tot, st, bad = 0, pairs = 0, nst, npairs, nbad
     cdef int stat[4]
     cdef int keys[3]
@@ -625,8 +709,8 @@ def waits(tiles, melds=()):
             if nbad:
                 continue
         if npairs == 1:
-            out.append(TILE_OBJ[t])
-    if k == 0 and not out:
+            out.append(TILE_OBJ[t] if as_tiles else t)
+    if orphans and k == 0 and not out:
         # thirteen orphans: the standard shape and this one never share a wait
         extra = 0
         for t in range(34):
@@ -637,9 +721,12 @@ def waits(tiles, melds=()):
                 t = ORPH[i]
                 c[t] += 1
                 if _orphans(c) and used[t] == 0:
-                    out.append(TILE_OBJ[t])
+                    out.append(TILE_OBJ[t] if as_tiles else t)
                 c[t] -= 1
     return out
 
+
+import sys as _sys
+_THIS = _sys.modules[__name__]
 
 include "_kernel.pxi"

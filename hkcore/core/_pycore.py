@@ -26,10 +26,12 @@ the per-block answers are memoized, so hands that share a suit share work.
 """
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 from typing import Any
 
 from hkcore.core._codes import CHOW, FULL_SIZES, ORPHAN_TILES, ORPHANS, PUNG, WAIT_SIZES
+from hkcore.core import _shaped
 from hkcore.core._normalize import normalize
 from hkcore.tiles import TILES, Tile
 
@@ -129,19 +131,31 @@ def _standard_complete(counts: list[int]) -> bool:
     return pairs == 1
 
 
-def _complete_counts(counts: list[int], k: int) -> bool:
-    return _standard_complete(counts) or (k == 0 and _is_orphans(counts))
+def _complete_parts(counts: list[int], codes: tuple[int, ...], k: int, orphans: bool = True) -> bool:
+    return _standard_complete(counts) or (orphans and k == 0 and _is_orphans(counts))
 
 
-def is_complete(tiles: Any, melds: Any = ()) -> bool:
-    """True iff the 14 - 3k concealed tiles form 4 - k sets and a pair (or thirteen orphans)."""
-    counts, _codes, k = _read(tiles, melds, "full")
-    return _complete_counts(counts, k)
+def is_complete(tiles: Any, melds: Any = (), shapes: Any = None) -> bool:
+    """True iff the 14 - 3k concealed tiles form 4 - k sets and a pair (or thirteen orphans).
+
+    ``shapes``: None for these two shapes, else the shapes in play (ids, a
+    mapping of ids to options, or a Preset); see hkcore.shapes.
+    """
+    if shapes is not None:
+        return _shaped.is_complete(_THIS, tiles, melds, shapes)
+    counts, codes, k = _read(tiles, melds, "full")
+    return _complete_parts(counts, codes, k)
 
 
-def waits(tiles: Any, melds: Any = ()) -> list[Tile]:
-    """The tiles (by index) that complete these 13 - 3k tiles and are still available."""
+def waits(tiles: Any, melds: Any = (), shapes: Any = None) -> list[Tile]:
+    """The tiles that complete these 13 - 3k tiles and are still available, ascending."""
+    if shapes is not None:
+        return _shaped.waits(_THIS, tiles, melds, shapes)
     counts, codes, k = _read(tiles, melds, "wait")
+    return [TILES[t] for t in _waits_parts(counts, codes, k)]
+
+
+def _waits_parts(counts: list[int], codes: tuple[int, ...], k: int, orphans: bool = True) -> list[int]:
     caps = _caps(codes)
     blocks = _split(counts)
     sizes = [sum(b) for b in blocks]
@@ -164,12 +178,12 @@ def waits(tiles: Any, melds: Any = ()) -> list[Tile]:
             if _decomposes(tuple(block), chows):
                 found.add(t)
             block[pos] -= 1
-    if k == 0 and sum(counts[t] for t in ORPHAN_TILES) == 13:
+    if orphans and k == 0 and sum(counts[t] for t in ORPHAN_TILES) == 13:
         # 13 orphan tiles: one each waits on all 13, a duplicate on the missing one
         missing = [t for t in ORPHAN_TILES if counts[t] == 0]
         if len(missing) <= 1:
             found.update(missing or ORPHAN_TILES)
-    return [TILES[t] for t in sorted(found)]
+    return sorted(found)
 
 
 # --------------------------------------------------------------------------
@@ -206,11 +220,17 @@ def _block_readings(cs: tuple[int, ...], chows: bool) -> frozenset[tuple[int, tu
     return frozenset(found)
 
 
-def readings(tiles: Any, melds: Any = ()) -> list[tuple[int, ...]]:
+def readings(tiles: Any, melds: Any = (), shapes: Any = None) -> list[tuple[int, ...]]:
     """Every distinct reading ``(pair, concealed sets ascending..., declared sets...)``, sorted."""
+    if shapes is not None:
+        return _shaped.readings(_THIS, tiles, melds, shapes)
     counts, codes, k = _read(tiles, melds, "full")
+    return _readings_parts(counts, codes, k)
+
+
+def _readings_parts(counts: list[int], codes: tuple[int, ...], k: int, orphans: bool = True) -> list[tuple[int, ...]]:
     result: set[tuple[int, ...]] = set()
-    if k == 0 and _is_orphans(counts):
+    if orphans and k == 0 and _is_orphans(counts):
         pair = next(t for t in ORPHAN_TILES if counts[t] == 2)
         result.add((pair, ORPHANS))
     if not _standard_complete(counts):
@@ -350,10 +370,19 @@ def _orphans_cost(counts: list[int]) -> int:
     return missing + (0 if has_pair else 1)
 
 
-def tiles_away(tiles: Any, melds: Any = ()) -> int:
+def tiles_away(tiles: Any, melds: Any = (), shapes: Any = None) -> int:
     """Fewest tiles to draw, minus one: -1 complete, 0 waiting (four-copy limit respected)."""
+    if shapes is not None:
+        return _shaped.tiles_away(_THIS, tiles, melds, shapes)
     counts, codes, k = _read(tiles, melds, "any")
+    return _away_parts(counts, codes, k)
+
+
+def _away_parts(counts: list[int], codes: tuple[int, ...], k: int, orphans: bool = True) -> int:
     cost = _standard_cost(counts, _caps(codes), k)
-    if k == 0:
+    if orphans and k == 0:
         cost = min(cost, _orphans_cost(counts))
     return cost - 1
+
+
+_THIS = sys.modules[__name__]
