@@ -547,10 +547,18 @@ def diff(a: Preset, b: Preset) -> list[Difference]:
     da, db = a.to_dict(), b.to_dict()
     out: list[Difference] = []
     for key in da.keys() | db.keys():
-        if key in ("id", "name", "source", "patterns", "payments", "plugins"):
+        if key in ("id", "name", "source", "patterns", "payments", "plugins", "shapes"):
             continue
         if da.get(key) != db.get(key):
             out.append(Difference(key, da.get(key), db.get(key)))
+    if a.shapes != b.shapes:
+        out.append(Difference("shapes", list(a.shapes), list(b.shapes)))
+    for sid in [*a.shapes, *(x for x in b.shapes if x not in a.shapes)]:
+        oa, ob = a.shape_options.get(sid, {}), b.shape_options.get(sid, {})
+        if sid in a.shapes and sid in b.shapes and oa != ob:
+            for k in [*oa, *(x for x in ob if x not in oa)]:
+                if oa.get(k) != ob.get(k):
+                    out.append(Difference(f"shapes.{sid}.{k}", oa.get(k), ob.get(k)))
     pa, pb = da["patterns"], db["patterns"]
     order = list(pa) + [k for k in pb if k not in pa]
     for pid in order:
