@@ -37,8 +37,20 @@ from hkcore.registry import catalogue
 BUILTIN_SHAPES = ("standard", "thirteen_orphans")
 TOP_KEYS = (
     "id", "name", "source", "extends", "unit", "minimum", "cap", "tiles", "shapes", "plugins",
-    "limit_adds", "patterns", "payments",
+    "limit_adds", "claims", "patterns", "payments",
 )
+#: claim rules (``[claims]``), each with its allowed values, the first the default
+CLAIM_RULES: dict[str, tuple[Any, ...]] = {
+    # which kongs another player may rob: none at all, only added kongs, or also a
+    # concealed kong when the robbing hand is thirteen orphans (ruling 13)
+    "robbing_kong": ("added", "none", "added_and_concealed_orphans"),
+    # several players may win on one discard (each paid separately); else the
+    # nearest seat after the discarder wins
+    "multiple_winners": (False, True),
+    # after a chow or pung the claimant may not at once discard a tile that would
+    # swap the claimed set: the claimed tile, or a chow's tile at the other end
+    "swap_rule": (False, True),
+}
 ENTRY_KEYS = ("value", "by_count", "limit", "includes", "wins_below_minimum")
 
 
@@ -103,6 +115,7 @@ class Preset:
     limit_adds: tuple[str, ...]
     patterns: tuple[PatternRule, ...]
     payments: Mapping[str, Any] | None
+    claims: Mapping[str, Any] = field(default_factory=lambda: {k: v[0] for k, v in CLAIM_RULES.items()})
     source: str = ""
     file: str = field(default="", compare=False)
     #: options of the shapes that have any, by shape id
@@ -127,7 +140,7 @@ class Preset:
             "cap": self.cap if self.cap is not None else False, "tiles": self.tiles,
             "shapes": ({sid: dict(self.shape_options.get(sid, {})) for sid in self.shapes}
                        if self.shape_options else list(self.shapes)), "plugins": {k: dict(v) for k, v in self.plugins.items()},
-            "limit_adds": list(self.limit_adds),
+            "limit_adds": list(self.limit_adds), "claims": dict(self.claims),
         }
         if self.source:
             out["source"] = self.source
@@ -228,6 +241,8 @@ def _resolve(ref: str, base_dir: Path | None, seen: tuple[str, ...]) -> tuple[di
         elif key == "payments" and isinstance(value, dict) and "scheme" not in value \
                 and isinstance(merged.get("payments"), dict):
             merged["payments"] = {**merged["payments"], **value}
+        elif key == "claims" and isinstance(value, dict) and isinstance(merged.get("claims"), dict):
+            merged["claims"] = {**merged["claims"], **value}
         else:
             merged[key] = value
         merged_origin[key] = label
@@ -303,10 +318,11 @@ def _build(data: dict[str, Any], origin: dict[str, str]) -> Preset:
     payments = data.get("payments", False)
     if payments is not False:
         payments = _payments(payments, where("payments"), cat)
+    claims = _claims(data.get("claims", {}), where("claims"))
     return Preset(
         id=pid, name=str(data.get("name", pid)), unit=unit, minimum=minimum,
         cap=None if cap is False else cap, tiles=tiles, shapes=shapes, plugins=plugins,
-        limit_adds=limit_adds, patterns=tuple(rules), payments=payments or None,
+        limit_adds=limit_adds, patterns=tuple(rules), payments=payments or None, claims=claims,
         source=str(data.get("source", "")), file=origin[_SELF], shape_options=shape_opts,
     )
 
@@ -433,6 +449,22 @@ def _plugins(raw: Any, file: str, cat: Any) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _claims(raw: Any, file: str) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise PresetError(f"expected a table of claim rules, got {raw!r}", file, "claims")
+    out = {k: v[0] for k, v in CLAIM_RULES.items()}
+    for key, value in raw.items():
+        if key not in CLAIM_RULES:
+            raise PresetError(f"unknown key {key!r}{_nearest(key, CLAIM_RULES)}; claims take "
+                              + ", ".join(CLAIM_RULES), file, f"claims.{key}")
+        allowed = CLAIM_RULES[key]
+        if value not in allowed or type(value) is not type(allowed[0]):
+            raise PresetError(f"{value!r} is not one of {', '.join(map(repr, allowed))}"
+                              f"{_nearest(str(value), map(str, allowed))}", file, f"claims.{key}")
+        out[key] = value
+    return out
+
+
 def _payments(raw: Any, file: str, cat: Any) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise PresetError(f"expected a table (or false for none), got {raw!r}", file, "payments")
@@ -547,7 +579,7 @@ def diff(a: Preset, b: Preset) -> list[Difference]:
     da, db = a.to_dict(), b.to_dict()
     out: list[Difference] = []
     for key in da.keys() | db.keys():
-        if key in ("id", "name", "source", "patterns", "payments", "plugins", "shapes"):
+        if key in ("id", "name", "source", "patterns", "payments", "plugins", "shapes", "claims"):
             continue
         if da.get(key) != db.get(key):
             out.append(Difference(key, da.get(key), db.get(key)))
@@ -571,7 +603,7 @@ def diff(a: Preset, b: Preset) -> list[Difference]:
         for k in list(ra) + [k for k in rb if k not in ra]:
             if ra.get(k) != rb.get(k):
                 out.append(Difference(f"patterns.{pid}.{k}", ra.get(k), rb.get(k)))
-    for key in ("plugins", "payments"):
+    for key in ("claims", "plugins", "payments"):
         xa, xb = da.get(key), db.get(key)
         if xa == xb:
             continue
