@@ -544,10 +544,14 @@ def export_toml(preset: Preset) -> str:
     patterns = data.pop("patterns")
     payments = data.pop("payments")
     plugins = data.pop("plugins")
+    claims = data.pop("claims")
+    shapes = data.pop("shapes")
     out = [f"# {preset.name}: resolved by hkcore from {preset.file or preset.id}", tomli_w.dumps(data).rstrip()]
     if payments is False:
         out.append("payments = false")
+    out.append("shapes = " + _inline(shapes))
     out.append("plugins = " + _inline(plugins))
+    out.append("claims = " + _inline(claims))
     # one line per pattern, in preset order (it decides between equal limits)
     out.append("\n[patterns]")
     out += [f"{pid} = {_inline(entry)}" for pid, entry in patterns.items()]
@@ -562,6 +566,8 @@ def _inline(value: Any) -> str:
 
     if isinstance(value, dict):
         return "{ " + ", ".join(f"{k} = {_inline(v)}" for k, v in value.items()) + " }" if value else "{}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_inline(v) for v in value) + "]"
     return tomli_w.dumps({"v": value}).strip()[len("v = "):].replace("\n", " ")
 
 
