@@ -378,3 +378,85 @@ class ScoreResult(BaseModel):
     def to_json(self, **kwargs: Any) -> str:
         """The result as JSON."""
         return self.model_dump_json(**kwargs)
+
+
+class Position(BaseModel):
+    """A hand in play, not yet won: 13 - 3k concealed tiles (waiting for a
+    tile) or 14 - 3k (about to discard), its declared sets and its context.
+
+    The fields are those of ``Hand`` without the win: ``tiles``, ``melds``,
+    ``seat_wind``, ``round_wind``, ``flowers``, ``seasons``.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tiles: str
+    melds: tuple[Meld, ...] = ()
+    seat_wind: Seat = "E"
+    round_wind: Seat = "E"
+    flowers: tuple[StrictInt, ...] = ()
+    seasons: tuple[StrictInt, ...] = ()
+
+    _counts: list[int] = PrivateAttr(default_factory=list)
+
+    _canonical_tiles = field_validator("tiles")(Hand._canonical_tiles.__func__)  # type: ignore[attr-defined]
+    _bonus_numbers = field_validator("flowers", "seasons")(Hand._bonus_numbers.__func__)  # type: ignore[attr-defined]
+
+    @model_validator(mode="after")
+    def _check_counts(self) -> Position:
+        from hkcore.core._normalize import normalize
+
+        try:
+            counts, _codes, _k = normalize(self.tiles, [m.code for m in self.melds], "any")
+        except HandError as exc:
+            raise _err(exc.field or "tiles", exc.value, str(exc).split(": ", 1)[-1]) from None
+        self._counts = counts
+        return self
+
+    @property
+    def counts(self) -> list[int]:
+        """34 counts of the concealed tiles."""
+        return self.__pydantic_private__["_counts"]  # type: ignore[index]
+
+    @property
+    def waiting_size(self) -> bool:
+        """True for 13 - 3k concealed tiles (waiting for a tile), False for 14 - 3k."""
+        return (sum(self.counts) + 3 * len(self.melds)) == 13
+
+    @classmethod
+    def parse(cls, data: Any) -> Position:
+        """A ``Position`` from a dict, JSON, compact notation (without ``win:``) or a Position."""
+        if isinstance(data, Position):
+            return data
+        if isinstance(data, Hand):
+            data = data.model_dump(by_alias=True, include={"tiles", "melds", "seat_wind", "round_wind",
+                                                           "flowers", "seasons"})
+        if isinstance(data, str):
+            text = data.strip()
+            if text.startswith("{"):
+                try:
+                    return cls.model_validate_json(text)
+                except ValidationError as exc:
+                    raise hand_error(exc) from None
+            from hkcore.notation import parse_position
+
+            return parse_position(text)
+        if not isinstance(data, dict):
+            raise HandError(f"hand: expected a dict, JSON, notation or Position, got {type(data).__name__}",
+                            "hand", data)
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            raise hand_error(exc) from None
+
+    def with_tile(self, tile_code: str, **context: Any) -> Hand:
+        """The finished ``Hand`` if ``tile_code`` completes this waiting position.
+
+        ``context`` gives the win: ``self_draw``, ``discarder``,
+        ``robbing_kong``, ``last_tile``...; the result is validated like any hand.
+        """
+        data = self.model_dump(by_alias=True)
+        data["tiles"] = self.tiles + tile_code
+        data["win_tile"] = tile_code
+        data.update(context)
+        return Hand.parse(data)

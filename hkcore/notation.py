@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from hkcore.errors import HandError
-from hkcore.models import SEATS, Hand, hand_error
+from hkcore.models import SEATS, Hand, Position, hand_error
 
 _FLAGS = {"self-draw": "self_draw", "last-tile": "last_tile", "robbing-kong": "robbing_kong"}
 _KEYS = {
@@ -43,6 +43,21 @@ _KEYS = {
 
 def parse_hand(text: str) -> Hand:
     """A ``Hand`` from compact notation; errors name the token and its position."""
+    data, origin = _parse(text)
+    return _validate(Hand, data, origin)
+
+
+def parse_position(text: str) -> Position:
+    """A ``Position`` (a hand not yet won) from compact notation without the win."""
+    data, origin = _parse(text)
+    for key in ("win_tile", "self_draw", "discarder", "last_tile", "kong_replacement", "robbing_kong", "first_turn"):
+        if key in data:
+            pos, token = origin[key]
+            raise HandError(f"notation: token {pos} {token!r}: a hand not yet won has no {key}", key, token)
+    return _validate(Position, data, origin)
+
+
+def _parse(text: str) -> tuple[dict[str, Any], dict[str, tuple[int, str]]]:
     tokens = text.split()
     if not tokens:
         raise HandError("notation: empty hand", "notation", text)
@@ -94,8 +109,12 @@ def parse_hand(text: str) -> Hand:
                 + ", ".join(sorted([*_FLAGS, *(k + ':' for k in _KEYS)])),
                 "notation", token,
             )
+    return data, origin
+
+
+def _validate(model: Any, data: dict[str, Any], origin: dict[str, tuple[int, str]]) -> Any:
     try:
-        return Hand.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         err = hand_error(exc)
         where = err.field or ""

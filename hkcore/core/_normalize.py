@@ -60,10 +60,10 @@ def counts_of(tiles: Any, field: str = "tiles") -> list[int]:
 
 def _checked_counts(counts: list[int], field: str) -> list[int]:
     for i, c in enumerate(counts):
-        if not isinstance(c, int) or isinstance(c, bool) or c < 0 or c > 4:
-            raise HandError(
-                f"{field}: count {c!r} for {tile(i)} is not 0..4", field, c
-            )
+        if isinstance(c, int) and not isinstance(c, bool) and c > 4:
+            raise HandError(f"{field}: {c} copies of {tile(i)} (at most 4)", field, str(tile(i)))
+        if not isinstance(c, int) or isinstance(c, bool) or c < 0:
+            raise HandError(f"{field}: count {c!r} for {tile(i)} is not 0..4", field, c)
     return counts
 
 
