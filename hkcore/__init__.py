@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from hkcore import core
 from hkcore.core import is_complete, readings, tiles_away, waits
+from hkcore.analysis import Analysis, analyse
 from hkcore.compare import Comparison, compare
 from hkcore.engine import score
 from hkcore.errors import HandError, HkcoreError, TileError
-from hkcore.models import Hand, Meld, PatternScore, ScoreResult
+from hkcore.models import Hand, Meld, PatternScore, Position, ScoreResult
 from hkcore.preset import Preset, PresetError, load_preset, presets
 from hkcore.tiles import TILES, Tile, format_tiles, parse_tiles, tile
 
@@ -15,6 +16,9 @@ __version__ = "0.1.0"
 __all__ = [
     "score",
     "compare",
+    "analyse",
+    "Analysis",
+    "Position",
     "Comparison",
     "load_preset",
     "presets",

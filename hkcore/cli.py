@@ -3,6 +3,7 @@
     hkscore example                        the RULES.md example hand, as JSON
     hkscore score HAND --preset all        score a hand (JSON file, - for stdin, or notation)
     hkscore compare HAND [--preset P]      one hand under several presets, side by side
+    hkscore waits HAND [--preset P]        a hand in play: tiles away, waits and their value
     hkscore presets [show|export ID]       the presets, one preset's rules, or it resolved as TOML
     hkscore presets diff A B               every rule on which two presets differ
     hkscore schema [hand|meld|result]      JSON Schema of the data
@@ -23,8 +24,9 @@ from hkcore import core
 from hkcore.core._codes import CHOW, ORPHANS, PUNG
 from hkcore.engine import score
 from hkcore.errors import HandError, HkcoreError
-from hkcore.models import Hand, Meld, ScoreResult
+from hkcore.models import Hand, Meld, Position, ScoreResult
 from hkcore.notation import format_hand
+from hkcore.analysis import Analysis, analyse
 from hkcore.compare import compare
 from hkcore.preset import Preset, builtin_ids, diff, export_toml, load_preset
 from hkcore.tiles import TILES, format_tiles, parse_tiles, to_unicode
@@ -157,6 +159,94 @@ def _cmd_score(args: argparse.Namespace) -> int:
         print(json.dumps(results[0] if len(ids) == 1 else results, ensure_ascii=False, indent=2))
     else:
         print("\n\n".join(blocks))
+    return 0
+
+
+def read_position(args: Sequence[str]) -> Position:
+    """A hand in play from the command line: a JSON file, ``-`` (stdin), or notation words."""
+    if len(args) == 1 and args[0] == "-":
+        return Position.parse(sys.stdin.read())
+    if len(args) == 1 and (args[0].endswith(".json") or Path(args[0]).is_file()):
+        try:
+            return Position.parse(Path(args[0]).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise HandError(f"hand: cannot read {args[0]!r}: {exc.strerror}", "hand", args[0]) from None
+    return Position.parse(" ".join(args))
+
+
+def _cell(value: Any, unit: str, how: str) -> str:
+    text = f"{how} {value.faan} {unit}"
+    if not value.winnable:
+        text += f": cannot win ({value.reason.split('; ')[-1]})" if value.reason else ": cannot win"
+    return text
+
+
+def _cmd_waits(args: argparse.Namespace) -> int:
+    pos = read_position(args.hand)
+    ids = _preset_list(args.preset)
+    results: list[tuple[str, Analysis | str]] = []
+    for ref in ids:
+        preset = load_preset(ref)
+        try:
+            results.append((preset.id, analyse(pos, preset, args.visible or "")))
+        except HkcoreError as exc:
+            if len(ids) == 1:
+                raise
+            results.append((preset.id, str(exc)))
+    if args.json:
+        data = [r.model_dump() if isinstance(r, Analysis) else {"preset": pid, "error": r} for pid, r in results]
+        print(json.dumps(data[0] if len(ids) == 1 else data, ensure_ascii=False, indent=2))
+        return 0
+    melds = "".join(f" {m.tiles}" + (f":{m.from_}" if m.from_ else "") if not m.concealed else f" [{m.tiles}]"
+                    for m in pos.melds)
+    print(f"hand  {pos.tiles}{melds}   {to_unicode(parse_tiles(pos.tiles))}")
+    good = [(pid, r) for pid, r in results if isinstance(r, Analysis)]
+    for pid, r in results:
+        if not isinstance(r, Analysis):
+            print(f"{pid}: error: {r}")
+    if not good:
+        return 0
+    first = good[0][1]
+    away = first.tiles_away
+    if pos.waiting_size:
+        rows = []
+        for pid, r in good:
+            state = "waiting" if r.waiting else f"{r.tiles_away} tiles away"
+            rows.append(f"{pid}: {state}")
+        print("      " + "   ".join(rows))
+        tiles = sorted({w.tile for _, r in good for w in r.waits}, key=lambda c: parse_tiles(c)[0].index)
+        if not tiles:
+            return 0
+        head = ["wait", "unseen"] + [pid for pid, _ in good]
+        table = [head]
+        for code in tiles:
+            d_row = [f"{parse_tiles(code)[0].unicode} {code}", ""]
+            s_row = ["", ""]
+            for _pid, r in good:
+                w = next((x for x in r.waits if x.tile == code), None)
+                if w is None:
+                    d_row.append("(not a wait here)")
+                    s_row.append("")
+                    continue
+                d_row[1] = str(w.unseen)
+                d_row.append(_cell(w.on_discard, r.unit, "discard"))
+                s_row.append(_cell(w.on_self_draw, r.unit, "self-draw"))
+            table += [d_row, s_row]
+        widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+        for row in table:
+            print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+        return 0
+    print(f"      {'complete' if away < 0 else 'waiting' if away == 0 else f'{away} tiles away'}; "
+          "discards that leave it waiting, best first:")
+    for pid, r in good:
+        print(f"\n{pid}")
+        if not r.discards:
+            print("  none")
+        for opt in r.discards:
+            waits = ", ".join(f"{w.tile} ({w.unseen} unseen, {w.on_discard.faan}/{w.on_self_draw.faan}"
+                              + ("" if w.on_discard.winnable or w.on_self_draw.winnable else ", cannot win") + ")"
+                              for w in opt.waits)
+            print(f"  discard {opt.discard}: {opt.winnable_unseen} winning tiles unseen; waits {waits}")
     return 0
 
 
@@ -297,6 +387,14 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("--preset", "-p", action="append", help="preset id or path, repeatable (default: all built-in)")
     cp.add_argument("--json", action="store_true", help="print the comparison as JSON")
     cp.set_defaults(func=_cmd_compare)
+
+    wt = sub.add_parser("waits", help="tiles away, waits and their value for a hand in play")
+    wt.add_argument("hand", nargs="+", help="a JSON file, - for stdin, or notation without win: "
+                                            "e.g. 123m456p23s55z 789s:W seat:S")
+    wt.add_argument("--preset", "-p", action="append", help="preset id or path, repeatable; 'all' for every built-in")
+    wt.add_argument("--visible", help="tiles face up elsewhere (ponds, others' melds), for the unseen counts")
+    wt.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    wt.set_defaults(func=_cmd_waits)
 
     ex = sub.add_parser("example", help="print the RULES.md example hand as JSON")
     ex.set_defaults(func=_cmd_example)

@@ -408,22 +408,61 @@ cdef class Kernel:
 
     cdef object _score(self, object ctx):
         cdef Ctx c
-        cdef Summary s
+        cdef Summary base
         cdef Best best
-        cdef int i, j, k, key, tot, pairs = 0, hpair = -1, nh = 0, nsets, x, nr = 0, s0, s1, s2, kind, t, p
-        cdef int first[3]
-        cdef int num[3]
-        cdef int hsets[4]
-        cdef int pick[3]
-        cdef int rd[64][5]          # readings: pair then concealed sets ascending
-        cdef int rlen
-        cdef int tmp[5]
-        cdef int full[9]
-        cdef int placed[5]
-        cdef int nplace
-        cdef Dec *d
-        cdef uint64_t base_pungs = 0, base_kongs = 0
-        cdef int base_chows = 0, base_npungs = 0, base_nkongs = 0, base_conc = 0, base_ck = 0, base_claimed = 0
+        cdef int i
+        self._load(ctx, &c, &base)
+        best.found = 0
+        if c.win >= 0:
+            self._best_complete(&c, &base, &best)
+        if self.has_instant and c.nflowers + c.nseasons >= 7:
+            self._instant(&base, &c, &best)
+        if not best.found:
+            return None
+        return (best.capped, best.uncapped, best.limit, best.shape,
+                tuple([best.reading[i] for i in range(best.nread)]), best.win_set, best.below,
+                tuple([(best.listed_entry[i], best.listed_count[i], best.listed_value[i])
+                       for i in range(best.nlisted)]))
+
+    def score_waits(self, ctx, waits, py_detect=None):
+        """Each wait of a waiting hand scored on a discard and on a self-draw.
+
+        ``ctx`` is the hand context without its winning tile (13 - 3k
+        concealed tiles; its self-draw and win fields are ignored); the
+        decomposition of the suits the wait does not touch is shared. Returns
+        [(tile, (capped, uncapped, below_minimum) on a discard, the same on a
+        self-draw), ...]; None where the tile does not complete the hand.
+        """
+        cdef Ctx c
+        cdef Summary base
+        cdef Best best
+        cdef int t, sd
+        cdef uint64_t kinds
+        cdef list out = []
+        self.py_detect = py_detect
+        try:
+            self._load(ctx, &c, &base)
+            kinds = c.kinds
+            for w in waits:
+                t = w
+                c.counts[t] += 1
+                c.kinds = kinds | ((<uint64_t>1) << t)
+                c.win = t
+                row = [t]
+                for sd in range(2):
+                    c.self_draw = sd
+                    best.found = 0
+                    self._best_complete(&c, &base, &best)
+                    row.append((best.capped, best.uncapped, best.below) if best.found else None)
+                c.counts[t] -= 1
+                out.append(tuple(row))
+            return out
+        finally:
+            self.py_detect = None
+
+    cdef int _load(self, object ctx, Ctx *c, Summary *base) except -1:
+        """The hand context and what its declared sets give every reading."""
+        cdef int i, kind, t
         counts, melds, concealed, c.self_draw, c.seat, c.round_, c.seat_number, c.flowers, c.seasons, \
             c.nflowers, c.nseasons, c.last_tile, c.kong_repl, c.robbing, c.first_turn, c.win = ctx
         c.kinds = 0
@@ -432,173 +471,169 @@ cdef class Kernel:
             if c.counts[i]:
                 c.kinds |= (<uint64_t>1) << i
         c.nmelds = len(melds)
+        base.pungs = 0
+        base.kongs = 0
+        base.n_chows = 0
+        base.n_pungs = 0
+        base.n_kongs = 0
+        base.concealed_pungs = 0
+        base.concealed_kongs = 0
+        base.claimed = 0
+        base.pair = -1
+        base.win_set = -1
+        base.shape = SH_BONUS
         for i in range(c.nmelds):
             c.meld_code[i] = melds[i]
             c.meld_concealed[i] = concealed[i]
             kind = c.meld_code[i] // 34
             t = c.meld_code[i] % 34
             if kind == 0:
-                base_chows += 1
+                base.n_chows += 1
                 c.kinds |= (<uint64_t>7) << t
             else:
-                base_npungs += 1
-                base_pungs |= (<uint64_t>1) << t
+                base.n_pungs += 1
+                base.pungs |= (<uint64_t>1) << t
                 c.kinds |= (<uint64_t>1) << t
                 if kind == 2:
-                    base_nkongs += 1
-                    base_kongs |= (<uint64_t>1) << t
+                    base.n_kongs += 1
+                    base.kongs |= (<uint64_t>1) << t
             if c.meld_concealed[i]:
-                base_conc += 1
-                base_ck += 1
+                base.concealed_pungs += 1
+                base.concealed_kongs += 1
             else:
-                base_claimed += 1
-        best.found = 0
-        rlen = 5 - c.nmelds
-        if c.win >= 0:
-            # the standard readings of the concealed tiles, in sorted order
-            for i in range(3):
-                tot = 0
-                for j in range(9):
-                    tot += c.counts[9 * i + j]
-                key = _key(c.counts + 9 * i)
-                if DEC_N[key] == 0:
-                    pairs = -9
-                    break
-                if tot % 3 == 2:
+                base.claimed += 1
+        return 0
+
+    cdef int _best_complete(self, Ctx *c, const Summary *base, Best *best) except -1:
+        """Every standard reading (sorted) and thirteen orphans, into ``best``."""
+        cdef Summary s
+        cdef int i, j, k, key, tot, pairs = 0, hpair = -1, nh = 0, nsets, x, nr = 0, s0, s1, s2, kind, t, p
+        cdef int first[3]
+        cdef int num[3]
+        cdef int hsets[4]
+        cdef int pick[3]
+        cdef int rd[64][5]          # readings: pair then concealed sets ascending
+        cdef int rlen = 5 - c.nmelds
+        cdef int tmp[5]
+        cdef int full[9]
+        cdef int placed[5]
+        cdef int nplace
+        cdef Dec *d
+        for i in range(3):
+            tot = 0
+            for j in range(9):
+                tot += c.counts[9 * i + j]
+            key = _key(c.counts + 9 * i)
+            if DEC_N[key] == 0:
+                pairs = -9
+                break
+            if tot % 3 == 2:
+                pairs += 1
+            first[i] = DEC_FIRST[key]
+            num[i] = DEC_N[key]
+        if pairs >= 0:
+            for i in range(27, 34):
+                if c.counts[i] == 2:
                     pairs += 1
-                first[i] = DEC_FIRST[key]
-                num[i] = DEC_N[key]
-            if pairs >= 0:
-                for i in range(27, 34):
-                    if c.counts[i] == 2:
-                        pairs += 1
-                        hpair = i
-                    elif c.counts[i] == 3:
-                        hsets[nh] = 34 + i
-                        nh += 1
-                    elif c.counts[i] != 0:
-                        pairs = -9
-            if pairs == 1:
-                for s0 in range(num[0]):
-                    for s1 in range(num[1]):
-                        for s2 in range(num[2]):
-                            if nr == 64:
-                                break
-                            pick[0] = s0
-                            pick[1] = s1
-                            pick[2] = s2
-                            tmp[0] = hpair
-                            nsets = 0
-                            for i in range(3):
-                                d = &DECS[first[i] + pick[i]]
-                                if d.pair >= 0:
-                                    tmp[0] = 9 * i + d.pair
-                                for j in range(d.nsets):
-                                    tmp[1 + nsets] = d.sets[j] + 9 * i
-                                    nsets += 1
-                            for i in range(nh):
-                                tmp[1 + nsets] = hsets[i]
+                    hpair = i
+                elif c.counts[i] == 3:
+                    hsets[nh] = 34 + i
+                    nh += 1
+                elif c.counts[i] != 0:
+                    pairs = -9
+        if pairs == 1:
+            for s0 in range(num[0]):
+                for s1 in range(num[1]):
+                    for s2 in range(num[2]):
+                        if nr == 64:
+                            break
+                        pick[0] = s0
+                        pick[1] = s1
+                        pick[2] = s2
+                        tmp[0] = hpair
+                        nsets = 0
+                        for i in range(3):
+                            d = &DECS[first[i] + pick[i]]
+                            if d.pair >= 0:
+                                tmp[0] = 9 * i + d.pair
+                            for j in range(d.nsets):
+                                tmp[1 + nsets] = d.sets[j] + 9 * i
                                 nsets += 1
-                            for i in range(2, 1 + nsets):
-                                x = tmp[i]
-                                j = i - 1
-                                while j >= 1 and tmp[j] > x:
-                                    tmp[j + 1] = tmp[j]
-                                    j -= 1
-                                tmp[j + 1] = x
-                            # insert into the sorted list of readings
-                            j = nr
-                            while j > 0 and _rless(tmp, rd[j - 1], rlen):
-                                for k in range(rlen):
-                                    rd[j][k] = rd[j - 1][k]
+                        for i in range(nh):
+                            tmp[1 + nsets] = hsets[i]
+                            nsets += 1
+                        for i in range(2, 1 + nsets):
+                            x = tmp[i]
+                            j = i - 1
+                            while j >= 1 and tmp[j] > x:
+                                tmp[j + 1] = tmp[j]
                                 j -= 1
+                            tmp[j + 1] = x
+                        # insert into the sorted list of readings
+                        j = nr
+                        while j > 0 and _rless(tmp, rd[j - 1], rlen):
                             for k in range(rlen):
-                                rd[j][k] = tmp[k]
-                            nr += 1
-            for i in range(nr):
-                for k in range(rlen):
-                    full[k] = rd[i][k]
-                for k in range(c.nmelds):
-                    full[rlen + k] = c.meld_code[k]
-                # placements: the pair, then each distinct concealed set holding the winning tile
-                nplace = 0
-                if rd[i][0] == c.win:
-                    placed[nplace] = -1
+                                rd[j][k] = rd[j - 1][k]
+                            j -= 1
+                        for k in range(rlen):
+                            rd[j][k] = tmp[k]
+                        nr += 1
+        for i in range(nr):
+            for k in range(rlen):
+                full[k] = rd[i][k]
+            for k in range(c.nmelds):
+                full[rlen + k] = c.meld_code[k]
+            # placements: the pair, then each distinct concealed set holding the winning tile
+            nplace = 0
+            if rd[i][0] == c.win:
+                placed[nplace] = -1
+                nplace += 1
+            for k in range(1, rlen):
+                x = rd[i][k]
+                if k > 1 and x == rd[i][k - 1]:
+                    continue
+                kind = x // 34
+                t = x % 34
+                if (kind == 0 and t <= c.win <= t + 2) or (kind != 0 and t == c.win):
+                    placed[nplace] = x
                     nplace += 1
+            for p in range(nplace):
+                s = base[0]
+                s.shape = SH_STANDARD
+                s.pair = rd[i][0]
+                s.win_set = placed[p]
                 for k in range(1, rlen):
                     x = rd[i][k]
-                    if k > 1 and x == rd[i][k - 1]:
-                        continue
-                    kind = x // 34
-                    t = x % 34
-                    if (kind == 0 and t <= c.win <= t + 2) or (kind != 0 and t == c.win):
-                        placed[nplace] = x
-                        nplace += 1
-                for p in range(nplace):
-                    s.shape = SH_STANDARD
-                    s.pair = rd[i][0]
-                    s.win_set = placed[p]
-                    s.pungs = base_pungs
-                    s.kongs = base_kongs
-                    s.n_chows = base_chows
-                    s.n_pungs = base_npungs
-                    s.n_kongs = base_nkongs
-                    s.concealed_pungs = base_conc
-                    s.concealed_kongs = base_ck
-                    s.claimed = base_claimed
-                    for k in range(1, rlen):
-                        x = rd[i][k]
-                        if x < 34:
-                            s.n_chows += 1
-                        else:
-                            s.n_pungs += 1
-                            s.pungs |= (<uint64_t>1) << (x - 34)
-                            if not (x == placed[p] and not c.self_draw):
-                                s.concealed_pungs += 1
-                    self._evaluate(&s, &c, SC_SETS | SC_HAND | SC_BONUS, full, rlen + c.nmelds, &best)
-            if self.orphans_shape and c.nmelds == 0 and _orphans(c.counts):
-                for k in range(13):
-                    if c.counts[ORPH[k]] == 2:
-                        full[0] = ORPH[k]
-                full[1] = ORPHANS_CODE
-                s.shape = SH_ORPHANS
-                s.pair = full[0]
-                s.win_set = -1
-                s.pungs = 0
-                s.kongs = 0
-                s.n_chows = 0
-                s.n_pungs = 0
-                s.n_kongs = 0
-                s.concealed_pungs = 0
-                s.concealed_kongs = 0
-                s.claimed = 0
-                self._evaluate(&s, &c, SC_HAND | SC_BONUS, full, 2, &best)
-        if self.has_instant and c.nflowers + c.nseasons >= 7:
-            s.shape = SH_BONUS
-            s.pair = -1
+                    if x < 34:
+                        s.n_chows += 1
+                    else:
+                        s.n_pungs += 1
+                        s.pungs |= (<uint64_t>1) << (x - 34)
+                        if not (x == placed[p] and not c.self_draw):
+                            s.concealed_pungs += 1
+                self._evaluate(&s, c, SC_SETS | SC_HAND | SC_BONUS, full, rlen + c.nmelds, best)
+        if self.orphans_shape and c.nmelds == 0 and _orphans(c.counts):
+            for k in range(13):
+                if c.counts[ORPH[k]] == 2:
+                    full[0] = ORPH[k]
+            full[1] = ORPHANS_CODE
+            s = base[0]
+            s.shape = SH_ORPHANS
+            s.pair = full[0]
             s.win_set = -1
-            s.pungs = base_pungs
-            s.kongs = base_kongs
-            s.n_chows = base_chows
-            s.n_pungs = base_npungs
-            s.n_kongs = base_nkongs
-            s.concealed_pungs = base_conc
-            s.concealed_kongs = base_ck
-            s.claimed = base_claimed
-            self._instant(&s, &c, &best)
-        if not best.found:
-            return None
-        return (best.capped, best.uncapped, best.limit, best.shape,
-                tuple([best.reading[i] for i in range(best.nread)]), best.win_set, best.below,
-                tuple([(best.listed_entry[i], best.listed_count[i], best.listed_value[i])
-                       for i in range(best.nlisted)]))
+            self._evaluate(&s, c, SC_HAND | SC_BONUS, full, 2, best)
+        return 0
 
-    cdef int _instant(self, Summary *s, Ctx *c, Best *best) except -1:
+    cdef int _instant(self, const Summary *base, Ctx *c, Best *best) except -1:
         """The bonus-tile instant win counts only when an instant pattern is met."""
         cdef Best trial
+        cdef Summary s = base[0]
         cdef int i, hit = 0
+        s.shape = SH_BONUS
+        s.pair = -1
+        s.win_set = -1
         trial.found = 0
-        self._evaluate(s, c, SC_BONUS | SC_INSTANT, NULL, 0, &trial)
+        self._evaluate(&s, c, SC_BONUS | SC_INSTANT, NULL, 0, &trial)
         for i in range(trial.nlisted):
             if self.scope[trial.listed_entry[i]] & SC_INSTANT:
                 hit = 1

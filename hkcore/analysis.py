@@ -1,0 +1,188 @@
+"""A hand in play under a preset: tiles away, waits with their value, discards.
+
+``analyse`` answers what a table tells a player: how far the hand is from
+complete (every shape the preset allows), what it waits on, how many copies
+of each wait are still unseen, and what each wait is worth on a discard and
+on a self-draw, with the reason when a complete hand cannot be declared.
+For a hand about to discard it lists each discard that leaves it waiting,
+ranked by the unseen copies that would win, then by value.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from hkcore import core
+from hkcore.engine import CompiledPreset, compile_preset
+from hkcore.errors import HandError
+from hkcore.models import SEAT_NUMBER, Position
+from hkcore.preset import Preset, load_preset
+from hkcore.tiles import TILES, TileError, parse_tiles
+
+
+class WaitValue(BaseModel):
+    """What completing on a wait is worth: faan (or points), winnable, why not."""
+
+    faan: int
+    winnable: bool
+    reason: str | None = None
+
+
+class Wait(BaseModel):
+    """One tile the hand waits on."""
+
+    tile: str
+    unseen: int
+    on_discard: WaitValue
+    on_self_draw: WaitValue
+
+
+class DiscardOption(BaseModel):
+    """A discard that leaves the hand waiting, with those waits."""
+
+    discard: str
+    waits: list[Wait]
+    unseen: int
+    winnable_unseen: int
+
+
+class Analysis(BaseModel):
+    """A hand in play under one preset.
+
+    ``waits`` is filled for a waiting hand (13 - 3k tiles), ``discards`` for
+    a hand about to discard (14 - 3k), best first: most unseen copies that
+    would win (on a discard or a self-draw), then the highest self-draw
+    value, then most unseen copies, then tile order.
+    """
+
+    preset: str
+    unit: str
+    tiles: str
+    tiles_away: int
+    waiting: bool
+    waits: list[Wait] = []
+    discards: list[DiscardOption] = []
+
+
+def analyse(hand: Any, preset: str | Preset = "bga-old-style", visible: str = "") -> Analysis:
+    """Analyse a hand that has not won yet (see the module docstring).
+
+    ``hand`` is a ``Position``, a dict (the hand JSON without the win), or
+    compact notation; ``visible`` is a tile string of what else is face up
+    (ponds, other players' melds), for the unseen counts.
+    """
+    pos = Position.parse(hand)
+    compiled = compile_preset(load_preset(preset))
+    compiled.check(pos)  # type: ignore[arg-type]
+    seen = _seen(pos, visible)
+    codes = tuple(m.code for m in pos.melds)
+    k = len(codes)
+    counts = list(pos.counts)
+    if pos.waiting_size:
+        away = _away(compiled, counts, codes, k)
+        waits = _wait_values(compiled, pos, counts, codes, seen) if away == 0 else []
+        return Analysis(preset=compiled.preset.id, unit=compiled.preset.unit, tiles=pos.tiles, tiles_away=away,
+                        waiting=away == 0, waits=waits)
+    away = _away(compiled, counts, codes, k)
+    options = []
+    for d in range(34):
+        if not counts[d]:
+            continue
+        counts[d] -= 1
+        if _away(compiled, counts, codes, k) == 0:
+            left = _position(pos, counts)
+            ws = _wait_values(compiled, left, counts, codes, seen)
+            unseen = sum(w.unseen for w in ws)
+            good = sum(w.unseen for w in ws if w.on_discard.winnable or w.on_self_draw.winnable)
+            options.append(DiscardOption(discard=TILES[d].code, waits=ws, unseen=unseen, winnable_unseen=good))
+        counts[d] += 1
+    options.sort(key=lambda o: (-o.winnable_unseen, -max((w.on_self_draw.faan for w in o.waits), default=0),
+                                -o.unseen, TILES.index(parse_tiles(o.discard)[0])))
+    return Analysis(preset=compiled.preset.id, unit=compiled.preset.unit, tiles=pos.tiles, tiles_away=away,
+                    waiting=away <= 0, discards=options)
+
+
+def _seen(pos: Position, visible: str) -> list[int]:
+    """Copies of each tile the player can see: hand, melds and ``visible``."""
+    seen = list(pos.counts)
+    for m in pos.melds:
+        for t in core.set_tiles(m.code):
+            seen[t] += 1
+    try:
+        shown = parse_tiles(visible) if visible else []
+    except TileError as exc:
+        raise HandError(f"visible: {exc}", "visible", visible) from None
+    for t in shown:
+        if t.is_bonus:
+            continue
+        seen[t.index] += 1
+        if seen[t.index] > 4:
+            raise HandError(f"visible: {t} seen {seen[t.index]} times counting the hand and its melds (at most 4)",
+                            "visible", visible)
+    return seen
+
+
+def _away(compiled: CompiledPreset, counts: list[int], codes: tuple[int, ...], k: int) -> int:
+    orphans = "thirteen_orphans" in compiled.preset.shapes
+    best = core._impl._away_parts(counts, codes, k, orphans)
+    for shape, opts in compiled.extra_shapes:
+        best = min(best, shape.tiles_away(counts, k, codes, opts))
+    return best
+
+
+def _waits(compiled: CompiledPreset, counts: list[int], codes: tuple[int, ...], k: int) -> list[int]:
+    orphans = "thirteen_orphans" in compiled.preset.shapes
+    found = set(core._impl._waits_parts(counts, codes, k, orphans))
+    if compiled.extra_shapes:
+        used = list(counts)
+        for code in codes:
+            for t in core.set_tiles(code):
+                used[t] += 1
+        for t in range(34):
+            if t in found or used[t] >= 4:
+                continue
+            counts[t] += 1
+            if any(shape.readings(counts, k, opts) for shape, opts in compiled.extra_shapes):
+                found.add(t)
+            counts[t] -= 1
+    return sorted(found)
+
+
+def _position(pos: Position, counts: list[int]) -> Position:
+    """``pos`` with these concealed counts (already checked by the caller)."""
+    tiles = "".join(TILES[t].code * c for t, c in enumerate(counts) if c)
+    return Position.model_validate({**pos.model_dump(by_alias=True), "tiles": tiles})
+
+
+def _wait_values(compiled: CompiledPreset, pos: Position, counts: list[int], codes: tuple[int, ...],
+                 seen: list[int]) -> list[Wait]:
+    k = len(codes)
+    waits = _waits(compiled, counts, codes, k)
+    p = compiled.preset
+    values: dict[int, tuple[WaitValue, WaitValue]] = {}
+    if compiled.kernel is not None and not compiled.extra_shapes and not compiled.python_entries:
+        ctx = (counts, codes, tuple(m.concealed for m in pos.melds), False, 26 + SEAT_NUMBER[pos.seat_wind],
+               26 + SEAT_NUMBER[pos.round_wind], SEAT_NUMBER[pos.seat_wind], sum(1 << n for n in pos.flowers),
+               sum(1 << n for n in pos.seasons), len(pos.flowers), len(pos.seasons), False, 0, False, 0, -1)
+        for t, on_discard, on_self in compiled.kernel.score_waits(ctx, waits):
+            values[t] = (_value(p, on_discard), _value(p, on_self))
+    else:
+        for t in waits:
+            pair = []
+            for self_draw in (False, True):
+                r = compiled.score(pos.with_tile(TILES[t].code, self_draw=self_draw))
+                pair.append(WaitValue(faan=r.faan, winnable=r.winnable, reason=r.reason))
+            values[t] = (pair[0], pair[1])
+    return [Wait(tile=TILES[t].code, unseen=max(0, 4 - seen[t]), on_discard=values[t][0], on_self_draw=values[t][1])
+            for t in waits]
+
+
+def _value(preset: Preset, raw: tuple[int, int, int] | None) -> WaitValue:
+    if raw is None:  # pragma: no cover - waits always complete the hand
+        return WaitValue(faan=0, winnable=False, reason="not a complete hand")
+    capped, _uncapped, below = raw
+    if capped >= preset.minimum or below:
+        return WaitValue(faan=capped, winnable=True)
+    return WaitValue(faan=capped, winnable=False,
+                     reason=f"complete but {capped} {preset.unit}; {preset.id} needs {preset.minimum}")
