@@ -4,6 +4,7 @@ from __future__ import annotations
 from hkcore import core
 from hkcore.core import is_complete, readings, tiles_away, waits
 from hkcore.analysis import Analysis, analyse
+from hkcore.claims import Claim, legal_claims, may_discard, resolve_claims
 from hkcore.compare import Comparison, compare
 from hkcore.engine import score
 from hkcore.errors import HandError, HkcoreError, TileError
@@ -17,6 +18,10 @@ __all__ = [
     "score",
     "compare",
     "analyse",
+    "Claim",
+    "legal_claims",
+    "may_discard",
+    "resolve_claims",
     "Analysis",
     "Position",
     "Comparison",

@@ -227,8 +227,8 @@ def legal_claims(hand: Any, discard: str, discarder: str, preset: str | Path | P
     held = pos.counts[d.index]
     used = held + sum(parse_tiles(m.tiles).count(d) for m in pos.melds)
     if kong is not None and used:
-        raise HandError(f"discard = {d.code!r}: the hand holds {used} of it, but the other "
-                        f"{'three' if kong == 'added' else 'copies'} are in the kong", "discard", d.code)
+        where = "three are in the pung it is added to" if kong == "added" else "four are in the concealed kong"
+        raise HandError(f"discard = {d.code!r}: the hand holds {used} of it, but {where}", "discard", d.code)
     if used >= 4:
         raise HandError(f"discard = {d.code!r}: the hand already holds {used} of it counting its sets; a "
                         "discard would be a fifth copy", "discard", d.code)

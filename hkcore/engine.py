@@ -114,6 +114,10 @@ class CompiledPreset:
         self.kernel = self._build_kernel() if use_kernel else None
         self.python_entries = [e for e in self.entries if e.pattern.native is None]
         self._scores: dict[tuple[int, int, int], PatternScore] = {}
+        self._settled: dict[Win, dict[str, int]] = {}
+        self._no_bonus = not preset.bonus_tiles
+        self._minimum = preset.minimum
+        self._has_payments = preset.payments is not None
 
     def _build_kernel(self) -> Any:
         kernel_class = _kernel_class()
@@ -138,7 +142,7 @@ class CompiledPreset:
         if len(spec) > 64:
             return None
         cap = -1 if self.preset.cap is None else self.preset.cap
-        return kernel_class(spec, cap, "thirteen_orphans" in self.preset.shapes)
+        return kernel_class(spec, cap, "thirteen_orphans" in self.preset.shapes, Outcome)
 
     # ------------------------------------------------------------ scoring
 
@@ -155,12 +159,11 @@ class CompiledPreset:
 
     def score(self, hand: Hand) -> ScoreResult:
         """Score a validated hand under this preset."""
-        self.check(hand)
+        if self._no_bonus and (hand.flowers or hand.seasons):
+            self.check(hand)
         if self.kernel is not None:
-            detect = self._python_detector(hand) if self.python_entries else None
-            raw = self.kernel.score(hand.kernel_context, detect)
-            best = None if raw is None else Outcome(
-                raw[0], raw[1], raw[2] == 1, _SHAPE_NAMES[raw[3]], raw[4], raw[5], raw[6] == 1, raw[7])
+            best = self.kernel.score(hand.kernel_context,
+                                     self._python_detector(hand) if self.python_entries else None)
         else:
             best = self.best_outcome(hand)
         if self.extra_shapes:
@@ -262,10 +265,10 @@ class CompiledPreset:
             return ScoreResult(preset=p.id, unit=p.unit, faan=0, uncapped=0, winnable=False, complete=False,
                                reason="not a complete hand" + ("" if hand.win_index >= 0 else
                                                                " (and not a bonus-tile instant win)"))
-        winnable = best.capped >= p.minimum or best.below_minimum
-        reason = None if winnable else f"{best.capped} {p.unit}; this table needs {p.minimum}"
-        payments, note = None, None
-        if p.payments is not None:
+        capped = best.capped
+        winnable = capped >= self._minimum or best.below_minimum
+        payments = note = None
+        if self._has_payments:
             if winnable:
                 payments, note = self._settle(hand, best)
             else:
@@ -280,10 +283,11 @@ class CompiledPreset:
                                                  name_zh=pat.name_zh)
             patterns.append(ps)
         return trusted(ScoreResult, {
-            "preset": p.id, "unit": p.unit, "faan": best.capped, "uncapped": best.uncapped,
+            "preset": p.id, "unit": p.unit, "faan": capped, "uncapped": best.uncapped,
             "winnable": winnable, "complete": True, "limit": best.limit, "shape": best.shape,
             "patterns": patterns, "reading": _reading_parts(hand, best), "payments": payments,
-            "payments_note": note, "reason": reason,
+            "payments_note": note,
+            "reason": None if winnable else f"{capped} {p.unit}; this table needs {self._minimum}",
         })
 
     def _settle(self, hand: Hand, best: Outcome) -> tuple[dict[str, int] | None, str | None]:
@@ -294,8 +298,12 @@ class CompiledPreset:
             return None, f"payments need {who}: give 'discarder'"
         win = Win(hand.seat_wind, best.capped, self_draw, None if self_draw else hand.discarder,
                   hand.robbing_kong and not self_draw)
-        assert self.scheme is not None
-        payments = self.scheme.settle(win, self.payment_params)
+        # a scheme's answer depends on the win alone: settle each distinct win once
+        settled = self._settled.get(win)
+        if settled is None:
+            assert self.scheme is not None
+            settled = self._settled[win] = self.scheme.settle(win, self.payment_params)
+        payments = dict(settled)
         for adjustment, options in self.adjustments:
             payments = adjustment.adjust(hand, win, payments, options)
         return payments, ("paid as a self-draw" if instant else None)
@@ -323,6 +331,8 @@ def _set_text(code: int) -> str:
 
 #: Reading parts are immutable values: each distinct one is built once.
 _PARTS: dict[tuple[Any, ...], ReadingPart] = {}
+#: by set code (0..101) or 102 + pair tile, then winning (0/1)
+_SET_PARTS: list[list[ReadingPart | None]] = [[None, None] for _ in range(136)]
 
 
 def _part(kind: str, tiles: str, concealed: bool, declared: bool, winning: bool) -> ReadingPart:
@@ -335,32 +345,37 @@ def _part(kind: str, tiles: str, concealed: bool, declared: bool, winning: bool)
 
 
 def _set_part(code: int, winning: bool) -> ReadingPart:
-    key = (code, winning)
-    part = _PARTS.get(key)
+    slot = _SET_PARTS[code]
+    part = slot[winning]
     if part is None:
-        if code < 34 * 3:
+        if code < 102:
             part = _part(_KIND[code // 34], _set_text(code), True, False, winning)
-        else:  # the pair, as code 34 * 3 + tile
+        else:
             part = _part("pair", format_tiles([TILES[code - 102]] * 2), True, False, winning)
-        _PARTS[key] = part
+        slot[winning] = part
     return part
 
 
+def _meld_part(meld: Any) -> ReadingPart:
+    return _part(meld.kind, meld.tiles, meld.concealed, True, False)
+
+
 def _reading_parts(hand: Hand, best: Outcome) -> list[ReadingPart]:
-    if best.shape == "bonus":
-        return []
-    if best.shape == "thirteen_orphans":
-        return [_part("orphans", hand.tiles, True, False, True)]
-    if best.shape != "standard":
+    shape = best.shape
+    if shape != "standard":
+        if shape == "bonus":
+            return []
+        if shape == "thirteen_orphans":
+            return [_part("orphans", hand.tiles, True, False, True)]
         return _plugin_parts(hand, best)
     r = best.reading
     win_set = best.win_set
-    parts = [_set_part(102 + r[0], win_set == -1)]
     melds = hand.melds
+    parts = [_set_part(102 + r[0], win_set == -1)]
     for code in r[1:len(r) - len(melds)]:
         parts.append(_set_part(code, code == win_set))
     for m in melds:
-        parts.append(_part(m.kind, m.tiles, m.concealed, True, False))
+        parts.append(_meld_part(m))
     return parts
 
 

@@ -172,6 +172,19 @@ class Hand(BaseModel):
                 )
         self._counts = counts
         self._check_context()
+        seat = SEAT_NUMBER[self.seat_wind]
+        flowers = seasons = 0
+        for n in self.flowers:
+            flowers |= 1 << n
+        for n in self.seasons:
+            seasons |= 1 << n
+        melds = self.melds
+        self._kernel_ctx = (
+            counts, tuple([m.__pydantic_private__["_code"] for m in melds]),  # type: ignore[index]
+            tuple([m.concealed for m in melds]), self.self_draw, 26 + seat, 26 + SEAT_NUMBER[self.round_wind],
+            seat, flowers, seasons, len(self.flowers), len(self.seasons), self.last_tile, self.kong_replacement,
+            self.robbing_kong, _FIRST_TURN_CODE[self.first_turn], self.__pydantic_private__["_win"],  # type: ignore[index]
+        )
         return self
 
     def _check_context(self) -> None:
@@ -222,19 +235,8 @@ class Hand(BaseModel):
 
     @property
     def kernel_context(self) -> tuple[Any, ...]:
-        """The hand as the compiled scoring kernel reads it (built once)."""
-        private = self.__pydantic_private__
-        assert private is not None
-        ctx = private["_kernel_ctx"]
-        if ctx is None:
-            ctx = private["_kernel_ctx"] = (
-                self._counts, tuple(m.code for m in self.melds), tuple(m.concealed for m in self.melds),
-                self.self_draw, 26 + SEAT_NUMBER[self.seat_wind], 26 + SEAT_NUMBER[self.round_wind],
-                SEAT_NUMBER[self.seat_wind], sum(1 << n for n in self.flowers), sum(1 << n for n in self.seasons),
-                len(self.flowers), len(self.seasons), self.last_tile, self.kong_replacement, self.robbing_kong,
-                _FIRST_TURN_CODE[self.first_turn], self._win,
-            )
-        return ctx
+        """The hand as the compiled scoring kernel reads it (built at validation)."""
+        return self.__pydantic_private__["_kernel_ctx"]  # type: ignore[index]
 
     @property
     def bonus_count(self) -> int:

@@ -74,6 +74,7 @@ NATIVE_CODES = {
     "big_four_winds": N_BIG_WINDS, "thirteen_orphans": N_ORPHANS, "four_kongs": N_FOUR_KONGS,
     "first_turn": N_FIRST_TURN,
 }
+SHAPE_NAMES = ("standard", "thirteen_orphans", "bonus")
 OPTION_CODES = {False: 0, True: 1, "pure": 0, "any": 1, "pure_on_discard": 2,
                 "deal": 1, "first_draw": 2, "first_discard": 3}
 
@@ -270,8 +271,9 @@ cdef class Kernel:
     cdef int has_instant
     cdef object py_detect      # callable(entry index, shape, reading, win_set) -> int, or None
     cdef int has_python
+    cdef object outcome        # the class results are returned as
 
-    def __init__(self, entries, int cap, bint orphans_shape):
+    def __init__(self, entries, int cap, bint orphans_shape, outcome=tuple):
         """``entries``: per pattern in play, a tuple (native code, option code,
         scope bits, value, by_count tuple or None, limit or -1, fallback,
         wins_below_minimum, adds to a limit, includes as a bitmask of entry
@@ -283,6 +285,7 @@ cdef class Kernel:
         self.cap = cap
         self.orphans_shape = orphans_shape
         self.py_detect = None
+        self.outcome = outcome
         self.has_python = 0
         self.has_instant = 0
         for i, e in enumerate(entries):
@@ -397,8 +400,9 @@ cdef class Kernel:
         """The best outcome for a hand context (see hkcore.engine), or None.
 
         ``py_detect(entry, shape, reading, win_set)`` detects the patterns
-        that have no native detector. Returns (capped, uncapped, limit, shape,
-        reading, win_set, below_minimum, ((entry, count, contribution), ...)).
+        that have no native detector. Returns ``outcome(capped, uncapped,
+        limit, shape name, reading, win_set, below_minimum, ((entry, count,
+        contribution), ...))``.
         """
         self.py_detect = py_detect
         try:
@@ -419,10 +423,10 @@ cdef class Kernel:
             self._instant(&base, &c, &best)
         if not best.found:
             return None
-        return (best.capped, best.uncapped, best.limit, best.shape,
-                tuple([best.reading[i] for i in range(best.nread)]), best.win_set, best.below,
-                tuple([(best.listed_entry[i], best.listed_count[i], best.listed_value[i])
-                       for i in range(best.nlisted)]))
+        return self.outcome(best.capped, best.uncapped, best.limit == 1, SHAPE_NAMES[best.shape],
+                            tuple([best.reading[i] for i in range(best.nread)]), best.win_set, best.below == 1,
+                            tuple([(best.listed_entry[i], best.listed_count[i], best.listed_value[i])
+                                   for i in range(best.nlisted)]))
 
     def score_waits(self, ctx, waits, py_detect=None):
         """Each wait of a waiting hand scored on a discard and on a self-draw.
