@@ -20,6 +20,7 @@ the pure-Python one below, the reference (tests hold them equal).
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -113,6 +114,18 @@ class CompiledPreset:
                              for sid in preset.shapes if sid not in CORE_SHAPES]
         self.kernel = self._build_kernel() if use_kernel else None
         self.python_entries = [e for e in self.entries if e.pattern.native is None]
+        self._fast = False
+        if self.kernel is not None and not self.extra_shapes and not self.python_entries:
+            # the kernel builds the whole result: no Python between the hand and the result
+            unit, minimum = preset.unit, preset.minimum
+            self.kernel.set_assembly(
+                preset.id, unit, minimum, self._make_pattern, _set_parts_table(),
+                lambda tiles: ReadingPart.intern("orphans", tiles, True, False, True),
+                self._settle_total if preset.payments is not None else None,
+                lambda capped: f"{capped} {unit}; this table needs {minimum}",
+                functools.partial(trusted, ScoreResult),
+            )
+            self._fast = True
         self._scores: dict[tuple[int, int, int], PatternScore] = {}
         self._settled: dict[Win, dict[str, int]] = {}
         self._no_bonus = not preset.bonus_tiles
@@ -161,6 +174,9 @@ class CompiledPreset:
         """Score a validated hand under this preset."""
         if self._no_bonus and (hand.flowers or hand.seasons):
             self.check(hand)
+        if self._fast:
+            result = self.kernel.score_result(hand)
+            return result if result is not None else self._result(hand, None)
         if self.kernel is not None:
             best = self.kernel.score(hand.kernel_context,
                                      self._python_detector(hand) if self.python_entries else None)
@@ -290,13 +306,21 @@ class CompiledPreset:
             "reason": None if winnable else f"{capped} {p.unit}; this table needs {self._minimum}",
         })
 
+    def _make_pattern(self, entry: int, count: int, value: int) -> PatternScore:
+        pat = self.entries[entry].pattern
+        return PatternScore(id=pat.id, faan=value, count=count, name_en=pat.name_en, name_zh=pat.name_zh)
+
     def _settle(self, hand: Hand, best: Outcome) -> tuple[dict[str, int] | None, str | None]:
-        instant = best.shape == "bonus"
+        return self._settle_total(hand, best.capped, best.shape == "bonus")
+
+    def _settle_total(self, hand: Hand, capped: int, instant: bool) -> tuple[dict[str, int] | None, str | None]:
+        """Payments for a winnable hand counted at ``capped``; ``instant``: a
+        bonus-tile instant win (paid as a self-draw)."""
         self_draw = hand.self_draw or instant
         if not self_draw and hand.discarder is None:
             who = "the kong-maker" if hand.robbing_kong else "the discarder"
             return None, f"payments need {who}: give 'discarder'"
-        win = Win(hand.seat_wind, best.capped, self_draw, None if self_draw else hand.discarder,
+        win = Win(hand.seat_wind, capped, self_draw, None if self_draw else hand.discarder,
                   hand.robbing_kong and not self_draw)
         # a scheme's answer depends on the win alone: settle each distinct win once
         settled = self._settled.get(win)
@@ -329,35 +353,25 @@ def _set_text(code: int) -> str:
     return format_tiles([TILES[t] for t in core.set_tiles(code)])
 
 
-#: Reading parts are immutable values: each distinct one is built once.
-_PARTS: dict[tuple[Any, ...], ReadingPart] = {}
-#: by set code (0..101) or 102 + pair tile, then winning (0/1)
-_SET_PARTS: list[list[ReadingPart | None]] = [[None, None] for _ in range(136)]
+#: reading parts by set code (0..101) or 102 + pair tile, then winning (0/1)
+_SET_PARTS: list[list[ReadingPart | None]] = []
 
 
-def _part(kind: str, tiles: str, concealed: bool, declared: bool, winning: bool) -> ReadingPart:
-    key = (kind, tiles, concealed, declared, winning)
-    part = _PARTS.get(key)
-    if part is None:
-        part = _PARTS[key] = ReadingPart(kind=kind, tiles=tiles, concealed=concealed, declared=declared,
-                                         winning=winning)  # type: ignore[arg-type]
-    return part
-
-
-def _set_part(code: int, winning: bool) -> ReadingPart:
-    slot = _SET_PARTS[code]
-    part = slot[winning]
-    if part is None:
-        if code < 102:
-            part = _part(_KIND[code // 34], _set_text(code), True, False, winning)
-        else:
-            part = _part("pair", format_tiles([TILES[code - 102]] * 2), True, False, winning)
-        slot[winning] = part
-    return part
-
-
-def _meld_part(meld: Any) -> ReadingPart:
-    return _part(meld.kind, meld.tiles, meld.concealed, True, False)
+def _set_parts_table() -> list[list[ReadingPart | None]]:
+    if not _SET_PARTS:
+        for code in range(136):
+            row: list[ReadingPart | None] = [None, None]
+            kind, t = divmod(code, 34)
+            valid = code >= 102 or (kind == 0 and t < 27 and t % 9 <= 6) or 0 < kind < 3
+            if valid:
+                for winning in (0, 1):
+                    if code >= 102:
+                        row[winning] = ReadingPart.intern("pair", format_tiles([TILES[code - 102]] * 2), True, False,
+                                                          bool(winning))
+                    else:
+                        row[winning] = ReadingPart.intern(_KIND[kind], _set_text(code), True, False, bool(winning))
+            _SET_PARTS.append(row)
+    return _SET_PARTS
 
 
 def _reading_parts(hand: Hand, best: Outcome) -> list[ReadingPart]:
@@ -366,17 +380,16 @@ def _reading_parts(hand: Hand, best: Outcome) -> list[ReadingPart]:
         if shape == "bonus":
             return []
         if shape == "thirteen_orphans":
-            return [_part("orphans", hand.tiles, True, False, True)]
+            return [ReadingPart.intern("orphans", hand.tiles, True, False, True)]
         return _plugin_parts(hand, best)
+    table = _set_parts_table()
     r = best.reading
     win_set = best.win_set
-    melds = hand.melds
-    parts = [_set_part(102 + r[0], win_set == -1)]
-    for code in r[1:len(r) - len(melds)]:
-        parts.append(_set_part(code, code == win_set))
-    for m in melds:
-        parts.append(_meld_part(m))
-    return parts
+    parts = [table[102 + r[0]][win_set == -1]]
+    for code in r[1:len(r) - len(hand.melds)]:
+        parts.append(table[code][code == win_set])
+    parts.extend(hand.meld_parts)
+    return parts  # type: ignore[return-value]
 
 
 def _plugin_parts(hand: Hand, best: Outcome) -> list[ReadingPart]:
@@ -388,9 +401,8 @@ def _plugin_parts(hand: Hand, best: Outcome) -> list[ReadingPart]:
     for kind, tiles in shape.parts(concealed):
         winning = not won and hand.win_index in tiles
         won = won or winning
-        parts.append(_part(kind, format_tiles([TILES[t] for t in tiles]), True, False, winning))
-    for m in hand.melds:
-        parts.append(_part(m.kind, m.tiles, m.concealed, True, False))
+        parts.append(ReadingPart.intern(kind, format_tiles([TILES[t] for t in tiles]), True, False, winning))
+    parts.extend(hand.meld_parts)
     return parts
 
 
@@ -413,4 +425,13 @@ def score(hand: Any, preset: str | Preset = "bga-old-style") -> ScoreResult:
     ``preset`` is a built-in id, a TOML path or a loaded ``Preset``.
     """
     h = hand if type(hand) is Hand else Hand.parse(hand)
-    return compile_preset(load_preset(preset)).score(h)
+    compiled = _BY_ID.get(preset) if type(preset) is str else None  # type: ignore[arg-type]
+    if compiled is None:
+        loaded = load_preset(preset)
+        compiled = compile_preset(loaded)
+        if type(preset) is str and preset == loaded.id and loaded.file == f"{preset}.toml":
+            _BY_ID[preset] = compiled  # a built-in, by id: its file does not change
+    return compiled.score(h)
+
+
+_BY_ID: dict[str, CompiledPreset] = {}

@@ -95,6 +95,7 @@ class Hand(BaseModel):
     _counts: list[int] = PrivateAttr(default_factory=list)
     _win: int = PrivateAttr(default=-1)
     _kernel_ctx: tuple[Any, ...] | None = PrivateAttr(default=None)
+    _meld_parts: tuple[Any, ...] = PrivateAttr(default=())
 
     @field_validator("tiles")
     @classmethod
@@ -185,6 +186,7 @@ class Hand(BaseModel):
             seat, flowers, seasons, len(self.flowers), len(self.seasons), self.last_tile, self.kong_replacement,
             self.robbing_kong, _FIRST_TURN_CODE[self.first_turn], self.__pydantic_private__["_win"],  # type: ignore[index]
         )
+        self._meld_parts = tuple(ReadingPart.intern(m.kind, m.tiles, m.concealed, True, False) for m in melds)
         return self
 
     def _check_context(self) -> None:
@@ -232,6 +234,11 @@ class Hand(BaseModel):
     def win_index(self) -> int:
         """Tile index of the winning tile, -1 for an instant bonus win."""
         return self.__pydantic_private__["_win"]  # type: ignore[index]
+
+    @property
+    def meld_parts(self) -> tuple[ReadingPart, ...]:
+        """The declared sets as parts of a result's reading (built at validation)."""
+        return self.__pydantic_private__["_meld_parts"]  # type: ignore[index]
 
     @property
     def kernel_context(self) -> tuple[Any, ...]:
@@ -351,6 +358,19 @@ class ReadingPart(BaseModel):
     concealed: bool
     declared: bool
     winning: bool
+
+    @classmethod
+    def intern(cls, kind: str, tiles: str, concealed: bool, declared: bool, winning: bool) -> ReadingPart:
+        """The one shared instance of this (immutable) part."""
+        key = (kind, tiles, concealed, declared, winning)
+        part = _PARTS.get(key)
+        if part is None:
+            part = _PARTS[key] = cls(kind=kind, tiles=tiles, concealed=concealed, declared=declared,
+                                     winning=winning)  # type: ignore[arg-type]
+        return part
+
+
+_PARTS: dict[tuple[Any, ...], ReadingPart] = {}
 
 
 class ScoreResult(BaseModel):

@@ -148,10 +148,11 @@ def catalogue() -> Catalogue:
 def reset() -> None:
     """Forget the plugin manager, the catalogue and everything compiled from
     them (after installing or removing a plugin)."""
-    from hkcore.engine import _COMPILED
+    from hkcore.engine import _BY_ID, _COMPILED
     from hkcore.preset import clear_cache
 
     plugin_manager.cache_clear()
     catalogue.cache_clear()
     clear_cache()
     _COMPILED.clear()
+    _BY_ID.clear()

@@ -272,6 +272,8 @@ cdef class Kernel:
     cdef object py_detect      # callable(entry index, shape, reading, win_set) -> int, or None
     cdef int has_python
     cdef object outcome        # the class results are returned as
+    cdef object assembly       # see set_assembly
+    cdef object pattern_scores # dict (entry, count, value) -> PatternScore
 
     def __init__(self, entries, int cap, bint orphans_shape, outcome=tuple):
         """``entries``: per pattern in play, a tuple (native code, option code,
@@ -286,6 +288,8 @@ cdef class Kernel:
         self.orphans_shape = orphans_shape
         self.py_detect = None
         self.outcome = outcome
+        self.assembly = None
+        self.pattern_scores = {}
         self.has_python = 0
         self.has_instant = 0
         for i, e in enumerate(entries):
@@ -427,6 +431,72 @@ cdef class Kernel:
                             tuple([best.reading[i] for i in range(best.nread)]), best.win_set, best.below == 1,
                             tuple([(best.listed_entry[i], best.listed_count[i], best.listed_value[i])
                                    for i in range(best.nlisted)]))
+
+    def set_assembly(self, preset_id, unit, int minimum, make_pattern, set_parts, orphans_part, settle,
+                     not_winnable, make_result):
+        """What ``score_result`` needs to build a ScoreResult by itself:
+        ``make_pattern(entry, count, value)`` -> PatternScore (kept per key),
+        ``set_parts[code][winning]`` -> ReadingPart (code 102 + t: the pair
+        of t), ``orphans_part(tiles)``, ``settle(hand, capped, instant)`` ->
+        (payments, note) or None when the preset has no payments,
+        ``not_winnable(capped)`` -> reason, ``make_result(dict)``."""
+        self.assembly = (preset_id, unit, minimum, make_pattern, set_parts, orphans_part, settle,
+                         not_winnable, make_result)
+
+    def score_result(self, hand):
+        """The ScoreResult of a validated Hand whose patterns all have native
+        detectors, or None when the hand is not complete."""
+        cdef Ctx c
+        cdef Summary base
+        cdef Best best
+        cdef int i, code, nm, winset, capped
+        cdef bint winnable
+        cdef list patterns, reading
+        cdef dict scores = self.pattern_scores
+        preset_id, unit, minimum, make_pattern, set_parts, orphans_part, settle, not_winnable, make_result = \
+            self.assembly
+        ctx = hand.kernel_context
+        self._load(ctx, &c, &base)
+        best.found = 0
+        if c.win >= 0:
+            self._best_complete(&c, &base, &best)
+        if self.has_instant and c.nflowers + c.nseasons >= 7:
+            self._instant(&base, &c, &best)
+        if not best.found:
+            return None
+        patterns = []
+        for i in range(best.nlisted):
+            key = (best.listed_entry[i], best.listed_count[i], best.listed_value[i])
+            ps = scores.get(key)
+            if ps is None:
+                ps = scores[key] = make_pattern(*key)
+            patterns.append(ps)
+        capped = best.capped
+        if best.shape == SH_STANDARD:
+            winset = best.win_set
+            nm = c.nmelds
+            reading = [set_parts[102 + best.reading[0]][winset == -1]]
+            for i in range(1, best.nread - nm):
+                code = best.reading[i]
+                reading.append(set_parts[code][code == winset])
+            reading.extend(hand.meld_parts)
+        elif best.shape == SH_ORPHANS:
+            reading = [orphans_part(hand.tiles)]
+        else:
+            reading = []
+        winnable = capped >= minimum or best.below == 1
+        payments = note = None
+        if settle is not None:
+            if winnable:
+                payments, note = settle(hand, capped, best.shape == SH_BONUS)
+            else:
+                note = "no payment: the hand cannot win"
+        return make_result({
+            "preset": preset_id, "unit": unit, "faan": capped, "uncapped": best.uncapped,
+            "winnable": winnable, "complete": True, "limit": best.limit == 1, "shape": SHAPE_NAMES[best.shape],
+            "patterns": patterns, "reading": reading, "payments": payments, "payments_note": note,
+            "reason": None if winnable else not_winnable(capped),
+        })
 
     def score_waits(self, ctx, waits, py_detect=None):
         """Each wait of a waiting hand scored on a discard and on a self-draw.
