@@ -258,26 +258,32 @@ class Hand(BaseModel):
         """
         if isinstance(data, Hand):
             return data
-        if isinstance(data, str):
-            text = data.strip()
-            if text.startswith("{"):
-                try:
-                    return cls.model_validate_json(text)
-                except ValidationError as exc:
-                    raise hand_error(exc) from None
-            from hkcore.notation import parse_hand
+        from hkcore.notation import parse_hand
 
-            return parse_hand(text)
-        if not isinstance(data, dict):
-            raise HandError(f"hand: expected a dict, JSON, notation or Hand, got {type(data).__name__}", "hand", data)
-        try:
-            return cls.model_validate(data)
-        except ValidationError as exc:
-            raise hand_error(exc) from None
+        return _parse_model(cls, data, parse_hand)
 
     def to_json(self, **kwargs: Any) -> str:
         """The RULES.md JSON of this hand."""
         return self.model_dump_json(by_alias=True, **kwargs)
+
+
+def _parse_model(cls: Any, data: Any, notation: Any) -> Any:
+    """``cls`` from a dict, a JSON string or compact notation; errors are HandErrors."""
+    if isinstance(data, str):
+        text = data.strip()
+        if not text.startswith("{"):
+            return notation(text)
+        try:
+            return cls.model_validate_json(text)
+        except ValidationError as exc:
+            raise hand_error(exc) from None
+    if not isinstance(data, dict):
+        raise HandError(f"hand: expected a dict, JSON, notation or {cls.__name__}, got {type(data).__name__}",
+                        "hand", data)
+    try:
+        return cls.model_validate(data)
+    except ValidationError as exc:
+        raise hand_error(exc) from None
 
 
 def _meld_tiles(code: int) -> tuple[int, ...]:
@@ -453,23 +459,9 @@ class Position(BaseModel):
         if isinstance(data, Hand):
             data = data.model_dump(by_alias=True, include={"tiles", "melds", "seat_wind", "round_wind",
                                                            "flowers", "seasons"})
-        if isinstance(data, str):
-            text = data.strip()
-            if text.startswith("{"):
-                try:
-                    return cls.model_validate_json(text)
-                except ValidationError as exc:
-                    raise hand_error(exc) from None
-            from hkcore.notation import parse_position
+        from hkcore.notation import parse_position
 
-            return parse_position(text)
-        if not isinstance(data, dict):
-            raise HandError(f"hand: expected a dict, JSON, notation or Position, got {type(data).__name__}",
-                            "hand", data)
-        try:
-            return cls.model_validate(data)
-        except ValidationError as exc:
-            raise hand_error(exc) from None
+        return _parse_model(cls, data, parse_position)
 
     def with_tile(self, tile_code: str, **context: Any) -> Hand:
         """The finished ``Hand`` if ``tile_code`` completes this waiting position.

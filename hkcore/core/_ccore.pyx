@@ -307,15 +307,7 @@ cdef int _prepare(object tiles, object melds, int need, int *c, int *used) excep
     # anything unusual (melds, strings, tiles, bad values) goes through the
     # Python reader, which raises the user-facing errors
     counts, codes, k = _normalize(tiles, melds, ("full", "wait", "any")[need])
-    for i in range(34):
-        c[i] = counts[i]
-    for code in codes:
-        kind = code // 34
-        t = code % 34
-        if kind == 0:
-            used[t] += 1; used[t + 1] += 1; used[t + 2] += 1
-        else:
-            used[t] += 3 if kind == 1 else 4
+    _load_parts(counts, codes, c, used)
     return k
 
 
