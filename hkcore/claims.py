@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, mo
 
 from hkcore.engine import score
 from hkcore.errors import HandError, TileError
-from hkcore.models import SEATS, Position, ScoreResult, Seat, _err, hand_error
+from hkcore.models import SEATS, Position, ScoreResult, Seat, _err, canonical_tiles, hand_error
 from hkcore.preset import Preset, load_preset
 from hkcore.tiles import Tile, format_tiles, parse_tiles, tile
 
@@ -107,13 +107,7 @@ class Claim(BaseModel):
         except HandError as exc:
             raise ValueError(str(exc).split(": ", 1)[-1]) from None
 
-    @field_validator("tiles")
-    @classmethod
-    def _canonical(cls, value: str) -> str:
-        try:
-            return format_tiles(parse_tiles(value))
-        except TileError as exc:
-            raise ValueError(str(exc)) from None
+    _canonical = field_validator("tiles")(lambda cls, value: canonical_tiles(value))
 
     @field_validator("forbidden_discards")
     @classmethod

@@ -27,6 +27,14 @@ _KINDS = {CHOW: "chow", PUNG: "pung", KONG: "kong"}
 _FIRST_TURN_CODE = {None: 0, "deal": 1, "first_draw": 2, "first_discard": 3}
 
 
+def canonical_tiles(value: str) -> str:
+    """The canonical form of a tile string; a ValueError saying what is wrong."""
+    try:
+        return format_tiles(parse_tiles(value))
+    except TileError as exc:
+        raise ValueError(str(exc)) from None
+
+
 class Meld(BaseModel):
     """A declared set: a chow, pung or kong laid down beside the hand."""
 
@@ -39,13 +47,7 @@ class Meld(BaseModel):
 
     _code: int = PrivateAttr(default=-1)
 
-    @field_validator("tiles")
-    @classmethod
-    def _canonical(cls, value: str) -> str:
-        try:
-            return format_tiles(parse_tiles(value))
-        except TileError as exc:
-            raise ValueError(str(exc)) from None
+    _canonical = field_validator("tiles")(lambda cls, value: canonical_tiles(value))
 
     @model_validator(mode="after")
     def _check(self) -> Meld:
