@@ -20,7 +20,6 @@ the pure-Python one below, the reference (tests hold them equal).
 """
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -31,7 +30,7 @@ from hkcore.core._shaped import CORE_SHAPES
 from hkcore.errors import HandError
 from hkcore.models import Hand, PatternScore, ReadingPart, ScoreResult, trusted
 from hkcore.patterns import Pattern, Situation
-from hkcore.payments import Win
+from hkcore.payments import Win, role_amounts
 from hkcore.preset import Preset, load_preset
 from hkcore.registry import catalogue
 from hkcore.tiles import TILES, format_tiles
@@ -123,7 +122,9 @@ class CompiledPreset:
                 lambda tiles: ReadingPart.intern("orphans", tiles, True, False, True),
                 self._settle_total if preset.payments is not None else None,
                 lambda capped: f"{capped} {unit}; this table needs {minimum}",
-                functools.partial(trusted, ScoreResult),
+                ScoreResult,
+                self._role_amounts if self.scheme is not None and self.scheme.symmetric and not self.adjustments
+                else None,
             )
             self._fast = True
         self._scores: dict[tuple[int, int, int], PatternScore] = {}
@@ -306,6 +307,10 @@ class CompiledPreset:
             "reason": None if winnable else f"{capped} {p.unit}; this table needs {self._minimum}",
         })
 
+    def _role_amounts(self, total: int) -> tuple[int, int, int, int, int]:
+        assert self.scheme is not None
+        return role_amounts(self.scheme, self.payment_params, total)
+
     def _make_pattern(self, entry: int, count: int, value: int) -> PatternScore:
         pat = self.entries[entry].pattern
         return PatternScore(id=pat.id, faan=value, count=count, name_en=pat.name_en, name_zh=pat.name_zh)
@@ -431,6 +436,10 @@ def score(hand: Any, preset: str | Preset = "bga-old-style") -> ScoreResult:
         compiled = compile_preset(loaded)
         if type(preset) is str and preset == loaded.id and loaded.file == f"{preset}.toml":
             _BY_ID[preset] = compiled  # a built-in, by id: its file does not change
+    if compiled._fast and not (compiled._no_bonus and (h.flowers or h.seasons)):
+        result = compiled.kernel.score_result(h)
+        if result is not None:
+            return result
     return compiled.score(h)
 
 

@@ -97,7 +97,6 @@ class Hand(BaseModel):
     _counts: list[int] = PrivateAttr(default_factory=list)
     _win: int = PrivateAttr(default=-1)
     _kernel_ctx: tuple[Any, ...] | None = PrivateAttr(default=None)
-    _meld_parts: tuple[Any, ...] = PrivateAttr(default=())
 
     @field_validator("tiles")
     @classmethod
@@ -183,12 +182,13 @@ class Hand(BaseModel):
             seasons |= 1 << n
         melds = self.melds
         self._kernel_ctx = (
-            counts, tuple([m.__pydantic_private__["_code"] for m in melds]),  # type: ignore[index]
+            bytes(counts), tuple([m.__pydantic_private__["_code"] for m in melds]),  # type: ignore[index]
             tuple([m.concealed for m in melds]), self.self_draw, 26 + seat, 26 + SEAT_NUMBER[self.round_wind],
             seat, flowers, seasons, len(self.flowers), len(self.seasons), self.last_tile, self.kong_replacement,
             self.robbing_kong, _FIRST_TURN_CODE[self.first_turn], self.__pydantic_private__["_win"],  # type: ignore[index]
+            tuple(ReadingPart.intern(m.kind, m.tiles, m.concealed, True, False) for m in melds),
+            SEAT_NUMBER[self.discarder] if self.discarder else 0,
         )
-        self._meld_parts = tuple(ReadingPart.intern(m.kind, m.tiles, m.concealed, True, False) for m in melds)
         return self
 
     def _check_context(self) -> None:
@@ -240,7 +240,7 @@ class Hand(BaseModel):
     @property
     def meld_parts(self) -> tuple[ReadingPart, ...]:
         """The declared sets as parts of a result's reading (built at validation)."""
-        return self.__pydantic_private__["_meld_parts"]  # type: ignore[index]
+        return self.__pydantic_private__["_kernel_ctx"][16]  # type: ignore[index]
 
     @property
     def kernel_context(self) -> tuple[Any, ...]:

@@ -67,6 +67,10 @@ class PaymentScheme:
     doc: str
     params: type[SchemeParams]
     settle: Callable[[Win, Any], dict[str, int]]
+    #: what a seat pays depends only on its role (winner, discarder, other) and
+    #: the total, never on which seat it is: the scoring kernel may then settle
+    #: from a table of role amounts instead of calling ``settle``
+    symmetric: bool = False
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,16 @@ class PaymentAdjustment:
     doc: str
     adjust: Callable[[Any, Win, dict[str, int], Mapping[str, Any]], dict[str, int]]
     options: Mapping[str, Any] = field(default_factory=dict)
+
+
+def role_amounts(scheme: PaymentScheme, params: Any, total: int) -> tuple[int, int, int, int, int]:
+    """What each role pays at ``total`` under a symmetric scheme: (each on a
+    self-draw, the discarder, each other seat on a discard, the kong-maker,
+    each other seat on a robbed kong)."""
+    sd = scheme.settle(Win("E", total, True, None, False), params)
+    d = scheme.settle(Win("E", total, False, "S", False), params)
+    rob = scheme.settle(Win("E", total, False, "S", True), params)
+    return -sd["S"], -d["S"], -d["W"], -rob["S"], -rob["W"]
 
 
 def _net(win: Win, pays: Mapping[str, int]) -> dict[str, int]:
@@ -169,16 +183,16 @@ def _by_roles(win: Win, b: int, p: Any) -> dict[str, int]:
 
 BUILTIN_SCHEMES = (
     PaymentScheme("base_points", "base points by faan; self-draw 2b each, discard 2b + b + b, robbed kong 6b",
-                  BasePointsParams, _base_points),
+                  BasePointsParams, _base_points, symmetric=True),
     PaymentScheme("faan_table", "amount by faan; self-draw t each, discard: discarder alone pays 2t",
-                  FaanTableParams, _faan_table),
+                  FaanTableParams, _faan_table, symmetric=True),
     PaymentScheme("points", "points plus a fixed amount; self-draw fixed+v each, discard fixed+v and fixed, fixed",
-                  PointsParams, _points),
+                  PointsParams, _points, symmetric=True),
     PaymentScheme("full_spicy", "全辣上: b = base x 2^faan up to the cap; paid by roles as base_points",
-                  SpicyParams, lambda win, p: _by_roles(win, full_spicy_amount(win.total, p), p)),
+                  SpicyParams, lambda win, p: _by_roles(win, full_spicy_amount(win.total, p), p), symmetric=True),
     PaymentScheme("half_spicy", "半辣上: b doubles to 4 faan, then 16, 24, 32, 48, 64 ... x base up to the cap; "
                   "paid by roles as base_points", SpicyParams,
-                  lambda win, p: _by_roles(win, half_spicy_amount(win.total, p), p)),
+                  lambda win, p: _by_roles(win, half_spicy_amount(win.total, p), p), symmetric=True),
 )
 
 

@@ -10,6 +10,10 @@
 # Python evaluation is the reference this must equal (tests/test_kernel.py).
 
 from libc.stdint cimport uint64_t
+from cpython.object cimport PyObject_GenericSetAttr
+
+cdef object _OBJECT_NEW = object.__new__
+cdef tuple _SEAT_NAMES = ("E", "S", "W", "N")
 
 cdef enum:
     MAXE = 64
@@ -273,7 +277,11 @@ cdef class Kernel:
     cdef int has_python
     cdef object outcome        # the class results are returned as
     cdef object assembly       # see set_assembly
-    cdef object pattern_scores # dict (entry, count, value) -> PatternScore
+    cdef object pattern_scores # dict (entry, count, value) key -> PatternScore
+    cdef dict reasons          # capped total -> why it cannot win
+    cdef object roles          # total -> role amounts (symmetric schemes), or None
+    cdef dict role_cache
+    cdef object fields_set     # every field is set in a result the kernel builds
 
     def __init__(self, entries, int cap, bint orphans_shape, outcome=tuple):
         """``entries``: per pattern in play, a tuple (native code, option code,
@@ -290,6 +298,9 @@ cdef class Kernel:
         self.outcome = outcome
         self.assembly = None
         self.pattern_scores = {}
+        self.reasons = {}
+        self.roles = None
+        self.role_cache = {}
         self.has_python = 0
         self.has_instant = 0
         for i, e in enumerate(entries):
@@ -433,15 +444,20 @@ cdef class Kernel:
                                    for i in range(best.nlisted)]))
 
     def set_assembly(self, preset_id, unit, int minimum, make_pattern, set_parts, orphans_part, settle,
-                     not_winnable, make_result):
+                     not_winnable, make_result, roles=None):
         """What ``score_result`` needs to build a ScoreResult by itself:
         ``make_pattern(entry, count, value)`` -> PatternScore (kept per key),
         ``set_parts[code][winning]`` -> ReadingPart (code 102 + t: the pair
         of t), ``orphans_part(tiles)``, ``settle(hand, capped, instant)`` ->
         (payments, note) or None when the preset has no payments,
-        ``not_winnable(capped)`` -> reason, ``make_result(dict)``."""
+        ``not_winnable(capped)`` -> reason, ``make_result``: the result class
+        (a pydantic model, filled like ``model_construct`` does); ``roles(total)``
+        -> what each role pays under a symmetric scheme with no adjustment
+        (then ``settle`` is not called)."""
         self.assembly = (preset_id, unit, minimum, make_pattern, set_parts, orphans_part, settle,
                          not_winnable, make_result)
+        self.roles = roles
+        self.fields_set = set(make_result.model_fields)
 
     def score_result(self, hand):
         """The ScoreResult of a validated Hand whose patterns all have native
@@ -452,10 +468,11 @@ cdef class Kernel:
         cdef int i, code, nm, winset, capped
         cdef bint winnable
         cdef list patterns, reading
+        cdef long long ckey
         cdef dict scores = self.pattern_scores
         preset_id, unit, minimum, make_pattern, set_parts, orphans_part, settle, not_winnable, make_result = \
             self.assembly
-        ctx = hand.kernel_context
+        ctx = hand.__pydantic_private__["_kernel_ctx"]
         self._load(ctx, &c, &base)
         best.found = 0
         if c.win >= 0:
@@ -466,10 +483,12 @@ cdef class Kernel:
             return None
         patterns = []
         for i in range(best.nlisted):
-            key = (best.listed_entry[i], best.listed_count[i], best.listed_value[i])
+            ckey = (((<long long>best.listed_entry[i]) << 40) | ((<long long>best.listed_count[i]) << 32)
+                    | ((<long long>best.listed_value[i]) & (<long long>0xFFFFFFFF)))
+            key = ckey
             ps = scores.get(key)
             if ps is None:
-                ps = scores[key] = make_pattern(*key)
+                ps = scores[key] = make_pattern(best.listed_entry[i], best.listed_count[i], best.listed_value[i])
             patterns.append(ps)
         capped = best.capped
         if best.shape == SH_STANDARD:
@@ -479,7 +498,7 @@ cdef class Kernel:
             for i in range(1, best.nread - nm):
                 code = best.reading[i]
                 reading.append(set_parts[code][code == winset])
-            reading.extend(hand.meld_parts)
+            reading.extend(<tuple>ctx[16])
         elif best.shape == SH_ORPHANS:
             reading = [orphans_part(hand.tiles)]
         else:
@@ -487,16 +506,55 @@ cdef class Kernel:
         winnable = capped >= minimum or best.below == 1
         payments = note = None
         if settle is not None:
-            if winnable:
-                payments, note = settle(hand, capped, best.shape == SH_BONUS)
-            else:
+            if not winnable:
                 note = "no payment: the hand cannot win"
-        return make_result({
+            elif self.roles is not None:
+                payments, note = self._pay(ctx, &c, capped, best.shape == SH_BONUS)
+            else:
+                payments, note = settle(hand, capped, best.shape == SH_BONUS)
+        if winnable:
+            reason = None
+        else:
+            reason = self.reasons.get(capped)
+            if reason is None:
+                reason = self.reasons[capped] = not_winnable(capped)
+        values = {
             "preset": preset_id, "unit": unit, "faan": capped, "uncapped": best.uncapped,
             "winnable": winnable, "complete": True, "limit": best.limit == 1, "shape": SHAPE_NAMES[best.shape],
             "patterns": patterns, "reading": reading, "payments": payments, "payments_note": note,
-            "reason": None if winnable else not_winnable(capped),
-        })
+            "reason": reason,
+        }
+        # a pydantic model from values known to be valid (what model_construct does)
+        obj = _OBJECT_NEW(make_result)
+        PyObject_GenericSetAttr(obj, "__dict__", values)
+        PyObject_GenericSetAttr(obj, "__pydantic_fields_set__", self.fields_set)
+        PyObject_GenericSetAttr(obj, "__pydantic_extra__", None)
+        PyObject_GenericSetAttr(obj, "__pydantic_private__", None)
+        return obj
+
+    cdef tuple _pay(self, tuple ctx, Ctx *c, int total, bint instant):
+        """Payments from the role table: (payments, note)."""
+        cdef int w = c.seat_number - 1, d = ctx[17] - 1, i
+        cdef int pays[4]
+        amounts = self.role_cache.get(total)
+        if amounts is None:
+            amounts = self.role_cache[total] = tuple(self.roles(total))
+        if c.self_draw or instant:
+            for i in range(4):
+                pays[i] = amounts[0]
+        elif d < 0:
+            return None, ("payments need the kong-maker: give 'discarder'" if c.robbing
+                          else "payments need the discarder: give 'discarder'")
+        elif c.robbing:
+            for i in range(4):
+                pays[i] = amounts[3] if i == d else amounts[4]
+        else:
+            for i in range(4):
+                pays[i] = amounts[1] if i == d else amounts[2]
+        pays[w] = 0
+        pays[w] = -(pays[0] + pays[1] + pays[2] + pays[3])
+        return ({"E": -pays[0], "S": -pays[1], "W": -pays[2], "N": -pays[3]},
+                "paid as a self-draw" if instant else None)
 
     def score_waits(self, ctx, waits, py_detect=None):
         """Each wait of a waiting hand scored on a discard and on a self-draw.
@@ -535,13 +593,36 @@ cdef class Kernel:
             self.py_detect = None
 
     cdef int _load(self, object ctx, Ctx *c, Summary *base) except -1:
-        """The hand context and what its declared sets give every reading."""
+        """The hand context and what its declared sets give every reading.
+        Counts come as bytes (a validated Hand) or a list."""
         cdef int i, kind, t
-        counts, melds, concealed, c.self_draw, c.seat, c.round_, c.seat_number, c.flowers, c.seasons, \
-            c.nflowers, c.nseasons, c.last_tile, c.kong_repl, c.robbing, c.first_turn, c.win = ctx
+        cdef const unsigned char *raw
+        cdef tuple t_ctx = <tuple>ctx
+        counts = t_ctx[0]
+        melds = t_ctx[1]
+        concealed = t_ctx[2]
+        c.self_draw = t_ctx[3]
+        c.seat = t_ctx[4]
+        c.round_ = t_ctx[5]
+        c.seat_number = t_ctx[6]
+        c.flowers = t_ctx[7]
+        c.seasons = t_ctx[8]
+        c.nflowers = t_ctx[9]
+        c.nseasons = t_ctx[10]
+        c.last_tile = t_ctx[11]
+        c.kong_repl = t_ctx[12]
+        c.robbing = t_ctx[13]
+        c.first_turn = t_ctx[14]
+        c.win = t_ctx[15]
         c.kinds = 0
+        if type(counts) is bytes:
+            raw = <const unsigned char *><const char *>counts
+            for i in range(34):
+                c.counts[i] = raw[i]
+        else:
+            for i in range(34):
+                c.counts[i] = counts[i]
         for i in range(34):
-            c.counts[i] = counts[i]
             if c.counts[i]:
                 c.kinds |= (<uint64_t>1) << i
         c.nmelds = len(melds)
