@@ -281,6 +281,9 @@ cdef class Kernel:
     cdef dict reasons          # capped total -> why it cannot win
     cdef object roles          # total -> role amounts (symmetric schemes), or None
     cdef dict role_cache
+    cdef PyObject *parts[136][2]
+    cdef object part_refs      # keeps the parts alive
+    cdef dict template         # the constant fields of a result
     cdef object fields_set     # every field is set in a result the kernel builds
 
     def __init__(self, entries, int cap, bint orphans_shape, outcome=tuple):
@@ -454,9 +457,16 @@ cdef class Kernel:
         (a pydantic model, filled like ``model_construct`` does); ``roles(total)``
         -> what each role pays under a symmetric scheme with no adjustment
         (then ``settle`` is not called)."""
+        cdef int code, w
         self.assembly = (preset_id, unit, minimum, make_pattern, set_parts, orphans_part, settle,
                          not_winnable, make_result)
         self.roles = roles
+        self.part_refs = [list(row) for row in set_parts]
+        for code in range(136):
+            for w in range(2):
+                self.parts[code][w] = <PyObject *>self.part_refs[code][w]
+        self.template = {name: None for name in make_result.model_fields}
+        self.template.update({"preset": preset_id, "unit": unit, "complete": True})
         self.fields_set = set(make_result.model_fields)
 
     def score_result(self, hand):
@@ -494,10 +504,10 @@ cdef class Kernel:
         if best.shape == SH_STANDARD:
             winset = best.win_set
             nm = c.nmelds
-            reading = [set_parts[102 + best.reading[0]][winset == -1]]
+            reading = [<object>self.parts[102 + best.reading[0]][winset == -1]]
             for i in range(1, best.nread - nm):
                 code = best.reading[i]
-                reading.append(set_parts[code][code == winset])
+                reading.append(<object>self.parts[code][code == winset])
             reading.extend(<tuple>ctx[16])
         elif best.shape == SH_ORPHANS:
             reading = [orphans_part(hand.tiles)]
@@ -518,12 +528,17 @@ cdef class Kernel:
             reason = self.reasons.get(capped)
             if reason is None:
                 reason = self.reasons[capped] = not_winnable(capped)
-        values = {
-            "preset": preset_id, "unit": unit, "faan": capped, "uncapped": best.uncapped,
-            "winnable": winnable, "complete": True, "limit": best.limit == 1, "shape": SHAPE_NAMES[best.shape],
-            "patterns": patterns, "reading": reading, "payments": payments, "payments_note": note,
-            "reason": reason,
-        }
+        values = self.template.copy()
+        values["faan"] = capped
+        values["uncapped"] = best.uncapped
+        values["winnable"] = winnable
+        values["limit"] = best.limit == 1
+        values["shape"] = SHAPE_NAMES[best.shape]
+        values["patterns"] = patterns
+        values["reading"] = reading
+        values["payments"] = payments
+        values["payments_note"] = note
+        values["reason"] = reason
         # a pydantic model from values known to be valid (what model_construct does)
         obj = _OBJECT_NEW(make_result)
         PyObject_GenericSetAttr(obj, "__dict__", values)
