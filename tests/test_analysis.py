@@ -85,3 +85,31 @@ def test_counts_seven_pairs_where_on(tmp_path) -> None:  # noqa: ANN001
     # concealed 1 + no_bonus 1 + seven_pairs 4 = 6 on a discard, 7 self-drawn
     assert (a.waits[0].on_discard.faan, a.waits[0].on_self_draw.faan) == (6, 7)
     assert hkcore.analyse("1133m5577p99s112z", "bga-old-style").tiles_away == 3
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+
+from hkcore.engine import CompiledPreset  # noqa: E402
+from hkcore.models import Hand, Position  # noqa: E402
+from strategies import complete_hands  # noqa: E402
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(complete_hands(bonus=False))
+def test_wait_values_equal_scoring_each_completed_hand(data) -> None:  # noqa: ANN001
+    """analyse's shared-decomposition values == scoring each 14-tile hand from scratch."""
+    hand = Hand.parse(data)
+    tiles = hkcore.parse_tiles(hand.tiles)
+    tiles.remove(hkcore.tile(hand.win_tile))
+    pos = Position.parse({"tiles": hkcore.format_tiles(tiles), "seat_wind": hand.seat_wind,
+                          "round_wind": hand.round_wind,
+                          "melds": [m.model_dump(by_alias=True, exclude_none=True) for m in hand.melds]})
+    for pid in hkcore.presets():
+        preset = hkcore.load_preset(pid)
+        reference = CompiledPreset(preset, use_kernel=False)
+        a = hkcore.analyse(pos, preset)
+        assert hand.win_tile in [w.tile for w in a.waits]
+        for w in a.waits:
+            for self_draw, value in ((False, w.on_discard), (True, w.on_self_draw)):
+                r = reference.score(pos.with_tile(w.tile, self_draw=self_draw))
+                assert (value.faan, value.winnable) == (r.faan, r.winnable), (pid, w.tile, self_draw)
