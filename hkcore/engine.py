@@ -125,6 +125,7 @@ class CompiledPreset:
                 ScoreResult,
                 self._role_amounts if self.scheme is not None and self.scheme.symmetric and not self.adjustments
                 else None,
+                preset.bonus_tiles,
             )
             self._fast = True
         self._scores: dict[tuple[int, int, int], PatternScore] = {}
@@ -429,6 +430,12 @@ def score(hand: Any, preset: str | Preset = "bga-old-style") -> ScoreResult:
 
     ``preset`` is a built-in id, a TOML path or a loaded ``Preset``.
     """
+    if type(hand) is Hand and type(preset) is str:
+        kernel = _FAST.get(preset)
+        if kernel is not None:
+            result = kernel.score_result(hand)
+            if result is not None:
+                return result
     h = hand if type(hand) is Hand else Hand.parse(hand)
     compiled = _BY_ID.get(preset) if type(preset) is str else None  # type: ignore[arg-type]
     if compiled is None:
@@ -436,11 +443,11 @@ def score(hand: Any, preset: str | Preset = "bga-old-style") -> ScoreResult:
         compiled = compile_preset(loaded)
         if type(preset) is str and preset == loaded.id and loaded.file == f"{preset}.toml":
             _BY_ID[preset] = compiled  # a built-in, by id: its file does not change
-    if compiled._fast and not (compiled._no_bonus and (h.flowers or h.seasons)):
-        result = compiled.kernel.score_result(h)
-        if result is not None:
-            return result
+            if compiled._fast:
+                _FAST[preset] = compiled.kernel
     return compiled.score(h)
 
 
+#: built-in presets by id, compiled; those the kernel scores alone, by id
+_FAST: dict[str, Any] = {}
 _BY_ID: dict[str, CompiledPreset] = {}

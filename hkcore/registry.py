@@ -148,7 +148,7 @@ def catalogue() -> Catalogue:
 def reset() -> None:
     """Forget the plugin manager, the catalogue and everything compiled from
     them (after installing or removing a plugin)."""
-    from hkcore.engine import _BY_ID, _COMPILED
+    from hkcore.engine import _BY_ID, _COMPILED, _FAST
     from hkcore.preset import clear_cache
 
     plugin_manager.cache_clear()
@@ -156,3 +156,4 @@ def reset() -> None:
     clear_cache()
     _COMPILED.clear()
     _BY_ID.clear()
+    _FAST.clear()

@@ -10,9 +10,39 @@
 # Python evaluation is the reference this must equal (tests/test_kernel.py).
 
 from libc.stdint cimport uint64_t
-from cpython.object cimport PyObject_GenericSetAttr
+from cpython.object cimport PyObject_GenericSetAttr, PyTypeObject
+from cpython.ref cimport Py_DECREF, Py_XDECREF
+
+cdef extern from "Python.h":
+    PyObject **_PyObject_GetDictPtr(object)
+    PyObject *PyType_GenericAlloc(PyTypeObject *tp, Py_ssize_t nitems) except NULL
+    ctypedef struct PyMemberDef:
+        Py_ssize_t offset
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef *d_member
 
 cdef object _OBJECT_NEW = object.__new__
+
+
+cdef Py_ssize_t _slot_offset(object cls, str name) except -1:
+    """Byte offset of a __slots__ member of ``cls`` (e.g. pydantic's
+    __pydantic_fields_set__), for filling a new instance directly."""
+    desc = None
+    for klass in cls.__mro__:
+        desc = klass.__dict__.get(name)
+        if desc is not None:
+            break
+    if type(desc).__name__ != "member_descriptor":
+        raise TypeError(f"{cls.__name__}.{name} is not a slot")
+    return (<PyMemberDescrObject *>desc).d_member.offset
+
+
+cdef inline void _set_slot(object obj, Py_ssize_t offset, object value):
+    cdef PyObject **slot = <PyObject **>((<char *><PyObject *>obj) + offset)
+    cdef PyObject *old = slot[0]
+    Py_INCREF(value)
+    slot[0] = <PyObject *>value
+    Py_XDECREF(old)
 cdef tuple _SEAT_NAMES = ("E", "S", "W", "N")
 
 cdef enum:
@@ -284,6 +314,8 @@ cdef class Kernel:
     cdef PyObject *parts[136][2]
     cdef object part_refs      # keeps the parts alive
     cdef dict template         # the constant fields of a result
+    cdef Py_ssize_t off_fields_set, off_extra, off_private
+    cdef bint bonus_tiles
     cdef object fields_set     # every field is set in a result the kernel builds
 
     def __init__(self, entries, int cap, bint orphans_shape, outcome=tuple):
@@ -447,7 +479,7 @@ cdef class Kernel:
                                    for i in range(best.nlisted)]))
 
     def set_assembly(self, preset_id, unit, int minimum, make_pattern, set_parts, orphans_part, settle,
-                     not_winnable, make_result, roles=None):
+                     not_winnable, make_result, roles=None, bint bonus_tiles=True):
         """What ``score_result`` needs to build a ScoreResult by itself:
         ``make_pattern(entry, count, value)`` -> PatternScore (kept per key),
         ``set_parts[code][winning]`` -> ReadingPart (code 102 + t: the pair
@@ -456,22 +488,28 @@ cdef class Kernel:
         ``not_winnable(capped)`` -> reason, ``make_result``: the result class
         (a pydantic model, filled like ``model_construct`` does); ``roles(total)``
         -> what each role pays under a symmetric scheme with no adjustment
-        (then ``settle`` is not called)."""
+        (then ``settle`` is not called); without ``bonus_tiles`` a hand
+        holding some gets None (the caller raises the error)."""
         cdef int code, w
         self.assembly = (preset_id, unit, minimum, make_pattern, set_parts, orphans_part, settle,
                          not_winnable, make_result)
         self.roles = roles
+        self.bonus_tiles = bonus_tiles
         self.part_refs = [list(row) for row in set_parts]
         for code in range(136):
             for w in range(2):
                 self.parts[code][w] = <PyObject *>self.part_refs[code][w]
+        self.off_fields_set = _slot_offset(make_result, "__pydantic_fields_set__")
+        self.off_extra = _slot_offset(make_result, "__pydantic_extra__")
+        self.off_private = _slot_offset(make_result, "__pydantic_private__")
         self.template = {name: None for name in make_result.model_fields}
         self.template.update({"preset": preset_id, "unit": unit, "complete": True})
         self.fields_set = set(make_result.model_fields)
 
     def score_result(self, hand):
         """The ScoreResult of a validated Hand whose patterns all have native
-        detectors, or None when the hand is not complete."""
+        detectors, or None when the hand is not complete (or holds bonus tiles
+        the preset does not play with)."""
         cdef Ctx c
         cdef Summary base
         cdef Best best
@@ -484,6 +522,8 @@ cdef class Kernel:
             self.assembly
         ctx = hand.__pydantic_private__["_kernel_ctx"]
         self._load(ctx, &c, &base)
+        if not self.bonus_tiles and (c.nflowers or c.nseasons):
+            return None
         best.found = 0
         if c.win >= 0:
             self._best_complete(&c, &base, &best)
@@ -539,12 +579,18 @@ cdef class Kernel:
         values["payments"] = payments
         values["payments_note"] = note
         values["reason"] = reason
-        # a pydantic model from values known to be valid (what model_construct does)
-        obj = _OBJECT_NEW(make_result)
-        PyObject_GenericSetAttr(obj, "__dict__", values)
-        PyObject_GenericSetAttr(obj, "__pydantic_fields_set__", self.fields_set)
-        PyObject_GenericSetAttr(obj, "__pydantic_extra__", None)
-        PyObject_GenericSetAttr(obj, "__pydantic_private__", None)
+        # a pydantic model from values known to be valid: what model_construct
+        # leaves behind (the instance dict and pydantic's three slots); pydantic
+        # models are heap types allocated by PyType_GenericAlloc
+        cdef PyTypeObject *tp = <PyTypeObject *>make_result
+        obj = <object>PyType_GenericAlloc(tp, 0)
+        Py_DECREF(obj)  # tp_alloc's reference is now held by ``obj``
+        cdef PyObject **dictptr = _PyObject_GetDictPtr(obj)
+        Py_INCREF(values)
+        dictptr[0] = <PyObject *>values
+        _set_slot(obj, self.off_fields_set, self.fields_set)
+        _set_slot(obj, self.off_extra, None)
+        _set_slot(obj, self.off_private, None)
         return obj
 
     cdef tuple _pay(self, tuple ctx, Ctx *c, int total, bint instant):
