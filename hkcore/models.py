@@ -144,7 +144,7 @@ class Hand(BaseModel):
     @model_validator(mode="after")
     def _check_hand(self) -> Hand:
         counts = [0] * 34
-        for t in parse_tiles(self.tiles):
+        for t in parse_tiles(self.tiles):  # canonical by now: the fast path
             counts[t.index] += 1
         used = list(counts)
         for m in self.melds:

@@ -12,6 +12,7 @@ Unicode Mahjong Tiles characters are accepted wherever a tile string is read.
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Iterable
 from typing import Any, NoReturn, Union
 
@@ -305,6 +306,10 @@ def _fail(text: str, position: int, reason: str) -> NoReturn:
     raise TileError(f"{text[position]!r} at position {position} of {text!r}: {reason}", text, position)
 
 
+_PLAIN = re.compile(r"(?:[1-9]+[mps]|[1-7]+z|[1-4]+[fg])+")
+_GROUP = re.compile(r"([0-9]+)([a-z])")
+
+
 def parse_tiles(text: str) -> list[Tile]:
     """The tiles written in ``text``, in the order written.
 
@@ -316,6 +321,9 @@ def parse_tiles(text: str) -> list[Tile]:
     """
     if not isinstance(text, str):
         raise TileError(f"tile text must be a str, got {text!r} ({type(text).__name__})")
+    if _PLAIN.fullmatch(text):  # the common case: plain, valid notation
+        by_code = _BY_CODE
+        return [by_code[d + suit] for digits, suit in _GROUP.findall(text) for d in digits]
     result: list[Tile] = []
     pending: list[int] = []  # positions of digits still waiting for a suit letter
     after_unicode = False
@@ -359,12 +367,15 @@ def _tiles_of(tiles: Iterable[TileLike] | str) -> list[Tile]:
     return [tile(t) for t in tiles]
 
 
+_INDEX = operator.attrgetter("index")
+
+
 def format_tiles(tiles: Iterable[TileLike] | str) -> str:
     """The canonical notation of ``tiles``: sorted, grouped by suit m, p, s, z, f, g.
 
     ``tiles`` is an iterable of anything :func:`tile` accepts, or a tile string.
     """
-    ordered = sorted(_tiles_of(tiles), key=operator.attrgetter("index"))
+    ordered = sorted(_tiles_of(tiles), key=_INDEX)
     parts: list[str] = []
     group: list[str] = []
     suit = ""

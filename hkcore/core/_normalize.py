@@ -86,6 +86,16 @@ def meld_code(spec: Any, field: str = "melds") -> int:
     except TypeError:
         raise HandError(f"{field}: {spec!r} is not a set", field, spec) from None
     idx = sorted(t.index for t in ts)
+    if len(idx) == 3 and idx[0] == idx[2] < 34:
+        code = PUNG * 34 + idx[0]
+    elif len(idx) == 4 and idx[0] == idx[3] < 34:
+        code = KONG * 34 + idx[0]
+    elif len(idx) == 3 and idx[0] < 27 and idx[0] % 9 <= 6 and idx == [idx[0], idx[0] + 1, idx[0] + 2]:
+        code = CHOW * 34 + idx[0]
+    else:
+        code = -1
+    if code >= 0 and (kind_name is None or _KIND_NAMES.get(str(kind_name)) == code // 34):
+        return code
     text = format_tiles(ts) if ts else "(nothing)"
     if any(i >= 34 for i in idx):
         raise HandError(f"{field}: {text} holds a bonus tile", field, text)
