@@ -11,18 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from hkcore import core
 from hkcore.engine import CompiledPreset, compile_preset
 from hkcore.errors import HandError
-from hkcore.models import SEAT_NUMBER, Position
+from hkcore.models import SEAT_NUMBER, Position, trusted
 from hkcore.preset import Preset, load_preset
 from hkcore.tiles import TILES, TileError, parse_tiles
 
 
 class WaitValue(BaseModel):
     """What completing on a wait is worth: faan (or points), winnable, why not."""
+
+    model_config = ConfigDict(frozen=True)
 
     faan: int
     winnable: bool
@@ -82,8 +84,8 @@ def analyse(hand: Any, preset: str | Preset = "bga-old-style", visible: str = ""
     if pos.waiting_size:
         away = _away(compiled, counts, codes, k)
         waits = _wait_values(compiled, pos, counts, codes, seen) if away == 0 else []
-        return Analysis(preset=compiled.preset.id, unit=compiled.preset.unit, tiles=pos.tiles, tiles_away=away,
-                        waiting=away == 0, waits=waits)
+        return trusted(Analysis, {"preset": compiled.preset.id, "unit": compiled.preset.unit, "tiles": pos.tiles,
+                                  "tiles_away": away, "waiting": away == 0, "waits": waits, "discards": []})
     away = _away(compiled, counts, codes, k)
     options = []
     for d in range(34):
@@ -174,15 +176,24 @@ def _wait_values(compiled: CompiledPreset, pos: Position, counts: list[int], cod
                 r = compiled.score(pos.with_tile(TILES[t].code, self_draw=self_draw))
                 pair.append(WaitValue(faan=r.faan, winnable=r.winnable, reason=r.reason))
             values[t] = (pair[0], pair[1])
-    return [Wait(tile=TILES[t].code, unseen=max(0, 4 - seen[t]), on_discard=values[t][0], on_self_draw=values[t][1])
+    return [trusted(Wait, {"tile": TILES[t].code, "unseen": max(0, 4 - seen[t]), "on_discard": values[t][0],
+                           "on_self_draw": values[t][1]})
             for t in waits]
+
+
+#: WaitValues are immutable: one per (preset, total, winnable)
+_VALUES: dict[tuple[str, int, bool], WaitValue] = {}
 
 
 def _value(preset: Preset, raw: tuple[int, int, int] | None) -> WaitValue:
     if raw is None:  # pragma: no cover - waits always complete the hand
         return WaitValue(faan=0, winnable=False, reason="not a complete hand")
     capped, _uncapped, below = raw
-    if capped >= preset.minimum or below:
-        return WaitValue(faan=capped, winnable=True)
-    return WaitValue(faan=capped, winnable=False,
-                     reason=f"complete but {capped} {preset.unit}; {preset.id} needs {preset.minimum}")
+    winnable = capped >= preset.minimum or bool(below)
+    key = (preset.id, capped, winnable)
+    value = _VALUES.get(key)
+    if value is None:
+        value = _VALUES[key] = WaitValue(
+            faan=capped, winnable=winnable,
+            reason=None if winnable else f"complete but {capped} {preset.unit}; {preset.id} needs {preset.minimum}")
+    return value

@@ -508,8 +508,8 @@ cdef list _readings_c(int *c, int k, tuple codes, bint orphans):
 
 # ---------------------------------------------------------------- tiles away
 
-cdef void _suit_dp(const int *c, const int *cap, unsigned char *res) noexcept nogil:
-    """Exact fewest tiles to add for every (m, p) in one suit with per-tile caps.
+cdef void _suit_dp(const int *c, const int *cap, unsigned char *res, int max_m) noexcept nogil:
+    """Exact fewest tiles to add for every (m <= max_m, p) in one suit with per-tile caps.
 
     State after position i: a = chows begun at i - 1, b = chows begun at i
     (each still needs the next tiles), m sets begun so far, p pairs.
@@ -523,13 +523,13 @@ cdef void _suit_dp(const int *c, const int *cap, unsigned char *res) noexcept no
         memset(nxt, INF, sizeof(nxt))
         for a in range(5):
             for b in range(5 - a):
-                for m in range(a + b, 5):
+                for m in range(a + b, max_m + 1):
                     for p in range(2):
                         v = cur[a][b][m][p]
                         if v >= INF:
                             continue
-                        for n in range(1 if i > 6 else 5 - m):
-                            for g in range(2 if m + n < 4 else 1):
+                        for n in range(1 if i > 6 else max_m + 1 - m):
+                            for g in range(2 if m + n < max_m else 1):
                                 for q in range(2 - p):
                                     d = a + b + n + 3 * g + 2 * q
                                     if d > cap[i]:
@@ -561,7 +561,7 @@ cdef int _away(const int *c, int k, const int *used, bint orphans) except -3:
             if cap[i] < 4:
                 capped = 1
         if capped:
-            _suit_dp(c + 9 * s, cap, part[s])
+            _suit_dp(c + 9 * s, cap, part[s], 4 - k)
         else:
             row = DIST + _key(c + 9 * s) * NB
             for i in range(NB):
