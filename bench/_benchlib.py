@@ -370,3 +370,66 @@ def replace_section(path: Path, name: str, body: str) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
     os.replace(tmp, path)
+
+
+# --------------------------------------------------------------------------
+# Other benchmarks running on the machine
+
+
+def _ancestors() -> set[int]:
+    """This process and its ancestors (a shell that started it names the script too)."""
+    pids = set()
+    pid = os.getpid()
+    while pid > 1 and pid not in pids:
+        pids.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8") as fh:
+                pid = int(fh.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return pids
+
+
+def other_bench_processes() -> list[str]:
+    """``pid command`` of the Python processes running a ``bench_*.py`` script, this one excepted.
+
+    Found with ``pgrep -af bench_`` (an empty list where pgrep is missing);
+    only processes whose program is a Python interpreter count, so the
+    shells and tools that merely mention a script name are left out.
+    """
+    try:
+        out = subprocess.run(["pgrep", "-af", "bench_"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return []
+    mine = _ancestors()
+    found = []
+    for line in out.stdout.splitlines():
+        pid_text, _, cmd = line.partition(" ")
+        try:
+            pid = int(pid_text)
+        except ValueError:
+            continue
+        argv = cmd.split()
+        if pid in mine or not argv or not os.path.basename(argv[0]).startswith("python"):
+            continue
+        if any(re.search(r"bench_\w*\.py$", a) for a in argv[1:]):
+            found.append(f"{pid} {cmd}")
+    return found
+
+
+def wait_for_other_bench(timeout_s: float, log: Callable[[str], None], poll_s: float = 15.0) -> float:
+    """Wait until no other ``bench_*.py`` runs (see ``other_bench_processes``), at most ``timeout_s``.
+
+    Returns the seconds waited. Timing while another benchmark runs on a
+    2-CPU machine disturbs both, so the bench scripts call this before timing.
+    """
+    t0 = time.monotonic()
+    others = other_bench_processes()
+    if others:
+        log(f"waiting for other benchmarks to end: {'; '.join(others)}")
+    while others and time.monotonic() - t0 < timeout_s:
+        time.sleep(poll_s)
+        others = other_bench_processes()
+    if others:
+        log(f"still running after {timeout_s:.0f} s, timing anyway: {'; '.join(others)}")
+    return time.monotonic() - t0

@@ -781,7 +781,12 @@ def render(meta: dict[str, Any], stats: dict[str, dict[str, float]], cpu_stats: 
                                              f"not met (fastest preset {lo / TARGET_US:.3g}× the target)")
         + "; hkcore is " + ("ahead of both peers" if ahead else "not ahead of every peer")
         + f" (mahjong {bl.fmt_us(med['mahjong'])} µs, PyMahjongGB {bl.fmt_us(med['mcr'])} µs per hand).")
-    add("")
+    start, end = meta.get("other_bench_at_start"), meta.get("other_bench_at_end")
+    if meta.get("other_bench_waited_s", 0) >= 1 or start or end:
+        add(f"Other benchmarks: waited {meta.get('other_bench_waited_s', 0):.0f} s before timing for other "
+            f"`bench_*.py` runs to end; running at the start of the timing: {start or 'none'}; at its end: "
+            f"{end or 'none'}.")
+        add("")
 
     # workload
     w = meta["workload"]
@@ -851,21 +856,25 @@ def render(meta: dict[str, Any], stats: dict[str, dict[str, float]], cpu_stats: 
     add(f"- mahjong: {cn:,} scoring inputs kept (redrawn for an error: {cm.get('redrawn_open', 0)} open, "
         f"{cm.get('redrawn_closed', 0)} closed of {cm.get('drawn', 0)} candidates); mean han {cm['han_mean']:.2f}, "
         f"yakuman {cm['yakuman']}.")
-    add(f"- PyMahjongGB: errors {sum(cg['errors'].values())} {cg['errors'] or ''}; mean fan "
+    errs = cg["errors"]
+    add(f"- PyMahjongGB: errors {sum(errs.values())}{' ' + str(errs) if errs else ''}; mean fan "
         f"{cg['fan_mean']:.1f}; {_pct(cg['eight_or_more'] / cn)} reach the 8-fan minimum (the calculator scores "
         "any complete hand and does not apply the minimum, so the rest are valid inputs too).")
+    counts = [pr["patterns"] for pr in presets if pr.get("patterns")]
+    span = f"{min(counts)}–{max(counts)}" if counts else "their"
     add(f"- Not comparable as rule sets: the peers score other games. The work is the same kind — decompose, "
-        "detect patterns, choose the best reading — but the pattern catalogues differ (riichi ~50 yaku plus fu "
-        "and payments, MCR 81 fan, hkcore's presets 20–36 patterns plus payments).")
+        "detect patterns, choose the best reading — but the catalogues differ (mahjong: the yaku of its "
+        "`YakuConfig` plus fu, dora and payments; PyMahjongGB: the 81 MCR fan; hkcore's presets: "
+        f"{span} patterns plus payments).")
     add(f"- hkcore caches: cleared before every pass: {', '.join(meta['hkcore_caches_cleared']) or 'none found'}; "
         f"kept warm (configuration, keyed by preset or process-wide, not by hand): "
         f"{', '.join(meta['hkcore_caches_warm']) or 'none found'}; also the module-level tables of loaded "
         "presets and compiled presets. mahjong "
         "`HandDivider._divide_hand_impl` (lru_cache) cleared before every pass; `Meld.tiles_34` "
         "(cached_property) is fresh on every timed `Meld`. Every timed `Hand` comes fresh from `Hand.parse` "
-        "and is scored for the first time in its pass, so per-`Hand` state the engine keeps"
-        + (" (now `Hand.kernel_context`, built on the first score)" if meta.get("hand_keeps_kernel_context") else "")
-        + " is built inside the timing.")
+        "and is scored for the first time in its pass: whatever the engine works out and keeps on a `Hand` at "
+        "its first score is timed; what `Hand.parse` works out (validation, and anything the engine builds "
+        "then) is timed only on the dict lines.")
     add("")
 
     if profile is not None:
@@ -924,6 +933,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--output-dir", type=Path, default=bl.BENCH_DIR,
                     help="where RESULTS.md and results_score.json go (default: bench/)")
     ap.add_argument("--no-write", action="store_true", help="print the section, write nothing")
+    ap.add_argument("--wait-for-other-bench", type=float, default=None, metavar="SECONDS",
+                    help="before timing, wait up to SECONDS for other bench_*.py runs to end "
+                         "(default 900, 0 with --quick)")
     args = ap.parse_args(argv)
 
     n = args.n or (2_000 if args.quick else DEFAULT_N)
@@ -940,7 +952,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     presets = []
     for pid in hk["presets"]:
         pr = hk["load_preset"](pid)
-        presets.append({"id": pid, "tiles": pr.tiles, "bonus": pr.tiles == 144})
+        presets.append({"id": pid, "tiles": pr.tiles, "bonus": pr.tiles == 144, "patterns": len(pr.patterns)})
     if args.profile_preset not in hk["presets"]:
         ap.error(f"--profile-preset {args.profile_preset!r}: not one of {hk['presets']}")
     log(f"hkcore core: {hk['implementation']} ({hk['impl_file']}); presets {hk['presets']}; "
@@ -960,6 +972,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     log("checking on the untimed batches (also the warm-up) ...")
     checks = run_checks(hk, peers, presets, src, check_n)
 
+    # Other bench scripts on a 2-CPU machine disturb the timing (and are disturbed):
+    # wait for them where _benchlib offers it.
+    wait_for = args.wait_for_other_bench
+    if wait_for is None:
+        wait_for = 0.0 if args.quick else 900.0
+    waited = 0.0
+    if wait_for > 0 and hasattr(bl, "wait_for_other_bench"):
+        waited = bl.wait_for_other_bench(wait_for, log)
+    others = getattr(bl, "other_bench_processes", lambda: [])
+    others_start = others()
+
     log("timing ...")
     workload = Workload()
     mstats: Counter[str] = Counter()
@@ -969,6 +992,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     stats = {k: bl.summary(v) for k, v in per_call.items()}
     cpu_stats = {k: bl.summary(v) for k, v in per_call_cpu.items()}
     load_end = _loadavg()
+    others_end = others()
 
     profile = None
     if not args.no_profile:
@@ -995,8 +1019,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "hkcore_caches_cleared": cleared,
         "hkcore_caches_warm": warm,
         "target_us": TARGET_US,
-        "hand_keeps_kernel_context": hasattr(hk["Hand"], "kernel_context"),
         "loadavg_at_end_of_timing": load_end,
+        "other_bench_waited_s": waited,
+        "other_bench_at_start": "; ".join(others_start),
+        "other_bench_at_end": "; ".join(others_end),
         "wall_over_cpu": _wall_over_cpu(per_call, per_call_cpu),
     }
     section = render(meta, stats, cpu_stats, checks, profile)
