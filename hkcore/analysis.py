@@ -14,10 +14,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from hkcore import core
-from hkcore.engine import CompiledPreset, compile_preset
+from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HandError
 from hkcore.models import SEAT_NUMBER, Position, trusted
-from hkcore.preset import Preset, load_preset
+from hkcore.preset import Preset
 from hkcore.tiles import TILES, TileError, parse_tiles
 
 
@@ -33,6 +33,8 @@ class WaitValue(BaseModel):
 
 class Wait(BaseModel):
     """One tile the hand waits on."""
+
+    model_config = ConfigDict(frozen=True)
 
     tile: str
     unseen: int
@@ -74,9 +76,29 @@ def analyse(hand: Any, preset: str | Preset = "bga-old-style", visible: str = ""
     compact notation; ``visible`` is a tile string of what else is face up
     (ponds, other players' melds), for the unseen counts.
     """
-    pos = Position.parse(hand)
-    compiled = compile_preset(load_preset(preset))
-    compiled.check(pos)  # type: ignore[arg-type]
+    pos = hand if type(hand) is Position else Position.parse(hand)
+    compiled = compiled_for(preset)
+    if compiled._no_bonus and (pos.flowers or pos.seasons):
+        compiled.check(pos)  # type: ignore[arg-type]
+    private = pos.__pydantic_private__
+    assert private is not None
+    ctx = private["_kernel_ctx"]
+    if compiled._fast and sum(ctx[0]) + 3 * len(ctx[1]) == 13:
+        # one call: tiles away, the waits, and each wait scored both ways
+        p = compiled.preset
+        away, rows = compiled.kernel.analyse_waiting(ctx, "thirteen_orphans" in p.shapes)
+        cache = _WAITS.setdefault(p.id, {})
+        if visible:
+            shown = _seen(pos, visible)
+            rows = [(row[0], 4 - shown[row[0]], *row[2:]) for row in rows]
+        waits = []
+        for row in rows:
+            wait = cache.get(row)
+            if wait is None:
+                wait = cache[row] = _wait(p, row)
+            waits.append(wait)
+        return trusted(Analysis, {"preset": p.id, "unit": p.unit, "tiles": pos.tiles, "tiles_away": away,
+                                  "waiting": away == 0, "waits": waits, "discards": []})
     seen = _seen(pos, visible)
     codes = tuple(m.code for m in pos.melds)
     k = len(codes)
@@ -179,6 +201,16 @@ def _wait_values(compiled: CompiledPreset, pos: Position, counts: list[int], cod
     return [trusted(Wait, {"tile": TILES[t].code, "unseen": max(0, 4 - seen[t]), "on_discard": values[t][0],
                            "on_self_draw": values[t][1]})
             for t in waits]
+
+
+#: Waits are immutable values: each distinct one is built once, by preset
+_WAITS: dict[str, dict[tuple[int, ...], Wait]] = {}
+
+
+def _wait(preset: Preset, row: tuple[int, ...]) -> Wait:
+    t, unseen, d_capped, d_below, s_capped, s_below = row
+    return Wait(tile=TILES[t].code, unseen=max(0, unseen), on_discard=_value(preset, (d_capped, 0, d_below)),
+                on_self_draw=_value(preset, (s_capped, 0, s_below)))
 
 
 #: WaitValues are immutable: one per (preset, total, winnable)

@@ -437,6 +437,11 @@ def score(hand: Any, preset: str | Preset = "bga-old-style") -> ScoreResult:
             if result is not None:
                 return result
     h = hand if type(hand) is Hand else Hand.parse(hand)
+    return compiled_for(preset).score(h)
+
+
+def compiled_for(preset: str | Preset) -> CompiledPreset:
+    """The compiled form of a preset id, path or Preset."""
     compiled = _BY_ID.get(preset) if type(preset) is str else None  # type: ignore[arg-type]
     if compiled is None:
         loaded = load_preset(preset)
@@ -445,7 +450,7 @@ def score(hand: Any, preset: str | Preset = "bga-old-style") -> ScoreResult:
             _BY_ID[preset] = compiled  # a built-in, by id: its file does not change
             if compiled._fast:
                 _FAST[preset] = compiled.kernel
-    return compiled.score(h)
+    return compiled
 
 
 #: built-in presets by id, compiled; those the kernel scores alone, by id

@@ -432,16 +432,36 @@ class Position(BaseModel):
     _canonical_tiles = field_validator("tiles")(Hand._canonical_tiles.__func__)  # type: ignore[attr-defined]
     _bonus_numbers = field_validator("flowers", "seasons")(Hand._bonus_numbers.__func__)  # type: ignore[attr-defined]
 
+    _kernel_ctx: tuple[Any, ...] | None = PrivateAttr(default=None)
+
     @model_validator(mode="after")
     def _check_counts(self) -> Position:
         from hkcore.core._normalize import normalize
 
+        codes = tuple(m.code for m in self.melds)
         try:
-            counts, _codes, _k = normalize(self.tiles, [m.code for m in self.melds], "any")
+            counts, _codes, _k = normalize(self.tiles, codes, "any")
         except HandError as exc:
             raise _err(exc.field or "tiles", exc.value, str(exc).split(": ", 1)[-1]) from None
         self._counts = counts
+        seat = SEAT_NUMBER[self.seat_wind]
+        flowers = seasons = 0
+        for n in self.flowers:
+            flowers |= 1 << n
+        for n in self.seasons:
+            seasons |= 1 << n
+        # as Hand.kernel_context, with no win yet
+        self._kernel_ctx = (
+            bytes(counts), codes, tuple(m.concealed for m in self.melds), False, 26 + seat,
+            26 + SEAT_NUMBER[self.round_wind], seat, flowers, seasons, len(self.flowers), len(self.seasons),
+            False, 0, False, 0, -1, (), 0,
+        )
         return self
+
+    @property
+    def kernel_context(self) -> tuple[Any, ...]:
+        """The hand as the compiled kernel reads it, without a winning tile."""
+        return self.__pydantic_private__["_kernel_ctx"]  # type: ignore[index]
 
     @property
     def counts(self) -> list[int]:

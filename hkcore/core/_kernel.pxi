@@ -617,6 +617,37 @@ cdef class Kernel:
         return ({"E": -pays[0], "S": -pays[1], "W": -pays[2], "N": -pays[3]},
                 "paid as a self-draw" if instant else None)
 
+    def analyse_waiting(self, ctx, bint orphans):
+        """A waiting-size hand (13 - 3k tiles): (tiles away, rows), a row per
+        wait: (tile, copies not in the hand or its melds, capped total and
+        below-minimum win on a discard, the same on a self-draw); tiles away
+        and waits count the standard shape and, with ``orphans``, thirteen
+        orphans."""
+        cdef Ctx c
+        cdef Summary base
+        cdef int used[34]
+        cdef int i, t, kind, k, away
+        self._load(ctx, &c, &base)
+        memset(used, 0, sizeof(used))
+        for i in range(c.nmelds):
+            kind = c.meld_code[i] // 34
+            t = c.meld_code[i] % 34
+            if kind == 0:
+                used[t] += 1; used[t + 1] += 1; used[t + 2] += 1
+            else:
+                used[t] += 3 if kind == 1 else 4
+        k = c.nmelds
+        away = _away(c.counts, k, used, orphans)
+        if away != 0:
+            return away, []
+        out = []
+        for row in self.score_waits(ctx, _waits_c(c.counts, k, used, orphans, False)):
+            t = row[0]
+            d = row[1]
+            sd = row[2]
+            out.append((t, 4 - c.counts[t] - used[t], d[0], d[2], sd[0], sd[2]))
+        return 0, out
+
     def score_waits(self, ctx, waits, py_detect=None):
         """Each wait of a waiting hand scored on a discard and on a self-draw.
 
