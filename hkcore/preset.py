@@ -22,6 +22,7 @@ Pattern entries (under ``[patterns]``)::
 from __future__ import annotations
 
 import difflib
+import importlib.metadata
 import importlib.resources
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -36,7 +37,7 @@ from hkcore.registry import catalogue
 
 BUILTIN_SHAPES = ("standard", "thirteen_orphans")
 TOP_KEYS = (
-    "id", "name", "source", "extends", "unit", "minimum", "cap", "tiles", "shapes", "plugins",
+    "id", "name", "source", "extends", "requires", "unit", "minimum", "cap", "tiles", "shapes", "plugins",
     "limit_adds", "claims", "patterns", "payments",
 )
 #: claim rules (``[claims]``), each with its allowed values, the first the default
@@ -120,6 +121,8 @@ class Preset:
     file: str = field(default="", compare=False)
     #: options of the shapes that have any, by shape id
     shape_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: plugin distributions the preset needs installed
+    requires: tuple[str, ...] = ()
 
     @property
     def bonus_tiles(self) -> bool:
@@ -144,6 +147,8 @@ class Preset:
         }
         if self.source:
             out["source"] = self.source
+        if self.requires:
+            out["requires"] = list(self.requires)
         out["patterns"] = {r.id: r.to_toml() for r in self.patterns}
         out["payments"] = dict(self.payments) if self.payments is not None else False
         return out
@@ -272,6 +277,12 @@ def _build(data: dict[str, Any], origin: dict[str, str]) -> Preset:
     for key in data:
         if key not in TOP_KEYS:
             raise PresetError(f"unknown key {key!r}{_nearest(key, TOP_KEYS)}", where(key), key)
+    for i, dist in enumerate(_check_list(data.get("requires", []), where("requires"), "requires")):
+        try:
+            importlib.metadata.distribution(dist)
+        except importlib.metadata.PackageNotFoundError:
+            raise PresetError(f"needs the plugin package {dist!r}, which is not installed (pip install {dist})",
+                              where("requires"), f"requires[{i}]") from None
     pid = _check_type(data.get("id", ""), (str,), "a string", where("id"), "id")
     unit = data.get("unit", "faan")
     if unit not in ("faan", "points"):
@@ -324,6 +335,7 @@ def _build(data: dict[str, Any], origin: dict[str, str]) -> Preset:
         cap=None if cap is False else cap, tiles=tiles, shapes=shapes, plugins=plugins,
         limit_adds=limit_adds, patterns=tuple(rules), payments=payments or None, claims=claims,
         source=str(data.get("source", "")), file=origin[_SELF], shape_options=shape_opts,
+        requires=tuple(data.get("requires", [])),
     )
 
 

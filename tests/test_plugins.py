@@ -88,6 +88,20 @@ def test_missing_plugin_is_named(site: Path, tmp_path: Path) -> None:
     assert "plugin" in message and "installed" in message
 
 
+def test_required_plugin_package_is_named(site: Path, tmp_path: Path) -> None:
+    preset = _house(tmp_path, 'requires = ["hkcore-all-green"]\n[patterns]\nall_green = { limit = 13 }\n')
+    with pytest.raises(PresetError) as info:
+        hkcore.load_preset(preset)
+    assert "requires[0]" in str(info.value) and "hkcore-all-green" in str(info.value)
+    assert "not installed" in str(info.value)
+
+
+def test_required_plugin_package_installed(all_green: Path, tmp_path: Path) -> None:
+    preset = _house(tmp_path, 'requires = ["hkcore-all-green"]\n[patterns]\nall_green = { limit = 13 }\n')
+    assert hkcore.load_preset(preset).requires == ("hkcore-all-green",)
+    assert hkcore.score(ALL_GREEN_HAND, preset).faan == 13
+
+
 def test_plugin_that_fails_to_import(site: Path, tmp_path: Path) -> None:
     make_dist(site, "broken-plugin", {"broken": "broken_mod"}, {"broken_mod": "raise RuntimeError('boom')\n"})
     cat = registry.catalogue()
