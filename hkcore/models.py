@@ -174,18 +174,11 @@ class Hand(BaseModel):
                 )
         self._counts = counts
         self._check_context()
-        seat = SEAT_NUMBER[self.seat_wind]
-        flowers = seasons = 0
-        for n in self.flowers:
-            flowers |= 1 << n
-        for n in self.seasons:
-            seasons |= 1 << n
         melds = self.melds
-        self._kernel_ctx = (
-            bytes(counts), tuple([m.__pydantic_private__["_code"] for m in melds]),  # type: ignore[index]
-            tuple([m.concealed for m in melds]), self.self_draw, 26 + seat, 26 + SEAT_NUMBER[self.round_wind],
-            seat, flowers, seasons, len(self.flowers), len(self.seasons), self.last_tile, self.kong_replacement,
-            self.robbing_kong, _FIRST_TURN_CODE[self.first_turn], self.__pydantic_private__["_win"],  # type: ignore[index]
+        self._kernel_ctx = _kernel_context(
+            self, counts, tuple([m.__pydantic_private__["_code"] for m in melds]),  # type: ignore[index]
+            (self.self_draw, self.last_tile, self.kong_replacement, self.robbing_kong,
+             _FIRST_TURN_CODE[self.first_turn], self.__pydantic_private__["_win"]),  # type: ignore[index]
             tuple(ReadingPart.intern(m.kind, m.tiles, m.concealed, True, False) for m in melds),
             SEAT_NUMBER[self.discarder] if self.discarder else 0,
         )
@@ -267,6 +260,27 @@ class Hand(BaseModel):
     def to_json(self, **kwargs: Any) -> str:
         """The RULES.md JSON of this hand."""
         return self.model_dump_json(by_alias=True, **kwargs)
+
+
+def _kernel_context(hand: Any, counts: list[int], codes: tuple[int, ...], win: tuple[Any, ...],
+                    meld_parts: tuple[Any, ...], discarder: int) -> tuple[Any, ...]:
+    """The tuple the compiled kernel reads (see ``Kernel._load``): counts as
+    bytes, declared sets, their concealment, self-draw, seat and round wind
+    tiles, seat number, bonus masks and counts, last tile, kong replacement,
+    robbing, first turn, winning tile, meld parts, discarder's seat number.
+    ``win`` is (self_draw, last_tile, kong_replacement, robbing, first_turn, win tile)."""
+    seat = SEAT_NUMBER[hand.seat_wind]
+    flowers = seasons = 0
+    for n in hand.flowers:
+        flowers |= 1 << n
+    for n in hand.seasons:
+        seasons |= 1 << n
+    self_draw, last_tile, kong_replacement, robbing, first_turn, win_tile = win
+    return (
+        bytes(counts), codes, tuple([m.concealed for m in hand.melds]), self_draw, 26 + seat,
+        26 + SEAT_NUMBER[hand.round_wind], seat, flowers, seasons, len(hand.flowers), len(hand.seasons),
+        last_tile, kong_replacement, robbing, first_turn, win_tile, meld_parts, discarder,
+    )
 
 
 def _parse_model(cls: Any, data: Any, notation: Any) -> Any:
@@ -444,18 +458,8 @@ class Position(BaseModel):
         except HandError as exc:
             raise _err(exc.field or "tiles", exc.value, str(exc).split(": ", 1)[-1]) from None
         self._counts = counts
-        seat = SEAT_NUMBER[self.seat_wind]
-        flowers = seasons = 0
-        for n in self.flowers:
-            flowers |= 1 << n
-        for n in self.seasons:
-            seasons |= 1 << n
         # as Hand.kernel_context, with no win yet
-        self._kernel_ctx = (
-            bytes(counts), codes, tuple(m.concealed for m in self.melds), False, 26 + seat,
-            26 + SEAT_NUMBER[self.round_wind], seat, flowers, seasons, len(self.flowers), len(self.seasons),
-            False, 0, False, 0, -1, (), 0,
-        )
+        self._kernel_ctx = _kernel_context(self, counts, codes, (False, False, 0, False, 0, -1), (), 0)
         return self
 
     @property
