@@ -123,9 +123,9 @@ class CompiledPreset:
                 self._settle_total if preset.payments is not None else None,
                 lambda capped: f"{capped} {unit}; this table needs {minimum}",
                 ScoreResult,
-                self._role_amounts if self.scheme is not None and self.scheme.symmetric and not self.adjustments
-                else None,
+                self._role_amounts if self.scheme is not None and self.scheme.symmetric else None,
                 preset.bonus_tiles,
+                self._adjust if self.adjustments else None,
             )
             self._fast = True
         self._scores: dict[tuple[int, int, int], PatternScore] = {}
@@ -311,6 +311,15 @@ class CompiledPreset:
     def _role_amounts(self, total: int) -> tuple[int, int, int, int, int]:
         assert self.scheme is not None
         return role_amounts(self.scheme, self.payment_params, total)
+
+    def _adjust(self, hand: Hand, capped: int, instant: bool, payments: dict[str, int]) -> dict[str, int]:
+        """The preset's payment adjustments on payments already settled."""
+        self_draw = hand.self_draw or instant
+        win = Win(hand.seat_wind, capped, self_draw, None if self_draw else hand.discarder,
+                  hand.robbing_kong and not self_draw)
+        for adjustment, options in self.adjustments:
+            payments = adjustment.adjust(hand, win, payments, options)
+        return payments
 
     def _make_pattern(self, entry: int, count: int, value: int) -> PatternScore:
         pat = self.entries[entry].pattern

@@ -46,6 +46,8 @@ def liable_seat(hand: Any, options: Mapping[str, Any]) -> str | None:
 
 def adjust(hand: Any, win: Win, payments: dict[str, int], options: Mapping[str, Any]) -> dict[str, int]:
     """Move the losers' payments onto the liable seat where the rule says so."""
+    if len(hand.melds) < 3 or not (win.self_draw or options["liable_pays_discard"]):
+        return payments  # no third dragon, wind or fourth set was fed; or nothing to move
     seat = liable_seat(hand, options)
     if seat is None or seat == win.winner:
         return payments

@@ -311,6 +311,7 @@ cdef class Kernel:
     cdef dict reasons          # capped total -> why it cannot win
     cdef object roles          # total -> role amounts (symmetric schemes), or None
     cdef dict role_cache
+    cdef object adjust         # adjust(hand, total, instant, payments) -> payments, or None
     cdef PyObject *parts[136][2]
     cdef object part_refs      # keeps the parts alive
     cdef dict template         # the constant fields of a result
@@ -479,7 +480,7 @@ cdef class Kernel:
                                    for i in range(best.nlisted)]))
 
     def set_assembly(self, preset_id, unit, int minimum, make_pattern, set_parts, orphans_part, settle,
-                     not_winnable, make_result, roles=None, bint bonus_tiles=True):
+                     not_winnable, make_result, roles=None, bint bonus_tiles=True, adjust=None):
         """What ``score_result`` needs to build a ScoreResult by itself:
         ``make_pattern(entry, count, value)`` -> PatternScore (kept per key),
         ``set_parts[code][winning]`` -> ReadingPart (code 102 + t: the pair
@@ -488,12 +489,15 @@ cdef class Kernel:
         ``not_winnable(capped)`` -> reason, ``make_result``: the result class
         (a pydantic model, filled like ``model_construct`` does); ``roles(total)``
         -> what each role pays under a symmetric scheme with no adjustment
-        (then ``settle`` is not called); without ``bonus_tiles`` a hand
-        holding some gets None (the caller raises the error)."""
+        (then ``settle`` is not called), ``adjust(hand, total, instant,
+        payments)`` then applies the preset's payment adjustments; without
+        ``bonus_tiles`` a hand holding some gets None (the caller raises the
+        error)."""
         cdef int code, w
         self.assembly = (preset_id, unit, minimum, make_pattern, set_parts, orphans_part, settle,
                          not_winnable, make_result)
         self.roles = roles
+        self.adjust = adjust
         self.bonus_tiles = bonus_tiles
         self.part_refs = [list(row) for row in set_parts]
         for code in range(136):
@@ -560,6 +564,8 @@ cdef class Kernel:
                 note = "no payment: the hand cannot win"
             elif self.roles is not None:
                 payments, note = self._pay(ctx, &c, capped, best.shape == SH_BONUS)
+                if self.adjust is not None and payments is not None:
+                    payments = self.adjust(hand, capped, best.shape == SH_BONUS, payments)
             else:
                 payments, note = settle(hand, capped, best.shape == SH_BONUS)
         if winnable:
