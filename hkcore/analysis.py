@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from hkcore import core
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HandError
-from hkcore.models import SEAT_NUMBER, Position, trusted
+from hkcore.models import Position, trusted
 from hkcore.preset import Preset
 from hkcore.tiles import TILES, TileError, parse_tiles
 
@@ -186,10 +186,7 @@ def _wait_values(compiled: CompiledPreset, pos: Position, counts: list[int], cod
     p = compiled.preset
     values: dict[int, tuple[WaitValue, WaitValue]] = {}
     if compiled.kernel is not None and not compiled.extra_shapes and not compiled.python_entries:
-        ctx = (counts, codes, tuple(m.concealed for m in pos.melds), False, 26 + SEAT_NUMBER[pos.seat_wind],
-               26 + SEAT_NUMBER[pos.round_wind], SEAT_NUMBER[pos.seat_wind], sum(1 << n for n in pos.flowers),
-               sum(1 << n for n in pos.seasons), len(pos.flowers), len(pos.seasons), False, 0, False, 0, -1, (), 0)
-        for t, on_discard, on_self in compiled.kernel.score_waits(ctx, waits):
+        for t, on_discard, on_self in compiled.kernel.score_waits(pos.kernel_context, waits):
             values[t] = (_value(p, on_discard), _value(p, on_self))
     else:
         for t in waits:

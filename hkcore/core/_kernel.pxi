@@ -467,11 +467,7 @@ cdef class Kernel:
         cdef Best best
         cdef int i
         self._load(ctx, &c, &base)
-        best.found = 0
-        if c.win >= 0:
-            self._best_complete(&c, &base, &best)
-        if self.has_instant and c.nflowers + c.nseasons >= 7:
-            self._instant(&base, &c, &best)
+        self._best(&c, &base, &best)
         if not best.found:
             return None
         return self.outcome(best.capped, best.uncapped, best.limit == 1, SHAPE_NAMES[best.shape],
@@ -528,11 +524,7 @@ cdef class Kernel:
         self._load(ctx, &c, &base)
         if not self.bonus_tiles and (c.nflowers or c.nseasons):
             return None
-        best.found = 0
-        if c.win >= 0:
-            self._best_complete(&c, &base, &best)
-        if self.has_instant and c.nflowers + c.nseasons >= 7:
-            self._instant(&base, &c, &best)
+        self._best(&c, &base, &best)
         if not best.found:
             return None
         patterns = []
@@ -755,6 +747,16 @@ cdef class Kernel:
                 base.concealed_kongs += 1
             else:
                 base.claimed += 1
+        return 0
+
+    cdef int _best(self, Ctx *c, const Summary *base, Best *best) except -1:
+        """The best outcome of a loaded hand: its complete readings, then the
+        bonus-tile instant win."""
+        best.found = 0
+        if c.win >= 0:
+            self._best_complete(c, base, best)
+        if self.has_instant and c.nflowers + c.nseasons >= 7:
+            self._instant(base, c, best)
         return 0
 
     cdef int _best_complete(self, Ctx *c, const Summary *base, Best *best) except -1:
