@@ -14,8 +14,9 @@ Suits whose tiles are also used by declared sets (fewer than four copies
 left) are costed by a small exact dynamic programme instead of the table.
 See hkcore.core._codes for the meaning of readings and set codes.
 """
-from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
-from cpython.long cimport PyLong_AsLong, PyLong_FromLong
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
+from cpython.sequence cimport PySequence_Fast_GET_SIZE, PySequence_Fast_ITEMS
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTuple_SET_ITEM
@@ -62,6 +63,29 @@ cdef object _SMALL_INTS = (0, 1, 2, 3, 4)
 cdef PyObject *SMALL[5]
 for _i in range(5):
     SMALL[_i] = <PyObject *>_SMALL_INTS[_i]
+# CPython keeps its small ints in one static array; when 0..4 sit at an even
+# stride, a count is read from a list item by pointer difference alone.
+# (Elsewhere only the object for 0 matches: limit 0, shift 0.)
+cdef size_t SMALL_STRIDE = <size_t>((<char *>SMALL[1]) - (<char *>SMALL[0]))
+cdef int SMALL_SHIFT = -1
+cdef size_t SMALL_LIMIT = 0
+for _i in range(1, 12):
+    if SMALL_STRIDE == (<size_t>1) << _i:
+        SMALL_SHIFT = _i
+for _i in range(5):
+    if <size_t>((<char *>SMALL[_i]) - (<char *>SMALL[0])) != _i * SMALL_STRIDE:
+        SMALL_SHIFT = -1
+if SMALL_SHIFT > 0:
+    SMALL_LIMIT = 4 * SMALL_STRIDE
+else:
+    SMALL_SHIFT = 0
+    SMALL_STRIDE = 1
+
+# the int objects readings are made of: tile indices and set codes 0..135
+cdef object _CODE_INTS = tuple(range(136))
+cdef PyObject *CODE_INT[136]
+for _i in range(136):
+    CODE_INT[_i] = <PyObject *>_CODE_INTS[_i]
 
 
 # ---------------------------------------------------------------- table build
@@ -232,59 +256,54 @@ cdef inline int _key(const int *c) noexcept nogil:
             + 15625 * c[6] + 78125 * c[7] + 390625 * c[8])
 
 
-cdef int _fast_counts(object tiles, int *c) except -1:
-    """Read 34 counts 0..4 straight from a list, tuple or bytes; 0 if the
-    input is anything else (it then goes through the full reader)."""
-    cdef Py_ssize_t i
-    cdef long v
-    cdef PyObject *item
+cdef int _read_items(PyObject **items, int *c) noexcept:
+    """Counts from 34 items that are CPython's shared small ints 0..4; their
+    total, or -1 for any other item (the full reader then takes the input)."""
+    cdef const char *zero = <const char *>SMALL[0]
+    cdef size_t limit = SMALL_LIMIT, mask = SMALL_STRIDE - 1, off, bad = 0
+    cdef int shift = SMALL_SHIFT, n = 0, i, v
+    # branch-free first pass; items that miss are looked at one by one
+    for i in range(34):
+        off = <size_t>((<const char *>items[i]) - zero)
+        bad |= (off > limit) | (off & mask)
+        v = <int>(off >> shift)
+        c[i] = v
+        n += v
+    if bad == 0:
+        return n
+    n = 0
+    for i in range(34):
+        v = 0
+        while v < 5 and items[i] != SMALL[v]:
+            v += 1
+        if v == 5:
+            return -1
+        c[i] = v
+        n += v
+    return n
+
+
+cdef int _fast_counts(object tiles, int *c) noexcept:
+    """Read 34 counts 0..4 straight from a list, tuple or bytes and return
+    their total; -1 if the input is anything else (it then goes through
+    the full reader)."""
+    cdef int i, n = 0
     cdef const unsigned char *raw
-    if type(tiles) is list:
-        if PyList_GET_SIZE(tiles) != 34:
-            return 0
-        for i in range(34):
-            item = PyList_GET_ITEM(tiles, i)
-            # small ints are shared objects in CPython: compare pointers first
-            if item == SMALL[0]:
-                c[i] = 0
-            elif item == SMALL[1]:
-                c[i] = 1
-            elif item == SMALL[2]:
-                c[i] = 2
-            elif item == SMALL[3]:
-                c[i] = 3
-            elif item == SMALL[4]:
-                c[i] = 4
-            else:
-                if type(<object>item) is not int:
-                    return 0
-                v = PyLong_AsLong(<object>item)
-                if v < 0 or v > 4:
-                    return 0
-                c[i] = v
-        return 1
-    if type(tiles) is tuple:
-        if PyTuple_GET_SIZE(tiles) != 34:
-            return 0
-        for i in range(34):
-            item = PyTuple_GET_ITEM(tiles, i)
-            if type(<object>item) is not int:
-                return 0
-            v = PyLong_AsLong(<object>item)
-            if v < 0 or v > 4:
-                return 0
-            c[i] = v
-        return 1
+    if type(tiles) is list or type(tiles) is tuple:
+        if PySequence_Fast_GET_SIZE(tiles) != 34:
+            return -1
+        return _read_items(PySequence_Fast_ITEMS(tiles), c)
     if type(tiles) is bytes:
-        if len(<bytes>tiles) != 34:
-            return 0
-        raw = <const unsigned char *><const char *>tiles
+        if PyBytes_GET_SIZE(tiles) != 34:
+            return -1
+        raw = <const unsigned char *>PyBytes_AS_STRING(tiles)
         for i in range(34):
             if raw[i] > 4:
-                return 0
+                return -1
             c[i] = raw[i]
-        return 1
-    return 0
+            n += raw[i]
+        return n
+    return -1
 
 
 cdef int _prepare(object tiles, object melds, int need, int *c, int *used) except -2:
@@ -292,10 +311,9 @@ cdef int _prepare(object tiles, object melds, int need, int *c, int *used) excep
     cdef int n = 0, i, k = -1, kind, t
     cdef list counts
     memset(used, 0, 34 * sizeof(int))
-    if not melds and _fast_counts(tiles, c):
-        for i in range(34):
-            n += c[i]
-        if n <= 14:
+    if melds is () or not melds:
+        n = _fast_counts(tiles, c)
+        if 0 <= n <= 14:
             if need == NEED_FULL:
                 k = K_FULL[n]
             elif need == NEED_WAIT:
@@ -394,10 +412,6 @@ def _complete_parts(counts, codes, int k, bint orphans=True):
 
 # ---------------------------------------------------------------- readings
 
-cdef inline object _int(int v):
-    return PyLong_FromLong(v)
-
-
 def readings(tiles, melds=(), shapes=None):
     """Every distinct reading of a complete hand, sorted; [] if not complete.
 
@@ -427,6 +441,7 @@ cdef list _readings_c(int *c, int k, tuple codes, bint orphans):
     cdef int pick[3]
     cdef int allsets[8]
     cdef int pair
+    cdef Py_ssize_t nout, ncodes = PyTuple_GET_SIZE(codes)
     cdef Dec *d
     cdef list out
     cdef tuple r
@@ -452,7 +467,9 @@ cdef list _readings_c(int *c, int k, tuple codes, bint orphans):
             elif c[i] != 0:
                 pairs = -9
         if pairs == 1:
-            out = []
+            # every combination of the suits' splits is a distinct reading
+            out = PyList_New(num[0] * num[1] * num[2])
+            nout = 0
             pick[0] = 0
             while pick[0] < num[0]:
                 pick[1] = 0
@@ -479,24 +496,23 @@ cdef list _readings_c(int *c, int k, tuple codes, bint orphans):
                                 allsets[j + 1] = allsets[j]
                                 j -= 1
                             allsets[j + 1] = x
-                        r = PyTuple_New(1 + nsets + len(codes))
-                        o = _int(pair)
-                        Py_INCREF(o)
-                        PyTuple_SET_ITEM(r, 0, o)
+                        r = PyTuple_New(1 + nsets + ncodes)
+                        Py_INCREF(<object>CODE_INT[pair])
+                        PyTuple_SET_ITEM(r, 0, <object>CODE_INT[pair])
                         for i in range(nsets):
-                            o = _int(allsets[i])
+                            Py_INCREF(<object>CODE_INT[allsets[i]])
+                            PyTuple_SET_ITEM(r, 1 + i, <object>CODE_INT[allsets[i]])
+                        for i in range(ncodes):
+                            o = <object>PyTuple_GET_ITEM(codes, i)
                             Py_INCREF(o)
-                            PyTuple_SET_ITEM(r, 1 + i, o)
-                        idx = 1 + nsets
-                        for o in codes:
-                            Py_INCREF(o)
-                            PyTuple_SET_ITEM(r, idx, o)
-                            idx += 1
-                        out.append(r)
+                            PyTuple_SET_ITEM(r, 1 + nsets + i, o)
+                        Py_INCREF(r)
+                        PyList_SET_ITEM(out, nout, r)
+                        nout += 1
                         pick[2] += 1
                     pick[1] += 1
                 pick[0] += 1
-            if len(out) > 1:
+            if nout > 1:
                 out.sort()
             return out
     if orphans and k == 0 and _orphans(c):
