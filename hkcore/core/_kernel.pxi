@@ -15,6 +15,8 @@ from cpython.ref cimport Py_DECREF, Py_XDECREF
 
 cdef extern from "Python.h":
     PyObject **_PyObject_GetDictPtr(object)
+    object PyDict_Copy(object)
+    PyObject *PyDict_GetItem(object, object)
     PyObject *PyType_GenericAlloc(PyTypeObject *tp, Py_ssize_t nitems) except NULL
     ctypedef struct PyMemberDef:
         Py_ssize_t offset
@@ -44,6 +46,32 @@ cdef inline void _set_slot(object obj, Py_ssize_t offset, object value):
     slot[0] = <PyObject *>value
     Py_XDECREF(old)
 cdef tuple _SEAT_NAMES = ("E", "S", "W", "N")
+
+cdef enum:
+    NCACHE = 512               # slots of each direct-mapped cache (2 ** 9, see _cache_get)
+    NOTE_NONE = 0
+    NOTE_CANNOT_WIN = 1
+    NOTE_SELF_DRAW_INSTANT = 2
+    NOTE_NEED_KONG_MAKER = 3
+    NOTE_NEED_DISCARDER = 4
+cdef tuple _NOTES = (None, "no payment: the hand cannot win", "paid as a self-draw",
+                     "payments need the kong-maker: give 'discarder'",
+                     "payments need the discarder: give 'discarder'")
+
+
+cdef inline PyObject *_cache_get(uint64_t *keys, PyObject **vals, uint64_t key) noexcept:
+    """The object cached under ``key`` (bit 63 set), or NULL; one slot per hash."""
+    cdef unsigned int h = <unsigned int>((key * <uint64_t>0x9E3779B97F4A7C15) >> 55) & (NCACHE - 1)
+    return vals[h] if keys[h] == key else NULL
+
+
+cdef inline void _cache_put(uint64_t *keys, PyObject **vals, uint64_t key, object value):
+    cdef unsigned int h = <unsigned int>((key * <uint64_t>0x9E3779B97F4A7C15) >> 55) & (NCACHE - 1)
+    cdef PyObject *old = vals[h]
+    Py_INCREF(value)
+    vals[h] = <PyObject *>value
+    keys[h] = key
+    Py_XDECREF(old)
 
 cdef enum:
     MAXE = 64
@@ -118,6 +146,7 @@ cdef uint64_t M_HONOURS = (<uint64_t>0x7F) << 27
 cdef uint64_t M_SUITED = ((<uint64_t>1) << 27) - 1
 cdef uint64_t M_TERMINALS = ((<uint64_t>1) | (<uint64_t>1) << 8 | (<uint64_t>1) << 9 | (<uint64_t>1) << 17
                              | (<uint64_t>1) << 18 | (<uint64_t>1) << 26)
+cdef uint64_t M_ORPHANS = M_TERMINALS | M_HONOURS
 cdef uint64_t M_SUIT0 = (<uint64_t>0x1FF)
 cdef uint64_t M_SUIT1 = (<uint64_t>0x1FF) << 9
 cdef uint64_t M_SUIT2 = (<uint64_t>0x1FF) << 18
@@ -164,6 +193,10 @@ cdef inline int _popcount(uint64_t x) noexcept nogil:
     return n
 
 
+cdef extern from *:
+    int _ctz "__builtin_ctzll"(uint64_t) nogil
+
+
 cdef inline bint _one_suit(uint64_t kinds) noexcept nogil:
     cdef uint64_t s = kinds & M_SUITED
     if s == 0:
@@ -176,70 +209,70 @@ cdef int _native(int code, int opt, const Summary *s, const Ctx *c) noexcept nog
     cdef int own[9]
     if code == N_CHICKEN:
         return 1
-    if code == N_ALL_CHOWS:
+    elif code == N_ALL_CHOWS:
         return s.n_chows == 4
-    if code == N_CONCEALED:
+    elif code == N_CONCEALED:
         if s.claimed:
             return 0
         return opt or s.concealed_kongs == 0
-    if code == N_SELF_DRAW:
+    elif code == N_SELF_DRAW:
         return c.self_draw
-    if code == N_NO_BONUS:
+    elif code == N_NO_BONUS:
         return c.nflowers == 0 and c.nseasons == 0
-    if code == N_SEAT_FLOWER:
+    elif code == N_SEAT_FLOWER:
         return (c.flowers >> c.seat_number) & 1
-    if code == N_SEAT_SEASON:
+    elif code == N_SEAT_SEASON:
         return (c.seasons >> c.seat_number) & 1
-    if code == N_FLOWER_SET:
+    elif code == N_FLOWER_SET:
         return c.nflowers == 4
-    if code == N_SEASON_SET:
+    elif code == N_SEASON_SET:
         return c.nseasons == 4
-    if code == N_BONUS_TILE:
+    elif code == N_BONUS_TILE:
         return c.nflowers + c.nseasons
-    if code == N_DRAGON_PUNG:
+    elif code == N_DRAGON_PUNG:
         return _popcount(s.pungs & M_DRAGONS)
-    if code == N_SEAT_WIND:
+    elif code == N_SEAT_WIND:
         return (s.pungs >> c.seat) & 1
-    if code == N_ROUND_WIND:
+    elif code == N_ROUND_WIND:
         return (s.pungs >> c.round_) & 1
-    if code == N_LAST_TILE:
+    elif code == N_LAST_TILE:
         return c.last_tile and c.self_draw
-    if code == N_LAST_DISCARD:
+    elif code == N_LAST_DISCARD:
         return c.last_tile and not c.self_draw
-    if code == N_KONG_REPL:
+    elif code == N_KONG_REPL:
         return c.kong_repl >= 1
-    if code == N_KONG_ON_KONG:
+    elif code == N_KONG_ON_KONG:
         return c.kong_repl == 2
-    if code == N_ROBBING:
+    elif code == N_ROBBING:
         return c.robbing
-    if code == N_ALL_PUNGS:
+    elif code == N_ALL_PUNGS:
         return s.n_pungs == 4
-    if code == N_HALF_FLUSH:
+    elif code == N_HALF_FLUSH:
         return (c.kinds & M_HONOURS) != 0 and _one_suit(c.kinds)
-    if code == N_MIXED_TERM:
+    elif code == N_MIXED_TERM:
         return (c.kinds & ~(M_TERMINALS | M_HONOURS)) == 0 and (c.kinds & M_TERMINALS) != 0 \
             and (c.kinds & M_HONOURS) != 0
-    if code == N_LITTLE_DRAGONS:
+    elif code == N_LITTLE_DRAGONS:
         return _popcount(s.pungs & M_DRAGONS) == 2 and s.pair >= 31
-    if code == N_LITTLE_WINDS:
+    elif code == N_LITTLE_WINDS:
         return _popcount(s.pungs & M_WINDS) == 3 and 27 <= s.pair <= 30
-    if code == N_FULL_FLUSH:
+    elif code == N_FULL_FLUSH:
         return (c.kinds & M_HONOURS) == 0 and _one_suit(c.kinds)
-    if code == N_BIG_DRAGONS:
+    elif code == N_BIG_DRAGONS:
         return _popcount(s.pungs & M_DRAGONS) == 3
-    if code == N_FOUR_CONCEALED:
+    elif code == N_FOUR_CONCEALED:
         if s.concealed_pungs != 4:
             return 0
         return opt or s.n_kongs == 0
-    if code == N_SEVEN_BONUS:
+    elif code == N_SEVEN_BONUS:
         return c.nflowers + c.nseasons == 7
-    if code == N_EIGHT_BONUS:
+    elif code == N_EIGHT_BONUS:
         return c.nflowers + c.nseasons == 8
-    if code == N_ALL_HONOURS:
+    elif code == N_ALL_HONOURS:
         return (c.kinds & ~M_HONOURS) == 0
-    if code == N_ALL_TERMINALS:
+    elif code == N_ALL_TERMINALS:
         return (c.kinds & ~M_TERMINALS) == 0
-    if code == N_NINE_GATES:
+    elif code == N_NINE_GATES:
         if c.nmelds or c.win >= 27:
             return 0
         base = (c.win // 9) * 9
@@ -258,13 +291,13 @@ cdef int _native(int code, int opt, const Summary *s, const Ctx *c) noexcept nog
                     and own[5] == 1 and own[6] == 1 and own[7] == 1 and own[8] == 3)
         return (own[0] >= 3 and own[1] >= 1 and own[2] >= 1 and own[3] >= 1 and own[4] >= 1
                 and own[5] >= 1 and own[6] >= 1 and own[7] >= 1 and own[8] >= 3)
-    if code == N_BIG_WINDS:
+    elif code == N_BIG_WINDS:
         return _popcount(s.pungs & M_WINDS) == 4
-    if code == N_ORPHANS:
+    elif code == N_ORPHANS:
         return s.shape == SH_ORPHANS
-    if code == N_FOUR_KONGS:
+    elif code == N_FOUR_KONGS:
         return s.n_kongs == 4
-    if code == N_FIRST_TURN:
+    elif code == N_FIRST_TURN:
         return c.first_turn != 0 and c.first_turn == opt
     return 0
 
@@ -299,6 +332,8 @@ cdef class Kernel:
     cdef int adds[MAXE]
     cdef uint64_t includes[MAXE]
     cdef int nbycount[MAXE]
+    cdef uint64_t in_scope[16]     # per scopes bitset: the entries that apply
+    cdef uint64_t limit_mask, fallback_mask, adds_mask
     cdef int bycount[MAXE][8]
     cdef int cap
     cdef int orphans_shape
@@ -318,6 +353,17 @@ cdef class Kernel:
     cdef Py_ssize_t off_fields_set, off_extra, off_private
     cdef bint bonus_tiles
     cdef object fields_set     # every field is set in a result the kernel builds
+    # per (entry, count < 16): the PatternScore last made and its value
+    cdef PyObject *ps_obj[MAXE][16]
+    cdef int ps_val[MAXE][16]
+    # direct-mapped caches (see _cache_get): result dicts with every field but
+    # patterns, reading and payments filled in; payments of the role tables
+    cdef uint64_t tkey[NCACHE]
+    cdef PyObject *tval[NCACHE]
+    cdef uint64_t pkey[NCACHE]
+    cdef PyObject *pval[NCACHE]
+    cdef object hand_type      # the Hand class whose private-dict slot offset is known
+    cdef Py_ssize_t off_hand_private
 
     def __init__(self, entries, int cap, bint orphans_shape, outcome=tuple):
         """``entries``: per pattern in play, a tuple (native code, option code,
@@ -328,6 +374,8 @@ cdef class Kernel:
         if len(entries) > MAXE:
             raise ValueError(f"a compiled preset holds at most {MAXE} patterns")
         self.n = len(entries)
+        memset(self.in_scope, 0, sizeof(self.in_scope))
+        self.limit_mask = self.fallback_mask = self.adds_mask = 0
         self.cap = cap
         self.orphans_shape = orphans_shape
         self.py_detect = None
@@ -350,6 +398,15 @@ cdef class Kernel:
             self.below[i] = below
             self.adds[i] = adds
             self.includes[i] = includes
+            for j in range(16):
+                if scope & j:
+                    self.in_scope[j] |= (<uint64_t>1) << i
+            if limit >= 0:
+                self.limit_mask |= (<uint64_t>1) << i
+            if fallback:
+                self.fallback_mask |= (<uint64_t>1) << i
+            if adds:
+                self.adds_mask |= (<uint64_t>1) << i
             if native == 0:
                 self.has_python = 1
             if scope & SC_INSTANT:
@@ -363,6 +420,12 @@ cdef class Kernel:
                 for j in range(len(by_count)):
                     self.bycount[i][j] = by_count[j]
 
+    def __dealloc__(self):
+        cdef int i
+        for i in range(NCACHE):
+            Py_XDECREF(self.tval[i])
+            Py_XDECREF(self.pval[i])
+
     cdef inline int _worth(self, int i, int count) noexcept:
         if self.nbycount[i]:
             return self.bycount[i][count if count < self.nbycount[i] else self.nbycount[i] - 1]
@@ -374,51 +437,48 @@ cdef class Kernel:
         return total
 
     cdef int _evaluate(self, Summary *s, Ctx *c, int scopes, int *reading, int nread, Best *best) except -1:
-        cdef int i, cnt, top = -1, total = 0, ltotal, nl = 0, capped, uncapped, is_limit = 0, below = 0
+        cdef int i, j, cnt, top = -1, total = 0, ltotal, nl = 0, capped, uncapped, is_limit = 0, below = 0
         cdef int counts[MAXE]
-        cdef uint64_t met = 0, excluded = 0, listed = 0
+        cdef uint64_t todo = self.in_scope[scopes & 15], met = 0, excluded = 0, listed, bits
         cdef tuple rtuple
-        for i in range(self.n):
-            if not (self.scope[i] & scopes):
-                counts[i] = 0
-                continue
+        while todo:
+            i = _ctz(todo)
+            todo &= todo - 1
             if self.native[i]:
                 cnt = _native(self.native[i], self.opt[i], s, c)
             else:
                 rtuple = tuple([reading[j] for j in range(nread)])
                 cnt = self.py_detect(i, s.shape, rtuple, s.win_set)
-            counts[i] = cnt
             if cnt:
+                counts[i] = cnt
                 met |= (<uint64_t>1) << i
                 excluded |= self.includes[i]
-        for i in range(self.n):
-            if not (met >> i) & 1:
-                continue
-            if self.limit[i] >= 0:
-                if top < 0 or self.limit[i] > self.limit[top]:
-                    top = i
-            elif not self.fallback[i] and not (excluded >> i) & 1:
-                listed |= (<uint64_t>1) << i
-                total += self._worth(i, counts[i])
+        bits = met & self.limit_mask
+        while bits:
+            i = _ctz(bits)
+            bits &= bits - 1
+            if top < 0 or self.limit[i] > self.limit[top]:
+                top = i
+        listed = met & ~(self.limit_mask | self.fallback_mask | excluded)
+        bits = listed
+        while bits:
+            i = _ctz(bits)
+            bits &= bits - 1
+            total += self._worth(i, counts[i])
         uncapped = total
         if top >= 0:
             ltotal = self.limit[top]
-            for i in range(self.n):
-                if (listed >> i) & 1 and self.adds[i]:
-                    ltotal += self._worth(i, counts[i])
+            bits = listed & self.adds_mask
+            while bits:
+                i = _ctz(bits)
+                bits &= bits - 1
+                ltotal += self._worth(i, counts[i])
             if not self._capped(total) > self._capped(ltotal):
                 is_limit = 1
                 uncapped = ltotal
-                listed &= 0
-                for i in range(self.n):
-                    if (met >> i) & 1 and not self.limit[i] >= 0 and not self.fallback[i] \
-                            and not (excluded >> i) & 1 and self.adds[i]:
-                        listed |= (<uint64_t>1) << i
-                listed |= (<uint64_t>1) << top
+                listed = (listed & self.adds_mask) | ((<uint64_t>1) << top)
         if listed == 0:
-            for i in range(self.n):
-                if (met >> i) & 1 and self.fallback[i]:
-                    listed |= (<uint64_t>1) << i
+            listed = met & self.fallback_mask
         capped = self._capped(uncapped)
         if best.found and not (capped > best.capped or (capped == best.capped and uncapped > best.uncapped)):
             return 0
@@ -431,18 +491,20 @@ cdef class Kernel:
         best.nread = nread
         for i in range(nread):
             best.reading[i] = reading[i]
-        for i in range(self.n):
-            if (listed >> i) & 1:
-                best.listed_entry[nl] = i
-                best.listed_count[nl] = counts[i]
-                if self.limit[i] >= 0:
-                    best.listed_value[nl] = self.limit[i]
-                elif self.fallback[i]:
-                    best.listed_value[nl] = 0
-                else:
-                    best.listed_value[nl] = self._worth(i, counts[i])
-                below |= self.below[i]
-                nl += 1
+        bits = listed
+        while bits:
+            i = _ctz(bits)
+            bits &= bits - 1
+            best.listed_entry[nl] = i
+            best.listed_count[nl] = counts[i]
+            if self.limit[i] >= 0:
+                best.listed_value[nl] = self.limit[i]
+            elif self.fallback[i]:
+                best.listed_value[nl] = 0
+            else:
+                best.listed_value[nl] = self._worth(i, counts[i])
+            below |= self.below[i]
+            nl += 1
         best.nlisted = nl
         best.below = below
         return 0
@@ -513,38 +575,67 @@ cdef class Kernel:
         cdef Ctx c
         cdef Summary base
         cdef Best best
-        cdef int i, code, nm, winset, capped
+        cdef int i, code, nm, nc, winset, capped, e, cnt, v, note_id = 0
         cdef bint winnable
         cdef list patterns, reading
+        cdef tuple parts
         cdef long long ckey
-        cdef dict scores = self.pattern_scores
+        cdef uint64_t tk
+        cdef PyObject *tmpl
+        cdef PyObject *priv
+        cdef PyObject *item
         preset_id, unit, minimum, make_pattern, set_parts, orphans_part, settle, not_winnable, make_result = \
             self.assembly
-        ctx = hand.__pydantic_private__["_kernel_ctx"]
+        if type(hand) is not self.hand_type:
+            self.off_hand_private = _slot_offset(type(hand), "__pydantic_private__")
+            self.hand_type = type(hand)
+        priv = (<PyObject **>((<char *><PyObject *>hand) + self.off_hand_private))[0]
+        item = PyDict_GetItem(<object>priv, "_kernel_ctx") if priv != NULL and type(<object>priv) is dict else NULL
+        if item == NULL or type(<object>item) is not tuple:
+            raise TypeError("score_result needs a validated Hand")
+        ctx = <object>item
         self._load(ctx, &c, &base)
         if not self.bonus_tiles and (c.nflowers or c.nseasons):
             return None
         self._best(&c, &base, &best)
         if not best.found:
             return None
-        patterns = []
+        patterns = PyList_New(best.nlisted)
         for i in range(best.nlisted):
-            ckey = (((<long long>best.listed_entry[i]) << 40) | ((<long long>best.listed_count[i]) << 32)
-                    | ((<long long>best.listed_value[i]) & (<long long>0xFFFFFFFF)))
-            key = ckey
-            ps = scores.get(key)
-            if ps is None:
-                ps = scores[key] = make_pattern(best.listed_entry[i], best.listed_count[i], best.listed_value[i])
-            patterns.append(ps)
+            e = best.listed_entry[i]
+            cnt = best.listed_count[i]
+            v = best.listed_value[i]
+            if cnt < 16 and self.ps_obj[e][cnt] != NULL and self.ps_val[e][cnt] == v:
+                ps = <object>self.ps_obj[e][cnt]
+            else:
+                ckey = (((<long long>e) << 40) | ((<long long>cnt) << 32) | ((<long long>v) & (<long long>0xFFFFFFFF)))
+                ps = self.pattern_scores.get(ckey)
+                if ps is None:
+                    ps = self.pattern_scores[ckey] = make_pattern(e, cnt, v)
+                if cnt < 16:  # the dict keeps the object alive
+                    self.ps_obj[e][cnt] = <PyObject *>ps
+                    self.ps_val[e][cnt] = v
+            Py_INCREF(ps)
+            PyList_SET_ITEM(patterns, i, ps)
         capped = best.capped
         if best.shape == SH_STANDARD:
             winset = best.win_set
             nm = c.nmelds
-            reading = [<object>self.parts[102 + best.reading[0]][winset == -1]]
-            for i in range(1, best.nread - nm):
+            parts = <tuple>ctx[16]
+            nc = best.nread - nm
+            reading = PyList_New(nc + PyTuple_GET_SIZE(parts))
+            item = self.parts[102 + best.reading[0]][winset == -1]
+            Py_INCREF(<object>item)
+            PyList_SET_ITEM(reading, 0, <object>item)
+            for i in range(1, nc):
                 code = best.reading[i]
-                reading.append(<object>self.parts[code][code == winset])
-            reading.extend(<tuple>ctx[16])
+                item = self.parts[code][code == winset]
+                Py_INCREF(<object>item)
+                PyList_SET_ITEM(reading, i, <object>item)
+            for i in range(PyTuple_GET_SIZE(parts)):
+                item = PyTuple_GET_ITEM(parts, i)
+                Py_INCREF(<object>item)
+                PyList_SET_ITEM(reading, nc + i, <object>item)
         elif best.shape == SH_ORPHANS:
             reading = [orphans_part(hand.tiles)]
         else:
@@ -553,30 +644,33 @@ cdef class Kernel:
         payments = note = None
         if settle is not None:
             if not winnable:
-                note = "no payment: the hand cannot win"
+                note_id = NOTE_CANNOT_WIN
             elif self.roles is not None:
-                payments, note = self._pay(ctx, &c, capped, best.shape == SH_BONUS)
+                payments = self._pay(ctx, &c, capped, best.shape == SH_BONUS, &note_id)
                 if self.adjust is not None and payments is not None:
                     payments = self.adjust(hand, capped, best.shape == SH_BONUS, payments)
             else:
                 payments, note = settle(hand, capped, best.shape == SH_BONUS)
-        if winnable:
-            reason = None
+                note_id = -1
+        if note_id >= 0 and 0 <= capped < 0x10000 and 0 <= best.uncapped < 0x10000:
+            tk = ((<uint64_t>capped) | (<uint64_t>best.uncapped) << 16 | (<uint64_t>best.shape) << 32
+                  | (<uint64_t>best.limit) << 34 | (<uint64_t>best.below) << 36 | (<uint64_t>note_id) << 38
+                  | (<uint64_t>winnable) << 42 | (<uint64_t>1) << 63)
+            tmpl = _cache_get(self.tkey, self.tval, tk)
+            if tmpl == NULL:
+                template = self._template(capped, best.uncapped, winnable, best.limit == 1, best.shape,
+                                          _NOTES[note_id], not_winnable)
+                _cache_put(self.tkey, self.tval, tk, template)
+            else:
+                template = <object>tmpl
         else:
-            reason = self.reasons.get(capped)
-            if reason is None:
-                reason = self.reasons[capped] = not_winnable(capped)
-        values = self.template.copy()
-        values["faan"] = capped
-        values["uncapped"] = best.uncapped
-        values["winnable"] = winnable
-        values["limit"] = best.limit == 1
-        values["shape"] = SHAPE_NAMES[best.shape]
+            template = self._template(capped, best.uncapped, winnable, best.limit == 1, best.shape,
+                                      note if note_id < 0 else _NOTES[note_id], not_winnable)
+        values = PyDict_Copy(template)
         values["patterns"] = patterns
         values["reading"] = reading
-        values["payments"] = payments
-        values["payments_note"] = note
-        values["reason"] = reason
+        if payments is not None:
+            values["payments"] = payments
         # a pydantic model from values known to be valid: what model_construct
         # leaves behind (the instance dict and pydantic's three slots); pydantic
         # models are heap types allocated by PyType_GenericAlloc
@@ -591,29 +685,57 @@ cdef class Kernel:
         _set_slot(obj, self.off_private, None)
         return obj
 
-    cdef tuple _pay(self, tuple ctx, Ctx *c, int total, bint instant):
-        """Payments from the role table: (payments, note)."""
-        cdef int w = c.seat_number - 1, d = ctx[17] - 1, i
+    cdef dict _template(self, int capped, int uncapped, bint winnable, bint limit, int shape, note,
+                        not_winnable):
+        """A result's fields but patterns, reading and payments (None)."""
+        values = self.template.copy()
+        values["faan"] = capped
+        values["uncapped"] = uncapped
+        values["winnable"] = winnable
+        values["limit"] = limit
+        values["shape"] = SHAPE_NAMES[shape]
+        values["payments_note"] = note
+        if not winnable:
+            reason = self.reasons.get(capped)
+            if reason is None:
+                reason = self.reasons[capped] = not_winnable(capped)
+            values["reason"] = reason
+        return values
+
+    cdef object _pay(self, tuple ctx, Ctx *c, int total, bint instant, int *note_id):
+        """Payments from the role table (a new dict), or None; sets the note."""
+        cdef int w = c.seat_number - 1, d = ctx[17] - 1, i, mode
         cdef int pays[4]
+        cdef uint64_t pk
+        cdef PyObject *hit
+        if c.self_draw or instant:
+            mode = 0
+        elif d < 0:
+            note_id[0] = NOTE_NEED_KONG_MAKER if c.robbing else NOTE_NEED_DISCARDER
+            return None
+        else:
+            mode = 1 if c.robbing else 2
+        note_id[0] = NOTE_SELF_DRAW_INSTANT if instant else NOTE_NONE
+        pk = ((<uint64_t><unsigned int>total) | (<uint64_t>w) << 32 | (<uint64_t>(d + 1)) << 34
+              | (<uint64_t>mode) << 37 | (<uint64_t>1) << 63)
+        hit = _cache_get(self.pkey, self.pval, pk)
+        if hit != NULL:
+            return PyDict_Copy(<object>hit)
         amounts = self.role_cache.get(total)
         if amounts is None:
             amounts = self.role_cache[total] = tuple(self.roles(total))
-        if c.self_draw or instant:
-            for i in range(4):
+        for i in range(4):
+            if mode == 0:
                 pays[i] = amounts[0]
-        elif d < 0:
-            return None, ("payments need the kong-maker: give 'discarder'" if c.robbing
-                          else "payments need the discarder: give 'discarder'")
-        elif c.robbing:
-            for i in range(4):
+            elif mode == 1:
                 pays[i] = amounts[3] if i == d else amounts[4]
-        else:
-            for i in range(4):
+            else:
                 pays[i] = amounts[1] if i == d else amounts[2]
         pays[w] = 0
         pays[w] = -(pays[0] + pays[1] + pays[2] + pays[3])
-        return ({"E": -pays[0], "S": -pays[1], "W": -pays[2], "N": -pays[3]},
-                "paid as a self-draw" if instant else None)
+        payments = {"E": -pays[0], "S": -pays[1], "W": -pays[2], "N": -pays[3]}
+        _cache_put(self.pkey, self.pval, pk, payments)
+        return PyDict_Copy(payments)
 
     def analyse_waiting(self, ctx, bint orphans):
         """A waiting-size hand (13 - 3k tiles): (tiles away, rows), a row per
@@ -867,7 +989,7 @@ cdef class Kernel:
                         if not (x == placed[p] and not c.self_draw):
                             s.concealed_pungs += 1
                 self._evaluate(&s, c, SC_SETS | SC_HAND | SC_BONUS, full, rlen + c.nmelds, best)
-        if self.orphans_shape and c.nmelds == 0 and _orphans(c.counts):
+        if self.orphans_shape and c.nmelds == 0 and (c.kinds & ~M_ORPHANS) == 0 and _orphans(c.counts):
             for k in range(13):
                 if c.counts[ORPH[k]] == 2:
                     full[0] = ORPH[k]
