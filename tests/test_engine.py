@@ -66,3 +66,20 @@ def test_result_invariants(data) -> None:  # noqa: ANN001
             assert r.payments is not None
         # the result is a real model: it validates and dumps to the same thing
         assert ScoreResult.model_validate(r.model_dump()) == r
+
+
+@pytest.mark.parametrize("pid", ["bga-old-style", "playingcards-io"])
+def test_results_share_no_mutable_state(pid: str) -> None:
+    """The kernel reuses what it can between results; changing one result
+    must not change another of the same hand."""
+    hand = Hand.parse("123m456p789s234m55z win:5z self_draw seat:S")
+    first = hkcore.score(hand, pid)
+    expected = first.model_dump()
+    first.patterns.clear()
+    first.reading.clear()
+    assert first.payments is not None, "the hand is winnable under both presets"
+    first.payments["E"] = 999
+    first.faan = -1
+    second = hkcore.score(hand, pid)
+    assert second.model_dump() == expected
+    assert second.patterns and second.reading
