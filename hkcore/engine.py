@@ -439,12 +439,6 @@ def score(hand: Any, preset: str | Preset = "bga-old-style") -> ScoreResult:
 
     ``preset`` is a built-in id, a TOML path or a loaded ``Preset``.
     """
-    if type(hand) is Hand and type(preset) is str:
-        kernel = _FAST.get(preset)
-        if kernel is not None:
-            result = kernel.score_result(hand)
-            if result is not None:
-                return result
     h = hand if type(hand) is Hand else Hand.parse(hand)
     return compiled_for(preset).score(h)
 
@@ -465,3 +459,9 @@ def compiled_for(preset: str | Preset) -> CompiledPreset:
 #: built-in presets by id, compiled; those the kernel scores alone, by id
 _FAST: dict[str, Any] = {}
 _BY_ID: dict[str, CompiledPreset] = {}
+
+if _kernel_class() is not None:
+    from hkcore.core._ccore import bind_score
+
+    # the same function with its Hand-and-built-in-id case answered in C
+    score = bind_score(_FAST, Hand, score)

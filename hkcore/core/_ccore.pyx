@@ -23,6 +23,8 @@ from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTu
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
+import functools
+
 from hkcore.core import _shaped
 from hkcore.core._normalize import normalize as _normalize
 from hkcore.tiles import TILES as _TILES

@@ -572,6 +572,9 @@ cdef class Kernel:
         """The ScoreResult of a validated Hand whose patterns all have native
         detectors, or None when the hand is not complete (or holds bonus tiles
         the preset does not play with)."""
+        return self._score_result(hand)
+
+    cdef object _score_result(self, object hand):
         cdef Ctx c
         cdef Summary base
         cdef Best best
@@ -1029,3 +1032,20 @@ cdef inline bint _rless(const int *a, const int *b, int n) noexcept nogil:
         if a[i] != b[i]:
             return a[i] < b[i]
     return False
+
+
+def bind_score(dict fast, hand_class, slow):
+    """``slow`` (hkcore.engine's score) with its most common case answered
+    here: a ``hand_class`` instance under a preset id that ``fast`` maps to
+    a Kernel. ``fast`` is read on every call, so presets compiled later are
+    seen. The result carries ``slow``'s name, docstring and signature."""
+    def score(hand, preset="bga-old-style"):
+        if type(hand) is hand_class and type(preset) is str:
+            k = fast.get(preset)
+            if k is not None:
+                r = (<Kernel>k)._score_result(hand)
+                if r is not None:
+                    return r
+        return slow(hand, preset)
+    functools.update_wrapper(score, slow)
+    return score
