@@ -433,3 +433,36 @@ def wait_for_other_bench(timeout_s: float, log: Callable[[str], None], poll_s: f
     if others:
         log(f"still running after {timeout_s:.0f} s, timing anyway: {'; '.join(others)}")
     return time.monotonic() - t0
+
+
+# --------------------------------------------------------------------------
+# Shared plumbing of the three scripts
+
+
+def log(msg: str) -> None:
+    """Progress on stderr (stdout carries the section)."""
+    print(msg, file=sys.stderr, flush=True)
+
+
+def hkcore_meta(hkcore: Any, core: Any) -> dict[str, Any]:
+    """Which hkcore and which core implementation a run measured."""
+    impl_module = getattr(core, "_impl", None)
+    return {
+        "implementation": core.IMPLEMENTATION,
+        "version": getattr(hkcore, "__version__", "unknown"),
+        "hkcore_path": str(Path(getattr(hkcore, "__file__", None) or list(hkcore.__path__)[0]).resolve().parent),
+        "impl_file": getattr(impl_module, "__file__", None),
+    }
+
+
+def publish(out: Path | None, section_name: str, section: str, raw: dict[str, Any], json_name: str) -> None:
+    """Print the section; unless ``out`` is None, also replace it in
+    ``out``/RESULTS.md and write the raw numbers to ``out``/``json_name``."""
+    import json
+
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        replace_section(out / "RESULTS.md", section_name, section)
+        (out / json_name).write_text(json.dumps(raw, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        log(f"wrote {out / 'RESULTS.md'} (section {section_name!r}) and {out / json_name}")
+    print(section)

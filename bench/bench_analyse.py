@@ -25,8 +25,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
-import json
-import statistics
 import sys
 import time
 from collections import Counter
@@ -52,7 +50,7 @@ ORPHANS_SHARE = bs.ORPHANS_SHARE
 PACKAGES = ("hkcore", "mahjong", "pydantic", "pydantic_core", "pluggy", "Cython")
 POSITION_FIELDS = ("tiles", "melds", "seat_wind", "round_wind", "flowers", "seasons")
 
-log = bs.log
+log = bl.log
 
 
 # --------------------------------------------------------------------------
@@ -204,17 +202,8 @@ def make_mahjong_analyse(mj: dict[str, Any]) -> tuple[Callable[..., list], Calla
     def mahjong_analyse(concealed: list[int], used: list[int], tiles: list[int], reserve: list[int],
                         melds: list[Any], dora: list[int], on_discard: Any, on_self_draw: Any) -> list:
         """[(tile_34, unseen, result on a discard, result on a self-draw)] for every wait."""
-        counts = list(concealed)
-        waits = []
-        for t in range(34):
-            if used[t] >= 4:
-                continue
-            counts[t] += 1
-            if is_agari(counts):
-                waits.append(t)
-            counts[t] -= 1
         out = []
-        for t in waits:
+        for t in mahjong_waits(concealed, used):
             w = reserve[t]
             hand = tiles + [w]
             out.append((t, 4 - used[t], estimate(hand, w, melds, dora, on_discard),
@@ -222,31 +211,6 @@ def make_mahjong_analyse(mj: dict[str, Any]) -> tuple[Callable[..., list], Calla
         return out
 
     return mahjong_analyse, mahjong_waits
-
-
-# --------------------------------------------------------------------------
-# Loading
-
-
-def load_mahjong() -> dict[str, Any]:
-    from mahjong.agari import Agari
-    from mahjong.hand_calculating.divider import HandDivider
-    from mahjong.hand_calculating.hand import HandCalculator
-    from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
-    from mahjong.meld import Meld
-
-    def options() -> Any:
-        # as bench_score: common online rules, open tanyao (kuitan) and red fives
-        return OptionalRules(has_open_tanyao=True, has_aka_dora=True)
-
-    return {
-        "Agari": Agari,
-        "estimate": HandCalculator().estimate_hand_value,
-        "HandConfig": HandConfig,
-        "options": options,
-        "Meld": Meld,
-        "caches": [("mahjong HandDivider._divide_hand_impl", HandDivider._divide_hand_impl)],
-    }
 
 
 # --------------------------------------------------------------------------
@@ -711,7 +675,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     hk = {**loaded, "analyse": hkcore.analyse, "Position": hkcore.Position,
           "tile_index": {t.code: t.index for t in TILES if not t.is_bonus}}
-    mj = load_mahjong()
+    mj = bs.load_mahjong()
     presets = []
     for pid in hk["presets"]:
         pr = hk["load_preset"](pid)
@@ -780,16 +744,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         },
         "checks": checks,
     }
-    if args.no_write:
-        print(section)
-        return 0
-    out = args.output_dir
-    out.mkdir(parents=True, exist_ok=True)
-    bl.replace_section(out / "RESULTS.md", SECTION, section)
-    (out / "results_analyse.json").write_text(json.dumps(raw, indent=2, ensure_ascii=False) + "\n",
-                                             encoding="utf-8")
-    log(f"wrote {out / 'RESULTS.md'} (section {SECTION!r}) and {out / 'results_analyse.json'}")
-    print(section)
+    bl.publish(None if args.no_write else args.output_dir, SECTION, section, raw, "results_analyse.json")
     return 0
 
 

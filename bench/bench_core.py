@@ -20,7 +20,6 @@ status 2, unless ``--allow-python`` is given.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -38,8 +37,7 @@ TARGETS_US = {"is_complete": 0.3, "readings": 0.5, "tiles_away": 1.0, "waits": 1
 PACKAGES = ("hkcore", "mahjong", "xiangting", "Cython")
 
 
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
+log = bl.log
 
 
 # --------------------------------------------------------------------------
@@ -69,16 +67,12 @@ def load_hkcore(allow_python: bool) -> dict[str, Any]:
         api, source = {n: getattr(core, n) for n in names}, "hkcore.core (fallback)"
     else:
         raise SystemExit("bench_core: hkcore does not expose is_complete/readings/tiles_away/waits yet")
-    impl_module = getattr(core, "_impl", None)
     return {
         **api,
         "counts_of": counts_of,
         "parse_tiles": parse_tiles,
-        "implementation": core.IMPLEMENTATION,
         "api": source,
-        "version": getattr(hkcore, "__version__", "unknown"),
-        "hkcore_path": str(Path(getattr(hkcore, "__file__", None) or list(hkcore.__path__)[0]).resolve()),
-        "impl_file": getattr(impl_module, "__file__", None),
+        **bl.hkcore_meta(hkcore, core),
     }
 
 
@@ -657,16 +651,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         },
         "checks": checks,
     }
-    if args.no_write:
-        print(section)
-        return 0
-    out = args.output_dir
-    out.mkdir(parents=True, exist_ok=True)
-    bl.replace_section(out / "RESULTS.md", SECTION, section)
-    (out / "results_core.json").write_text(json.dumps(raw, indent=2, ensure_ascii=False) + "\n",
-                                          encoding="utf-8")
-    log(f"wrote {out / 'RESULTS.md'} (section {SECTION!r}) and {out / 'results_core.json'}")
-    print(section)
+    bl.publish(None if args.no_write else args.output_dir, SECTION, section, raw, "results_core.json")
     return 0
 
 

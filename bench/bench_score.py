@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
-import json
 import os
 import pstats
 import statistics
@@ -87,8 +86,7 @@ MCR_CODES = (tuple(f"{s}{n}" for s in "WBT" for n in range(1, 10))
 KONG = 2 * 34
 
 
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
+log = bl.log
 
 
 # --------------------------------------------------------------------------
@@ -352,22 +350,19 @@ def load_hkcore(allow_python: bool) -> dict[str, Any]:
     import hkcore
     import hkcore.core as core
 
-    impl_module = getattr(core, "_impl", None)
     return {
         "score": hkcore.score,
         "Hand": hkcore.Hand,
         "presets": list(hkcore.presets()),
         "load_preset": hkcore.load_preset,
         "readings": core.readings,
-        "implementation": core.IMPLEMENTATION,
-        "version": getattr(hkcore, "__version__", "unknown"),
-        "hkcore_path": str(Path(hkcore.__file__).resolve().parent),
-        "impl_file": getattr(impl_module, "__file__", None),
+        **bl.hkcore_meta(hkcore, core),
     }
 
 
-def load_peers() -> dict[str, Any]:
-    from MahjongGB import MahjongFanCalculator
+def load_mahjong() -> dict[str, Any]:
+    """mahjong's scorer and what its inputs are built from (also used by bench_analyse)."""
+    from mahjong.agari import Agari
     from mahjong.hand_calculating.divider import HandDivider
     from mahjong.hand_calculating.hand import HandCalculator
     from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
@@ -378,13 +373,19 @@ def load_peers() -> dict[str, Any]:
         return OptionalRules(has_open_tanyao=True, has_aka_dora=True)
 
     return {
+        "Agari": Agari,
         "estimate": HandCalculator().estimate_hand_value,
         "HandConfig": HandConfig,
         "options": options,
         "Meld": Meld,
-        "mcr": MahjongFanCalculator,
         "caches": [("mahjong HandDivider._divide_hand_impl", HandDivider._divide_hand_impl)],
     }
+
+
+def load_peers() -> dict[str, Any]:
+    from MahjongGB import MahjongFanCalculator
+
+    return {**load_mahjong(), "mcr": MahjongFanCalculator}
 
 
 # --------------------------------------------------------------------------
@@ -1037,16 +1038,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "checks": checks,
         "profile": profile,
     }
-    if args.no_write:
-        print(section)
-        return 0
-    out = args.output_dir
-    out.mkdir(parents=True, exist_ok=True)
-    bl.replace_section(out / "RESULTS.md", SECTION, section)
-    (out / "results_score.json").write_text(json.dumps(raw, indent=2, ensure_ascii=False) + "\n",
-                                           encoding="utf-8")
-    log(f"wrote {out / 'RESULTS.md'} (section {SECTION!r}) and {out / 'results_score.json'}")
-    print(section)
+    bl.publish(None if args.no_write else args.output_dir, SECTION, section, raw, "results_score.json")
     return 0
 
 
