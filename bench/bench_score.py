@@ -10,8 +10,8 @@ varied contexts, under each built-in preset, from a validated ``Hand`` and
 ``HandCalculator.estimate_hand_value`` (riichi rules) and PyMahjongGB's
 ``MahjongFanCalculator`` (Chinese official rules), each on its own prepared
 native input. Each repetition uses fresh hands (distinct across every batch)
-and functools caches are cleared before every timed pass. Also profiles one
-preset with cProfile. See bench/README.md for the method.
+and functools caches are cleared before every timed pass. See
+bench/README.md for the method.
 
 Writes the ``score`` section of bench/RESULTS.md and bench/results_score.json.
 If the active core is not the compiled one it writes nothing and exits with
@@ -20,14 +20,12 @@ status 2, unless ``--allow-python`` is given.
 from __future__ import annotations
 
 import argparse
-import cProfile
 import gc
 import os
-import pstats
 import statistics
 import sys
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import repeat, starmap
@@ -44,9 +42,6 @@ DEFAULT_REPS = 7
 DEFAULT_CHECK_N = 5_000
 DEFAULT_SEED = 20240612
 TARGET_US = 4.0
-PROFILE_N = 2_000
-PROFILE_PRESET = "bga-old-style"
-PROFILE_TOP = 15
 PACKAGES = ("hkcore", "mahjong", "PyMahjongGB", "pydantic", "pydantic_core", "pluggy", "Cython")
 
 #: Caches that hold configuration, keyed by preset id or process-wide, never by
@@ -612,73 +607,6 @@ def run_timing(steps: list[dict[str, Any]], make_inputs: Callable[[int], dict[st
 
 
 # --------------------------------------------------------------------------
-# Profile
-
-
-def _short_path(path: str) -> str:
-    p = path.replace("\\", "/")
-    for marker in ("/site-packages/", "/dist-packages/"):
-        if marker in p:
-            return p.split(marker, 1)[1]
-    root = str(bl.REPO_ROOT).replace("\\", "/") + "/"
-    if p.startswith(root):
-        return p[len(root):]
-    if "/lib/python" in p:
-        return "stdlib/" + p.rsplit("/", 1)[-1]
-    return p
-
-
-def _func_name(key: tuple[str, int, str]) -> str:
-    file, line, name = key
-    if file == "~":
-        return name  # a builtin, e.g. "<built-in method builtins.isinstance>"
-    return f"{_short_path(file)}:{line}({name})"
-
-
-def run_profile(hk: dict[str, Any], preset_id: str, hands: list[Any], clear: Callable[[], None],
-                top: int) -> dict[str, Any]:
-    """cProfile of ``score(Hand, preset)`` over prepared hands; the top functions by tottime."""
-    score = hk["score"]
-    clear()
-    prof = cProfile.Profile()
-    gc.collect()
-    gc.disable()
-    try:
-        prof.enable()
-        deque(map(score, hands, repeat(preset_id)), maxlen=0)
-        prof.disable()
-    finally:
-        gc.enable()
-    st = pstats.Stats(prof)
-    total_tt = st.total_tt  # type: ignore[attr-defined]
-    rows = []
-    for key, (cc, nc, tt, ct, _callers) in st.stats.items():  # type: ignore[attr-defined]
-        rows.append({"function": _func_name(key), "ncalls": nc, "primitive_calls": cc,
-                     "tottime_s": tt, "cumtime_s": ct})
-    rows.sort(key=lambda r: r["tottime_s"], reverse=True)
-    cum = sorted(rows, key=lambda r: r["cumtime_s"], reverse=True)
-    n = len(hands)
-    lines = [f"{'ncalls':>9} {'tottime ms':>10} {'% tot':>6} {'µs/hand':>8} {'cumtime ms':>10}  function"]
-    for r in rows[:top]:
-        calls = str(r["ncalls"]) if r["ncalls"] == r["primitive_calls"] else f"{r['ncalls']}/{r['primitive_calls']}"
-        lines.append(f"{calls:>9} {r['tottime_s'] * 1e3:>10.1f} {100 * r['tottime_s'] / total_tt:>5.1f}% "
-                     f"{r['tottime_s'] * 1e6 / n:>8.2f} {r['cumtime_s'] * 1e3:>10.1f}  {r['function']}")
-    out = {
-        "preset": preset_id,
-        "hands": n,
-        "total_s": total_tt,
-        "total_calls": st.total_calls,  # type: ignore[attr-defined]
-        "per_hand_us_under_profiler": total_tt * 1e6 / n,
-        "calls_per_hand": st.total_calls / n,  # type: ignore[attr-defined]
-        "top_tottime": rows[:top],
-        "top_cumtime": cum[:top],
-        "text": "\n".join(lines),
-    }
-    out["steps"] = profile_steps(total_tt, rows)
-    return out
-
-
-# --------------------------------------------------------------------------
 # Report
 
 
@@ -705,7 +633,7 @@ def _wall_over_cpu(wall: dict[str, list[float]], cpu: dict[str, list[float]]) ->
 
 
 def render(meta: dict[str, Any], stats: dict[str, dict[str, float]], cpu_stats: dict[str, dict[str, float]],
-           checks: dict[str, Any], profile: dict[str, Any] | None) -> str:
+           checks: dict[str, Any]) -> str:
     med = {k: v["median"] for k, v in stats.items()}
     m = meta["machine"]
     pk = m["packages"]
@@ -878,39 +806,10 @@ def render(meta: dict[str, Any], stats: dict[str, dict[str, float]], cpu_stats: 
         "then) is timed only on the dict lines.")
     add("")
 
-    if profile is not None:
-        pf = profile
-        add(f"Profile (cProfile) of `hkcore.score(Hand, {pf['preset']!r})` over {pf['hands']:,} fresh prepared hands "
-            f"(the same generator): {pf['total_s'] * 1e3:,.0f} ms under the profiler, "
-            f"{pf['per_hand_us_under_profiler']:.0f} µs and {pf['calls_per_hand']:.0f} function calls per hand "
-            "(the profiler inflates Python-level calls; the timings above are unprofiled). Compiled Cython "
-            "functions (the core, the scoring kernel) are invisible to cProfile: their time is in the tottime "
-            "of the Python function that calls them. "
-            f"Top {PROFILE_TOP} functions by own time (tottime):")
-        add("")
-        add("```")
-        add(pf["text"])
-        add("```")
-        add("")
-        add("hkcore functions by cumulative time (cumtime, share of the profiled total): "
-            + "; ".join(f"`{name}` {share:.0%}" for name, share in pf["steps"]) + ".")
-        add("")
     add("Reproduce: build the compiled core (`pip install -e .` or `python setup.py build_ext --inplace`), "
         "install the peers (`pip install -e \".[bench]\"`), then `python bench/bench_score.py` "
         "(`--help` for options). Raw numbers: `bench/results_score.json`.")
     return "\n".join(lines)
-
-
-def profile_steps(total: float, all_rows: list[dict[str, Any]], top: int = 10) -> list[tuple[str, float]]:
-    """The hkcore functions with the most cumulative time, with their share of the total.
-
-    Found by file (``hkcore/``, ``plugins/``), not by name, so the list follows
-    the engine as it changes. Shares are capped at 100 % (the profiler books
-    a little of its own time to the outermost calls).
-    """
-    own = [r for r in all_rows if r["function"].startswith(("hkcore/", "plugins/"))]
-    own.sort(key=lambda r: r["cumtime_s"], reverse=True)
-    return [(r["function"], min(r["cumtime_s"] / total, 1.0)) for r in own[:top]]
 
 
 # --------------------------------------------------------------------------
@@ -925,9 +824,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help=f"hands in each untimed check batch (default {DEFAULT_CHECK_N:,})")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
     ap.add_argument("--orphans-share", type=float, default=ORPHANS_SHARE, help="share of thirteen-orphans hands")
-    ap.add_argument("--profile-preset", default=PROFILE_PRESET, help=f"preset to profile (default {PROFILE_PRESET})")
-    ap.add_argument("--profile-n", type=int, default=PROFILE_N, help=f"hands to profile (default {PROFILE_N:,})")
-    ap.add_argument("--no-profile", action="store_true", help="skip the cProfile run")
     ap.add_argument("--quick", action="store_true", help="2,000 hands × 3 repetitions (a smoke test)")
     ap.add_argument("--allow-python", action="store_true",
                     help="run and write results even if the pure-Python core is active")
@@ -954,8 +850,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     for pid in hk["presets"]:
         pr = hk["load_preset"](pid)
         presets.append({"id": pid, "tiles": pr.tiles, "bonus": pr.tiles == 144, "patterns": len(pr.patterns)})
-    if args.profile_preset not in hk["presets"]:
-        ap.error(f"--profile-preset {args.profile_preset!r}: not one of {hk['presets']}")
     log(f"hkcore core: {hk['implementation']} ({hk['impl_file']}); presets {hk['presets']}; "
         f"n={n:,} reps={reps} check_n={check_n:,} seed={args.seed}")
 
@@ -995,13 +889,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     load_end = _loadavg()
     others_end = others()
 
-    profile = None
-    if not args.no_profile:
-        log(f"profiling {args.profile_preset} over {args.profile_n:,} hands ...")
-        pr = next(p for p in presets if p["id"] == args.profile_preset)
-        _, hands, _ = hk_batch(src, args.profile_n, pr, hk["Hand"], None)
-        profile = run_profile(hk, args.profile_preset, hands, clear, PROFILE_TOP)
-
     if machine["packages"]["hkcore"] == "not installed":
         machine["packages"]["hkcore"] = f"{hk['version']} (source tree, not installed)"
     meta = {
@@ -1010,8 +897,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "impl_file": hk["impl_file"],
         "machine": machine,
         "params": {"n": n, "reps": reps, "check_n": check_n, "seed": args.seed,
-                   "orphans_share": args.orphans_share, "profile_preset": args.profile_preset,
-                   "profile_n": args.profile_n},
+                   "orphans_share": args.orphans_share},
         "presets": presets,
         "workload": workload.as_dict(),
         "mahjong_prep": dict(mstats),
@@ -1026,7 +912,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "other_bench_at_end": "; ".join(others_end),
         "wall_over_cpu": _wall_over_cpu(per_call, per_call_cpu),
     }
-    section = render(meta, stats, cpu_stats, checks, profile)
+    section = render(meta, stats, cpu_stats, checks)
     raw = {
         "meta": meta,
         "measurements": {
@@ -1036,7 +922,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             for s in steps
         },
         "checks": checks,
-        "profile": profile,
     }
     bl.publish(None if args.no_write else args.output_dir, SECTION, section, raw, "results_score.json")
     return 0

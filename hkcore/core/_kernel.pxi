@@ -551,9 +551,19 @@ cdef class Kernel:
         payments)`` then applies the preset's payment adjustments; without
         ``bonus_tiles`` a hand holding some gets None (the caller raises the
         error)."""
-        cdef int code, w
+        cdef int code, w, i
         self.assembly = (preset_id, unit, minimum, make_pattern, set_parts, orphans_part, settle,
                          not_winnable, make_result)
+        # what was cached was built from the previous assembly
+        self.pattern_scores = {}
+        self.reasons = {}
+        self.role_cache = {}
+        memset(self.ps_obj, 0, sizeof(self.ps_obj))
+        for i in range(NCACHE):
+            Py_XDECREF(self.tval[i])
+            Py_XDECREF(self.pval[i])
+            self.tval[i] = self.pval[i] = NULL
+            self.tkey[i] = self.pkey[i] = 0
         self.roles = roles
         self.adjust = adjust
         self.bonus_tiles = bonus_tiles
