@@ -109,6 +109,7 @@ class CompiledPreset:
             self.payment_params = self.scheme.params.model_validate(
                 {k: v for k, v in preset.payments.items() if k != "scheme"})
         self.adjustments = [(cat.adjustments[name], opts) for name, opts in preset.plugins.items()]
+        self._adjust_min_melds = min((a.min_declared_sets for a, _ in self.adjustments), default=0)
         self.extra_shapes = [(cat.shapes[sid], preset.shape_options.get(sid, {}))
                              for sid in preset.shapes if sid not in CORE_SHAPES]
         self.kernel = self._build_kernel() if use_kernel else None
@@ -126,6 +127,7 @@ class CompiledPreset:
                 self._role_amounts if self.scheme is not None and self.scheme.symmetric else None,
                 preset.bonus_tiles,
                 self._adjust if self.adjustments else None,
+                self._adjust_min_melds,
             )
             self._fast = True
         self._scores: dict[tuple[int, int, int], PatternScore] = {}
@@ -318,7 +320,8 @@ class CompiledPreset:
         win = Win(hand.seat_wind, capped, self_draw, None if self_draw else hand.discarder,
                   hand.robbing_kong and not self_draw)
         for adjustment, options in self.adjustments:
-            payments = adjustment.adjust(hand, win, payments, options)
+            if len(hand.melds) >= adjustment.min_declared_sets:
+                payments = adjustment.adjust(hand, win, payments, options)
         return payments
 
     def _make_pattern(self, entry: int, count: int, value: int) -> PatternScore:
@@ -344,7 +347,8 @@ class CompiledPreset:
             settled = self._settled[win] = self.scheme.settle(win, self.payment_params)
         payments = dict(settled)
         for adjustment, options in self.adjustments:
-            payments = adjustment.adjust(hand, win, payments, options)
+            if len(hand.melds) >= adjustment.min_declared_sets:
+                payments = adjustment.adjust(hand, win, payments, options)
         return payments, ("paid as a self-draw" if instant else None)
 
 

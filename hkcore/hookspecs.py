@@ -49,7 +49,9 @@ def hkcore_payment_adjustments() -> list[PaymentAdjustment]:
 
     An adjustment changes who pays after the preset's scheme has settled a
     win. It is off unless a preset names it in ``plugins``; the preset's
-    ``[plugins.ID]`` table sets its options.
+    ``[plugins.ID]`` table sets its options. One that can only apply to
+    hands with several declared sets says so in ``min_declared_sets``, and
+    other hands are scored without calling it.
     """
 
 

@@ -79,12 +79,15 @@ class PaymentAdjustment:
 
     ``adjust(hand, win, payments, options)`` returns the new net changes;
     ``options`` maps each option to its default, as for patterns.
+    ``min_declared_sets``: the adjustment never changes the payments of a
+    hand with fewer declared sets, and is not called for one.
     """
 
     id: str
     doc: str
     adjust: Callable[[Any, Win, dict[str, int], Mapping[str, Any]], dict[str, int]]
     options: Mapping[str, Any] = field(default_factory=dict)
+    min_declared_sets: int = 0
 
 
 def role_amounts(scheme: PaymentScheme, params: Any, total: int) -> tuple[int, int, int, int, int]:

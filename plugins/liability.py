@@ -71,6 +71,7 @@ LIABILITY = PaymentAdjustment(
     "the seat that fed the fourth declared set or the third dragon set pays all of a self-draw",
     adjust,
     {"wind_set": (0, 3, 4), "liable_pays_discard": False},
+    min_declared_sets=3,  # a third dragon or wind set, or a fourth set, was fed
 )
 
 

@@ -176,6 +176,33 @@ def test_third_party_payment_adjustment(site: Path, tmp_path: Path) -> None:
     assert result.payments == {"E": -96, "S": 160, "W": -32, "N": -32}
 
 
+def test_adjustment_skipped_below_its_declared_sets(site: Path, tmp_path: Path) -> None:
+    # the dealer adjustment again, declared to need one declared set: it must
+    # leave a fully concealed hand alone and apply to one with a declared set
+    source = ("from hkcore.hookspecs import hookimpl\n"
+              "from hkcore.payments import PaymentAdjustment\n"
+              "def adjust(hand, win, payments, options):\n"
+              "    out = dict(payments)\n"
+              "    extra = out['E'] * (options['factor'] - 1)\n"
+              "    out['E'] += extra\n"
+              "    out[win.winner] -= extra\n"
+              "    return out\n"
+              "@hookimpl\n"
+              "def hkcore_payment_adjustments():\n"
+              "    return [PaymentAdjustment('dealer_min1', 'East pays more', adjust, {'factor': 2},\n"
+              "                              min_declared_sets=1)]\n")
+    make_dist(site, "dealer-min1", {"dealer_min1": "dealer_min1_mod"}, {"dealer_min1_mod": source})
+    preset = _house(tmp_path, "[plugins.dealer_min1]\nfactor = 3\n")
+    # concealed: 4 faan as in test_third_party_payment_adjustment, b = 16, each pays 32; not adjusted
+    concealed = {"tiles": "123m456m789p234s55p", "win_tile": "5p", "self_draw": True, "seat_wind": "S"}
+    assert hkcore.score(concealed, preset).payments == {"E": -32, "S": 96, "W": -32, "N": -32}
+    # 234s declared (a pung-free chow from E, the seat before S): all chows 1 + self-draw 1
+    # + no bonus 1 = 3 faan, b = 8, each pays 16; E pays three times: 48 -> S gets 16 + 16 + 48
+    declared = {**concealed, "tiles": "123m456m789p55p",
+                "melds": [{"kind": "chow", "tiles": "234s", "from": "E"}]}
+    assert hkcore.score(declared, preset).payments == {"E": -48, "S": 80, "W": -16, "N": -16}
+
+
 def test_third_party_shape(site: Path, tmp_path: Path) -> None:
     # a shape of seven honour pairs, provided through hkcore_shapes
     source = ("from hkcore.hookspecs import hookimpl\n"

@@ -347,6 +347,7 @@ cdef class Kernel:
     cdef object roles          # total -> role amounts (symmetric schemes), or None
     cdef dict role_cache
     cdef object adjust         # adjust(hand, total, instant, payments) -> payments, or None
+    cdef int adjust_min_melds  # adjust is not called for hands with fewer declared sets
     cdef PyObject *parts[136][2]
     cdef object part_refs      # keeps the parts alive
     cdef dict template         # the constant fields of a result
@@ -538,7 +539,8 @@ cdef class Kernel:
                                    for i in range(best.nlisted)]))
 
     def set_assembly(self, preset_id, unit, int minimum, make_pattern, set_parts, orphans_part, settle,
-                     not_winnable, make_result, roles=None, bint bonus_tiles=True, adjust=None):
+                     not_winnable, make_result, roles=None, bint bonus_tiles=True, adjust=None,
+                     int adjust_min_melds=0):
         """What ``score_result`` needs to build a ScoreResult by itself:
         ``make_pattern(entry, count, value)`` -> PatternScore (kept per key),
         ``set_parts[code][winning]`` -> ReadingPart (code 102 + t: the pair
@@ -548,7 +550,8 @@ cdef class Kernel:
         (a pydantic model, filled like ``model_construct`` does); ``roles(total)``
         -> what each role pays under a symmetric scheme with no adjustment
         (then ``settle`` is not called), ``adjust(hand, total, instant,
-        payments)`` then applies the preset's payment adjustments; without
+        payments)`` then applies the preset's payment adjustments to hands
+        with at least ``adjust_min_melds`` declared sets; without
         ``bonus_tiles`` a hand holding some gets None (the caller raises the
         error)."""
         cdef int code, w, i
@@ -566,6 +569,7 @@ cdef class Kernel:
             self.tkey[i] = self.pkey[i] = 0
         self.roles = roles
         self.adjust = adjust
+        self.adjust_min_melds = adjust_min_melds
         self.bonus_tiles = bonus_tiles
         self.part_refs = [list(row) for row in set_parts]
         for code in range(136):
@@ -660,7 +664,7 @@ cdef class Kernel:
                 note_id = NOTE_CANNOT_WIN
             elif self.roles is not None:
                 payments = self._pay(ctx, &c, capped, best.shape == SH_BONUS, &note_id)
-                if self.adjust is not None and payments is not None:
+                if self.adjust is not None and payments is not None and c.nmelds >= self.adjust_min_melds:
                     payments = self.adjust(hand, capped, best.shape == SH_BONUS, payments)
             else:
                 payments, note = settle(hand, capped, best.shape == SH_BONUS)
