@@ -319,6 +319,9 @@ class CompiledPreset:
         self_draw = hand.self_draw or instant
         win = Win(hand.seat_wind, capped, self_draw, None if self_draw else hand.discarder,
                   hand.robbing_kong and not self_draw)
+        return self._apply_adjustments(hand, win, payments)
+
+    def _apply_adjustments(self, hand: Hand, win: Win, payments: dict[str, int]) -> dict[str, int]:
         for adjustment, options in self.adjustments:
             if len(hand.melds) >= adjustment.min_declared_sets:
                 payments = adjustment.adjust(hand, win, payments, options)
@@ -345,10 +348,7 @@ class CompiledPreset:
         if settled is None:
             assert self.scheme is not None
             settled = self._settled[win] = self.scheme.settle(win, self.payment_params)
-        payments = dict(settled)
-        for adjustment, options in self.adjustments:
-            if len(hand.melds) >= adjustment.min_declared_sets:
-                payments = adjustment.adjust(hand, win, payments, options)
+        payments = self._apply_adjustments(hand, win, dict(settled))
         return payments, ("paid as a self-draw" if instant else None)
 
 

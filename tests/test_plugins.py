@@ -152,21 +152,25 @@ def test_plugin_hook_that_raises(site: Path) -> None:
     assert hkcore.score(ALL_GREEN_HAND, "bga-old-style").payments is not None
 
 
+def _dealer_source(adjustment_id: str, min_declared_sets: int = 0) -> str:
+    """A plugin module whose adjustment makes East (the dealer) pay ``factor`` times what it pays."""
+    return ("from hkcore.hookspecs import hookimpl\n"
+            "from hkcore.payments import PaymentAdjustment\n"
+            "def adjust(hand, win, payments, options):\n"
+            "    out = dict(payments)\n"
+            "    if out['E'] < 0:\n"
+            "        extra = out['E'] * (options['factor'] - 1)\n"
+            "        out['E'] += extra\n"
+            "        out[win.winner] -= extra\n"
+            "    return out\n"
+            "@hookimpl\n"
+            "def hkcore_payment_adjustments():\n"
+            f"    return [PaymentAdjustment({adjustment_id!r}, 'East pays more', adjust, {{'factor': 2}},\n"
+            f"                              min_declared_sets={min_declared_sets})]\n")
+
+
 def test_third_party_payment_adjustment(site: Path, tmp_path: Path) -> None:
-    # an adjustment that makes East (the dealer) pay double whatever it pays
-    source = ("from hkcore.hookspecs import hookimpl\n"
-              "from hkcore.payments import PaymentAdjustment\n"
-              "def adjust(hand, win, payments, options):\n"
-              "    out = dict(payments)\n"
-              "    if out['E'] < 0:\n"
-              "        extra = out['E'] * (options['factor'] - 1)\n"
-              "        out['E'] += extra\n"
-              "        out[win.winner] -= extra\n"
-              "    return out\n"
-              "@hookimpl\n"
-              "def hkcore_payment_adjustments():\n"
-              "    return [PaymentAdjustment('dealer_pays_more', 'East pays more', adjust, {'factor': 2})]\n")
-    make_dist(site, "dealer-plugin", {"dealer": "dealer_mod"}, {"dealer_mod": source})
+    make_dist(site, "dealer-plugin", {"dealer": "dealer_mod"}, {"dealer_mod": _dealer_source("dealer_pays_more")})
     preset = _house(tmp_path, "[plugins.dealer_pays_more]\nfactor = 3\n")
     # all chows 1 + concealed 1 + self-draw 1 + no bonus 1 = 4 faan, b = 16:
     # each of E, W, N pays 2b = 32; E pays three times that: 96 -> S gets 32 + 32 + 96
@@ -179,19 +183,8 @@ def test_third_party_payment_adjustment(site: Path, tmp_path: Path) -> None:
 def test_adjustment_skipped_below_its_declared_sets(site: Path, tmp_path: Path) -> None:
     # the dealer adjustment again, declared to need one declared set: it must
     # leave a fully concealed hand alone and apply to one with a declared set
-    source = ("from hkcore.hookspecs import hookimpl\n"
-              "from hkcore.payments import PaymentAdjustment\n"
-              "def adjust(hand, win, payments, options):\n"
-              "    out = dict(payments)\n"
-              "    extra = out['E'] * (options['factor'] - 1)\n"
-              "    out['E'] += extra\n"
-              "    out[win.winner] -= extra\n"
-              "    return out\n"
-              "@hookimpl\n"
-              "def hkcore_payment_adjustments():\n"
-              "    return [PaymentAdjustment('dealer_min1', 'East pays more', adjust, {'factor': 2},\n"
-              "                              min_declared_sets=1)]\n")
-    make_dist(site, "dealer-min1", {"dealer_min1": "dealer_min1_mod"}, {"dealer_min1_mod": source})
+    make_dist(site, "dealer-min1", {"dealer_min1": "dealer_min1_mod"},
+              {"dealer_min1_mod": _dealer_source("dealer_min1", min_declared_sets=1)})
     preset = _house(tmp_path, "[plugins.dealer_min1]\nfactor = 3\n")
     # concealed: 4 faan as in test_third_party_payment_adjustment, b = 16, each pays 32; not adjusted
     concealed = {"tiles": "123m456m789p234s55p", "win_tile": "5p", "self_draw": True, "seat_wind": "S"}

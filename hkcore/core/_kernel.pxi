@@ -422,10 +422,17 @@ cdef class Kernel:
                     self.bycount[i][j] = by_count[j]
 
     def __dealloc__(self):
+        self._clear_caches()
+
+    cdef void _clear_caches(self) noexcept:
+        """Empty the direct-mapped caches and the PatternScore table."""
         cdef int i
+        memset(self.ps_obj, 0, sizeof(self.ps_obj))
         for i in range(NCACHE):
             Py_XDECREF(self.tval[i])
             Py_XDECREF(self.pval[i])
+            self.tval[i] = self.pval[i] = NULL
+            self.tkey[i] = self.pkey[i] = 0
 
     cdef inline int _worth(self, int i, int count) noexcept:
         if self.nbycount[i]:
@@ -554,19 +561,14 @@ cdef class Kernel:
         with at least ``adjust_min_melds`` declared sets; without
         ``bonus_tiles`` a hand holding some gets None (the caller raises the
         error)."""
-        cdef int code, w, i
+        cdef int code, w
         self.assembly = (preset_id, unit, minimum, make_pattern, set_parts, orphans_part, settle,
                          not_winnable, make_result)
         # what was cached was built from the previous assembly
         self.pattern_scores = {}
         self.reasons = {}
         self.role_cache = {}
-        memset(self.ps_obj, 0, sizeof(self.ps_obj))
-        for i in range(NCACHE):
-            Py_XDECREF(self.tval[i])
-            Py_XDECREF(self.pval[i])
-            self.tval[i] = self.pval[i] = NULL
-            self.tkey[i] = self.pkey[i] = 0
+        self._clear_caches()
         self.roles = roles
         self.adjust = adjust
         self.adjust_min_melds = adjust_min_melds
