@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from hkcore import core
-from hkcore.engine import CompiledPreset, compiled_for
+from hkcore.engine import _MEMO, CompiledPreset, compiled_for
 from hkcore.errors import HandError
 from hkcore.models import Position, trusted
 from hkcore.preset import Preset
@@ -78,24 +78,26 @@ def analyse(hand: Any, preset: str | Preset = "bga-old-style", visible: str = ""
     """
     pos = hand if type(hand) is Position else Position.parse(hand)
     compiled = compiled_for(preset)
-    if compiled._no_bonus and (pos.flowers or pos.seasons):
+    if compiled.no_bonus and (pos.flowers or pos.seasons):
         compiled.check(pos)  # type: ignore[arg-type]
     private = pos.__pydantic_private__
     assert private is not None
     ctx = private["_kernel_ctx"]
-    if compiled._fast and sum(ctx[0]) + 3 * len(ctx[1]) == 13:
+    if compiled.fast and sum(ctx[0]) + 3 * len(ctx[1]) == 13:
         # one call: tiles away, the waits, and each wait scored both ways
         p = compiled.preset
         away, rows = compiled.kernel.analyse_waiting(ctx, "thirteen_orphans" in p.shapes)
-        cache = _WAITS.setdefault(p.id, {})
+        memo = compiled._waits  # Wait values are immutable: each distinct one built once per ruleset
         if visible:
             shown = _seen(pos, visible)
             rows = [(row[0], 4 - shown[row[0]], *row[2:]) for row in rows]
         waits = []
         for row in rows:
-            wait = cache.get(row)
+            wait = memo.get(row)
             if wait is None:
-                wait = cache[row] = _wait(p, row)
+                wait = _wait(compiled, row)
+                if len(memo) < _MEMO:
+                    memo[row] = wait
             waits.append(wait)
         return trusted(Analysis, {"preset": p.id, "unit": p.unit, "tiles": pos.tiles, "tiles_away": away,
                                   "waiting": away == 0, "waits": waits, "discards": []})
@@ -183,11 +185,10 @@ def _wait_values(compiled: CompiledPreset, pos: Position, counts: list[int], cod
                  seen: list[int]) -> list[Wait]:
     k = len(codes)
     waits = _waits(compiled, counts, codes, k)
-    p = compiled.preset
     values: dict[int, tuple[WaitValue, WaitValue]] = {}
     if compiled.kernel is not None and not compiled.extra_shapes and not compiled.python_entries:
         for t, on_discard, on_self in compiled.kernel.score_waits(pos.kernel_context, waits):
-            values[t] = (_value(p, on_discard), _value(p, on_self))
+            values[t] = (_value(compiled, on_discard), _value(compiled, on_self))
     else:
         for t in waits:
             pair = []
@@ -200,29 +201,16 @@ def _wait_values(compiled: CompiledPreset, pos: Position, counts: list[int], cod
             for t in waits]
 
 
-#: Waits are immutable values: each distinct one is built once, by preset
-_WAITS: dict[str, dict[tuple[int, ...], Wait]] = {}
-
-
-def _wait(preset: Preset, row: tuple[int, ...]) -> Wait:
+def _wait(compiled: CompiledPreset, row: tuple[int, ...]) -> Wait:
     t, unseen, d_capped, d_below, s_capped, s_below = row
-    return Wait(tile=TILES[t].code, unseen=max(0, unseen), on_discard=_value(preset, (d_capped, 0, d_below)),
-                on_self_draw=_value(preset, (s_capped, 0, s_below)))
+    return Wait(tile=TILES[t].code, unseen=max(0, unseen), on_discard=_value(compiled, (d_capped, 0, d_below)),
+                on_self_draw=_value(compiled, (s_capped, 0, s_below)))
 
 
-#: WaitValues are immutable: one per (preset, total, winnable)
-_VALUES: dict[tuple[str, int, bool], WaitValue] = {}
-
-
-def _value(preset: Preset, raw: tuple[int, int, int] | None) -> WaitValue:
+def _value(compiled: CompiledPreset, raw: tuple[int, int, int] | None) -> WaitValue:
     if raw is None:  # pragma: no cover - waits always complete the hand
         return WaitValue(faan=0, winnable=False, reason="not a complete hand")
     capped, _uncapped, below = raw
-    winnable = capped >= preset.minimum or bool(below)
-    key = (preset.id, capped, winnable)
-    value = _VALUES.get(key)
-    if value is None:
-        value = _VALUES[key] = WaitValue(
-            faan=capped, winnable=winnable,
-            reason=None if winnable else f"complete but {capped} {preset.unit}; {preset.id} needs {preset.minimum}")
-    return value
+    winnable = capped >= compiled.minimum or bool(below)
+    return trusted(WaitValue, {"faan": capped, "winnable": winnable,
+                               "reason": None if winnable else compiled.not_winnable(capped)})

@@ -17,22 +17,30 @@ bonus-tile instant win; last the shapes plugins add, in the preset's order.
 Two evaluators give identical outcomes: the compiled kernel
 (``hkcore.core._ccore.Kernel``), used when the compiled core is active, and
 the pure-Python one below, the reference (tests hold them equal).
+
+A ``CompiledPreset`` is immutable once built and owns everything scoring
+and analysis need; ``Rulesets`` keeps the compiled built-in presets of the
+current plugin registry for the process's life and others in a bounded LRU,
+keyed by the ``Preset`` object, never by an id.
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from hkcore import core
+from hkcore import core, registry
 from hkcore.core._codes import ORPHANS
 from hkcore.core._shaped import CORE_SHAPES
 from hkcore.errors import HandError
-from hkcore.models import Hand, PatternScore, ReadingPart, ScoreResult, trusted
+from hkcore.models import Hand, PatternScore, ReadingPart, ScoreResult, reading_part, trusted
 from hkcore.patterns import Pattern, Situation
 from hkcore.payments import Win, role_amounts
-from hkcore.preset import Preset, load_preset
-from hkcore.registry import catalogue
+from hkcore.preset import CACHE_SIZE, Preset, PresetStore, load_preset, store
+from hkcore.registry import Catalogue
 from hkcore.tiles import TILES, format_tiles
 
 _SCOPES = {
@@ -66,6 +74,19 @@ class Entry:
             return self.by_count[min(count, len(self.by_count) - 1)]
         return (self.value or 0) * count
 
+    def contribution(self, count: int) -> int:
+        """What the pattern adds when listed in a result: its limit, 0 for a
+        fallback, else its worth."""
+        if self.limit is not None:
+            return self.limit
+        if self.pattern.fallback:
+            return 0
+        return self.worth(count)
+
+
+#: memo tables on a compiled preset stop growing at this many entries
+_MEMO = 4096
+
 
 class Outcome(NamedTuple):
     """The counted result of one placement: what both evaluators return."""
@@ -89,52 +110,65 @@ def _kernel_class() -> Any:
 
 
 class CompiledPreset:
-    """A preset with its patterns resolved through the plugin registry, ready to score."""
+    """A preset with its patterns resolved through a plugin catalogue, ready
+    to score and analyse. Immutable once built: everything it hands out is
+    made here, and its memo tables (``_settled``, ``_waits``) only ever gain
+    entries that are pure functions of their keys, within a fixed bound."""
 
-    def __init__(self, preset: Preset, use_kernel: bool = True) -> None:
-        cat = catalogue()
+    def __init__(self, preset: Preset, cat: Catalogue | None = None, use_kernel: bool = True) -> None:
+        cat = cat if cat is not None else registry.catalogue()
         self.preset = preset
-        self.entries: list[Entry] = []
+        self.catalogue = cat
+        self.minimum = preset.minimum
+        self.no_bonus = not preset.bonus_tiles
+        self.has_payments = preset.payments is not None
         limit_adds = frozenset(preset.limit_adds)
-        for i, rule in enumerate(preset.patterns):
-            self.entries.append(Entry(
-                i, cat.patterns[rule.id], rule.id, dict(rule.options), rule.value, rule.by_count, rule.limit,
-                frozenset(rule.includes), rule.wins_below_minimum, rule.id in limit_adds,
-            ))
-        self._by_shape: dict[str, list[Entry]] = {}
+        self.entries: tuple[Entry, ...] = tuple(
+            Entry(i, cat.patterns[rule.id], rule.id, rule.options, rule.value, rule.by_count, rule.limit,
+                  frozenset(rule.includes), rule.wins_below_minimum, rule.id in limit_adds)
+            for i, rule in enumerate(preset.patterns))
+        self._by_shape: Mapping[str, tuple[Entry, ...]] = MappingProxyType({
+            shape: self._entries_in(shape) for shape in (*preset.shapes, "bonus")})
         self.has_instant = any(e.pattern.scope == "instant" for e in self.entries)
         self.scheme = None
+        self.payment_params: Any = None
         if preset.payments is not None:
             self.scheme = cat.schemes[preset.payments["scheme"]]
             self.payment_params = self.scheme.params.model_validate(
                 {k: v for k, v in preset.payments.items() if k != "scheme"})
-        self.adjustments = [(cat.adjustments[name], opts) for name, opts in preset.plugins.items()]
+        self.adjustments = tuple((cat.adjustments[name], opts) for name, opts in preset.plugins.items())
         self._adjust_min_melds = min((a.min_declared_sets for a, _ in self.adjustments), default=0)
-        self.extra_shapes = [(cat.shapes[sid], preset.shape_options.get(sid, {}))
-                             for sid in preset.shapes if sid not in CORE_SHAPES]
+        self.extra_shapes = tuple((cat.shapes[sid], preset.shape_options.get(sid, MappingProxyType({})))
+                                  for sid in preset.shapes if sid not in CORE_SHAPES)
+        self.python_entries = tuple(e for e in self.entries if e.pattern.native is None)
+        self._scores: Mapping[tuple[int, int, int], PatternScore] = MappingProxyType({
+            (e.index, n, e.contribution(n)): self._make_pattern(e.index, n, e.contribution(n))
+            for e in self.entries for n in range(1, 9)})
+        #: Win -> settled payments (a pure function of the win), and analyse's
+        #: Wait values by kernel row; each bounded by _MEMO
+        self._settled: dict[Win, dict[str, int]] = {}
+        self._waits: dict[tuple[int, ...], Any] = {}
         self.kernel = self._build_kernel() if use_kernel else None
-        self.python_entries = [e for e in self.entries if e.pattern.native is None]
-        self._fast = False
+        self.fast = False
         if self.kernel is not None and not self.extra_shapes and not self.python_entries:
             # the kernel builds the whole result: no Python between the hand and the result
-            unit, minimum = preset.unit, preset.minimum
-            self.kernel.set_assembly(
-                preset.id, unit, minimum, self._make_pattern, _set_parts_table(),
-                lambda tiles: ReadingPart.intern("orphans", tiles, True, False, True),
-                self._settle_total if preset.payments is not None else None,
-                lambda capped: f"{capped} {unit}; this table needs {minimum}",
-                ScoreResult,
+            self.kernel.assemble(
+                preset.id, preset.unit, preset.minimum, self._make_pattern, _SET_PARTS,
+                _ORPHAN_PART, self._settle_total if preset.payments is not None else None,
+                self.not_winnable, ScoreResult, Hand,
                 self._role_amounts if self.scheme is not None and self.scheme.symmetric else None,
-                preset.bonus_tiles,
-                self._adjust if self.adjustments else None,
-                self._adjust_min_melds,
+                preset.bonus_tiles, self._adjust if self.adjustments else None, self._adjust_min_melds,
             )
-            self._fast = True
-        self._scores: dict[tuple[int, int, int], PatternScore] = {}
-        self._settled: dict[Win, dict[str, int]] = {}
-        self._no_bonus = not preset.bonus_tiles
-        self._minimum = preset.minimum
-        self._has_payments = preset.payments is not None
+            self.fast = True
+
+    def _entries_in(self, shape: str) -> tuple[Entry, ...]:
+        scopes = _SCOPES.get(shape, _OTHER_SHAPE_SCOPES)
+        return tuple(e for e in self.entries if e.pattern.scope in scopes)
+
+    def not_winnable(self, capped: int) -> str:
+        """Why a complete hand counted at ``capped`` cannot win."""
+        p = self.preset
+        return f"complete but {capped} {p.unit}; {p.id} needs {p.minimum}"
 
     def _build_kernel(self) -> Any:
         kernel_class = _kernel_class()
@@ -176,9 +210,9 @@ class CompiledPreset:
 
     def score(self, hand: Hand) -> ScoreResult:
         """Score a validated hand under this preset."""
-        if self._no_bonus and (hand.flowers or hand.seasons):
+        if self.no_bonus and (hand.flowers or hand.seasons):
             self.check(hand)
-        if self._fast:
+        if self.fast:
             result = self.kernel.score_result(hand)
             return result if result is not None else self._result(hand, None)
         if self.kernel is not None:
@@ -233,13 +267,10 @@ class CompiledPreset:
                 best = _better(best, out)
         return best
 
-    def entries_for(self, shape: str) -> list[Entry]:
+    def entries_for(self, shape: str) -> tuple[Entry, ...]:
         """The entries that apply to a shape, in preset order."""
         found = self._by_shape.get(shape)
-        if found is None:
-            scopes = _SCOPES.get(shape, _OTHER_SHAPE_SCOPES)
-            found = self._by_shape[shape] = [e for e in self.entries if e.pattern.scope in scopes]
-        return found
+        return found if found is not None else self._entries_in(shape)
 
     def _cap(self, total: int) -> int:
         cap = self.preset.cap
@@ -286,9 +317,9 @@ class CompiledPreset:
                                reason="not a complete hand" + ("" if hand.win_index >= 0 else
                                                                " (and not a bonus-tile instant win)"))
         capped = best.capped
-        winnable = capped >= self._minimum or best.below_minimum
+        winnable = capped >= self.minimum or best.below_minimum
         payments = note = None
-        if self._has_payments:
+        if self.has_payments:
             if winnable:
                 payments, note = self._settle(hand, best)
             else:
@@ -297,17 +328,13 @@ class CompiledPreset:
         patterns = []
         for item in best.listed:
             ps = scores.get(item)
-            if ps is None:
-                pat = self.entries[item[0]].pattern
-                ps = scores[item] = PatternScore(id=pat.id, faan=item[2], count=item[1], name_en=pat.name_en,
-                                                 name_zh=pat.name_zh)
-            patterns.append(ps)
+            patterns.append(ps if ps is not None else self._make_pattern(*item))
         return trusted(ScoreResult, {
             "preset": p.id, "unit": p.unit, "faan": capped, "uncapped": best.uncapped,
             "winnable": winnable, "complete": True, "limit": best.limit, "shape": best.shape,
-            "patterns": patterns, "reading": _reading_parts(hand, best), "payments": payments,
+            "patterns": patterns, "reading": _reading_parts(hand, best, self.catalogue), "payments": payments,
             "payments_note": note,
-            "reason": None if winnable else f"{capped} {p.unit}; this table needs {self._minimum}",
+            "reason": None if winnable else self.not_winnable(capped),
         })
 
     def _role_amounts(self, total: int) -> tuple[int, int, int, int, int]:
@@ -347,7 +374,9 @@ class CompiledPreset:
         settled = self._settled.get(win)
         if settled is None:
             assert self.scheme is not None
-            settled = self._settled[win] = self.scheme.settle(win, self.payment_params)
+            settled = self.scheme.settle(win, self.payment_params)
+            if len(self._settled) < _MEMO:
+                self._settled[win] = settled
         payments = self._apply_adjustments(hand, win, dict(settled))
         return payments, ("paid as a self-draw" if instant else None)
 
@@ -372,36 +401,39 @@ def _set_text(code: int) -> str:
     return format_tiles([TILES[t] for t in core.set_tiles(code)])
 
 
-#: reading parts by set code (0..101) or 102 + pair tile, then winning (0/1)
-_SET_PARTS: list[list[ReadingPart | None]] = []
+def _set_parts() -> tuple[tuple[ReadingPart | None, ReadingPart | None], ...]:
+    rows = []
+    for code in range(136):
+        kind, t = divmod(code, 34)
+        if code >= 102:
+            text = format_tiles([TILES[code - 102]] * 2)
+            rows.append((reading_part("pair", text, True, False, False), reading_part("pair", text, True, False, True)))
+        elif (kind == 0 and t < 27 and t % 9 <= 6) or 0 < kind < 3:
+            text = _set_text(code)
+            rows.append((reading_part(_KIND[kind], text, True, False, False),
+                         reading_part(_KIND[kind], text, True, False, True)))
+        else:
+            rows.append((None, None))
+    return tuple(rows)
 
 
-def _set_parts_table() -> list[list[ReadingPart | None]]:
-    if not _SET_PARTS:
-        for code in range(136):
-            row: list[ReadingPart | None] = [None, None]
-            kind, t = divmod(code, 34)
-            valid = code >= 102 or (kind == 0 and t < 27 and t % 9 <= 6) or 0 < kind < 3
-            if valid:
-                for winning in (0, 1):
-                    if code >= 102:
-                        row[winning] = ReadingPart.intern("pair", format_tiles([TILES[code - 102]] * 2), True, False,
-                                                          bool(winning))
-                    else:
-                        row[winning] = ReadingPart.intern(_KIND[kind], _set_text(code), True, False, bool(winning))
-            _SET_PARTS.append(row)
-    return _SET_PARTS
+#: reading parts by set code (0..101) or 102 + pair tile, then winning (0/1); built at import
+_SET_PARTS = _set_parts()
 
 
-def _reading_parts(hand: Hand, best: Outcome) -> list[ReadingPart]:
+def _ORPHAN_PART(tiles: str) -> ReadingPart:
+    return reading_part("orphans", tiles, True, False, True)
+
+
+def _reading_parts(hand: Hand, best: Outcome, cat: Catalogue) -> list[ReadingPart]:
     shape = best.shape
     if shape != "standard":
         if shape == "bonus":
             return []
         if shape == "thirteen_orphans":
-            return [ReadingPart.intern("orphans", hand.tiles, True, False, True)]
-        return _plugin_parts(hand, best)
-    table = _set_parts_table()
+            return [_ORPHAN_PART(hand.tiles)]
+        return _plugin_parts(hand, best, cat)
+    table = _SET_PARTS
     r = best.reading
     win_set = best.win_set
     parts = [table[102 + r[0]][win_set == -1]]
@@ -411,8 +443,8 @@ def _reading_parts(hand: Hand, best: Outcome) -> list[ReadingPart]:
     return parts  # type: ignore[return-value]
 
 
-def _plugin_parts(hand: Hand, best: Outcome) -> list[ReadingPart]:
-    shape = catalogue().shapes.get(best.shape)
+def _plugin_parts(hand: Hand, best: Outcome, cat: Catalogue) -> list[ReadingPart]:
+    shape = cat.shapes.get(best.shape)
     if shape is None or shape.parts is None:
         return []
     concealed = best.reading[:len(best.reading) - len(hand.melds)]
@@ -420,22 +452,80 @@ def _plugin_parts(hand: Hand, best: Outcome) -> list[ReadingPart]:
     for kind, tiles in shape.parts(concealed):
         winning = not won and hand.win_index in tiles
         won = won or winning
-        parts.append(ReadingPart.intern(kind, format_tiles([TILES[t] for t in tiles]), True, False, winning))
+        parts.append(reading_part(kind, format_tiles([TILES[t] for t in tiles]), True, False, winning))
     parts.extend(hand.meld_parts)
     return parts
 
 
-_COMPILED: dict[int, tuple[Preset, CompiledPreset]] = {}
+class Rulesets:
+    """The compiled presets of one preset store: every built-in one, compiled
+    together and kept for the store's life, and others by ``Preset`` object,
+    the ``CACHE_SIZE`` most recently used kept."""
+
+    def __init__(self, presets: PresetStore) -> None:
+        self.presets = presets
+        cat = presets.registry.catalogue
+        self.builtins: Mapping[str, CompiledPreset] = MappingProxyType({
+            pid: CompiledPreset(p, cat) for pid, p in presets.builtins.items() if isinstance(p, Preset)})
+        #: built-in id -> the kernel that builds its results alone (read by the C score)
+        self.kernels = {pid: c.kernel for pid, c in self.builtins.items() if c.fast}
+        self._others: OrderedDict[int, tuple[Preset, CompiledPreset]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def compiled(self, preset: Preset) -> CompiledPreset:
+        """The compiled form of ``preset``, built once while it is kept."""
+        found = self.builtins.get(preset.id)
+        if found is not None and found.preset is preset:
+            return found
+        key = id(preset)
+        with self._lock:
+            hit = self._others.get(key)
+            if hit is not None and hit[0] is preset:
+                self._others.move_to_end(key)
+                return hit[1]
+        compiled = CompiledPreset(preset, self.presets.registry.catalogue)
+        with self._lock:
+            self._others[key] = (preset, compiled)
+            self._others.move_to_end(key)
+            while len(self._others) > CACHE_SIZE:
+                self._others.popitem(last=False)
+        return compiled
+
+
+_LOCK = threading.Lock()
+_RULESETS: list[Rulesets | None] = [None]
+#: (registry, {built-in id: Kernel}) as last published, for the C score
+_CELL: list[tuple[Any, dict[str, Any]]] = [(None, {})]
+
+
+def rulesets() -> Rulesets:
+    """The compiled presets of the current preset store (and so of the
+    current plugin registry: new ones after ``reload_plugins``)."""
+    presets = store()
+    found = _RULESETS[0]
+    if found is None or found.presets is not presets:
+        with _LOCK:
+            found = _RULESETS[0]
+            if found is None or found.presets is not presets:
+                found = Rulesets(presets)
+                _RULESETS[0] = found
+                _CELL[0] = (presets.registry, found.kernels)
+    return found
 
 
 def compile_preset(preset: Preset) -> CompiledPreset:
-    """The compiled form of a preset, built once per Preset object."""
-    hit = _COMPILED.get(id(preset))
-    if hit is not None and hit[0] is preset:
-        return hit[1]
-    compiled = CompiledPreset(preset)
-    _COMPILED[id(preset)] = (preset, compiled)
-    return compiled
+    """The compiled form of a preset (built once while it is kept)."""
+    return rulesets().compiled(preset)
+
+
+def compiled_for(preset: str | Preset) -> CompiledPreset:
+    """The compiled form of a preset id, path or Preset."""
+    sets = rulesets()
+    if type(preset) is str:
+        found = sets.builtins.get(preset)  # type: ignore[arg-type]
+        if found is not None:
+            return found
+    return sets.compiled(load_preset(preset))
 
 
 def score(hand: Any, preset: str | Preset = "bga-old-style") -> ScoreResult:
@@ -447,25 +537,8 @@ def score(hand: Any, preset: str | Preset = "bga-old-style") -> ScoreResult:
     return compiled_for(preset).score(h)
 
 
-def compiled_for(preset: str | Preset) -> CompiledPreset:
-    """The compiled form of a preset id, path or Preset."""
-    compiled = _BY_ID.get(preset) if type(preset) is str else None  # type: ignore[arg-type]
-    if compiled is None:
-        loaded = load_preset(preset)
-        compiled = compile_preset(loaded)
-        if type(preset) is str and preset == loaded.id and loaded.file == f"{preset}.toml":
-            _BY_ID[preset] = compiled  # a built-in, by id: its file does not change
-            if compiled._fast:
-                _FAST[preset] = compiled.kernel
-    return compiled
-
-
-#: built-in presets by id, compiled; those the kernel scores alone, by id
-_FAST: dict[str, Any] = {}
-_BY_ID: dict[str, CompiledPreset] = {}
-
 if _kernel_class() is not None:
     from hkcore.core._ccore import bind_score
 
     # the same function with its Hand-and-built-in-id case answered in C
-    score = bind_score(_FAST, Hand, score)
+    score = bind_score(_CELL, registry.CURRENT, Hand, score)

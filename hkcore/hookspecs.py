@@ -1,21 +1,19 @@
 """The hooks through which plugins extend hkcore (project name ``hkcore``).
 
 A plugin is a module or object with functions marked ``@hookimpl``. The
-built-in patterns and payment schemes are registered exactly like a
+built-in patterns, shapes and payment schemes (``hkcore.builtin_patterns``,
+``hkcore.builtin_shapes``, ``hkcore.builtin_schemes``) are registered exactly like a
 third-party plugin; third-party plugins are found through the entry-point
 group ``hkcore``. Every hook here is documented and tested
 (tests/test_hooks.py checks both).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pluggy
 
-if TYPE_CHECKING:
-    from hkcore.patterns import Pattern
-    from hkcore.payments import PaymentAdjustment, PaymentScheme
-    from hkcore.shapes import Shape
+from hkcore.patterns import Pattern
+from hkcore.payments import PaymentAdjustment, PaymentScheme
+from hkcore.shapes import Shape
 
 PROJECT = "hkcore"
 hookspec = pluggy.HookspecMarker(PROJECT)

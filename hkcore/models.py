@@ -7,6 +7,8 @@ field and the value. A validated hand also carries what the scorer needs
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Literal
 
 from pydantic import (
@@ -14,13 +16,13 @@ from pydantic import (
     model_validator,
 )
 
+from hkcore import notation
 from hkcore.core._codes import CHOW, KONG, PUNG
-from hkcore.core._normalize import meld_code
+from hkcore.core._normalize import meld_code, normalize
 from hkcore.errors import HandError, TileError
-from hkcore.tiles import format_tiles, parse_tiles, tile
+from hkcore.tiles import SEATS, format_tiles, parse_tiles, tile
 
 Seat = Literal["E", "S", "W", "N"]
-SEATS: tuple[str, ...] = ("E", "S", "W", "N")
 SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
 FirstTurn = Literal["deal", "first_draw", "first_discard"]
 _KINDS = {CHOW: "chow", PUNG: "pung", KONG: "kong"}
@@ -35,7 +37,39 @@ def canonical_tiles(value: str) -> str:
         raise ValueError(str(exc)) from None
 
 
-class Meld(BaseModel):
+class _Checked(BaseModel):
+    """A model that is never built unchecked: ``model_copy(update=...)`` and
+    ``model_construct`` validate like ``model_validate`` (errors are
+    HandErrors), so what is derived from the fields always matches them."""
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Any:
+        """A copy; with ``update`` (field names to new values), the model
+        validated anew from this one's fields and the update."""
+        if not update:
+            return super().model_copy(deep=deep)
+        data = self.model_dump(by_alias=True)
+        data.update(_by_alias(type(self), update))
+        return _validated(type(self), data)
+
+    @classmethod
+    def model_construct(cls, _fields_set: set[str] | None = None, **values: Any) -> Any:
+        """The model from field values, validated like ``model_validate``."""
+        return _validated(cls, _by_alias(cls, values))
+
+
+def _by_alias(cls: type[BaseModel], values: Mapping[str, Any]) -> dict[str, Any]:
+    fields = cls.model_fields
+    return {(fields[k].alias or k) if k in fields else k: v for k, v in values.items()}
+
+
+def _validated(cls: type[BaseModel], data: dict[str, Any]) -> Any:
+    try:
+        return cls.model_validate(data)
+    except ValidationError as exc:
+        raise hand_error(exc) from None
+
+
+class Meld(_Checked):
     """A declared set: a chow, pung or kong laid down beside the hand."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -75,7 +109,7 @@ class Meld(BaseModel):
         return not self.concealed
 
 
-class Hand(BaseModel):
+class Hand(_Checked):
     """A finished hand with its context, as in RULES.md "A hand as data"."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -179,7 +213,7 @@ class Hand(BaseModel):
             self, counts, tuple([m.__pydantic_private__["_code"] for m in melds]),  # type: ignore[index]
             (self.self_draw, self.last_tile, self.kong_replacement, self.robbing_kong,
              _FIRST_TURN_CODE[self.first_turn], self.__pydantic_private__["_win"]),  # type: ignore[index]
-            tuple(ReadingPart.intern(m.kind, m.tiles, m.concealed, True, False) for m in melds),
+            tuple(reading_part(m.kind, m.tiles, m.concealed, True, False) for m in melds),
             SEAT_NUMBER[self.discarder] if self.discarder else 0,
         )
         return self
@@ -253,9 +287,7 @@ class Hand(BaseModel):
         """
         if isinstance(data, Hand):
             return data
-        from hkcore.notation import parse_hand
-
-        return _parse_model(cls, data, parse_hand)
+        return _parse_model(cls, data, True)
 
     def to_json(self, **kwargs: Any) -> str:
         """The RULES.md JSON of this hand."""
@@ -283,12 +315,16 @@ def _kernel_context(hand: Any, counts: list[int], codes: tuple[int, ...], win: t
     )
 
 
-def _parse_model(cls: Any, data: Any, notation: Any) -> Any:
+def _parse_model(cls: Any, data: Any, won: bool) -> Any:
     """``cls`` from a dict, a JSON string or compact notation; errors are HandErrors."""
     if isinstance(data, str):
         text = data.strip()
         if not text.startswith("{"):
-            return notation(text)
+            fields, origin = notation.read(text, won)
+            try:
+                return cls.model_validate(fields)
+            except ValidationError as exc:
+                raise notation.locate(hand_error(exc), origin) from None
         try:
             return cls.model_validate_json(text)
         except ValidationError as exc:
@@ -381,18 +417,47 @@ class ReadingPart(BaseModel):
     declared: bool
     winning: bool
 
-    @classmethod
-    def intern(cls, kind: str, tiles: str, concealed: bool, declared: bool, winning: bool) -> ReadingPart:
-        """The one shared instance of this (immutable) part."""
+
+
+def _common_parts() -> Mapping[tuple[Any, ...], ReadingPart]:
+    """Every part a standard reading can hold: each set and pair, concealed
+    or declared, winning or not, and thirteen orphans with each duplicate."""
+    found: dict[tuple[Any, ...], ReadingPart] = {}
+
+    def add(kind: str, tiles: str, concealed: bool, declared: bool, winning: bool) -> None:
         key = (kind, tiles, concealed, declared, winning)
-        part = _PARTS.get(key)
-        if part is None:
-            part = _PARTS[key] = cls(kind=kind, tiles=tiles, concealed=concealed, declared=declared,
-                                     winning=winning)  # type: ignore[arg-type]
-        return part
+        found[key] = ReadingPart(kind=kind, tiles=tiles, concealed=concealed, declared=declared,  # type: ignore[arg-type]
+                                 winning=winning)
+
+    orphans = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+    for t in range(34):
+        for winning in (False, True):
+            add("pair", format_tiles([tile(t)] * 2), True, False, winning)
+        for kind, tiles in (("pung", [t] * 3), ("kong", [t] * 4), ("chow", [t, t + 1, t + 2])):
+            if kind == "chow" and (t >= 27 or t % 9 > 6):
+                continue
+            text = format_tiles([tile(i) for i in tiles])
+            for winning in (False, True):
+                add(kind, text, True, False, winning)
+            add(kind, text, False, True, False)
+            if kind == "kong":
+                add(kind, text, True, True, False)
+        if t in orphans:
+            add("orphans", format_tiles([tile(i) for i in sorted([*orphans, t])]), True, False, True)
+    return MappingProxyType(found)
 
 
-_PARTS: dict[tuple[Any, ...], ReadingPart] = {}
+#: the parts of standard readings, built at import and shared by every result
+_PARTS = _common_parts()
+
+
+def reading_part(kind: str, tiles: str, concealed: bool, declared: bool, winning: bool) -> ReadingPart:
+    """The shared instance of a common (immutable) part, or a new one."""
+    part = _PARTS.get((kind, tiles, concealed, declared, winning))
+    if part is None:
+        part = ReadingPart(kind=kind, tiles=tiles, concealed=concealed, declared=declared,  # type: ignore[arg-type]
+                           winning=winning)
+    return part
 
 
 class ScoreResult(BaseModel):
@@ -424,7 +489,7 @@ class ScoreResult(BaseModel):
         return self.model_dump_json(**kwargs)
 
 
-class Position(BaseModel):
+class Position(_Checked):
     """A hand in play, not yet won: 13 - 3k concealed tiles (waiting for a
     tile) or 14 - 3k (about to discard), its declared sets and its context.
 
@@ -450,8 +515,6 @@ class Position(BaseModel):
 
     @model_validator(mode="after")
     def _check_counts(self) -> Position:
-        from hkcore.core._normalize import normalize
-
         codes = tuple(m.code for m in self.melds)
         try:
             counts, _codes, _k = normalize(self.tiles, codes, "any")
@@ -485,9 +548,7 @@ class Position(BaseModel):
         if isinstance(data, Hand):
             data = data.model_dump(by_alias=True, include={"tiles", "melds", "seat_wind", "round_wind",
                                                            "flowers", "seasons"})
-        from hkcore.notation import parse_position
-
-        return _parse_model(cls, data, parse_position)
+        return _parse_model(cls, data, False)
 
     def with_tile(self, tile_code: str, **context: Any) -> Hand:
         """The finished ``Hand`` if ``tile_code`` completes this waiting position.

@@ -16,17 +16,20 @@ Tokens, separated by spaces:
 - ``last-tile``, ``kong-replacement`` (or ``kong-replacement:2``),
   ``robbing-kong``, ``first-turn:deal|first_draw|first_discard``.
 
-``format_hand`` prints the canonical form (defaults left out), and
-``parse_hand(format_hand(h)) == h`` for every valid hand.
+``read`` turns a line into the hand JSON (a dict) and where each field came
+from; ``Hand.parse`` and ``Position.parse`` validate it and name the token
+of a bad field. ``format_hand`` prints the canonical form (defaults left
+out), and ``Hand.parse(format_hand(h)) == h`` for every valid hand.
+
+This module knows text and tiles only; the models sit on top of it.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
-
+from hkcore.core._normalize import meld_code
 from hkcore.errors import HandError
-from hkcore.models import SEATS, Hand, Position, hand_error
+from hkcore.tiles import SEATS
 
 _FLAGS = {"self-draw": "self_draw", "last-tile": "last_tile", "robbing-kong": "robbing_kong"}
 _KEYS = {
@@ -41,20 +44,31 @@ _KEYS = {
 }
 
 
-def parse_hand(text: str) -> Hand:
-    """A ``Hand`` from compact notation; errors name the token and its position."""
-    data, origin = _parse(text)
-    return _validate(Hand, data, origin)
+#: fields a hand not yet won does not have
+WIN_FIELDS = ("win_tile", "self_draw", "discarder", "last_tile", "kong_replacement", "robbing_kong", "first_turn")
 
 
-def parse_position(text: str) -> Position:
-    """A ``Position`` (a hand not yet won) from compact notation without the win."""
+def read(text: str, won: bool = True) -> tuple[dict[str, Any], dict[str, tuple[int, str]]]:
+    """The hand JSON of a notation line, and for each field the (1-based
+    position, token) it came from; ``won=False`` for a hand not yet won
+    (a win token is then an error)."""
     data, origin = _parse(text)
-    for key in ("win_tile", "self_draw", "discarder", "last_tile", "kong_replacement", "robbing_kong", "first_turn"):
-        if key in data:
-            pos, token = origin[key]
-            raise HandError(f"notation: token {pos} {token!r}: a hand not yet won has no {key}", key, token)
-    return _validate(Position, data, origin)
+    if not won:
+        for key in WIN_FIELDS:
+            if key in data:
+                pos, token = origin[key]
+                raise HandError(f"notation: token {pos} {token!r}: a hand not yet won has no {key}", key, token)
+    return data, origin
+
+
+def locate(err: HandError, origin: dict[str, tuple[int, str]]) -> HandError:
+    """``err`` (about a field of the hand JSON) told as the token that gave the field."""
+    where = err.field or ""
+    for name in (".".join(where.split(".")[:2]), where.split(".")[0]):
+        if name in origin:
+            pos, token = origin[name]
+            return HandError(f"notation: token {pos} {token!r}: {err}", err.field, err.value)
+    return err
 
 
 def _parse(text: str) -> tuple[dict[str, Any], dict[str, tuple[int, str]]]:
@@ -112,19 +126,6 @@ def _parse(text: str) -> tuple[dict[str, Any], dict[str, tuple[int, str]]]:
     return data, origin
 
 
-def _validate(model: Any, data: dict[str, Any], origin: dict[str, tuple[int, str]]) -> Any:
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        err = hand_error(exc)
-        where = err.field or ""
-        for name in (".".join(where.split(".")[:2]), where.split(".")[0]):
-            if name in origin:
-                pos, token = origin[name]
-                raise HandError(f"notation: token {pos} {token!r}: {err}", err.field, err.value) from None
-        raise err from None
-
-
 def _int(text: str, token: str, pos: int) -> int:
     if not text.isdigit():
         raise HandError(f"notation: token {pos} {token!r}: {text!r} is not a number", "notation", token)
@@ -132,27 +133,25 @@ def _int(text: str, token: str, pos: int) -> int:
 
 
 def _kind_of(tiles: str, token: str, pos: int) -> str:
-    from hkcore.core._normalize import meld_code
-
     try:
         return ("chow", "pung", "kong")[meld_code(tiles, "melds") // 34]
     except HandError as exc:
         raise HandError(f"notation: token {pos} {token!r}: {exc}", "notation", token) from None
 
 
-def format_hand(hand: Hand) -> str:
-    """The canonical compact notation of a hand."""
+def format_hand(hand: Any) -> str:
+    """The canonical compact notation of a ``Hand`` (or ``Position``)."""
     parts = [hand.tiles]
     for m in hand.melds:
         if m.concealed:
             parts.append(f"[{m.tiles}]")
         else:
             parts.append(m.tiles + (f":{m.from_}" if m.from_ else ""))
-    if hand.win_tile is not None:
+    if getattr(hand, "win_tile", None) is not None:
         parts.append(f"win:{hand.win_tile}")
-    if hand.self_draw:
+    if getattr(hand, "self_draw", False):
         parts.append("self-draw")
-    if hand.discarder:
+    if getattr(hand, "discarder", None):
         parts.append(f"from:{hand.discarder}")
     if hand.seat_wind != "E":
         parts.append(f"seat:{hand.seat_wind}")
@@ -162,12 +161,13 @@ def format_hand(hand: Hand) -> str:
         parts.append("flowers:" + "".join(map(str, hand.flowers)))
     if hand.seasons:
         parts.append("seasons:" + "".join(map(str, hand.seasons)))
-    if hand.last_tile:
+    if getattr(hand, "last_tile", False):
         parts.append("last-tile")
-    if hand.kong_replacement:
-        parts.append("kong-replacement" + (":2" if hand.kong_replacement == 2 else ""))
-    if hand.robbing_kong:
+    kongs = getattr(hand, "kong_replacement", 0)
+    if kongs:
+        parts.append("kong-replacement" + (":2" if kongs == 2 else ""))
+    if getattr(hand, "robbing_kong", False):
         parts.append("robbing-kong")
-    if hand.first_turn:
+    if getattr(hand, "first_turn", None):
         parts.append(f"first-turn:{hand.first_turn}")
     return " ".join(parts)

@@ -1,6 +1,7 @@
 """Payment schemes: who pays whom for a winning hand.
 
-A scheme is registered through the ``hkcore_payment_schemes`` hook; a preset's
+A scheme is registered through the ``hkcore_payment_schemes`` hook (the
+built-in ones by :mod:`hkcore.builtin_schemes`); a preset's
 ``[payments]`` table names it (``scheme = "base_points"``) and gives its
 parameters. ``settle`` returns the net change of every seat (E, S, W, N),
 summing to zero.
@@ -33,7 +34,6 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from hkcore.hookspecs import hookimpl
 
 SEATS = ("E", "S", "W", "N")
 
@@ -182,24 +182,3 @@ def _by_roles(win: Win, b: int, p: Any) -> dict[str, int]:
     if win.robbing_kong:
         return _net(win, {win.discarder: p.robbing_kong * b})
     return _net(win, {s: (p.discarder if s == win.discarder else p.others) * b for s in _others(win)})
-
-
-BUILTIN_SCHEMES = (
-    PaymentScheme("base_points", "base points by faan; self-draw 2b each, discard 2b + b + b, robbed kong 6b",
-                  BasePointsParams, _base_points, symmetric=True),
-    PaymentScheme("faan_table", "amount by faan; self-draw t each, discard: discarder alone pays 2t",
-                  FaanTableParams, _faan_table, symmetric=True),
-    PaymentScheme("points", "points plus a fixed amount; self-draw fixed+v each, discard fixed+v and fixed, fixed",
-                  PointsParams, _points, symmetric=True),
-    PaymentScheme("full_spicy", "全辣上: b = base x 2^faan up to the cap; paid by roles as base_points",
-                  SpicyParams, lambda win, p: _by_roles(win, full_spicy_amount(win.total, p), p), symmetric=True),
-    PaymentScheme("half_spicy", "半辣上: b doubles to 4 faan, then 16, 24, 32, 48, 64 ... x base up to the cap; "
-                  "paid by roles as base_points", SpicyParams,
-                  lambda win, p: _by_roles(win, half_spicy_amount(win.total, p), p), symmetric=True),
-)
-
-
-@hookimpl
-def hkcore_payment_schemes() -> list[PaymentScheme]:
-    """The payment schemes of the built-in presets."""
-    return list(BUILTIN_SCHEMES)

@@ -24,16 +24,20 @@ from __future__ import annotations
 import difflib
 import importlib.metadata
 import importlib.resources
+import threading
 import tomllib
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from pydantic import ValidationError
 
+from hkcore import registry
 from hkcore.errors import HkcoreError
-from hkcore.registry import catalogue
+from hkcore.registry import Catalogue
 
 BUILTIN_SHAPES = ("standard", "thirteen_orphans")
 TOP_KEYS = (
@@ -65,6 +69,27 @@ class PresetError(HkcoreError, ValueError):
         self.path = path
 
 
+def freeze(value: Any) -> Any:
+    """``value`` read-only all the way down: tables become read-only mappings, lists tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """A frozen value as plain dicts and lists again (TOML- and JSON-ready)."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [thaw(v) for v in value]
+    return value
+
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
 def _nearest(word: str, choices: Iterable[str]) -> str:
     found = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.5)
     return f" (did you mean {found[0]!r}?)" if found else ""
@@ -80,7 +105,13 @@ class PatternRule:
     limit: int | None = None
     includes: tuple[str, ...] = ()
     wins_below_minimum: bool = False
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", freeze(self.options))
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.value, self.by_count, self.limit, self.includes))
 
     def worth(self, count: int) -> int:
         """Faan (or points) for meeting the pattern ``count`` times (not for limits)."""
@@ -97,13 +128,17 @@ class PatternRule:
             v = getattr(self, key)
             if v not in (None, (), False):
                 out[key] = list(v) if isinstance(v, tuple) else v
-        out.update(self.options)
+        out.update(thaw(self.options))
         return out
 
 
 @dataclass(frozen=True)
 class Preset:
-    """A fully resolved ruleset (extends applied, everything checked)."""
+    """A fully resolved ruleset (extends applied, everything checked).
+
+    Immutable all the way down: its tables are read-only mappings and its
+    lists tuples, so a preset can be shared by every thread and table.
+    """
 
     id: str
     name: str
@@ -120,9 +155,19 @@ class Preset:
     source: str = ""
     file: str = field(default="", compare=False)
     #: options of the shapes that have any, by shape id
-    shape_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    shape_options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _EMPTY)
     #: plugin distributions the preset needs installed
     requires: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("shapes", "plugins", "limit_adds", "patterns", "payments", "claims", "shape_options",
+                     "requires"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, PatternRule):
+                object.__setattr__(self, name, freeze(value) if name != "patterns" else tuple(value))
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.unit, self.minimum, self.cap, self.tiles, self.shapes, self.patterns))
 
     @property
     def bonus_tiles(self) -> bool:
@@ -141,16 +186,16 @@ class Preset:
         out: dict[str, Any] = {
             "id": self.id, "name": self.name, "unit": self.unit, "minimum": self.minimum,
             "cap": self.cap if self.cap is not None else False, "tiles": self.tiles,
-            "shapes": ({sid: dict(self.shape_options.get(sid, {})) for sid in self.shapes}
-                       if self.shape_options else list(self.shapes)), "plugins": {k: dict(v) for k, v in self.plugins.items()},
-            "limit_adds": list(self.limit_adds), "claims": dict(self.claims),
+            "shapes": ({sid: thaw(self.shape_options.get(sid, {})) for sid in self.shapes}
+                       if self.shape_options else list(self.shapes)), "plugins": thaw(self.plugins),
+            "limit_adds": list(self.limit_adds), "claims": thaw(self.claims),
         }
         if self.source:
             out["source"] = self.source
         if self.requires:
             out["requires"] = list(self.requires)
         out["patterns"] = {r.id: r.to_toml() for r in self.patterns}
-        out["payments"] = dict(self.payments) if self.payments is not None else False
+        out["payments"] = thaw(self.payments) if self.payments is not None else False
         return out
 
 
@@ -171,10 +216,14 @@ def builtin_ids() -> list[str]:
     return sorted(p.name[:-5] for p in _builtin_root().iterdir() if p.name.endswith(".toml"))
 
 
-def _read(ref: str, base_dir: Path | None) -> tuple[dict[str, Any], str, Path | None]:
-    """Raw TOML of a preset id or path: (data, file label, its folder)."""
-    looks_like_path = "/" in ref or "\\" in ref or ref.endswith(".toml")
-    if not looks_like_path:
+def _is_path(ref: str) -> bool:
+    return "/" in ref or "\\" in ref or ref.endswith(".toml")
+
+
+def _read(ref: str, base_dir: Path | None, files: list[tuple[str, bytes]]) -> tuple[dict[str, Any], str, Path | None]:
+    """Raw TOML of a preset id or path: (data, file label, its folder); a
+    file read is added to ``files`` with its content."""
+    if not _is_path(ref):
         res = _builtin_root() / f"{ref}.toml"
         if not res.is_file():
             ids = builtin_ids()
@@ -188,7 +237,9 @@ def _read(ref: str, base_dir: Path | None) -> tuple[dict[str, Any], str, Path | 
             path = base_dir / path
         if not path.is_file():
             raise PresetError(f"no preset file {str(path)!r}", None, "preset")
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+        files.append((str(path.resolve()), raw))
+        text = raw.decode("utf-8")
         label, folder = str(path), path.resolve().parent
     try:
         return tomllib.loads(text), label, folder
@@ -200,13 +251,14 @@ _DISABLED = "__disabled__"
 _SELF = "__file__"
 
 
-def _resolve(ref: str, base_dir: Path | None, seen: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, str]]:
+def _resolve(ref: str, base_dir: Path | None, seen: tuple[str, ...],
+             files: list[tuple[str, bytes]]) -> tuple[dict[str, Any], dict[str, str]]:
     """Raw data with extends applied, and the file each key came from.
 
     ``origin[_SELF]`` is the outermost file; ``data[_DISABLED]`` lists the
     (pattern id, file) pairs switched off with ``false``.
     """
-    data, label, folder = _read(ref, base_dir)
+    data, label, folder = _read(ref, base_dir, files)
     if label in seen:
         raise PresetError(f"extends loops back: {' -> '.join((*seen, label))}", label, "extends")
     origin = {key: label for key in data}
@@ -224,7 +276,7 @@ def _resolve(ref: str, base_dir: Path | None, seen: tuple[str, ...]) -> tuple[di
     if not isinstance(parent, str):
         raise PresetError(f"extends must be a preset id or a file path, not {parent!r}", label, "extends")
     try:
-        base, base_origin = _resolve(parent, folder, (*seen, label))
+        base, base_origin = _resolve(parent, folder, (*seen, label), files)
     except PresetError as exc:
         if exc.file is None:  # the parent itself could not be found: say who named it
             raise PresetError(str(exc).removeprefix("preset: "), label, "extends") from None
@@ -267,9 +319,7 @@ def _check_type(value: Any, kinds: tuple[type, ...], what: str, file: str, path:
     return value
 
 
-def _build(data: dict[str, Any], origin: dict[str, str]) -> Preset:
-    cat = catalogue()
-
+def _build(data: dict[str, Any], origin: dict[str, str], cat: Catalogue) -> Preset:
     def where(key: str) -> str:
         return origin.get(key) or origin.get(key.split(".")[0]) or origin.get("id") or "preset"
 
@@ -431,9 +481,9 @@ def _shapes(raw: Any, file: str, cat: Any) -> tuple[tuple[str, ...], dict[str, d
     return tuple(raw), options
 
 
-def shape_options(shape: Any, given: dict[str, Any]) -> dict[str, Any]:
+def shape_options(shape: Any, given: Mapping[str, Any]) -> Mapping[str, Any]:
     """A shape's options with defaults filled in; errors name the option."""
-    return _options(shape, given, None, f"shapes.{shape.id}", "shape")  # type: ignore[arg-type]
+    return freeze(_options(shape, dict(given), None, f"shapes.{shape.id}", "shape"))  # type: ignore[arg-type]
 
 
 def _plugins(raw: Any, file: str, cat: Any) -> dict[str, dict[str, Any]]:
@@ -500,34 +550,87 @@ def _payments(raw: Any, file: str, cat: Any) -> dict[str, Any]:
     return dict(raw)
 
 
-_CACHE: dict[str, tuple[Preset, tuple[tuple[str, int], ...]]] = {}
+def _load(ref: str, cat: Catalogue) -> tuple[Preset, tuple[tuple[str, bytes], ...]]:
+    """A preset from its id or path, and every file read for it with its content."""
+    files: list[tuple[str, bytes]] = []
+    data, origin = _resolve(ref, None, (), files)
+    return _build(data, origin, cat), tuple(files)
 
 
-def _stamps(files: Iterable[str]) -> tuple[tuple[str, int], ...]:
-    out = []
-    for f in sorted(set(files)):
-        try:
-            out.append((f, Path(f).stat().st_mtime_ns))
-        except OSError:
-            out.append((f, -1))
-    return tuple(out)
+#: custom presets kept by path, least recently used dropped first
+CACHE_SIZE = 64
 
 
-def _load_cached(ref: str) -> Preset:
-    """Load once; a preset read from files is read again when one of them changed."""
-    hit = _CACHE.get(ref)
-    if hit is not None and (not hit[1] or _stamps(f for f, _ in hit[1]) == hit[1]):
-        return hit[0]
-    data, origin = _resolve(ref, None, ())
-    preset = _build(data, origin)
-    files = [f for f in set(origin.values()) if "/" in f or "\\" in f]
-    _CACHE[ref] = (preset, _stamps(files))
-    return preset
+class PresetStore:
+    """The presets of one plugin registry: every built-in one, loaded
+    together and kept for the store's life, and presets loaded by path, the
+    ``CACHE_SIZE`` most recently used kept, each checked against the
+    contents of its files on every use (an edited file is read again)."""
+
+    def __init__(self, reg: registry.Registry) -> None:
+        self.registry = reg
+        loaded: dict[str, Preset | PresetError] = {}
+        for pid in builtin_ids():
+            try:
+                loaded[pid] = _load(pid, reg.catalogue)[0]
+            except PresetError as exc:  # raised when the preset is asked for
+                loaded[pid] = exc
+        self.builtins: Mapping[str, Preset | PresetError] = MappingProxyType(loaded)
+        self._by_path: OrderedDict[str, tuple[tuple[tuple[str, bytes], ...], Preset]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def load(self, ref: str) -> Preset:
+        """A built-in preset by id, or a preset file by path."""
+        if not _is_path(ref):
+            found = self.builtins.get(ref)
+            if isinstance(found, Preset):
+                return found
+            if isinstance(found, PresetError):
+                raise found
+            return _load(ref, self.registry.catalogue)[0]  # raises: unknown preset
+        key = str(Path(ref).resolve())
+        with self._lock:
+            hit = self._by_path.get(key)
+        if hit is not None and all(_content(f) == raw for f, raw in hit[0]):
+            with self._lock:
+                if key in self._by_path:
+                    self._by_path.move_to_end(key)
+            return hit[1]
+        preset, files = _load(key, self.registry.catalogue)
+        with self._lock:
+            self._by_path[key] = (files, preset)
+            self._by_path.move_to_end(key)
+            while len(self._by_path) > CACHE_SIZE:
+                self._by_path.popitem(last=False)
+        return preset
+
+    def __len__(self) -> int:
+        """Presets kept by path."""
+        return len(self._by_path)
 
 
-def clear_cache() -> None:
-    """Forget loaded presets (after installing a plugin, say)."""
-    _CACHE.clear()
+def _content(path: str) -> bytes | None:
+    try:
+        return Path(path).read_bytes()
+    except OSError:
+        return None
+
+
+_STORE_LOCK = threading.Lock()
+_STORE: list[PresetStore | None] = [None]
+
+
+def store() -> PresetStore:
+    """The preset store of the current plugin registry (a new one after
+    ``reload_plugins``)."""
+    reg = registry.current()
+    found = _STORE[0]
+    if found is None or found.registry is not reg:
+        with _STORE_LOCK:
+            found = _STORE[0]
+            if found is None or found.registry is not reg:
+                found = _STORE[0] = PresetStore(reg)
+    return found
 
 
 def load_preset(ref: str | Path | Preset) -> Preset:
@@ -538,9 +641,7 @@ def load_preset(ref: str | Path | Preset) -> Preset:
         ref = str(ref)
     if not isinstance(ref, str):
         raise PresetError(f"a preset is an id, a path or a Preset, not {type(ref).__name__}", None, "preset")
-    if "/" in ref or ref.endswith(".toml"):
-        return _load_cached(str(Path(ref).resolve()))
-    return _load_cached(ref)
+    return store().load(ref)
 
 
 def presets() -> list[str]:

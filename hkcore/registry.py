@@ -1,27 +1,38 @@
-"""The plugin manager and the catalogue of what plugins provide.
+"""The plugin registry: the plugin manager and the catalogue built from it.
 
 Built-in plugins are registered by module name, third-party ones through
-the entry-point group ``hkcore``; both then answer the same hooks. A plugin
-that fails to import, returns something that is not a pattern, or reuses an
-id is recorded as a problem naming the plugin: it breaks only the presets
-that ask for what it should have provided.
+the entry-point group ``hkcore``, plugins of the running process through
+``register_plugin``; all then answer the same hooks. A plugin that fails to
+import, returns something that is not a pattern, or reuses an id is
+recorded as a problem naming the plugin: it breaks only the presets that ask
+for what it should have provided.
+
+A ``Registry`` is a value: built completely, then published as the current
+one (under a lock), never changed after. ``reload_plugins``,
+``register_plugin`` and ``unregister_plugin`` publish a new one; everything
+compiled from the old one (presets, compiled rulesets) notices that it is
+no longer current and is rebuilt by its owner.
 """
 from __future__ import annotations
 
-import functools
 import importlib
 import importlib.metadata
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 import pluggy
 
 from hkcore import hookspecs
 from hkcore.errors import HkcoreError
+from hkcore.patterns import Pattern
+from hkcore.payments import PaymentAdjustment, PaymentScheme
+from hkcore.shapes import Shape
 
 #: Built-in plugins, registered exactly as a third-party plugin is.
-BUILTIN_PLUGINS = ("hkcore.builtin_patterns", "hkcore.payments", "hkcore.shapes")
+BUILTIN_PLUGINS = ("hkcore.builtin_patterns", "hkcore.builtin_schemes", "hkcore.builtin_shapes")
 #: Entry-point group through which installed packages add plugins.
 ENTRY_POINT_GROUP = "hkcore"
 
@@ -30,74 +41,92 @@ class PluginError(HkcoreError):
     """A plugin that cannot be loaded or that returned something unusable."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Catalogue:
     """What the registered plugins provide, by id, and where it came from."""
 
-    patterns: dict[str, Any] = field(default_factory=dict)
-    schemes: dict[str, Any] = field(default_factory=dict)
-    adjustments: dict[str, Any] = field(default_factory=dict)
-    shapes: dict[str, Any] = field(default_factory=dict)
-    owner: dict[tuple[str, str], str] = field(default_factory=dict)
-    #: id -> why it is unusable (a duplicate, say); plugin -> why it failed
-    broken_ids: dict[tuple[str, str], str] = field(default_factory=dict)
-    broken_plugins: dict[str, str] = field(default_factory=dict)
+    patterns: Mapping[str, Pattern]
+    schemes: Mapping[str, PaymentScheme]
+    adjustments: Mapping[str, PaymentAdjustment]
+    shapes: Mapping[str, Shape]
+    #: (kind, id) -> the plugin that provides it
+    owner: Mapping[tuple[str, str], str]
+    #: (kind, id) -> why it is unusable (a duplicate, say); plugin -> why it failed
+    broken_ids: Mapping[tuple[str, str], str]
+    broken_plugins: Mapping[str, str]
     #: entry points known to the environment: plugin name -> "module:attr"
-    available: dict[str, str] = field(default_factory=dict)
+    available: Mapping[str, str]
 
 
-@functools.cache
-def plugin_manager() -> pluggy.PluginManager:
-    """The process-wide plugin manager with built-in and installed plugins."""
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
-    pm.add_hookspecs(hookspecs)
-    for name in BUILTIN_PLUGINS:
-        pm.register(importlib.import_module(name), name=name)
-    _BROKEN.clear()
-    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
-            continue
-        try:
-            plugin = ep.load()
-            pm.register(plugin, name=ep.name)
-        except Exception as exc:  # a broken plugin must not break the others
-            _BROKEN[ep.name] = f"plugin {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}: {exc}"
-    return pm
+class Registry:
+    """A plugin manager with every plugin registered, and its catalogue.
 
+    Never changed once built: ``plugin_manager`` is not to be registered
+    into (use ``register_plugin``, which publishes a new Registry).
+    """
 
-_BROKEN: dict[str, str] = {}
-
-
-def _collect(cat: Catalogue, kind: str, hook: Any, check: Callable[[Any], str | None]) -> dict[str, Any]:
-    pm = plugin_manager()
-    out: dict[str, Any] = {}
-    for impl in hook.get_hookimpls():  # registration order: built-ins first
-        name = pm.get_name(impl.plugin) or repr(impl.plugin)
-        try:
-            items = impl.function()
-            items = list(items) if items is not None else []
-        except Exception as exc:
-            cat.broken_plugins[name] = f"plugin {name!r}: {hook.name}() raised {type(exc).__name__}: {exc}"
-            continue
-        for item in items:
-            problem = check(item)
-            if problem:
-                cat.broken_plugins[name] = f"plugin {name!r}: {hook.name}() returned {problem}"
+    def __init__(self, extra: tuple[tuple[str, Any], ...] = ()) -> None:
+        pm = pluggy.PluginManager(hookspecs.PROJECT)
+        pm.add_hookspecs(hookspecs)
+        for name in BUILTIN_PLUGINS:
+            pm.register(importlib.import_module(name), name=name)
+        broken: dict[str, str] = {}
+        for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
                 continue
-            key = (kind, item.id)
-            if item.id in out:
-                problem = f"{kind} id {item.id!r} is given by both plugin {cat.owner[key]!r} and plugin {name!r}"
-                cat.broken_ids[key] = problem
-                cat.broken_plugins[name] = f"plugin {name!r}: {problem} (the first one is used)"
+            try:
+                plugin = ep.load()
+                pm.register(plugin, name=ep.name)
+            except Exception as exc:  # a broken plugin must not break the others
+                broken[ep.name] = f"plugin {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}: {exc}"
+        for name, plugin in extra:
+            pm.register(plugin, name=name)
+        self.extra = extra
+        self.plugin_manager = pm
+        self.catalogue = _build_catalogue(pm, broken)
+
+
+def _build_catalogue(pm: pluggy.PluginManager, broken: dict[str, str]) -> Catalogue:
+    owner: dict[tuple[str, str], str] = {}
+    broken_ids: dict[tuple[str, str], str] = {}
+    broken_plugins = dict(broken)
+
+    def collect(kind: str, hook: Any, check: Callable[[Any], str | None]) -> Mapping[str, Any]:
+        out: dict[str, Any] = {}
+        for impl in hook.get_hookimpls():  # registration order: built-ins first
+            name = pm.get_name(impl.plugin) or repr(impl.plugin)
+            try:
+                items = impl.function()
+                items = list(items) if items is not None else []
+            except Exception as exc:
+                broken_plugins[name] = f"plugin {name!r}: {hook.name}() raised {type(exc).__name__}: {exc}"
                 continue
-            out[item.id] = item
-            cat.owner[key] = name
-    return out
+            for item in items:
+                problem = check(item)
+                if problem:
+                    broken_plugins[name] = f"plugin {name!r}: {hook.name}() returned {problem}"
+                    continue
+                key = (kind, item.id)
+                if item.id in out:
+                    problem = f"{kind} id {item.id!r} is given by both plugin {owner[key]!r} and plugin {name!r}"
+                    broken_ids[key] = problem
+                    broken_plugins[name] = f"plugin {name!r}: {problem} (the first one is used)"
+                    continue
+                out[item.id] = item
+                owner[key] = name
+        return MappingProxyType(out)
+
+    patterns = collect("pattern", pm.hook.hkcore_patterns, _check_pattern)
+    schemes = collect("payment scheme", pm.hook.hkcore_payment_schemes, _check_kind(PaymentScheme))
+    shapes = collect("shape", pm.hook.hkcore_shapes, _check_kind(Shape))
+    adjustments = collect("payment adjustment", pm.hook.hkcore_payment_adjustments, _check_kind(PaymentAdjustment))
+    available = {ep.name: ep.value for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    return Catalogue(patterns=patterns, schemes=schemes, adjustments=adjustments, shapes=shapes,
+                     owner=MappingProxyType(owner), broken_ids=MappingProxyType(broken_ids),
+                     broken_plugins=MappingProxyType(broken_plugins), available=MappingProxyType(available))
 
 
 def _check_pattern(item: Any) -> str | None:
-    from hkcore.patterns import Pattern
-
     if not isinstance(item, Pattern):
         return f"{item!r}, not a hkcore.patterns.Pattern"
     if not item.id or not item.id.replace("_", "").isalnum() or item.id != item.id.lower():
@@ -107,53 +136,76 @@ def _check_pattern(item: Any) -> str | None:
     return None
 
 
-def _check_scheme(item: Any) -> str | None:
-    from hkcore.payments import PaymentScheme
+def _check_kind(kind: type) -> Callable[[Any], str | None]:
+    def check(item: Any) -> str | None:
+        if not isinstance(item, kind):
+            return f"{item!r}, not a {kind.__module__}.{kind.__name__}"
+        return None
 
-    if not isinstance(item, PaymentScheme):
-        return f"{item!r}, not a hkcore.payments.PaymentScheme"
-    return None
-
-
-def _check_shape(item: Any) -> str | None:
-    from hkcore.shapes import Shape
-
-    if not isinstance(item, Shape):
-        return f"{item!r}, not a hkcore.shapes.Shape"
-    return None
+    return check
 
 
-def _check_adjustment(item: Any) -> str | None:
-    from hkcore.payments import PaymentAdjustment
-
-    if not isinstance(item, PaymentAdjustment):
-        return f"{item!r}, not a hkcore.payments.PaymentAdjustment"
-    return None
+_LOCK = threading.Lock()
+#: the published Registry, replaced whole (read without the lock)
+CURRENT: list[Registry | None] = [None]
 
 
-@functools.cache
+def current() -> Registry:
+    """The current registry, built on first use."""
+    reg = CURRENT[0]
+    if reg is None:
+        with _LOCK:
+            reg = CURRENT[0]
+            if reg is None:
+                reg = CURRENT[0] = Registry()
+    return reg
+
+
 def catalogue() -> Catalogue:
-    """Every pattern and payment scheme the registered plugins provide."""
-    pm = plugin_manager()
-    cat = Catalogue()
-    cat.broken_plugins.update(_BROKEN)
-    cat.available = {ep.name: ep.value for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
-    cat.patterns = _collect(cat, "pattern", pm.hook.hkcore_patterns, _check_pattern)
-    cat.schemes = _collect(cat, "payment scheme", pm.hook.hkcore_payment_schemes, _check_scheme)
-    cat.shapes = _collect(cat, "shape", pm.hook.hkcore_shapes, _check_shape)
-    cat.adjustments = _collect(cat, "payment adjustment", pm.hook.hkcore_payment_adjustments, _check_adjustment)
-    return cat
+    """Every pattern, shape, payment scheme and adjustment the registered plugins provide."""
+    return current().catalogue
 
 
-def reset() -> None:
-    """Forget the plugin manager, the catalogue and everything compiled from
-    them (after installing or removing a plugin)."""
-    from hkcore.engine import _BY_ID, _COMPILED, _FAST
-    from hkcore.preset import clear_cache
+def plugin_manager() -> pluggy.PluginManager:
+    """The current plugin manager (read it; register through ``register_plugin``)."""
+    return current().plugin_manager
 
-    plugin_manager.cache_clear()
-    catalogue.cache_clear()
-    clear_cache()
-    _COMPILED.clear()
-    _BY_ID.clear()
-    _FAST.clear()
+
+def _publish(make: Callable[[tuple[tuple[str, Any], ...]], tuple[tuple[str, Any], ...]]) -> Registry:
+    with _LOCK:
+        old = CURRENT[0]
+        reg = Registry(make(old.extra if old is not None else ()))
+        CURRENT[0] = reg
+    return reg
+
+
+def reload_plugins() -> Registry:
+    """Read the installed plugins again (after installing or removing one) and
+    publish a new registry; presets and compiled rulesets built from the old
+    one are rebuilt on their next use. Plugins given to ``register_plugin``
+    stay registered."""
+    return _publish(lambda extra: extra)
+
+
+def register_plugin(plugin: object, name: str | None = None) -> Registry:
+    """Register a plugin object or module (with ``@hookimpl`` functions) in
+    this process, beside the installed ones; returns the new registry."""
+    key = name or getattr(plugin, "__name__", None) or f"plugin-{id(plugin)}"
+
+    def add(extra: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, Any], ...]:
+        if any(n == key for n, _ in extra) or key in BUILTIN_PLUGINS:
+            raise PluginError(f"plugin name {key!r} is already registered")
+        return (*extra, (key, plugin))
+
+    return _publish(add)
+
+
+def unregister_plugin(plugin: object) -> Registry:
+    """Remove a plugin given to ``register_plugin`` (the object or its name)."""
+    def remove(extra: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, Any], ...]:
+        kept = tuple((n, p) for n, p in extra if n != plugin and p is not plugin)
+        if len(kept) == len(extra):
+            raise PluginError(f"plugin {plugin!r} was not registered with register_plugin")
+        return kept
+
+    return _publish(remove)

@@ -17,7 +17,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hkcore.hookspecs import hookimpl
 
 Readings = Callable[[list[int], int, Mapping[str, Any]], list[tuple[int, ...]]]
 Distance = Callable[[list[int], int, tuple[int, ...], Mapping[str, Any]], int]
@@ -40,12 +39,6 @@ class Shape:
     parts: Callable[[tuple[int, ...]], list[tuple[str, list[int]]]] | None = None
 
 
-def _core() -> Any:
-    from hkcore.core import _impl
-
-    return _impl
-
-
 def used_copies(codes: tuple[int, ...]) -> list[int]:
     """Copies of each tile held in the declared sets ``codes``."""
     used = [0] * 34
@@ -57,36 +50,3 @@ def used_copies(codes: tuple[int, ...]) -> list[int]:
         else:
             used[t] += 3 if kind == 1 else 4
     return used
-
-
-STANDARD = Shape(
-    "standard", "Four Sets and a Pair", "四組一對",
-    lambda counts, k, o: list(_core()._readings_parts(counts, (), k, False)),
-    lambda counts, k, codes, o: _core()._away_parts(counts, codes, k, False),
-    doc="four sets (chows, pungs, kongs) and a pair; answered by the core",
-)
-THIRTEEN_ORPHANS = Shape(
-    "thirteen_orphans", "Thirteen Orphans", "十三幺",
-    lambda counts, k, o: [r for r in _core()._readings_parts(counts, (), k, True) if len(r) == 2 and r[1] == 102],
-    lambda counts, k, codes, o: 99 if k else _orphans_away(counts),
-    doc="one of each terminal and honour plus a duplicate; answered by the core",
-)
-
-
-def _orphans_away(counts: list[int]) -> int:
-    orphans = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-    missing = sum(1 for t in orphans if counts[t] == 0)
-    return missing + (0 if any(counts[t] >= 2 for t in orphans) else 1) - 1
-
-
-@hookimpl
-def hkcore_shapes() -> list[Shape]:
-    """The two shapes the core answers."""
-    return [STANDARD, THIRTEEN_ORPHANS]
-
-
-def known_shapes() -> tuple[str, ...]:
-    """Ids of every winning shape a preset may name."""
-    from hkcore.registry import catalogue
-
-    return tuple(catalogue().shapes)

@@ -253,6 +253,8 @@ def _make(index: int) -> Tile:
 
 #: All 42 tiles, by index.
 TILES: tuple[Tile, ...] = tuple(_make(i) for i in range(42))
+#: the four seats (and winds), in playing order
+SEATS: tuple[str, ...] = ("E", "S", "W", "N")
 #: The 34 tiles that can be part of a hand (no flowers or seasons).
 HAND_TILES: tuple[Tile, ...] = TILES[:34]
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from hkcore.errors import HandError
 from hkcore.models import Hand, Meld
-from hkcore.notation import format_hand, parse_hand
+from hkcore.notation import format_hand
 
 # --------------------------------------------------------------------------
 # base hands
@@ -940,9 +940,9 @@ def test_random_valid_hands_round_trip_json_and_notation(case):
     assert Hand.parse(h.to_json()) == h
     assert Hand.parse(json.loads(h.to_json())) == h
     text = format_hand(h)
-    assert parse_hand(text) == h
     assert Hand.parse(text) == h
-    assert format_hand(parse_hand(text)) == text
+    assert Hand.parse(text) == h
+    assert format_hand(Hand.parse(text)) == text
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

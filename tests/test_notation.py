@@ -1,4 +1,4 @@
-"""Tests of hkcore.notation: compact hand notation (``parse_hand`` / ``format_hand``).
+"""Tests of hkcore.notation: compact hand notation (``Hand.parse`` / ``format_hand``).
 
 Expected hands are full RULES.md JSON dicts written out by hand; expected
 notation strings are written by hand from the canonical order that
@@ -18,7 +18,7 @@ import pytest
 
 from hkcore.errors import HandError
 from hkcore.models import Hand
-from hkcore.notation import format_hand, parse_hand
+from hkcore.notation import format_hand
 
 DEFAULTS: dict[str, Any] = {
     "melds": [],
@@ -134,14 +134,14 @@ EXAMPLES = [
 
 @pytest.mark.parametrize(("text", "expected"), EXAMPLES)
 def test_documented_examples_parse(text, expected):
-    h = parse_hand(text)
+    h = Hand.parse(text)
     assert isinstance(h, Hand)
     assert json.loads(h.to_json()) == expected
 
 
 @pytest.mark.parametrize(("text", "expected"), EXAMPLES)
 def test_examples_equal_the_hand_from_json(text, expected):
-    assert parse_hand(text) == Hand.parse(expected)
+    assert Hand.parse(text) == Hand.parse(expected)
     assert Hand.parse(text) == Hand.parse(expected)
 
 
@@ -200,7 +200,7 @@ FORMATTED = [
 def test_format_hand_prints_the_canonical_form(data, text):
     h = Hand.parse(data)
     assert format_hand(h) == text
-    assert parse_hand(text) == h
+    assert Hand.parse(text) == h
 
 
 # --------------------------------------------------------------------------
@@ -225,7 +225,7 @@ BAD_TOKENS = [
 @pytest.mark.parametrize(("text", "pos", "token"), BAD_TOKENS)
 def test_bad_token_names_the_token_and_its_position(text, pos, token):
     with pytest.raises(HandError) as info:
-        parse_hand(text)
+        Hand.parse(text)
     err = info.value
     assert err.field == "notation"
     assert err.value == token
@@ -236,14 +236,14 @@ def test_bad_token_names_the_token_and_its_position(text, pos, token):
 @pytest.mark.parametrize("text", ["", "   ", "\n\t"])
 def test_empty_notation_is_refused(text):
     with pytest.raises(HandError) as info:
-        parse_hand(text)
+        Hand.parse(text)
     assert info.value.field == "notation"
     assert "empty" in str(info.value)
 
 
 def test_bad_first_token_names_the_tiles():
     with pytest.raises(HandError) as info:
-        parse_hand("123m456p789x11122z win:2z")
+        Hand.parse("123m456p789x11122z win:2z")
     assert info.value.field == "tiles"
     assert "'123m456p789x11122z'" in str(info.value)
     assert "position 11" in str(info.value)
@@ -252,7 +252,7 @@ def test_bad_first_token_names_the_tiles():
 def test_notation_context_errors_are_the_hand_errors():
     # a well-formed line whose hand cannot happen: the model's error, field and value
     with pytest.raises(HandError) as info:
-        parse_hand("123m456p789s11122z win:2z seat:S from:S")
+        Hand.parse("123m456p789s11122z win:2z seat:S from:S")
     assert info.value.field == "discarder"
     assert info.value.value == "S"
 
@@ -270,7 +270,7 @@ def test_notation_context_errors_are_the_hand_errors():
 ])
 def test_bad_value_in_a_token_names_the_token_and_its_position(text, pos, token):
     with pytest.raises(HandError) as info:
-        parse_hand(text)
+        Hand.parse(text)
     assert f"token {pos}" in str(info.value)
     assert token in str(info.value)
 
@@ -282,10 +282,10 @@ def test_bad_value_in_a_token_names_the_token_and_its_position(text, pos, token)
 ])
 def test_a_key_given_twice_is_refused(text):
     with pytest.raises(HandError):
-        parse_hand(text)
+        Hand.parse(text)
 
 
 def test_a_set_with_an_empty_seat_is_refused():
     with pytest.raises(HandError) as info:
-        parse_hand("123m456p789s22z 777z: win:2z")
+        Hand.parse("123m456p789s22z 777z: win:2z")
     assert "token 2" in str(info.value)

@@ -21,7 +21,7 @@ ALL_GREEN_HAND = {"tiles": "223344666888s66z", "win_tile": "8s", "self_draw": Tr
 
 
 def _fresh() -> None:
-    registry.reset()
+    registry.reload_plugins()
 
 
 def make_dist(site: Path, name: str, entry_points: dict[str, str], modules: dict[str, str]) -> None:
@@ -33,6 +33,7 @@ def make_dist(site: Path, name: str, entry_points: dict[str, str], modules: dict
     (info / "entry_points.txt").write_text("\n".join(lines) + "\n")
     for module, source in modules.items():
         (site / f"{module}.py").write_text(source)
+    registry.reload_plugins()  # what a process does after a plugin is installed
 
 
 @pytest.fixture

@@ -131,16 +131,21 @@ def test_waits_respect_the_option() -> None:
 def test_both_cores_answer_with_shapes(impl: str, tmp_path: Path) -> None:
     from conftest import load_core
 
+    from hkcore.shaping import shape_set
+
     core = load_core(impl)
-    p = preset(tmp_path)
+    # the core knows no preset: it takes the shapes as plain data (a ShapeSet)
+    p = shape_set(preset(tmp_path))
     assert core.tiles_away("1133m5577p99s112z", shapes=p) == 0
     assert [str(t) for t in core.waits("1133m5577p99s112z", shapes=p)] == ["2z"]
     assert core.readings("1133m5577p99s1122z", shapes=p) == [(0, 2, 13, 15, 26, 27, 28)]
     # playingcards-io has no thirteen orphans: shapes=["standard"] drops it
     orphans = "19m19p19s1234567z"
     assert core.tiles_away(orphans) == 0
-    assert core.tiles_away(orphans, shapes=["standard"]) > 0
-    assert core.waits(orphans, shapes=hkcore.load_preset("playingcards-io")) == []
+    assert core.tiles_away(orphans, shapes=shape_set(["standard"])) > 0
+    assert core.waits(orphans, shapes=shape_set(hkcore.load_preset("playingcards-io"))) == []
+    with pytest.raises(hkcore.HandError, match="ShapeSet"):
+        core.waits(orphans, shapes=["standard"])
 
 
 def test_unknown_shape_is_an_error(tmp_path: Path) -> None:

@@ -11,8 +11,10 @@ Every function takes the concealed tiles as a notation string
 (a list, tuple or bytes in tile-index order), plus the declared sets
 (``melds``: strings like ``"555z"``, ``Meld`` objects or set codes). With
 melds, their number is k; without, k is read from the tile count
-(13 - 3k or 14 - 3k). Readings and set codes are described in
-:mod:`hkcore.core._codes`.
+(13 - 3k or 14 - 3k). ``shapes`` is None (the standard shape and thirteen
+orphans) or a ``ShapeSet``: the core knows no preset or plugin registry
+(``hkcore.is_complete`` and friends also take shape ids or a preset).
+Readings and set codes are described in :mod:`hkcore.core._codes`.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import os
 import warnings
 
 from hkcore.core._codes import CHOW, KONG, ORPHANS, PUNG, set_kind, set_tile, set_tiles
+from hkcore.core._shaped import ShapeSet
 
 if os.environ.get("HKCORE_PURE_PYTHON", "") not in ("", "0"):
     from hkcore.core import _pycore as _impl
@@ -42,6 +45,7 @@ waits = _impl.waits
 
 __all__ = [
     "IMPLEMENTATION",
+    "ShapeSet",
     "is_complete",
     "readings",
     "tiles_away",

@@ -57,8 +57,20 @@ ctypedef struct Dec:
 cdef Dec *DECS = NULL
 cdef int NDECS = 0
 
-# distance table, built lazily: DIST[key * NB + m * 2 + p]
+# distance table, built on first use under a lock and published complete:
+# DIST[key * NB + m * 2 + p]
 cdef unsigned char *DIST = NULL
+
+cdef extern from *:
+    """
+    static inline void *hk_load_acquire(void **p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void hk_store_release(void **p, void *v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    """
+    void *hk_load_acquire(void **p) noexcept nogil
+    void hk_store_release(void **p, void *v) noexcept nogil
+
+import threading as _threading
+_DIST_LOCK = _threading.Lock()
 
 cdef object TILE_OBJ = tuple(_TILES[:34])
 cdef object _SMALL_INTS = (0, 1, 2, 3, 4)
@@ -224,8 +236,19 @@ cdef int _build_distances() except -1:
             i += 1
         key -= 1
     free(z)
-    DIST = dist
+    hk_store_release(<void **>&DIST, dist)
     return 0
+
+
+cdef const unsigned char *_distances() except NULL:
+    """The distance table, built by the first caller while the others wait."""
+    cdef const unsigned char *dist = <const unsigned char *>hk_load_acquire(<void **>&DIST)
+    if dist == NULL:
+        with _DIST_LOCK:
+            if hk_load_acquire(<void **>&DIST) == NULL:
+                _build_distances()
+        dist = <const unsigned char *>hk_load_acquire(<void **>&DIST)
+    return dist
 
 
 cdef int _init() except -1:
@@ -391,15 +414,18 @@ cdef bint _standard(const int *c) noexcept nogil:
 def is_complete(tiles, melds=(), shapes=None):
     """True when the tiles (14 - 3k) form 4 - k sets and a pair, or thirteen orphans.
 
-    ``shapes``: None for these two shapes, else the shapes in play (ids, a
-    mapping of ids to options, or a Preset); see hkcore.shapes.
+    ``shapes``: None for these two shapes, else a ShapeSet (see
+    hkcore.core._shaped; ``hkcore.is_complete`` also takes shape ids or a preset).
     """
-    cdef int c[34]
-    cdef int used[34]
-    cdef int k
     if shapes is not None:
         return _shaped.is_complete(_THIS, tiles, melds, shapes)
-    k = _prepare(tiles, melds, NEED_FULL, c, used)
+    return _is_complete(tiles, melds)
+
+
+cdef object _is_complete(object tiles, object melds):
+    cdef int c[34]
+    cdef int used[34]
+    cdef int k = _prepare(tiles, melds, NEED_FULL, c, used)
     if _standard(c):
         return True
     return k == 0 and _orphans(c)
@@ -419,12 +445,15 @@ def readings(tiles, melds=(), shapes=None):
 
     A reading is ``(pair, concealed sets ascending..., declared sets as given)``.
     """
-    cdef int c[34]
-    cdef int used[34]
-    cdef int k
     if shapes is not None:
         return _shaped.readings(_THIS, tiles, melds, shapes)
-    k = _prepare(tiles, melds, NEED_FULL, c, used)
+    return _readings(tiles, melds)
+
+
+cdef object _readings(object tiles, object melds):
+    cdef int c[34]
+    cdef int used[34]
+    cdef int k = _prepare(tiles, melds, NEED_FULL, c, used)
     return _readings_c(c, k, () if not melds else _normalize(tiles, melds, "full")[1], True)
 
 
@@ -570,8 +599,7 @@ cdef int _away(const int *c, int k, const int *used, bint orphans) except -3:
     cdef int cap[9]
     cdef int pung, pr
     cdef const unsigned char *row
-    if DIST == NULL:
-        _build_distances()
+    cdef const unsigned char *dist = _distances()
     for s in range(3):
         capped = 0
         for i in range(9):
@@ -581,7 +609,7 @@ cdef int _away(const int *c, int k, const int *used, bint orphans) except -3:
         if capped:
             _suit_dp(c + 9 * s, cap, part[s], 4 - k)
         else:
-            row = DIST + _key(c + 9 * s) * NB
+            row = dist + _key(c + 9 * s) * NB
             for i in range(NB):
                 part[s][i] = row[i]
     # honours: each kind gives at most one pung or the pair
@@ -634,12 +662,15 @@ cdef int _away(const int *c, int k, const int *used, bint orphans) except -3:
 def tiles_away(tiles, melds=(), shapes=None):
     """Tiles away from complete: -1 complete, 0 waiting (for 14 - 3k tiles:
     waiting after the best discard). Copies held or declared are not drawn."""
-    cdef int c[34]
-    cdef int used[34]
-    cdef int k
     if shapes is not None:
         return _shaped.tiles_away(_THIS, tiles, melds, shapes)
-    k = _prepare(tiles, melds, NEED_ANY, c, used)
+    return _tiles_away(tiles, melds)
+
+
+cdef object _tiles_away(object tiles, object melds):
+    cdef int c[34]
+    cdef int used[34]
+    cdef int k = _prepare(tiles, melds, NEED_ANY, c, used)
     return _away(c, k, used, True)
 
 
@@ -655,12 +686,15 @@ def _away_parts(counts, codes, int k, bint orphans=True):
 def waits(tiles, melds=(), shapes=None):
     """The tiles that complete a waiting hand (13 - 3k tiles), ascending.
     A tile whose four copies are all held or declared is not a wait."""
-    cdef int c[34]
-    cdef int used[34]
-    cdef int k
     if shapes is not None:
         return _shaped.waits(_THIS, tiles, melds, shapes)
-    k = _prepare(tiles, melds, NEED_WAIT, c, used)
+    return _waits(tiles, melds)
+
+
+cdef object _waits(object tiles, object melds):
+    cdef int c[34]
+    cdef int used[34]
+    cdef int k = _prepare(tiles, melds, NEED_WAIT, c, used)
     return _waits_c(c, k, used, True, True)
 
 
@@ -733,6 +767,36 @@ cdef list _waits_c(int *c, int k, int *used, bint orphans, bint as_tiles):
                 if _orphans(c) and used[t] == 0:
                     out.append(TILE_OBJ[t] if as_tiles else t)
                 c[t] -= 1
+    return out
+
+
+def bind_shapes(resolve):
+    """is_complete, readings, tiles_away and waits with ``shapes=`` turned
+    into a ShapeSet by ``resolve`` (shape ids or a preset, say); without
+    ``shapes`` each answers here, as fast as the core's own."""
+    def is_complete(tiles, melds=(), shapes=None):
+        if shapes is None:
+            return _is_complete(tiles, melds)
+        return _shaped.is_complete(_THIS, tiles, melds, resolve(shapes))
+
+    def readings(tiles, melds=(), shapes=None):
+        if shapes is None:
+            return _readings(tiles, melds)
+        return _shaped.readings(_THIS, tiles, melds, resolve(shapes))
+
+    def tiles_away(tiles, melds=(), shapes=None):
+        if shapes is None:
+            return _tiles_away(tiles, melds)
+        return _shaped.tiles_away(_THIS, tiles, melds, resolve(shapes))
+
+    def waits(tiles, melds=(), shapes=None):
+        if shapes is None:
+            return _waits(tiles, melds)
+        return _shaped.waits(_THIS, tiles, melds, resolve(shapes))
+
+    out = (is_complete, readings, tiles_away, waits)
+    for f in out:
+        f.__doc__ = globals()[f.__name__].__doc__
     return out
 
 

@@ -48,30 +48,18 @@ cdef inline void _set_slot(object obj, Py_ssize_t offset, object value):
 cdef tuple _SEAT_NAMES = ("E", "S", "W", "N")
 
 cdef enum:
-    NCACHE = 512               # slots of each direct-mapped cache (2 ** 9, see _cache_get)
     NOTE_NONE = 0
     NOTE_CANNOT_WIN = 1
     NOTE_SELF_DRAW_INSTANT = 2
     NOTE_NEED_KONG_MAKER = 3
     NOTE_NEED_DISCARDER = 4
+    NNOTES = 5
+    NPS = 16                   # PatternScores made in advance for counts 1..NPS - 1
+    NROLE = 64                 # role amounts known in advance for totals 0..NROLE - 1
+    NPAY = 32                  # payment dicts made in advance for totals 0..NPAY - 1
 cdef tuple _NOTES = (None, "no payment: the hand cannot win", "paid as a self-draw",
                      "payments need the kong-maker: give 'discarder'",
                      "payments need the discarder: give 'discarder'")
-
-
-cdef inline PyObject *_cache_get(uint64_t *keys, PyObject **vals, uint64_t key) noexcept:
-    """The object cached under ``key`` (bit 63 set), or NULL; one slot per hash."""
-    cdef unsigned int h = <unsigned int>((key * <uint64_t>0x9E3779B97F4A7C15) >> 55) & (NCACHE - 1)
-    return vals[h] if keys[h] == key else NULL
-
-
-cdef inline void _cache_put(uint64_t *keys, PyObject **vals, uint64_t key, object value):
-    cdef unsigned int h = <unsigned int>((key * <uint64_t>0x9E3779B97F4A7C15) >> 55) & (NCACHE - 1)
-    cdef PyObject *old = vals[h]
-    Py_INCREF(value)
-    vals[h] = <PyObject *>value
-    keys[h] = key
-    Py_XDECREF(old)
 
 cdef enum:
     MAXE = 64
@@ -302,6 +290,15 @@ cdef int _native(int code, int opt, const Summary *s, const Ctx *c) noexcept nog
     return 0
 
 
+cdef inline int _native_max(int code) noexcept nogil:
+    """The most times a native detector can count its pattern in one hand."""
+    if code == N_BONUS_TILE:
+        return 8
+    if code == N_DRAGON_PUNG:
+        return 3
+    return 1
+
+
 ctypedef struct Best:
     int found
     int capped
@@ -338,32 +335,28 @@ cdef class Kernel:
     cdef int cap
     cdef int orphans_shape
     cdef int has_instant
-    cdef object py_detect      # callable(entry index, shape, reading, win_set) -> int, or None
     cdef int has_python
     cdef object outcome        # the class results are returned as
-    cdef object assembly       # see set_assembly
-    cdef object pattern_scores # dict (entry, count, value) key -> PatternScore
-    cdef dict reasons          # capped total -> why it cannot win
+    # Everything below is filled by ``assemble``, once, before the kernel is
+    # shared; scoring only reads it (no caches are filled while scoring).
+    cdef bint assembled
+    cdef object assembly       # see assemble
+    cdef int minimum
+    cdef object refs           # keeps alive every object the C tables point to
+    cdef PyObject *parts[136][2]
+    cdef PyObject *ps_obj[MAXE][NPS]          # PatternScore per (entry, count)
+    cdef PyObject *tmpl[3][2][2][NNOTES]      # result templates: shape, limit, winnable, note
+    cdef PyObject *reason_obj[NPS]            # why a hand of this capped total cannot win
+    cdef bint has_roles
+    cdef long long role_amt[NROLE][5]         # see hkcore.payments.role_amounts
+    cdef PyObject *pay_obj[NPAY][4][4][3]     # payments: total, winner, discarder, mode
     cdef object roles          # total -> role amounts (symmetric schemes), or None
-    cdef dict role_cache
     cdef object adjust         # adjust(hand, total, instant, payments) -> payments, or None
     cdef int adjust_min_melds  # adjust is not called for hands with fewer declared sets
-    cdef PyObject *parts[136][2]
-    cdef object part_refs      # keeps the parts alive
-    cdef dict template         # the constant fields of a result
     cdef Py_ssize_t off_fields_set, off_extra, off_private
     cdef bint bonus_tiles
     cdef object fields_set     # every field is set in a result the kernel builds
-    # per (entry, count < 16): the PatternScore last made and its value
-    cdef PyObject *ps_obj[MAXE][16]
-    cdef int ps_val[MAXE][16]
-    # direct-mapped caches (see _cache_get): result dicts with every field but
-    # patterns, reading and payments filled in; payments of the role tables
-    cdef uint64_t tkey[NCACHE]
-    cdef PyObject *tval[NCACHE]
-    cdef uint64_t pkey[NCACHE]
-    cdef PyObject *pval[NCACHE]
-    cdef object hand_type      # the Hand class whose private-dict slot offset is known
+    cdef object hand_type      # the Hand class, and the offset of its private-dict slot
     cdef Py_ssize_t off_hand_private
 
     def __init__(self, entries, int cap, bint orphans_shape, outcome=tuple):
@@ -379,13 +372,10 @@ cdef class Kernel:
         self.limit_mask = self.fallback_mask = self.adds_mask = 0
         self.cap = cap
         self.orphans_shape = orphans_shape
-        self.py_detect = None
         self.outcome = outcome
+        self.assembled = False
         self.assembly = None
-        self.pattern_scores = {}
-        self.reasons = {}
         self.roles = None
-        self.role_cache = {}
         self.has_python = 0
         self.has_instant = 0
         for i, e in enumerate(entries):
@@ -421,19 +411,6 @@ cdef class Kernel:
                 for j in range(len(by_count)):
                     self.bycount[i][j] = by_count[j]
 
-    def __dealloc__(self):
-        self._clear_caches()
-
-    cdef void _clear_caches(self) noexcept:
-        """Empty the direct-mapped caches and the PatternScore table."""
-        cdef int i
-        memset(self.ps_obj, 0, sizeof(self.ps_obj))
-        for i in range(NCACHE):
-            Py_XDECREF(self.tval[i])
-            Py_XDECREF(self.pval[i])
-            self.tval[i] = self.pval[i] = NULL
-            self.tkey[i] = self.pkey[i] = 0
-
     cdef inline int _worth(self, int i, int count) noexcept:
         if self.nbycount[i]:
             return self.bycount[i][count if count < self.nbycount[i] else self.nbycount[i] - 1]
@@ -444,7 +421,8 @@ cdef class Kernel:
             return self.cap
         return total
 
-    cdef int _evaluate(self, Summary *s, Ctx *c, int scopes, int *reading, int nread, Best *best) except -1:
+    cdef int _evaluate(self, Summary *s, Ctx *c, int scopes, int *reading, int nread, Best *best,
+                       object py_detect) except -1:
         cdef int i, j, cnt, top = -1, total = 0, ltotal, nl = 0, capped, uncapped, is_limit = 0, below = 0
         cdef int counts[MAXE]
         cdef uint64_t todo = self.in_scope[scopes & 15], met = 0, excluded = 0, listed, bits
@@ -456,7 +434,7 @@ cdef class Kernel:
                 cnt = _native(self.native[i], self.opt[i], s, c)
             else:
                 rtuple = tuple([reading[j] for j in range(nread)])
-                cnt = self.py_detect(i, s.shape, rtuple, s.win_set)
+                cnt = py_detect(i, s.shape, rtuple, s.win_set)
             if cnt:
                 counts[i] = cnt
                 met |= (<uint64_t>1) << i
@@ -525,19 +503,14 @@ cdef class Kernel:
         limit, shape name, reading, win_set, below_minimum, ((entry, count,
         contribution), ...))``.
         """
-        self.py_detect = py_detect
-        try:
-            return self._score(ctx)
-        finally:
-            self.py_detect = None
-
-    cdef object _score(self, object ctx):
         cdef Ctx c
         cdef Summary base
         cdef Best best
         cdef int i
+        if self.has_python and py_detect is None:
+            raise TypeError("this kernel has patterns without a native detector: give py_detect")
         self._load(ctx, &c, &base)
-        self._best(&c, &base, &best)
+        self._best(&c, &base, &best, py_detect)
         if not best.found:
             return None
         return self.outcome(best.capped, best.uncapped, best.limit == 1, SHAPE_NAMES[best.shape],
@@ -545,44 +518,120 @@ cdef class Kernel:
                             tuple([(best.listed_entry[i], best.listed_count[i], best.listed_value[i])
                                    for i in range(best.nlisted)]))
 
-    def set_assembly(self, preset_id, unit, int minimum, make_pattern, set_parts, orphans_part, settle,
-                     not_winnable, make_result, roles=None, bint bonus_tiles=True, adjust=None,
-                     int adjust_min_melds=0):
-        """What ``score_result`` needs to build a ScoreResult by itself:
-        ``make_pattern(entry, count, value)`` -> PatternScore (kept per key),
-        ``set_parts[code][winning]`` -> ReadingPart (code 102 + t: the pair
-        of t), ``orphans_part(tiles)``, ``settle(hand, capped, instant)`` ->
-        (payments, note) or None when the preset has no payments,
-        ``not_winnable(capped)`` -> reason, ``make_result``: the result class
-        (a pydantic model, filled like ``model_construct`` does); ``roles(total)``
-        -> what each role pays under a symmetric scheme with no adjustment
+    def assemble(self, preset_id, unit, int minimum, make_pattern, set_parts, orphans_part, settle,
+                 not_winnable, make_result, hand_class, roles=None, bint bonus_tiles=True, adjust=None,
+                 int adjust_min_melds=0):
+        """Make ``score_result`` build whole ScoreResults; called once, before
+        the kernel is shared. ``make_pattern(entry, count, value)`` ->
+        PatternScore, ``set_parts[code][winning]`` -> ReadingPart (code
+        102 + t: the pair of t), ``orphans_part(tiles)``, ``settle(hand,
+        capped, instant)`` -> (payments, note) or None when the preset has no
+        payments, ``not_winnable(capped)`` -> reason, ``make_result``: the
+        result class (a pydantic model, filled like ``model_construct``
+        does), ``hand_class``: the Hand class whose instances it scores;
+        ``roles(total)`` -> what each role pays under a symmetric scheme
         (then ``settle`` is not called), ``adjust(hand, total, instant,
         payments)`` then applies the preset's payment adjustments to hands
         with at least ``adjust_min_melds`` declared sets; without
         ``bonus_tiles`` a hand holding some gets None (the caller raises the
-        error)."""
-        cdef int code, w
+        error). Every PatternScore, template, reason and role payment the
+        kernel hands out is made here."""
+        cdef int code, w, e, cnt, v, shape, lim, win, note, t, d, mode, i
+        cdef list refs = []
+        if self.assembled:
+            raise RuntimeError("a Kernel is assembled once")
         self.assembly = (preset_id, unit, minimum, make_pattern, set_parts, orphans_part, settle,
                          not_winnable, make_result)
-        # what was cached was built from the previous assembly
-        self.pattern_scores = {}
-        self.reasons = {}
-        self.role_cache = {}
-        self._clear_caches()
+        self.minimum = minimum
         self.roles = roles
         self.adjust = adjust
         self.adjust_min_melds = adjust_min_melds
         self.bonus_tiles = bonus_tiles
-        self.part_refs = [list(row) for row in set_parts]
         for code in range(136):
             for w in range(2):
-                self.parts[code][w] = <PyObject *>self.part_refs[code][w]
+                part = set_parts[code][w]
+                refs.append(part)
+                self.parts[code][w] = <PyObject *>part
+        for e in range(self.n):
+            self.ps_obj[e][0] = NULL
+            for cnt in range(1, NPS):
+                self.ps_obj[e][cnt] = NULL
+                if cnt > _native_max(self.native[e]):
+                    continue
+                if self.limit[e] >= 0:
+                    v = self.limit[e]
+                elif self.fallback[e]:
+                    v = 0
+                else:
+                    v = self._worth(e, cnt)
+                ps = make_pattern(e, cnt, v)
+                refs.append(ps)
+                self.ps_obj[e][cnt] = <PyObject *>ps
         self.off_fields_set = _slot_offset(make_result, "__pydantic_fields_set__")
         self.off_extra = _slot_offset(make_result, "__pydantic_extra__")
         self.off_private = _slot_offset(make_result, "__pydantic_private__")
-        self.template = {name: None for name in make_result.model_fields}
-        self.template.update({"preset": preset_id, "unit": unit, "complete": True})
-        self.fields_set = set(make_result.model_fields)
+        self.hand_type = hand_class
+        self.off_hand_private = _slot_offset(hand_class, "__pydantic_private__")
+        self.fields_set = frozenset(make_result.model_fields)
+        base = {name: None for name in make_result.model_fields}
+        base.update({"preset": preset_id, "unit": unit, "complete": True})
+        for shape in range(3):
+            for lim in range(2):
+                for win in range(2):
+                    for note in range(NNOTES):
+                        tmpl = dict(base)
+                        tmpl["winnable"] = bool(win)
+                        tmpl["limit"] = bool(lim)
+                        tmpl["shape"] = SHAPE_NAMES[shape]
+                        tmpl["payments_note"] = _NOTES[note]
+                        refs.append(tmpl)
+                        self.tmpl[shape][lim][win][note] = <PyObject *>tmpl
+        for t in range(NPS):
+            reason = not_winnable(t)
+            refs.append(reason)
+            self.reason_obj[t] = <PyObject *>reason
+        self.has_roles = roles is not None
+        memset(self.pay_obj, 0, sizeof(self.pay_obj))
+        if self.has_roles:
+            for t in range(NROLE):
+                amounts = tuple(roles(t))
+                for i in range(5):
+                    self.role_amt[t][i] = amounts[i]
+            for t in range(NPAY):
+                for w in range(4):
+                    for d in range(4):
+                        for mode in range(3):
+                            if (mode == 0 and d != 0) or (mode != 0 and d == w):
+                                continue
+                            pay = self._role_payments(t, w, d, mode)
+                            refs.append(pay)
+                            self.pay_obj[t][w][d][mode] = <PyObject *>pay
+        self.refs = tuple(refs)
+        self.assembled = True
+
+    cdef dict _role_payments(self, int total, int w, int d, int mode):
+        """A new payments dict from the role amounts at ``total`` (winner w,
+        discarder or kong-maker d; mode 0 self-draw, 1 robbed kong, 2 discard)."""
+        cdef long long pays[4]
+        cdef long long amounts[5]
+        cdef int i
+        if total < NROLE:
+            for i in range(5):
+                amounts[i] = self.role_amt[total][i]
+        else:
+            found = tuple(self.roles(total))
+            for i in range(5):
+                amounts[i] = found[i]
+        for i in range(4):
+            if mode == 0:
+                pays[i] = amounts[0]
+            elif mode == 1:
+                pays[i] = amounts[3] if i == d else amounts[4]
+            else:
+                pays[i] = amounts[1] if i == d else amounts[2]
+        pays[w] = 0
+        pays[w] = -(pays[0] + pays[1] + pays[2] + pays[3])
+        return {"E": -pays[0], "S": -pays[1], "W": -pays[2], "N": -pays[3]}
 
     def score_result(self, hand):
         """The ScoreResult of a validated Hand whose patterns all have native
@@ -598,16 +647,15 @@ cdef class Kernel:
         cdef bint winnable
         cdef list patterns, reading
         cdef tuple parts
-        cdef long long ckey
-        cdef uint64_t tk
-        cdef PyObject *tmpl
         cdef PyObject *priv
         cdef PyObject *item
+        cdef dict values
+        if not self.assembled:
+            raise TypeError("score_result needs an assembled Kernel")
         preset_id, unit, minimum, make_pattern, set_parts, orphans_part, settle, not_winnable, make_result = \
             self.assembly
         if type(hand) is not self.hand_type:
-            self.off_hand_private = _slot_offset(type(hand), "__pydantic_private__")
-            self.hand_type = type(hand)
+            raise TypeError("score_result needs a validated Hand")
         priv = (<PyObject **>((<char *><PyObject *>hand) + self.off_hand_private))[0]
         item = PyDict_GetItem(<object>priv, "_kernel_ctx") if priv != NULL and type(<object>priv) is dict else NULL
         if item == NULL or type(<object>item) is not tuple:
@@ -616,7 +664,7 @@ cdef class Kernel:
         self._load(ctx, &c, &base)
         if not self.bonus_tiles and (c.nflowers or c.nseasons):
             return None
-        self._best(&c, &base, &best)
+        self._best(&c, &base, &best, None)
         if not best.found:
             return None
         patterns = PyList_New(best.nlisted)
@@ -624,16 +672,10 @@ cdef class Kernel:
             e = best.listed_entry[i]
             cnt = best.listed_count[i]
             v = best.listed_value[i]
-            if cnt < 16 and self.ps_obj[e][cnt] != NULL and self.ps_val[e][cnt] == v:
+            if 0 < cnt < NPS and self.ps_obj[e][cnt] != NULL:
                 ps = <object>self.ps_obj[e][cnt]
             else:
-                ckey = (((<long long>e) << 40) | ((<long long>cnt) << 32) | ((<long long>v) & (<long long>0xFFFFFFFF)))
-                ps = self.pattern_scores.get(ckey)
-                if ps is None:
-                    ps = self.pattern_scores[ckey] = make_pattern(e, cnt, v)
-                if cnt < 16:  # the dict keeps the object alive
-                    self.ps_obj[e][cnt] = <PyObject *>ps
-                    self.ps_val[e][cnt] = v
+                ps = make_pattern(e, cnt, v)
             Py_INCREF(ps)
             PyList_SET_ITEM(patterns, i, ps)
         capped = best.capped
@@ -664,28 +706,25 @@ cdef class Kernel:
         if settle is not None:
             if not winnable:
                 note_id = NOTE_CANNOT_WIN
-            elif self.roles is not None:
+            elif self.has_roles:
                 payments = self._pay(ctx, &c, capped, best.shape == SH_BONUS, &note_id)
                 if self.adjust is not None and payments is not None and c.nmelds >= self.adjust_min_melds:
                     payments = self.adjust(hand, capped, best.shape == SH_BONUS, payments)
             else:
                 payments, note = settle(hand, capped, best.shape == SH_BONUS)
                 note_id = -1
-        if note_id >= 0 and 0 <= capped < 0x10000 and 0 <= best.uncapped < 0x10000:
-            tk = ((<uint64_t>capped) | (<uint64_t>best.uncapped) << 16 | (<uint64_t>best.shape) << 32
-                  | (<uint64_t>best.limit) << 34 | (<uint64_t>best.below) << 36 | (<uint64_t>note_id) << 38
-                  | (<uint64_t>winnable) << 42 | (<uint64_t>1) << 63)
-            tmpl = _cache_get(self.tkey, self.tval, tk)
-            if tmpl == NULL:
-                template = self._template(capped, best.uncapped, winnable, best.limit == 1, best.shape,
-                                          _NOTES[note_id], not_winnable)
-                _cache_put(self.tkey, self.tval, tk, template)
-            else:
-                template = <object>tmpl
+        if note_id >= 0:
+            values = PyDict_Copy(<object>self.tmpl[best.shape][best.limit == 1][winnable][note_id])
         else:
-            template = self._template(capped, best.uncapped, winnable, best.limit == 1, best.shape,
-                                      note if note_id < 0 else _NOTES[note_id], not_winnable)
-        values = PyDict_Copy(template)
+            values = PyDict_Copy(<object>self.tmpl[best.shape][best.limit == 1][winnable][0])
+            values["payments_note"] = note
+        values["faan"] = capped
+        values["uncapped"] = best.uncapped
+        if not winnable:
+            if 0 <= capped < NPS:
+                values["reason"] = <object>self.reason_obj[capped]
+            else:
+                values["reason"] = not_winnable(capped)
         values["patterns"] = patterns
         values["reading"] = reading
         if payments is not None:
@@ -699,62 +738,26 @@ cdef class Kernel:
         cdef PyObject **dictptr = _PyObject_GetDictPtr(obj)
         Py_INCREF(values)
         dictptr[0] = <PyObject *>values
-        _set_slot(obj, self.off_fields_set, self.fields_set)
+        _set_slot(obj, self.off_fields_set, set(self.fields_set))
         _set_slot(obj, self.off_extra, None)
         _set_slot(obj, self.off_private, None)
         return obj
 
-    cdef dict _template(self, int capped, int uncapped, bint winnable, bint limit, int shape, note,
-                        not_winnable):
-        """A result's fields but patterns, reading and payments (None)."""
-        values = self.template.copy()
-        values["faan"] = capped
-        values["uncapped"] = uncapped
-        values["winnable"] = winnable
-        values["limit"] = limit
-        values["shape"] = SHAPE_NAMES[shape]
-        values["payments_note"] = note
-        if not winnable:
-            reason = self.reasons.get(capped)
-            if reason is None:
-                reason = self.reasons[capped] = not_winnable(capped)
-            values["reason"] = reason
-        return values
-
     cdef object _pay(self, tuple ctx, Ctx *c, int total, bint instant, int *note_id):
         """Payments from the role table (a new dict), or None; sets the note."""
-        cdef int w = c.seat_number - 1, d = ctx[17] - 1, i, mode
-        cdef int pays[4]
-        cdef uint64_t pk
-        cdef PyObject *hit
+        cdef int w = c.seat_number - 1, d = ctx[17] - 1, mode
         if c.self_draw or instant:
             mode = 0
+            d = 0
         elif d < 0:
             note_id[0] = NOTE_NEED_KONG_MAKER if c.robbing else NOTE_NEED_DISCARDER
             return None
         else:
             mode = 1 if c.robbing else 2
         note_id[0] = NOTE_SELF_DRAW_INSTANT if instant else NOTE_NONE
-        pk = ((<uint64_t><unsigned int>total) | (<uint64_t>w) << 32 | (<uint64_t>(d + 1)) << 34
-              | (<uint64_t>mode) << 37 | (<uint64_t>1) << 63)
-        hit = _cache_get(self.pkey, self.pval, pk)
-        if hit != NULL:
-            return PyDict_Copy(<object>hit)
-        amounts = self.role_cache.get(total)
-        if amounts is None:
-            amounts = self.role_cache[total] = tuple(self.roles(total))
-        for i in range(4):
-            if mode == 0:
-                pays[i] = amounts[0]
-            elif mode == 1:
-                pays[i] = amounts[3] if i == d else amounts[4]
-            else:
-                pays[i] = amounts[1] if i == d else amounts[2]
-        pays[w] = 0
-        pays[w] = -(pays[0] + pays[1] + pays[2] + pays[3])
-        payments = {"E": -pays[0], "S": -pays[1], "W": -pays[2], "N": -pays[3]}
-        _cache_put(self.pkey, self.pval, pk, payments)
-        return PyDict_Copy(payments)
+        if 0 <= total < NPAY:
+            return PyDict_Copy(<object>self.pay_obj[total][w][d][mode])
+        return self._role_payments(total, w, d, mode)
 
     def analyse_waiting(self, ctx, bint orphans):
         """A waiting-size hand (13 - 3k tiles): (tiles away, rows), a row per
@@ -802,26 +805,23 @@ cdef class Kernel:
         cdef int t, sd
         cdef uint64_t kinds
         cdef list out = []
-        self.py_detect = py_detect
-        try:
-            self._load(ctx, &c, &base)
-            kinds = c.kinds
-            for w in waits:
-                t = w
-                c.counts[t] += 1
-                c.kinds = kinds | ((<uint64_t>1) << t)
-                c.win = t
-                row = [t]
-                for sd in range(2):
-                    c.self_draw = sd
-                    best.found = 0
-                    self._best_complete(&c, &base, &best)
-                    row.append((best.capped, best.uncapped, best.below) if best.found else None)
-                c.counts[t] -= 1
-                out.append(tuple(row))
-            return out
-        finally:
-            self.py_detect = None
+        if self.has_python and py_detect is None:
+            raise TypeError("this kernel has patterns without a native detector: give py_detect")
+        self._load(ctx, &c, &base)
+        kinds = c.kinds
+        for w in waits:
+            t = w
+            c.counts[t] += 1
+            c.kinds = kinds | ((<uint64_t>1) << t)
+            c.win = t
+            row = [t]
+            for sd in range(2):
+                c.self_draw = sd
+                self._best(&c, &base, &best, py_detect)
+                row.append((best.capped, best.uncapped, best.below) if best.found else None)
+            c.counts[t] -= 1
+            out.append(tuple(row))
+        return out
 
     cdef int _load(self, object ctx, Ctx *c, Summary *base) except -1:
         """The hand context and what its declared sets give every reading.
@@ -890,17 +890,17 @@ cdef class Kernel:
                 base.claimed += 1
         return 0
 
-    cdef int _best(self, Ctx *c, const Summary *base, Best *best) except -1:
+    cdef int _best(self, Ctx *c, const Summary *base, Best *best, object py_detect) except -1:
         """The best outcome of a loaded hand: its complete readings, then the
         bonus-tile instant win."""
         best.found = 0
         if c.win >= 0:
-            self._best_complete(c, base, best)
+            self._best_complete(c, base, best, py_detect)
         if self.has_instant and c.nflowers + c.nseasons >= 7:
-            self._instant(base, c, best)
+            self._instant(base, c, best, py_detect)
         return 0
 
-    cdef int _best_complete(self, Ctx *c, const Summary *base, Best *best) except -1:
+    cdef int _best_complete(self, Ctx *c, const Summary *base, Best *best, object py_detect) except -1:
         """Every standard reading (sorted) and thirteen orphans, into ``best``."""
         cdef Summary s
         cdef int i, j, k, key, tot, pairs = 0, hpair = -1, nh = 0, nsets, x, nr = 0, s0, s1, s2, kind, t, p
@@ -1007,7 +1007,7 @@ cdef class Kernel:
                         s.pungs |= (<uint64_t>1) << (x - 34)
                         if not (x == placed[p] and not c.self_draw):
                             s.concealed_pungs += 1
-                self._evaluate(&s, c, SC_SETS | SC_HAND | SC_BONUS, full, rlen + c.nmelds, best)
+                self._evaluate(&s, c, SC_SETS | SC_HAND | SC_BONUS, full, rlen + c.nmelds, best, py_detect)
         if self.orphans_shape and c.nmelds == 0 and (c.kinds & ~M_ORPHANS) == 0 and _orphans(c.counts):
             for k in range(13):
                 if c.counts[ORPH[k]] == 2:
@@ -1017,10 +1017,10 @@ cdef class Kernel:
             s.shape = SH_ORPHANS
             s.pair = full[0]
             s.win_set = -1
-            self._evaluate(&s, c, SC_HAND | SC_BONUS, full, 2, best)
+            self._evaluate(&s, c, SC_HAND | SC_BONUS, full, 2, best, py_detect)
         return 0
 
-    cdef int _instant(self, const Summary *base, Ctx *c, Best *best) except -1:
+    cdef int _instant(self, const Summary *base, Ctx *c, Best *best, object py_detect) except -1:
         """The bonus-tile instant win counts only when an instant pattern is met."""
         cdef Best trial
         cdef Summary s = base[0]
@@ -1029,7 +1029,7 @@ cdef class Kernel:
         s.pair = -1
         s.win_set = -1
         trial.found = 0
-        self._evaluate(&s, c, SC_BONUS | SC_INSTANT, NULL, 0, &trial)
+        self._evaluate(&s, c, SC_BONUS | SC_INSTANT, NULL, 0, &trial, py_detect)
         for i in range(trial.nlisted):
             if self.scope[trial.listed_entry[i]] & SC_INSTANT:
                 hit = 1
@@ -1050,18 +1050,22 @@ cdef inline bint _rless(const int *a, const int *b, int n) noexcept nogil:
     return False
 
 
-def bind_score(dict fast, hand_class, slow):
+def bind_score(list cell, list registry_cell, hand_class, slow):
     """``slow`` (hkcore.engine's score) with its most common case answered
-    here: a ``hand_class`` instance under a preset id that ``fast`` maps to
-    a Kernel. ``fast`` is read on every call, so presets compiled later are
-    seen. The result carries ``slow``'s name, docstring and signature."""
+    here: a ``hand_class`` instance under a built-in preset id. ``cell[0]``
+    is (registry, {id: Kernel}) as the engine last published it; it is used
+    while that registry is still the one ``registry_cell[0]`` holds, else
+    ``slow`` answers (and publishes anew). The result carries ``slow``'s
+    name, docstring and signature."""
     def score(hand, preset="bga-old-style"):
         if type(hand) is hand_class and type(preset) is str:
-            k = fast.get(preset)
-            if k is not None:
-                r = (<Kernel>k)._score_result(hand)
-                if r is not None:
-                    return r
+            current = <tuple>cell[0]
+            if current[0] is registry_cell[0]:
+                k = (<dict>current[1]).get(preset)
+                if k is not None:
+                    r = (<Kernel>k)._score_result(hand)
+                    if r is not None:
+                        return r
         return slow(hand, preset)
     functools.update_wrapper(score, slow)
     return score

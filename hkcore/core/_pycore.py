@@ -138,8 +138,8 @@ def _complete_parts(counts: list[int], codes: tuple[int, ...], k: int, orphans: 
 def is_complete(tiles: Any, melds: Any = (), shapes: Any = None) -> bool:
     """True iff the 14 - 3k concealed tiles form 4 - k sets and a pair (or thirteen orphans).
 
-    ``shapes``: None for these two shapes, else the shapes in play (ids, a
-    mapping of ids to options, or a Preset); see hkcore.shapes.
+    ``shapes``: None for these two shapes, else a ShapeSet (see
+    hkcore.core._shaped; ``hkcore.is_complete`` also takes shape ids or a preset).
     """
     if shapes is not None:
         return _shaped.is_complete(_THIS, tiles, melds, shapes)
@@ -386,3 +386,9 @@ def _away_parts(counts: list[int], codes: tuple[int, ...], k: int, orphans: bool
 
 
 _THIS = sys.modules[__name__]
+
+
+def bind_shapes(resolve: Any) -> tuple[Any, ...]:
+    """is_complete, readings, tiles_away and waits with ``shapes=`` turned
+    into a ShapeSet by ``resolve`` (shape ids or a preset, say)."""
+    return _shaped.bind(_THIS, resolve)

@@ -1,15 +1,16 @@
-"""The four core questions over the shapes a ruleset allows.
+"""The four core questions over a set of shapes given as plain data.
 
 Both core implementations answer for the standard shape and thirteen
-orphans; the shapes plugins add (seven pairs, say) answer through their
-``Shape`` object. This module combines the two, for the ``shapes=``
-argument of ``is_complete``, ``readings``, ``tiles_away`` and ``waits``.
+orphans; other shapes (seven pairs, say) answer through their own
+``readings`` and ``tiles_away`` functions. A ``ShapeSet`` says which are in
+play; the core knows no preset and no plugin registry, so turning shape ids
+or a preset into a ``ShapeSet`` is done above it (``hkcore.shaping``).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from hkcore.core._codes import CHOW, PUNG
 from hkcore.core._normalize import normalize
@@ -19,39 +20,42 @@ from hkcore.tiles import TILES, Tile
 CORE_SHAPES = ("standard", "thirteen_orphans")
 
 
-def resolve(shapes: Any) -> tuple[bool, list[tuple[Any, Mapping[str, Any]]]]:
-    """(thirteen orphans in play, [(plugin Shape, options), ...]) for a shapes argument.
+class ShapeSet(NamedTuple):
+    """The winning shapes in play, as plain data: thirteen orphans on or off,
+    and each further shape (an object with ``readings(counts, k, options)``
+    and ``tiles_away(counts, k, codes, options)``) with its options."""
 
-    ``shapes`` is a Preset, a mapping of shape ids to options, or an
-    iterable of shape ids; "standard" must be among them.
-    """
-    from hkcore.preset import Preset, shape_options
-    from hkcore.registry import catalogue
+    orphans: bool
+    extra: tuple[tuple[Any, Mapping[str, Any]], ...] = ()
 
-    if isinstance(shapes, Preset):
-        items: list[tuple[str, Mapping[str, Any]]] = [(sid, shapes.shape_options.get(sid, {}))
-                                                       for sid in shapes.shapes]
-    elif isinstance(shapes, Mapping):
-        items = [(sid, opts or {}) for sid, opts in shapes.items()]
-    elif isinstance(shapes, str) or not isinstance(shapes, Iterable):
-        raise HandError(f"shapes: expected shape ids, a mapping of ids to options or a Preset, got {shapes!r}",
-                        "shapes", shapes)
-    else:
-        items = [(sid, {}) for sid in shapes]
-    ids = [sid for sid, _ in items]
-    if "standard" not in ids:
-        raise HandError(f"shapes: {ids} lacks 'standard'", "shapes", ids)
-    cat = catalogue()
-    extra = []
-    for sid, opts in items:
-        if sid in CORE_SHAPES:
-            continue
-        if sid not in cat.shapes:
-            known = ", ".join([*CORE_SHAPES, *(s for s in cat.shapes if s not in CORE_SHAPES)])
-            raise HandError(f"shapes: unknown shape {sid!r}; known: {known}", "shapes", sid)
-        shape = cat.shapes[sid]
-        extra.append((shape, shape_options(shape, dict(opts))))
-    return "thirteen_orphans" in ids, extra
+
+def plain(shapes: Any) -> ShapeSet:
+    """``shapes`` checked to be a ShapeSet."""
+    if type(shapes) is not ShapeSet:
+        raise HandError(f"shapes: the core takes a ShapeSet, not {type(shapes).__name__} "
+                        "(hkcore.is_complete and friends take shape ids or a preset)", "shapes", shapes)
+    return shapes
+
+
+def bind(impl: ModuleType, resolve: Callable[[Any], ShapeSet]) -> tuple[Callable[..., Any], ...]:
+    """``impl``'s is_complete, readings, tiles_away and waits with their
+    ``shapes=`` argument turned into a ShapeSet by ``resolve``."""
+    def is_complete(tiles: Any, melds: Any = (), shapes: Any = None) -> bool:
+        return impl.is_complete(tiles, melds, None if shapes is None else resolve(shapes))
+
+    def readings(tiles: Any, melds: Any = (), shapes: Any = None) -> list[tuple[int, ...]]:
+        return impl.readings(tiles, melds, None if shapes is None else resolve(shapes))
+
+    def tiles_away(tiles: Any, melds: Any = (), shapes: Any = None) -> int:
+        return impl.tiles_away(tiles, melds, None if shapes is None else resolve(shapes))
+
+    def waits(tiles: Any, melds: Any = (), shapes: Any = None) -> list[Tile]:
+        return impl.waits(tiles, melds, None if shapes is None else resolve(shapes))
+
+    out = (is_complete, readings, tiles_away, waits)
+    for f in out:
+        f.__doc__ = getattr(impl, f.__name__).__doc__
+    return out
 
 
 def _used(codes: tuple[int, ...]) -> list[int]:
@@ -67,7 +71,7 @@ def _used(codes: tuple[int, ...]) -> list[int]:
 
 
 def is_complete(impl: ModuleType, tiles: Any, melds: Any, shapes: Any) -> bool:
-    orphans, extra = resolve(shapes)
+    orphans, extra = plain(shapes)
     counts, codes, k = normalize(tiles, melds, "full")
     if impl._complete_parts(counts, codes, k, orphans):
         return True
@@ -75,7 +79,7 @@ def is_complete(impl: ModuleType, tiles: Any, melds: Any, shapes: Any) -> bool:
 
 
 def readings(impl: ModuleType, tiles: Any, melds: Any, shapes: Any) -> list[tuple[int, ...]]:
-    orphans, extra = resolve(shapes)
+    orphans, extra = plain(shapes)
     counts, codes, k = normalize(tiles, melds, "full")
     found = list(impl._readings_parts(counts, codes, k, orphans))
     for shape, opts in extra:
@@ -84,7 +88,7 @@ def readings(impl: ModuleType, tiles: Any, melds: Any, shapes: Any) -> list[tupl
 
 
 def tiles_away(impl: ModuleType, tiles: Any, melds: Any, shapes: Any) -> int:
-    orphans, extra = resolve(shapes)
+    orphans, extra = plain(shapes)
     counts, codes, k = normalize(tiles, melds, "any")
     best = impl._away_parts(counts, codes, k, orphans)
     for shape, opts in extra:
@@ -93,7 +97,7 @@ def tiles_away(impl: ModuleType, tiles: Any, melds: Any, shapes: Any) -> int:
 
 
 def waits(impl: ModuleType, tiles: Any, melds: Any, shapes: Any) -> list[Tile]:
-    orphans, extra = resolve(shapes)
+    orphans, extra = plain(shapes)
     counts, codes, k = normalize(tiles, melds, "wait")
     found = set(impl._waits_parts(counts, codes, k, orphans))
     if extra:
