@@ -620,8 +620,9 @@ def render(meta: dict[str, Any], stats: dict[str, dict[str, float]], cpu_stats: 
            or "no errors") + f" over {cm.get('waits', 0):,} waits × 2.")
     add(f"- hkcore caches: cleared before every pass: {', '.join(meta['hkcore_caches_cleared']) or 'none found'}; "
         f"kept warm (configuration, keyed by preset or process-wide): "
-        f"{', '.join(meta['hkcore_caches_warm']) or 'none found'}; also the module-level tables of loaded and "
-        "compiled presets. mahjong `HandDivider._divide_hand_impl` (lru_cache) cleared before every pass. Every "
+        f"{', '.join(meta['hkcore_caches_warm']) or 'none'}; the plugin registry, the preset store and the "
+        "compiled built-in presets are built once and kept for the process's life, as a server has them. mahjong "
+        "`HandDivider._divide_hand_impl` (lru_cache) cleared before every pass. Every "
         "timed `Position` comes fresh from `Position.parse` and is analysed for the first time in its pass; "
         "after each pass the same calls are made again, untimed, to count the waits and values above.")
     add("- Not comparable as rule sets: riichi's yaku, fu and dora against a Hong Kong preset's faan; the work "

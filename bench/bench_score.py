@@ -44,15 +44,12 @@ DEFAULT_SEED = 20240612
 TARGET_US = 4.0
 PACKAGES = ("hkcore", "mahjong", "PyMahjongGB", "pydantic", "pydantic_core", "pluggy", "Cython")
 
-#: Caches that hold configuration, keyed by preset id or process-wide, never by
-#: hand: a user scoring many hands has them warm, so they stay warm here
-#: (clearing them would re-read the preset TOML and re-register the plugins
-#: inside the first call of a pass). Every other cache is cleared.
-CONFIG_CACHES = (
-    "hkcore.registry.plugin_manager",
-    "hkcore.registry.catalogue",
-    "hkcore.preset._load_cached",
-)
+#: functools caches that hold configuration, keyed by preset or process-wide,
+#: never by hand, kept warm as a user scoring many hands has them. hkcore has
+#: none: its plugin registry, preset store and compiled rulesets are values it
+#: builds once (the built-in presets for the process's life), not functools
+#: caches. Every functools cache found is cleared before every pass.
+CONFIG_CACHES: tuple[str, ...] = ()
 
 # --------------------------------------------------------------------------
 # What a random hand's context looks like (shares are probabilities)
@@ -797,8 +794,8 @@ def render(meta: dict[str, Any], stats: dict[str, dict[str, float]], cpu_stats: 
         f"{span} patterns plus payments).")
     add(f"- hkcore caches: cleared before every pass: {', '.join(meta['hkcore_caches_cleared']) or 'none found'}; "
         f"kept warm (configuration, keyed by preset or process-wide, not by hand): "
-        f"{', '.join(meta['hkcore_caches_warm']) or 'none found'}; also the module-level tables of loaded "
-        "presets and compiled presets. mahjong "
+        f"{', '.join(meta['hkcore_caches_warm']) or 'none'}; the plugin registry, the preset store and the "
+        "compiled built-in presets are built once and kept for the process's life, as a server has them. mahjong "
         "`HandDivider._divide_hand_impl` (lru_cache) cleared before every pass; `Meld.tiles_34` "
         "(cached_property) is fresh on every timed `Meld`. Every timed `Hand` comes fresh from `Hand.parse` "
         "and is scored for the first time in its pass: whatever the engine works out and keeps on a `Hand` at "
