@@ -10,9 +10,9 @@ from hkcore.payments import (
 
 BUILTIN_SCHEMES = (
     PaymentScheme("base_points", "base points by faan; self-draw 2b each, discard 2b + b + b, robbed kong 6b",
-                  BasePointsParams, _base_points, symmetric=True),
+                  BasePointsParams, _base_points, symmetric=True, covers=lambda p: len(p.table) - 1),
     PaymentScheme("faan_table", "amount by faan; self-draw t each, discard: discarder alone pays 2t",
-                  FaanTableParams, _faan_table, symmetric=True),
+                  FaanTableParams, _faan_table, symmetric=True, covers=lambda p: p.first_faan + len(p.table) - 1),
     PaymentScheme("points", "points plus a fixed amount; self-draw fixed+v each, discard fixed+v and fixed, fixed",
                   PointsParams, _points, symmetric=True),
     PaymentScheme("full_spicy", "全辣上: b = base x 2^faan up to the cap; paid by roles as base_points",

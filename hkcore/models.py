@@ -7,6 +7,7 @@ field and the value. A validated hand also carries what the scorer needs
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Literal
@@ -19,7 +20,7 @@ from pydantic import (
 from hkcore import notation
 from hkcore.core._codes import CHOW, KONG, PUNG
 from hkcore.core._normalize import meld_code, normalize
-from hkcore.errors import HandError, TileError
+from hkcore.errors import SHOWN, HandError, TileError, shown
 from hkcore.tiles import SEATS, format_tiles, parse_tiles, tile
 
 Seat = Literal["E", "S", "W", "N"]
@@ -161,15 +162,17 @@ class Hand(_Checked):
     @classmethod
     def _kongs_in_a_row(cls, value: int) -> int:
         if value not in (0, 1, 2):
-            raise ValueError(f"{value} is not 0, 1 or 2 (kongs in a row before the winning replacement)")
+            raise ValueError(f"{shown(value)} is not 0, 1 or 2 (kongs in a row before the winning replacement)")
         return value
 
     @field_validator("flowers", "seasons")
     @classmethod
     def _bonus_numbers(cls, value: tuple[int, ...]) -> tuple[int, ...]:
+        if len(value) > 4:
+            raise ValueError(f"{len(value):,} numbers; there are 4 of each kind of bonus tile")
         for v in value:
             if not 1 <= v <= 4:
-                raise ValueError(f"{v} is not a bonus tile number 1..4")
+                raise ValueError(f"{shown(v)} is not a bonus tile number 1..4")
         dup = sorted({v for v in value if value.count(v) > 1})
         if dup:
             raise ValueError(f"{dup[0]} is given twice (there is one copy of each bonus tile)")
@@ -219,6 +222,18 @@ class Hand(_Checked):
         return self
 
     def _check_context(self) -> None:
+        kongs = sum(1 for m in self.melds if m.kind == "kong")
+        if self.kong_replacement > kongs:
+            raise _err("kong_replacement", self.kong_replacement,
+                       f"a win on the replacement for {self.kong_replacement} kong(s) in a row, but the hand "
+                       f"has {kongs} kong(s) declared")
+        if self.first_turn is not None and (self.last_tile or self.kong_replacement):
+            raise _err("first_turn", self.first_turn,
+                       "cannot go with " + ("last_tile" if self.last_tile else "kong_replacement"))
+        if self.win_tile is None and (self.robbing_kong or self.discarder is not None):
+            raise _err("robbing_kong" if self.robbing_kong else "discarder",
+                       True if self.robbing_kong else self.discarder,
+                       "a bonus-tile instant win (no win_tile) is won on no one's tile")
         if self.kong_replacement and self.last_tile:
             raise _err("kong_replacement", self.kong_replacement, "cannot go with last_tile (a replacement draw is not the last live tile)")
         if not self.self_draw:
@@ -315,6 +330,10 @@ def _kernel_context(hand: Any, counts: list[int], codes: tuple[int, ...], win: t
     )
 
 
+#: the longest JSON text read as one hand
+MAX_JSON = 65536
+
+
 def _parse_model(cls: Any, data: Any, won: bool) -> Any:
     """``cls`` from a dict, a JSON string or compact notation; errors are HandErrors."""
     if isinstance(data, str):
@@ -325,10 +344,7 @@ def _parse_model(cls: Any, data: Any, won: bool) -> Any:
                 return cls.model_validate(fields)
             except ValidationError as exc:
                 raise notation.locate(hand_error(exc), origin) from None
-        try:
-            return cls.model_validate_json(text)
-        except ValidationError as exc:
-            raise hand_error(exc) from None
+        data = read_json(text)
     if not isinstance(data, dict):
         raise HandError(f"hand: expected a dict, JSON, notation or {cls.__name__}, got {type(data).__name__}",
                         "hand", data)
@@ -336,6 +352,30 @@ def _parse_model(cls: Any, data: Any, won: bool) -> Any:
         return cls.model_validate(data)
     except ValidationError as exc:
         raise hand_error(exc) from None
+
+
+def read_json(text: str | bytes) -> Any:
+    """A JSON document of at most ``MAX_JSON`` characters, a key given twice
+    in one object refused; errors are HandErrors."""
+    if len(text) > MAX_JSON:
+        raise HandError(f"hand: JSON of {len(text):,} characters; a hand is at most {MAX_JSON:,}", "hand",
+                        text)
+    try:
+        return json.loads(text, object_pairs_hook=_no_repeats)
+    except HandError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise HandError(f"hand: not valid JSON ({str(exc)[:SHOWN]})", "hand", text) from None
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise HandError(f"{key}: given twice in one JSON object (= {shown(out[key])} and {shown(value)})",
+                            key, value)
+        out[key] = value
+    return out
 
 
 def _meld_tiles(code: int) -> tuple[int, ...]:
@@ -374,8 +414,8 @@ def hand_error(exc: ValidationError) -> HandError:
             msg = "missing"
     more = len(exc.errors()) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    shown = "" if value is None and first.get("type") == "missing" else f" = {value!r}"
-    return HandError(f"{field}{shown}: {msg}{tail}", field, value)
+    show = "" if value is None and first.get("type") == "missing" else f" = {shown(value)}"
+    return HandError(f"{field}{show}: {msg}{tail}", field, value)
 
 
 def trusted(cls: type[BaseModel], values: dict[str, Any]) -> Any:

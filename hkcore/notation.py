@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from hkcore.core._normalize import meld_code
-from hkcore.errors import HandError
+from hkcore.errors import HandError, shown
 from hkcore.tiles import SEATS
 
 _FLAGS = {"self-draw": "self_draw", "last-tile": "last_tile", "robbing-kong": "robbing_kong"}
@@ -57,7 +57,7 @@ def read(text: str, won: bool = True) -> tuple[dict[str, Any], dict[str, tuple[i
         for key in WIN_FIELDS:
             if key in data:
                 pos, token = origin[key]
-                raise HandError(f"notation: token {pos} {token!r}: a hand not yet won has no {key}", key, token)
+                raise HandError(f"notation: token {pos} {shown(token)}: a hand not yet won has no {key}", key, token)
     return data, origin
 
 
@@ -67,11 +67,18 @@ def locate(err: HandError, origin: dict[str, tuple[int, str]]) -> HandError:
     for name in (".".join(where.split(".")[:2]), where.split(".")[0]):
         if name in origin:
             pos, token = origin[name]
-            return HandError(f"notation: token {pos} {token!r}: {err}", err.field, err.value)
+            return HandError(f"notation: token {pos} {shown(token)}: {err}", err.field, err.value)
     return err
 
 
+#: the longest notation line read (a hand with every context token is under 200)
+MAX_NOTATION = 1000
+
+
 def _parse(text: str) -> tuple[dict[str, Any], dict[str, tuple[int, str]]]:
+    if len(text) > MAX_NOTATION:
+        raise HandError(f"notation: {len(text):,} characters; a hand is at most {MAX_NOTATION:,} "
+                        f"({shown(text)})", "notation", text)
     tokens = text.split()
     if not tokens:
         raise HandError("notation: empty hand", "notation", text)
@@ -84,15 +91,15 @@ def _parse(text: str) -> tuple[dict[str, Any], dict[str, tuple[int, str]]]:
         if field_name is not None:
             if field_name in origin:
                 first = origin[field_name]
-                raise HandError(f"notation: token {pos} {token!r}: {field_name} is already given by token "
-                                f"{first[0]} {first[1]!r}", "notation", token)
+                raise HandError(f"notation: token {pos} {shown(token)}: {field_name} is already given by token "
+                                f"{first[0]} {shown(first[1])}", "notation", token)
             origin[field_name] = (pos, token)
         if word in _FLAGS:
             data[_FLAGS[word]] = True
         elif key == "kong-replacement":
             data["kong_replacement"] = _int(value or "1", token, pos)
         elif key in _KEYS and not value:
-            raise HandError(f"notation: token {pos} {token!r}: nothing after the colon", "notation", token)
+            raise HandError(f"notation: token {pos} {shown(token)}: nothing after the colon", "notation", token)
         elif key in _KEYS:
             field = _KEYS[key]
             if field in ("flowers", "seasons"):
@@ -110,16 +117,16 @@ def _parse(text: str) -> tuple[dict[str, Any], dict[str, tuple[int, str]]]:
             tiles, colon, seat = token.partition(":")
             meld: dict[str, Any] = {"kind": _kind_of(tiles, token, pos), "tiles": tiles}
             if colon and not seat:
-                raise HandError(f"notation: token {pos} {token!r}: no seat after the colon", "notation", token)
+                raise HandError(f"notation: token {pos} {shown(token)}: no seat after the colon", "notation", token)
             origin[f"melds.{len(data['melds'])}"] = (pos, token)
             if seat:
                 if seat.upper() not in SEATS:
-                    raise HandError(f"notation: token {pos} {token!r}: {seat!r} is not a seat E/S/W/N", "notation", token)
+                    raise HandError(f"notation: token {pos} {shown(token)}: {shown(seat)} is not a seat E/S/W/N", "notation", token)
                 meld["from"] = seat.upper()
             data["melds"].append(meld)
         else:
             raise HandError(
-                f"notation: token {pos} {token!r} is not a set, a [concealed kong] or one of "
+                f"notation: token {pos} {shown(token)} is not a set, a [concealed kong] or one of "
                 + ", ".join(sorted([*_FLAGS, *(k + ':' for k in _KEYS)])),
                 "notation", token,
             )
@@ -127,8 +134,8 @@ def _parse(text: str) -> tuple[dict[str, Any], dict[str, tuple[int, str]]]:
 
 
 def _int(text: str, token: str, pos: int) -> int:
-    if not text.isdigit():
-        raise HandError(f"notation: token {pos} {token!r}: {text!r} is not a number", "notation", token)
+    if not (text.isascii() and text.isdigit()) or len(text) > 3:
+        raise HandError(f"notation: token {pos} {shown(token)}: {shown(text)} is not a number", "notation", token)
     return int(text)
 
 
@@ -136,7 +143,7 @@ def _kind_of(tiles: str, token: str, pos: int) -> str:
     try:
         return ("chow", "pung", "kong")[meld_code(tiles, "melds") // 34]
     except HandError as exc:
-        raise HandError(f"notation: token {pos} {token!r}: {exc}", "notation", token) from None
+        raise HandError(f"notation: token {pos} {shown(token)}: {exc}", "notation", token) from None
 
 
 def format_hand(hand: Any) -> str:

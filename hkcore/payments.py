@@ -32,6 +32,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from typing import Annotated
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -53,10 +55,23 @@ class Win(NamedTuple):
     robbing_kong: bool
 
 
+#: an amount a payment table may hold (whole points, 0..MAX_AMOUNT), and a multiple of one
+MAX_AMOUNT = 1_000_000
+Amount = Annotated[int, Field(strict=True, ge=0, le=MAX_AMOUNT)]
+Multiple = Annotated[int, Field(strict=True, ge=0, le=1000)]
+
+
 class SchemeParams(BaseModel):
-    """Base of every scheme's parameters: unknown keys are refused."""
+    """Base of every scheme's parameters: unknown keys are refused.
+
+    ``short_table``: the table really stops below the preset's cap (hands
+    above its last entry are paid that entry); without it such a preset is
+    refused.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    short_table: bool = Field(default=False, strict=True)
 
 
 @dataclass(frozen=True)
@@ -71,6 +86,9 @@ class PaymentScheme:
     #: the total, never on which seat it is: the scoring kernel may then settle
     #: from a table of role amounts instead of calling ``settle``
     symmetric: bool = False
+    #: the highest total the parameters pay distinctly (a table's last entry),
+    #: or None when every total is paid its own amount
+    covers: Callable[[Any], int | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -113,11 +131,11 @@ def _others(win: Win) -> list[str]:
 
 
 class BasePointsParams(SchemeParams):
-    table: list[int] = Field(min_length=1)
-    self_draw_each: int = 2
-    discarder: int = 2
-    others: int = 1
-    robbing_kong: int = 6
+    table: list[Amount] = Field(min_length=1, max_length=1001)
+    self_draw_each: Multiple = 2
+    discarder: Multiple = 2
+    others: Multiple = 1
+    robbing_kong: Multiple = 6
 
 
 def _base_points(win: Win, p: BasePointsParams) -> dict[str, int]:
@@ -125,9 +143,9 @@ def _base_points(win: Win, p: BasePointsParams) -> dict[str, int]:
 
 
 class FaanTableParams(SchemeParams):
-    first_faan: int = 0
-    table: list[int] = Field(min_length=1)
-    discarder_multiple: int = 2
+    first_faan: Annotated[int, Field(strict=True, ge=0, le=1000)] = 0
+    table: list[Amount] = Field(min_length=1, max_length=1001)
+    discarder_multiple: Multiple = 2
 
 
 def _faan_table(win: Win, p: FaanTableParams) -> dict[str, int]:
@@ -139,7 +157,7 @@ def _faan_table(win: Win, p: FaanTableParams) -> dict[str, int]:
 
 
 class PointsParams(SchemeParams):
-    fixed: int = 8
+    fixed: Amount = 8
 
 
 def _points(win: Win, p: PointsParams) -> dict[str, int]:
@@ -151,12 +169,12 @@ def _points(win: Win, p: PointsParams) -> dict[str, int]:
 
 
 class SpicyParams(SchemeParams):
-    base: int = Field(default=1, ge=1)
-    cap: int = Field(default=13, ge=0)
-    self_draw_each: int = 2
-    discarder: int = 2
-    others: int = 1
-    robbing_kong: int = 6
+    base: Annotated[int, Field(strict=True, ge=1, le=MAX_AMOUNT)] = 1
+    cap: Annotated[int, Field(strict=True, ge=0, le=30)] = 13
+    self_draw_each: Multiple = 2
+    discarder: Multiple = 2
+    others: Multiple = 1
+    robbing_kong: Multiple = 6
 
 
 def full_spicy_amount(faan: int, p: SpicyParams) -> int:

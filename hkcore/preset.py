@@ -22,6 +22,7 @@ Pattern entries (under ``[patterns]``)::
 from __future__ import annotations
 
 import difflib
+import re
 import importlib.metadata
 import importlib.resources
 import threading
@@ -36,7 +37,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from hkcore import registry
-from hkcore.errors import HkcoreError
+from hkcore.errors import HkcoreError, shown
 from hkcore.registry import Catalogue
 
 BUILTIN_SHAPES = ("standard", "thirteen_orphans")
@@ -57,6 +58,7 @@ CLAIM_RULES: dict[str, tuple[Any, ...]] = {
     "swap_rule": (False, True),
 }
 ENTRY_KEYS = ("value", "by_count", "limit", "includes", "wins_below_minimum")
+_DIST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]{0,98}[A-Za-z0-9])?")
 
 
 class PresetError(HkcoreError, ValueError):
@@ -90,8 +92,10 @@ def thaw(value: Any) -> Any:
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-def _nearest(word: str, choices: Iterable[str]) -> str:
-    found = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.5)
+def _nearest(word: Any, choices: Iterable[Any]) -> str:
+    if not isinstance(word, str) or len(word) > 100:
+        return ""
+    found = difflib.get_close_matches(word, [str(c) for c in choices], n=1, cutoff=0.5)
     return f" (did you mean {found[0]!r}?)" if found else ""
 
 
@@ -220,31 +224,56 @@ def _is_path(ref: str) -> bool:
     return "/" in ref or "\\" in ref or ref.endswith(".toml")
 
 
-def _read(ref: str, base_dir: Path | None, files: list[tuple[str, bytes]]) -> tuple[dict[str, Any], str, Path | None]:
+#: the longest chain of ``extends``, the largest preset file read
+MAX_EXTENDS = 32
+MAX_FILE = 1 << 20
+
+
+def _read(ref: str, base_dir: Path | None, files: list[tuple[str, bytes]],
+          root: Path | None) -> tuple[dict[str, Any], str, Path | None]:
     """Raw TOML of a preset id or path: (data, file label, its folder); a
-    file read is added to ``files`` with its content."""
+    file read is added to ``files`` with its content. With ``root``, only
+    built-in presets and files inside ``root`` are read, and nothing is said
+    about any other file."""
     if not _is_path(ref):
-        res = _builtin_root() / f"{ref}.toml"
-        if not res.is_file():
-            ids = builtin_ids()
-            raise PresetError(f"unknown preset {ref!r}{_nearest(ref, ids)}; built-in presets: {', '.join(ids)}",
+        ids = builtin_ids()
+        if ref not in ids:
+            raise PresetError(f"unknown preset {shown(ref)}{_nearest(ref, ids)}; built-in presets: {', '.join(ids)}",
                               None, "preset")
-        text = res.read_text(encoding="utf-8")
+        text = (_builtin_root() / f"{ref}.toml").read_text(encoding="utf-8")
         label, folder = f"{ref}.toml", None
     else:
-        path = Path(ref)
-        if base_dir is not None and not path.is_absolute():
-            path = base_dir / path
-        if not path.is_file():
-            raise PresetError(f"no preset file {str(path)!r}", None, "preset")
-        raw = path.read_bytes()
-        files.append((str(path.resolve()), raw))
-        text = raw.decode("utf-8")
-        label, folder = str(path), path.resolve().parent
+        try:
+            path = Path(ref)
+            if base_dir is not None and not path.is_absolute():
+                path = base_dir / path
+            full = path.resolve()
+        except (OSError, ValueError, RuntimeError):
+            raise PresetError(f"no preset file {shown(ref)}", None, "preset") from None
+        if root is not None and not full.is_relative_to(root):
+            raise PresetError(f"{shown(ref)}: presets may extend only a built-in preset or a file inside the "
+                              "presets folder", None, "preset")
+        try:
+            if not full.is_file():
+                raise PresetError(f"no preset file {shown(str(path))}", None, "preset")
+            if full.stat().st_size > MAX_FILE:
+                raise PresetError(f"{shown(str(path))} is larger than {MAX_FILE:,} bytes", None, "preset")
+            raw = full.read_bytes()
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+            raise PresetError(f"cannot read preset file {shown(str(path))}: {reason}", None, "preset") from None
+        label, folder = str(path), full.parent
+        files.append((str(full), raw))
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise PresetError(f"not UTF-8 text (byte {exc.start:,} is {raw[exc.start]:#04x})", label) from None
     try:
         return tomllib.loads(text), label, folder
     except tomllib.TOMLDecodeError as exc:
         raise PresetError(f"not valid TOML: {exc}", label) from None
+    except RecursionError:
+        raise PresetError("not valid TOML: nested too deeply", label) from None
 
 
 _DISABLED = "__disabled__"
@@ -252,15 +281,17 @@ _SELF = "__file__"
 
 
 def _resolve(ref: str, base_dir: Path | None, seen: tuple[str, ...],
-             files: list[tuple[str, bytes]]) -> tuple[dict[str, Any], dict[str, str]]:
+             files: list[tuple[str, bytes]], root: Path | None = None) -> tuple[dict[str, Any], dict[str, str]]:
     """Raw data with extends applied, and the file each key came from.
 
     ``origin[_SELF]`` is the outermost file; ``data[_DISABLED]`` lists the
     (pattern id, file) pairs switched off with ``false``.
     """
-    data, label, folder = _read(ref, base_dir, files)
+    data, label, folder = _read(ref, base_dir, files, root)
     if label in seen:
         raise PresetError(f"extends loops back: {' -> '.join((*seen, label))}", label, "extends")
+    if len(seen) >= MAX_EXTENDS:
+        raise PresetError(f"extends goes {len(seen)} files deep (at most {MAX_EXTENDS})", seen[0], "extends")
     origin = {key: label for key in data}
     origin[_SELF] = label
     raw_patterns = data.get("patterns") if isinstance(data.get("patterns"), dict) else {}
@@ -274,9 +305,9 @@ def _resolve(ref: str, base_dir: Path | None, seen: tuple[str, ...],
             out["patterns"] = {k: v for k, v in raw_patterns.items() if v is not False}
         return out, origin
     if not isinstance(parent, str):
-        raise PresetError(f"extends must be a preset id or a file path, not {parent!r}", label, "extends")
+        raise PresetError(f"extends must be a preset id or a file path, not {shown(parent)}", label, "extends")
     try:
-        base, base_origin = _resolve(parent, folder, (*seen, label), files)
+        base, base_origin = _resolve(parent, folder, (*seen, label), files, root)
     except PresetError as exc:
         if exc.file is None:  # the parent itself could not be found: say who named it
             raise PresetError(str(exc).removeprefix("preset: "), label, "extends") from None
@@ -311,11 +342,22 @@ def _resolve(ref: str, base_dir: Path | None, seen: tuple[str, ...],
     return merged, merged_origin
 
 
+#: the largest value, limit, minimum or cap a preset may give (faan or points)
+MAX_VALUE = 1000
+
+
+def _check_count(value: Any, file: str, path: str, low: int = 0) -> int:
+    """A whole number ``low``..MAX_VALUE."""
+    if type(value) is not int or not low <= value <= MAX_VALUE:
+        raise PresetError(f"expected a whole number {low}..{MAX_VALUE}, got {shown(value)}", file, path)
+    return value
+
+
 def _check_type(value: Any, kinds: tuple[type, ...], what: str, file: str, path: str) -> Any:
     if isinstance(value, bool) and bool not in kinds:
-        raise PresetError(f"expected {what}, got {value!r}", file, path)
+        raise PresetError(f"expected {what}, got {shown(value)}", file, path)
     if not isinstance(value, kinds):
-        raise PresetError(f"expected {what}, got {value!r}", file, path)
+        raise PresetError(f"expected {what}, got {shown(value)}", file, path)
     return value
 
 
@@ -326,28 +368,33 @@ def _build(data: dict[str, Any], origin: dict[str, str], cat: Catalogue) -> Pres
     disabled = data.pop(_DISABLED, [])
     for key in data:
         if key not in TOP_KEYS:
-            raise PresetError(f"unknown key {key!r}{_nearest(key, TOP_KEYS)}", where(key), key)
+            raise PresetError(f"unknown key {shown(key)}{_nearest(key, TOP_KEYS)}", where(key), key)
     for i, dist in enumerate(_check_list(data.get("requires", []), where("requires"), "requires")):
+        if not _DIST_NAME.fullmatch(dist):
+            raise PresetError(f"{shown(dist)} is not a package name", where("requires"), f"requires[{i}]")
         try:
             importlib.metadata.distribution(dist)
-        except importlib.metadata.PackageNotFoundError:
-            raise PresetError(f"needs the plugin package {dist!r}, which is not installed (pip install {dist})",
+        except (importlib.metadata.PackageNotFoundError, ValueError):
+            raise PresetError(f"needs the plugin package {shown(dist)}, which is not installed (pip install {dist})",
                               where("requires"), f"requires[{i}]") from None
     pid = _check_type(data.get("id", ""), (str,), "a string", where("id"), "id")
+    if not 0 < len(pid) <= 100:
+        raise PresetError(f"id must be 1 to 100 characters, got {shown(pid)}", where("id"), "id")
+    for key in ("name", "source"):
+        if key in data:
+            _check_type(data[key], (str,), "a string", where(key), key)
     unit = data.get("unit", "faan")
     if unit not in ("faan", "points"):
-        raise PresetError(f"unit must be 'faan' or 'points', not {unit!r}", where("unit"), "unit")
-    minimum = _check_type(data.get("minimum", 0), (int,), "a whole number", where("minimum"), "minimum")
-    if minimum < 0:
-        raise PresetError(f"minimum must be 0 or more, not {minimum}", where("minimum"), "minimum")
+        raise PresetError(f"unit must be 'faan' or 'points', not {shown(unit)}", where("unit"), "unit")
+    minimum = _check_count(data.get("minimum", 0), where("minimum"), "minimum")
     cap = data.get("cap", False)
     if cap is not False:
-        _check_type(cap, (int,), "a whole number, or false for no cap", where("cap"), "cap")
-        if cap < 1:
-            raise PresetError(f"cap must be 1 or more (false for none), not {cap}", where("cap"), "cap")
+        if type(cap) is not int or not 1 <= cap <= MAX_VALUE:
+            raise PresetError(f"expected a whole number 1..{MAX_VALUE}, or false for no cap, got {shown(cap)}",
+                              where("cap"), "cap")
     tiles = data.get("tiles", 144)
     if type(tiles) is not int or tiles not in (136, 144):
-        raise PresetError(f"tiles must be 136 or 144, not {tiles!r}", where("tiles"), "tiles")
+        raise PresetError(f"tiles must be 136 or 144, not {shown(tiles)}", where("tiles"), "tiles")
 
     plugins = _plugins(data.get("plugins", []), where("plugins"), cat)
     shapes, shape_opts = _shapes(data.get("shapes", ["standard", "thirteen_orphans"]), where("shapes"), cat)
@@ -361,11 +408,11 @@ def _build(data: dict[str, Any], origin: dict[str, str], cat: Catalogue) -> Pres
     in_play = {r.id for r in rules}
     for off, file in disabled:
         if off not in cat.patterns:
-            raise PresetError(f"unknown pattern id {off!r}{_nearest(off, cat.patterns)}", file, f"patterns.{off}")
+            raise PresetError(f"unknown pattern id {shown(off)}{_nearest(off, cat.patterns)}", file, f"patterns.{off}")
     for r in rules:
         for j, inc in enumerate(r.includes):
             if inc not in cat.patterns:
-                raise PresetError(f"unknown pattern id {inc!r}{_nearest(inc, cat.patterns)}",
+                raise PresetError(f"unknown pattern id {shown(inc)}{_nearest(inc, cat.patterns)}",
                                   where(f"patterns.{r.id}"), f"patterns.{r.id}.includes[{j}]")
     limit_adds = tuple(_check_list(data.get("limit_adds", []), where("limit_adds"), "limit_adds"))
     if where("limit_adds") != origin[_SELF]:
@@ -373,12 +420,15 @@ def _build(data: dict[str, Any], origin: dict[str, str], cat: Catalogue) -> Pres
         limit_adds = tuple(a for a in limit_adds if a in in_play)
     for i, a in enumerate(limit_adds):
         if a not in in_play:
-            raise PresetError(f"{a!r} is not a pattern in play{_nearest(a, in_play)}",
+            raise PresetError(f"{shown(a)} is not a pattern in play{_nearest(a, in_play)}",
                               where("limit_adds"), f"limit_adds[{i}]")
 
+    if cap is not False and minimum > cap:
+        raise PresetError(f"minimum {minimum} is above the cap {cap}: no hand could ever reach it",
+                          where("minimum"), "minimum")
     payments = data.get("payments", False)
     if payments is not False:
-        payments = _payments(payments, where("payments"), cat)
+        payments = _payments(payments, where("payments"), cat, None if cap is False else cap)
     claims = _claims(data.get("claims", {}), where("claims"))
     return Preset(
         id=pid, name=str(data.get("name", pid)), unit=unit, minimum=minimum,
@@ -391,7 +441,7 @@ def _build(data: dict[str, Any], origin: dict[str, str], cat: Catalogue) -> Pres
 
 def _check_list(value: Any, file: str, path: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise PresetError(f"expected a list of strings, got {value!r}", file, path)
+        raise PresetError(f"expected a list of strings, got {shown(value)}", file, path)
     return value
 
 
@@ -404,34 +454,38 @@ def _rule(pat_id: str, entry: Any, file: str, cat: Any) -> PatternRule:
         hint = _nearest(pat_id, cat.patterns)
         if cat.broken_plugins:
             hint += "; plugins that failed: " + "; ".join(cat.broken_plugins.values())
-        raise PresetError(f"unknown pattern id {pat_id!r}{hint} (is the plugin that provides it installed?)",
+        raise PresetError(f"unknown pattern id {shown(pat_id)}{hint} (is the plugin that provides it installed?)",
                           file, path)
     pattern = cat.patterns[pat_id]
-    if isinstance(entry, int) and not isinstance(entry, bool):
-        return PatternRule(pat_id, value=entry, options=_options(pattern, {}, file, path))
+    if type(entry) is int:
+        return PatternRule(pat_id, value=_check_count(entry, file, path), options=_options(pattern, {}, file, path))
     if not isinstance(entry, dict):
-        raise PresetError(f"expected a number or a table, got {entry!r}", file, path)
-    opts = {k: v for k, v in entry.items() if k not in ENTRY_KEYS}
+        raise PresetError(f"expected a number or a table, got {shown(entry)}", file, path)
+    opts = _options(pattern, {k: v for k, v in entry.items() if k not in ENTRY_KEYS}, file, path)
     kinds = [k for k in ("value", "by_count", "limit") if k in entry]
     if len(kinds) != 1:
         raise PresetError(f"give exactly one of value, by_count or limit (found {kinds or 'none'})", file, path)
     value = entry.get("value")
     if value is not None:
-        _check_type(value, (int,), "a whole number", file, f"{path}.value")
+        _check_count(value, file, f"{path}.value")
     by_count = entry.get("by_count")
     if by_count is not None:
-        if not isinstance(by_count, list) or not by_count or not all(
-                isinstance(x, int) and not isinstance(x, bool) for x in by_count):
-            raise PresetError(f"expected a list of whole numbers by count, got {by_count!r}", file, f"{path}.by_count")
-        by_count = tuple(by_count)
+        if not isinstance(by_count, list) or not 1 <= len(by_count) <= MAX_BY_COUNT:
+            raise PresetError(f"expected a list of 1..{MAX_BY_COUNT} whole numbers by count, got {shown(by_count)}",
+                              file, f"{path}.by_count")
+        by_count = tuple(_check_count(x, file, f"{path}.by_count[{i}]") for i, x in enumerate(by_count))
     limit = entry.get("limit")
     if limit is not None:
-        _check_type(limit, (int,), "a whole number", file, f"{path}.limit")
+        _check_count(limit, file, f"{path}.limit")
     includes = tuple(_check_list(entry.get("includes", []), file, f"{path}.includes"))
     below = entry.get("wins_below_minimum", False)
     _check_type(below, (bool,), "true or false", file, f"{path}.wins_below_minimum")
     return PatternRule(pat_id, value=value, by_count=by_count, limit=limit, includes=includes,
-                       wins_below_minimum=below, options=_options(pattern, opts, file, path))
+                       wins_below_minimum=below, options=opts)
+
+
+#: the longest by_count table
+MAX_BY_COUNT = 8
 
 
 def _options(pattern: Any, given: dict[str, Any], file: str, path: str, what: str = "pattern") -> dict[str, Any]:
@@ -442,15 +496,15 @@ def _options(pattern: Any, given: dict[str, Any], file: str, path: str, what: st
     for key, value in given.items():
         if key not in spec:
             valid = [*ENTRY_KEYS, *spec] if what == "pattern" else list(spec)
-            raise PresetError(f"unknown key {key!r}{_nearest(key, valid)}; {what} {pattern.id!r} takes "
+            raise PresetError(f"unknown key {shown(key)}{_nearest(key, valid)}; {what} {shown(pattern.id)} takes "
                               + (", ".join(valid) or "no options"), file, f"{path}.{key}")
         default = spec[key]
         if isinstance(default, tuple):
-            if value not in default:
-                raise PresetError(f"{value!r} is not one of {', '.join(map(repr, default))}"
+            if not any(type(value) is type(d) and value == d for d in default):
+                raise PresetError(f"{shown(value)} is not one of {', '.join(map(repr, default))}"
                                   f"{_nearest(value, default)}", file, f"{path}.{key}")
         elif type(value) is not type(default):
-            raise PresetError(f"expected {type(default).__name__}, got {value!r}", file, f"{path}.{key}")
+            raise PresetError(f"expected {type(default).__name__}, got {shown(value)}", file, f"{path}.{key}")
         out[key] = value
     return out
 
@@ -461,7 +515,7 @@ def _shapes(raw: Any, file: str, cat: Any) -> tuple[tuple[str, ...], dict[str, d
     if as_list:
         raw = {sid: {} for sid in _check_list(raw, file, "shapes")}
     if not isinstance(raw, dict):
-        raise PresetError(f"expected a list of shape ids or a table of their options, got {raw!r}", file, "shapes")
+        raise PresetError(f"expected a list of shape ids or a table of their options, got {shown(raw)}", file, "shapes")
     options: dict[str, dict[str, Any]] = {}
     for i, (sid, opts) in enumerate(raw.items()):
         if sid not in cat.shapes:
@@ -470,9 +524,9 @@ def _shapes(raw: Any, file: str, cat: Any) -> tuple[tuple[str, ...], dict[str, d
                 hint += "; plugins that failed: " + "; ".join(cat.broken_plugins.values())
             else:
                 hint += " (is the plugin that provides it installed?)"
-            raise PresetError(f"unknown shape {sid!r}{hint}", file, f"shapes[{i}]" if as_list else f"shapes.{sid}")
+            raise PresetError(f"unknown shape {shown(sid)}{hint}", file, f"shapes[{i}]" if as_list else f"shapes.{sid}")
         if not isinstance(opts, dict):
-            raise PresetError(f"expected a table of options, got {opts!r}", file, f"shapes.{sid}")
+            raise PresetError(f"expected a table of options, got {shown(opts)}", file, f"shapes.{sid}")
         filled = _options(cat.shapes[sid], opts, file, f"shapes.{sid}", "shape")
         if filled:
             options[sid] = filled
@@ -491,69 +545,76 @@ def _plugins(raw: Any, file: str, cat: Any) -> dict[str, dict[str, Any]]:
     if isinstance(raw, list):
         raw = {name: {} for name in _check_list(raw, file, "plugins")}
     if not isinstance(raw, dict):
-        raise PresetError(f"expected a list of plugin ids or a table of their options, got {raw!r}", file, "plugins")
+        raise PresetError(f"expected a list of plugin ids or a table of their options, got {shown(raw)}", file, "plugins")
     out = {}
     for name, opts in raw.items():
         if name not in cat.adjustments:
             hint = _nearest(name, cat.adjustments)
             if name in cat.available:
-                hint += f"; plugin {name!r} is installed but failed: {cat.broken_plugins.get(name, 'see above')}"
+                hint += f"; plugin {shown(name)} is installed but failed: {cat.broken_plugins.get(name, 'see above')}"
             elif cat.broken_plugins:
                 hint += "; plugins that failed: " + "; ".join(cat.broken_plugins.values())
             else:
                 hint += " (is the plugin that provides it installed?)"
-            raise PresetError(f"unknown plugin {name!r}{hint}", file, f"plugins.{name}")
+            raise PresetError(f"unknown plugin {shown(name)}{hint}", file, f"plugins.{name}")
         if opts is True:
             opts = {}
         if not isinstance(opts, dict):
-            raise PresetError(f"expected a table of options, got {opts!r}", file, f"plugins.{name}")
+            raise PresetError(f"expected a table of options, got {shown(opts)}", file, f"plugins.{name}")
         out[name] = _options(cat.adjustments[name], opts, file, f"plugins.{name}", "plugin")
     return out
 
 
 def _claims(raw: Any, file: str) -> dict[str, Any]:
     if not isinstance(raw, dict):
-        raise PresetError(f"expected a table of claim rules, got {raw!r}", file, "claims")
+        raise PresetError(f"expected a table of claim rules, got {shown(raw)}", file, "claims")
     out = {k: v[0] for k, v in CLAIM_RULES.items()}
     for key, value in raw.items():
         if key not in CLAIM_RULES:
-            raise PresetError(f"unknown key {key!r}{_nearest(key, CLAIM_RULES)}; claims take "
+            raise PresetError(f"unknown key {shown(key)}{_nearest(key, CLAIM_RULES)}; claims take "
                               + ", ".join(CLAIM_RULES), file, f"claims.{key}")
         allowed = CLAIM_RULES[key]
         if value not in allowed or type(value) is not type(allowed[0]):
-            raise PresetError(f"{value!r} is not one of {', '.join(map(repr, allowed))}"
+            raise PresetError(f"{shown(value)} is not one of {', '.join(map(repr, allowed))}"
                               f"{_nearest(str(value), map(str, allowed))}", file, f"claims.{key}")
         out[key] = value
     return out
 
 
-def _payments(raw: Any, file: str, cat: Any) -> dict[str, Any]:
+def _payments(raw: Any, file: str, cat: Any, cap: int | None) -> dict[str, Any]:
     if not isinstance(raw, dict):
-        raise PresetError(f"expected a table (or false for none), got {raw!r}", file, "payments")
-    scheme_id = raw.get("scheme")
-    if scheme_id not in cat.schemes:
-        raise PresetError(f"unknown payment scheme {scheme_id!r}{_nearest(str(scheme_id), cat.schemes)}; "
+        raise PresetError(f"expected a table (or false for none), got {shown(raw)}", file, "payments")
+    if "scheme" not in raw:
+        raise PresetError(f"scheme is required; schemes: {', '.join(cat.schemes)}", file, "payments.scheme")
+    scheme_id = raw["scheme"]
+    if not isinstance(scheme_id, str) or scheme_id not in cat.schemes:
+        raise PresetError(f"unknown payment scheme {shown(scheme_id)}{_nearest(scheme_id, cat.schemes)}; "
                           f"schemes: {', '.join(cat.schemes)}", file, "payments.scheme")
     scheme = cat.schemes[scheme_id]
     params = {k: v for k, v in raw.items() if k != "scheme"}
     try:
-        scheme.params.model_validate(params)
+        checked = scheme.params.model_validate(params)
     except ValidationError as exc:
         errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
         err = errors[0]
         loc = ".".join(str(x) for x in err["loc"])
         fields = list(scheme.params.model_fields)
         hint = _nearest(loc, fields) if err["type"] == "extra_forbidden" else ""
-        msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
-        raise PresetError(f"{msg}{hint}; scheme {scheme_id!r} takes {', '.join(fields)}", file,
+        msg = "unknown key" if err["type"] == "extra_forbidden" else f"{err['msg']} (got {shown(err.get('input'))})"
+        raise PresetError(f"{msg}{hint}; scheme {shown(scheme_id)} takes {', '.join(fields)}", file,
                           f"payments.{loc}") from None
+    top = scheme.covers(checked) if scheme.covers is not None else None
+    if cap is not None and top is not None and top < cap and not checked.short_table:
+        raise PresetError(f"scheme {scheme_id!r} pays distinct amounts only up to {top} but the cap is {cap}: "
+                          f"a {cap}-faan hand would be paid as {top}; give amounts up to the cap, or set "
+                          "short_table = true if the table really pays that way", file, "payments")
     return dict(raw)
 
 
-def _load(ref: str, cat: Catalogue) -> tuple[Preset, tuple[tuple[str, bytes], ...]]:
+def _load(ref: str, cat: Catalogue, root: Path | None = None) -> tuple[Preset, tuple[tuple[str, bytes], ...]]:
     """A preset from its id or path, and every file read for it with its content."""
     files: list[tuple[str, bytes]] = []
-    data, origin = _resolve(ref, None, (), files)
+    data, origin = _resolve(ref, None, (), files, root)
     return _build(data, origin, cat), tuple(files)
 
 
@@ -576,11 +637,13 @@ class PresetStore:
             except PresetError as exc:  # raised when the preset is asked for
                 loaded[pid] = exc
         self.builtins: Mapping[str, Preset | PresetError] = MappingProxyType(loaded)
-        self._by_path: OrderedDict[str, tuple[tuple[tuple[str, bytes], ...], Preset]] = OrderedDict()
+        self._by_path: OrderedDict[tuple[str, Path | None], tuple[tuple[tuple[str, bytes], ...], Preset]] = \
+            OrderedDict()
         self._lock = threading.Lock()
 
-    def load(self, ref: str) -> Preset:
-        """A built-in preset by id, or a preset file by path."""
+    def load(self, ref: str, root: Path | None = None) -> Preset:
+        """A built-in preset by id, or a preset file by path (inside ``root``
+        with its every ``extends``, when given)."""
         if not _is_path(ref):
             found = self.builtins.get(ref)
             if isinstance(found, Preset):
@@ -588,7 +651,10 @@ class PresetStore:
             if isinstance(found, PresetError):
                 raise found
             return _load(ref, self.registry.catalogue)[0]  # raises: unknown preset
-        key = str(Path(ref).resolve())
+        try:
+            key = (str(Path(ref).resolve()), root)
+        except (OSError, ValueError, RuntimeError):
+            raise PresetError(f"no preset file {shown(ref)}", None, "preset") from None
         with self._lock:
             hit = self._by_path.get(key)
         if hit is not None and all(_content(f) == raw for f, raw in hit[0]):
@@ -596,7 +662,7 @@ class PresetStore:
                 if key in self._by_path:
                     self._by_path.move_to_end(key)
             return hit[1]
-        preset, files = _load(key, self.registry.catalogue)
+        preset, files = _load(key[0], self.registry.catalogue, root)
         with self._lock:
             self._by_path[key] = (files, preset)
             self._by_path.move_to_end(key)
@@ -633,15 +699,27 @@ def store() -> PresetStore:
     return found
 
 
-def load_preset(ref: str | Path | Preset) -> Preset:
-    """A preset by built-in id (``"bga-old-style"``) or TOML path; a Preset is returned as is."""
+def load_preset(ref: str | Path | Preset, *, root: str | Path | None = None) -> Preset:
+    """A preset by built-in id (``"bga-old-style"``) or TOML path; a Preset is returned as is.
+
+    ``root``, for presets from untrusted sources (a club admin's upload):
+    the file and every file it ``extends`` must lie inside this folder
+    (built-in presets may always be extended); a path outside it is refused
+    with the same words whether or not it exists.
+    """
     if isinstance(ref, Preset):
         return ref
     if isinstance(ref, Path):
         ref = str(ref)
     if not isinstance(ref, str):
         raise PresetError(f"a preset is an id, a path or a Preset, not {type(ref).__name__}", None, "preset")
-    return store().load(ref)
+    folder = None
+    if root is not None:
+        try:
+            folder = Path(root).resolve(strict=True)
+        except (OSError, ValueError, RuntimeError):
+            raise PresetError(f"root: no folder {shown(str(root))}", None, "root") from None
+    return store().load(ref, folder)
 
 
 def presets() -> list[str]:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, NoReturn, Union
 
-from hkcore.errors import TileError
+from hkcore.errors import TileError, shown
 
 __all__ = [
     "Tile",
@@ -253,6 +253,8 @@ def _make(index: int) -> Tile:
 
 #: All 42 tiles, by index.
 TILES: tuple[Tile, ...] = tuple(_make(i) for i in range(42))
+#: the longest tile text read (every tile of a 144-tile set, written one by one, fits)
+MAX_TILE_TEXT = 1000
 #: the four seats (and winds), in playing order
 SEATS: tuple[str, ...] = ("E", "S", "W", "N")
 #: The 34 tiles that can be part of a hand (no flowers or seasons).
@@ -286,26 +288,26 @@ def tile(obj: TileLike) -> Tile:
             found = _BY_CHAR.get(text)
         if found is None:
             raise TileError(
-                f"not a tile: {obj!r} (expected a code like '5z' or one Unicode tile character)",
+                f"not a tile: {shown(obj)} (expected a code like '5z' or one Unicode tile character)",
                 text=obj,
             )
         return found
     if isinstance(obj, bool):
-        raise TileError(f"not a tile: {obj!r} (bool); give a code like '5z' or an index 0..41")
+        raise TileError(f"not a tile: {shown(obj)} (bool); give a code like '5z' or an index 0..41")
     try:
         index = operator.index(obj)
     except TypeError:
         raise TileError(
-            f"not a tile: {obj!r} ({type(obj).__name__}); "
+            f"not a tile: {shown(obj)} ({type(obj).__name__}); "
             "give a Tile, a code like '5z', a Unicode tile or an index 0..41"
         ) from None
     if not 0 <= index < len(TILES):
-        raise TileError(f"not a tile: index {index} is outside 0..41")
+        raise TileError(f"not a tile: index {shown(index)} is outside 0..41")
     return TILES[index]
 
 
 def _fail(text: str, position: int, reason: str) -> NoReturn:
-    raise TileError(f"{text[position]!r} at position {position} of {text!r}: {reason}", text, position)
+    raise TileError(f"{text[position]!r} at position {position} of {shown(text)}: {reason}", text, position)
 
 
 _PLAIN = re.compile(r"(?:[1-9]+[mps]|[1-7]+z|[1-4]+[fg])+")
@@ -322,7 +324,9 @@ def parse_tiles(text: str) -> list[Tile]:
     of the offending character.
     """
     if not isinstance(text, str):
-        raise TileError(f"tile text must be a str, got {text!r} ({type(text).__name__})")
+        raise TileError(f"tile text must be a str, got {shown(text)} ({type(text).__name__})")
+    if len(text) > MAX_TILE_TEXT:
+        raise TileError(f"tile text of {len(text):,} characters: at most {MAX_TILE_TEXT:,} ({shown(text)})", text)
     if _PLAIN.fullmatch(text):  # the common case: plain, valid notation
         by_code = _BY_CODE
         return [by_code[d + suit] for digits, suit in _GROUP.findall(text) for d in digits]

@@ -119,12 +119,14 @@ def _context(draw: st.DrawFn, concealed: list[int], melds: list[dict[str, Any]],
     if bonus:
         hand["flowers"] = draw(st.lists(st.integers(1, 4), unique=True, max_size=4))
         hand["seasons"] = draw(st.lists(st.integers(1, 4), unique=True, max_size=4))
+    kongs = sum(m["kind"] == "kong" for m in melds)
     if self_draw:
+        # the first turn has no replacement draw and no last tile (RULES.md: a context that cannot happen)
         if has_kong and draw(st.integers(0, 3)) == 0:
-            hand["kong_replacement"] = draw(st.sampled_from([1, 2]))
+            hand["kong_replacement"] = draw(st.sampled_from([1, 2][:kongs]))
         elif draw(st.integers(0, 5)) == 0:
             hand["last_tile"] = True
-        if not claimed and draw(st.integers(0, 5)) == 0:
+        elif not claimed and draw(st.integers(0, 5)) == 0:
             hand["first_turn"] = "deal" if seat == "E" else "first_draw"
     else:
         hand["discarder"] = draw(st.sampled_from([None, *others]))

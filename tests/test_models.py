@@ -432,22 +432,42 @@ def test_broken_json_is_refused():
 # ==========================================================================
 # 2. contexts that cannot happen (RULES.md), each on its own
 
+#: the concealed tiles and two declared kongs (7777s concealed, 9999s claimed): 8 + 2 x 3 = 14
+TWO_KONGS: dict[str, Any] = {
+    "tiles": "123m456p22z", "win_tile": "2z",
+    "melds": [{"kind": "kong", "tiles": "7777s", "concealed": True}, {"kind": "kong", "tiles": "9999s", "from": "N"}],
+}
+
+
+def kongs(**changes: Any) -> dict[str, Any]:
+    return {**TWO_KONGS, **changes}
+
+
 def test_kong_replacement_with_last_tile():
-    err = refused(plain(self_draw=True, kong_replacement=1, last_tile=True))
+    err = refused(kongs(self_draw=True, kong_replacement=1, last_tile=True))
     assert err.field in ("kong_replacement", "last_tile")
     assert "kong_replacement" in str(err) and "last_tile" in str(err)
 
 
 @pytest.mark.parametrize("n", [1, 2])
 def test_kong_replacement_on_a_discard_win(n):
-    err = refused(plain(kong_replacement=n))
+    err = refused(kongs(kong_replacement=n))
     assert_names(err, "kong_replacement", n)
     assert "self_draw" in str(err)
 
 
 def test_kong_replacement_on_a_self_draw_is_fine():
     for n in (0, 1, 2):
-        assert Hand.parse(plain(self_draw=True, kong_replacement=n)).kong_replacement == n
+        assert Hand.parse(kongs(self_draw=True, kong_replacement=n)).kong_replacement == n
+
+
+@pytest.mark.parametrize(("melds", "n"), [(0, 1), (1, 2)])
+def test_kong_replacement_needs_that_many_kongs(melds, n):
+    # 14 tiles with `melds` of the two kongs declared: the rest are pungs in hand
+    tiles = "123m456p22z" + ("777s" if melds == 0 else "") + "999s"
+    err = refused(kongs(self_draw=True, kong_replacement=n, tiles=tiles, melds=TWO_KONGS["melds"][:melds]))
+    assert_names(err, "kong_replacement", n)
+    assert "kong" in str(err)
 
 
 def test_robbing_kong_with_self_draw():
@@ -758,7 +778,7 @@ def test_to_json_is_the_rules_json():
 
 
 def test_to_json_round_trips():
-    for data in (RULES_EXAMPLE, PLAIN, plain(self_draw=True, kong_replacement=2, flowers=[2, 4])):
+    for data in (RULES_EXAMPLE, PLAIN, kongs(self_draw=True, kong_replacement=2, flowers=[2, 4])):
         h = Hand.parse(data)
         assert Hand.parse(h.to_json()) == h
         assert Hand.parse(json.loads(h.to_json())) == h
@@ -886,13 +906,15 @@ def valid_hands(draw) -> tuple[dict[str, Any], list[int]]:
 
     self_draw = draw(st.booleans())
     last_tile = draw(st.booleans())
-    kong_replacement = draw(st.integers(0, 2)) if self_draw and not last_tile else 0
+    kongs = sum(m["kind"] == "kong" for m in melds)
+    kong_replacement = draw(st.integers(0, min(2, kongs))) if self_draw and not last_tile else 0
     robbing = (not self_draw and not last_tile and win is not None
                and concealed.count(win) + sum(m["tiles"].count(code(win)) for m in melds) == 1
                and draw(st.booleans()))
-    discarder = None if self_draw else draw(st.none() | st.sampled_from(others))
+    discarder = None if self_draw or instant else draw(st.none() | st.sampled_from(others))
     first_turn = None
-    if not any(not m.get("concealed") for m in melds) and not robbing and draw(st.booleans()):
+    if (not any(not m.get("concealed") for m in melds) and not robbing and not last_tile and not kong_replacement
+            and not instant and draw(st.booleans())):
         if seat == "E":
             first_turn = "deal" if self_draw else None
         else:

@@ -47,6 +47,9 @@ def meld(kind: str, tiles: str, concealed: bool = False, frm: str | None = None)
     return {"kind": kind, "tiles": tiles, "concealed": concealed, "from": frm}
 
 
+#: two declared kongs, for a win on a replacement draw (8 concealed tiles + 2 x 3 = 14)
+KONGS = [meld("kong", "7777s", concealed=True), meld("kong", "9999s", frm="N")]
+
 EXAMPLES = [
     pytest.param(
         "234m55z 666z:W 777z:E [1111m] win:5z seat:S from:N",
@@ -68,13 +71,13 @@ EXAMPLES = [
         id="context-keys",
     ),
     pytest.param(
-        "123m456p789s11122z win:2z self-draw kong-replacement",
-        full(tiles="123m456p789s11122z", win_tile="2z", self_draw=True, kong_replacement=1),
+        "123m456p22z [7777s] 9999s:N win:2z self-draw kong-replacement",
+        full(tiles="123m456p22z", melds=KONGS, win_tile="2z", self_draw=True, kong_replacement=1),
         id="kong-replacement-bare-is-1",
     ),
     pytest.param(
-        "123m456p789s11122z win:2z self-draw kong-replacement:2",
-        full(tiles="123m456p789s11122z", win_tile="2z", self_draw=True, kong_replacement=2),
+        "123m456p22z [7777s] 9999s:N win:2z self-draw kong-replacement:2",
+        full(tiles="123m456p22z", melds=KONGS, win_tile="2z", self_draw=True, kong_replacement=2),
         id="kong-replacement-2",
     ),
     pytest.param(
@@ -118,8 +121,8 @@ EXAMPLES = [
         id="any-order-in",
     ),
     pytest.param(
-        "123m456p789s11122z WIN:2z SELF_DRAW Seat:s kong_replacement:2",
-        full(tiles="123m456p789s11122z", win_tile="2z", self_draw=True, seat_wind="S",
+        "123m456p22z [7777s] 9999s:n WIN:2z SELF_DRAW Seat:s kong_replacement:2",
+        full(tiles="123m456p22z", melds=KONGS, win_tile="2z", self_draw=True, seat_wind="S",
              kong_replacement=2),
         id="case-and-underscores",
     ),
@@ -162,14 +165,15 @@ FORMATTED = [
         id="defaults-left-out",
     ),
     pytest.param(
-        {"tiles": "123m456p789s11122z", "win_tile": "2z", "self_draw": True, "seat_wind": "W",
+        {"tiles": "123m456p22z", "melds": KONGS, "win_tile": "2z", "self_draw": True, "seat_wind": "W",
          "round_wind": "S", "flowers": [4, 1], "seasons": [2], "kong_replacement": 2},
-        "123m456p789s11122z win:2z self-draw seat:W round:S flowers:14 seasons:2 kong-replacement:2",
+        "123m456p22z [7777s] 9999s:N win:2z self-draw seat:W round:S flowers:14 seasons:2 kong-replacement:2",
         id="self-draw-context",
     ),
     pytest.param(
-        {"tiles": "123m456p789s11122z", "win_tile": "2z", "self_draw": True, "kong_replacement": 1},
-        "123m456p789s11122z win:2z self-draw kong-replacement",
+        {"tiles": "123m456p111s22z", "melds": KONGS[:1], "win_tile": "2z", "self_draw": True,
+         "kong_replacement": 1},
+        "123m456p111s22z [7777s] win:2z self-draw kong-replacement",
         id="kong-replacement-1",
     ),
     pytest.param(

@@ -331,12 +331,16 @@ cdef int _fast_counts(object tiles, int *c) noexcept:
     return -1
 
 
+cdef inline bint _no_melds(object melds):
+    return melds is () or melds is None or ((type(melds) is list or type(melds) is tuple) and len(melds) == 0)
+
+
 cdef int _prepare(object tiles, object melds, int need, int *c, int *used) except -2:
     """Fill the 34 counts and the copies used by declared sets; return k."""
     cdef int n = 0, i, k = -1, kind, t
     cdef list counts
     memset(used, 0, 34 * sizeof(int))
-    if melds is () or not melds:
+    if _no_melds(melds):
         n = _fast_counts(tiles, c)
         if 0 <= n <= 14:
             if need == NEED_FULL:
@@ -454,7 +458,7 @@ cdef object _readings(object tiles, object melds):
     cdef int c[34]
     cdef int used[34]
     cdef int k = _prepare(tiles, melds, NEED_FULL, c, used)
-    return _readings_c(c, k, () if not melds else _normalize(tiles, melds, "full")[1], True)
+    return _readings_c(c, k, () if _no_melds(melds) else _normalize(tiles, melds, "full")[1], True)
 
 
 def _readings_parts(counts, codes, int k, bint orphans=True):

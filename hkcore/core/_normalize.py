@@ -6,10 +6,12 @@ input reading and the checks whose errors a user sees.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import islice
+from numbers import Integral
 from typing import Any
 
 from hkcore.core._codes import CHOW, FULL_SIZES, KONG, PUNG, WAIT_SIZES
-from hkcore.errors import HandError, TileError
+from hkcore.errors import HandError, TileError, shown
 from hkcore.tiles import Tile, format_tiles, parse_tiles, tile
 
 NEEDS = {
@@ -29,17 +31,24 @@ def counts_of(tiles: Any, field: str = "tiles") -> list[int]:
             raise HandError(f"{field}: {exc}", field, tiles) from None
     elif isinstance(tiles, (bytes, bytearray, memoryview)):
         if len(tiles) != 34:
-            raise HandError(f"{field}: bytes must hold 34 counts, got {len(tiles)}", field, bytes(tiles))
+            raise HandError(f"{field}: bytes must hold 34 counts, got {len(tiles)}", field, bytes(tiles[:40]))
         return _checked_counts(list(tiles), field)
     else:
-        items = list(tiles)
-        if len(items) == 34 and all(isinstance(x, int) and not isinstance(x, bool) for x in items):
-            return _checked_counts(items, field)
+        try:
+            items = list(islice(tiles, MAX_ITEMS + 1))
+        except TypeError:
+            raise HandError(f"{field}: expected tile text, tiles or 34 counts, got {shown(tiles)} "
+                            f"({type(tiles).__name__})", field, tiles) from None
+        if len(items) > MAX_ITEMS:
+            raise HandError(f"{field}: more than {MAX_ITEMS} items; a hand has at most 18 tiles or 34 counts",
+                            field, tiles)
+        if len(items) == 34 and all(_is_int(x) for x in items):
+            return _checked_counts([int(x) for x in items], field)
         found = []
         for pos, item in enumerate(items):
-            if isinstance(item, int) and not isinstance(item, (bool, Tile)):
+            if _is_int(item):
                 raise HandError(
-                    f"{field}[{pos}]: {item!r} is an int; give tiles as codes ('5z'), "
+                    f"{field}[{pos}]: {shown(item)} is an int; give tiles as codes ('5z'), "
                     "Tile objects, or exactly 34 counts",
                     f"{field}.{pos}", item,
                 )
@@ -58,12 +67,21 @@ def counts_of(tiles: Any, field: str = "tiles") -> list[int]:
     return _checked_counts(counts, field)
 
 
+#: the most tiles (or counts) read from an iterable
+MAX_ITEMS = 64
+
+
+def _is_int(x: Any) -> bool:
+    """An integer of any type (int, numpy's...) but not a bool or a Tile."""
+    return isinstance(x, Integral) and not isinstance(x, (bool, Tile))
+
+
 def _checked_counts(counts: list[int], field: str) -> list[int]:
     for i, c in enumerate(counts):
         if isinstance(c, int) and not isinstance(c, bool) and c > 4:
             raise HandError(f"{field}: {c} copies of {tile(i)} (at most 4)", field, str(tile(i)))
         if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-            raise HandError(f"{field}: count {c!r} for {tile(i)} is not 0..4", field, c)
+            raise HandError(f"{field}: count {shown(c)} for {tile(i)} is not 0..4", field, c)
     return counts
 
 
@@ -73,10 +91,10 @@ def meld_code(spec: Any, field: str = "melds") -> int:
     ``spec`` is a set code (int), a tile string or iterable of tiles ("123m",
     "555z", "1111m"), or an object with ``kind`` and ``tiles`` (a ``Meld``).
     """
-    if isinstance(spec, int) and not isinstance(spec, bool):
+    if _is_int(spec):
         if not 0 <= spec < 3 * 34 or (spec < 34 and (spec >= 27 or spec % 9 > 6)):
-            raise HandError(f"{field}: {spec} is not a set code", field, spec)
-        return spec
+            raise HandError(f"{field}: {shown(spec)} is not a set code", field, spec)
+        return int(spec)
     kind_name = getattr(spec, "kind", None)
     raw = getattr(spec, "tiles", spec)
     try:
@@ -84,7 +102,7 @@ def meld_code(spec: Any, field: str = "melds") -> int:
     except TileError as exc:
         raise HandError(f"{field}: {exc}", field, raw) from None
     except TypeError:
-        raise HandError(f"{field}: {spec!r} is not a set", field, spec) from None
+        raise HandError(f"{field}: {shown(spec)} is not a set", field, spec) from None
     idx = sorted(t.index for t in ts)
     if len(idx) == 3 and idx[0] == idx[2] < 34:
         code = PUNG * 34 + idx[0]
@@ -110,7 +128,7 @@ def meld_code(spec: Any, field: str = "melds") -> int:
             raise HandError(f"{field}: {text} is a chow of honours; honours make no runs", field, text)
         raise HandError(f"{field}: {text} is not a chow, pung or kong", field, text)
     if kind_name is not None and _KIND_NAMES.get(str(kind_name)) != code // 34:
-        raise HandError(f"{field}: kind {kind_name!r} does not match tiles {text}", field, kind_name)
+        raise HandError(f"{field}: kind {shown(kind_name)} does not match tiles {text}", field, kind_name)
     return code
 
 
@@ -121,7 +139,17 @@ def normalize(tiles: Any, melds: Iterable[Any] = (), need: str = "any") -> tuple
     melds, k is read from the tile count; with melds, k is their number.
     """
     counts = counts_of(tiles)
-    codes = tuple(meld_code(m, f"melds[{i}]") for i, m in enumerate(melds or ()))
+    if melds is None or isinstance(melds, (str, bytes)):
+        given: list[Any] = [] if not melds else [melds]
+        if given:
+            raise HandError(f"melds: expected a list of declared sets, got {shown(melds)}", "melds", melds)
+    else:
+        try:
+            given = list(islice(melds, 5))
+        except TypeError:
+            raise HandError(f"melds: expected a list of declared sets, got {shown(melds)}", "melds",
+                            melds) from None
+    codes = tuple(meld_code(m, f"melds[{i}]") for i, m in enumerate(given))
     return counts, codes, check_size(counts, codes, need)
 
 

@@ -61,7 +61,7 @@ def _read(tiles: Any, melds: Any, need: str) -> tuple[list[int], tuple[int, ...]
     is used as is (exactly what ``normalize`` would return for it); anything
     else goes through ``normalize``, which also raises every input error.
     """
-    if not melds and type(tiles) in (list, tuple) and len(tiles) == 34:
+    if (melds is None or (type(melds) in (list, tuple) and not melds)) and type(tiles) in (list, tuple) and len(tiles) == 34:
         if set(map(type, tiles)) == {int} and min(tiles) >= 0 and max(tiles) <= 4:
             k = _SIZES[need].get(sum(tiles))
             if k is not None:
