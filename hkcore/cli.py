@@ -6,6 +6,7 @@
     hkscore waits HAND [--preset P]        a hand in play: tiles away, waits and their value
     hkscore presets [show|export ID]       the presets, one preset's rules, or it resolved as TOML
     hkscore presets diff A B               every rule on which two presets differ
+    hkscore plugins                        installed plugins, what each provides, any problem
     hkscore schema [hand|meld|result]      JSON Schema of the data
     hkscore decompose TILES                readings, tiles away and waits
 
@@ -23,12 +24,13 @@ from typing import Any
 from hkcore import core
 from hkcore.core._codes import CHOW, ORPHANS, PUNG
 from hkcore.engine import score
-from hkcore.errors import HandError, HkcoreError
-from hkcore.models import Hand, Meld, Position, ScoreResult
+from hkcore.errors import HandError, HkcoreError, shown
+from hkcore.models import MAX_JSON, Hand, Meld, Position, ScoreResult
 from hkcore.notation import format_hand
 from hkcore.analysis import Analysis, analyse
 from hkcore.compare import compare
 from hkcore.preset import Preset, builtin_ids, diff, export_toml, load_preset
+from hkcore.registry import current as current_registry
 from hkcore.tiles import TILES, format_tiles, parse_tiles, to_unicode
 
 #: The example hand of RULES.md ("A hand as data").
@@ -66,17 +68,37 @@ def format_reading(reading: tuple[int, ...]) -> str:
     return "  ".join(words)
 
 
+def read_text(source: str) -> str:
+    """The text of a file, or of stdin for ``-``: at most MAX_JSON characters,
+    UTF-8; errors are HandErrors naming the file."""
+    label = "stdin" if source == "-" else shown(source)
+    try:
+        if source == "-":
+            raw = sys.stdin.buffer.read(MAX_JSON + 1)
+        else:
+            with open(source, "rb") as f:
+                raw = f.read(MAX_JSON + 1)
+    except OSError as exc:
+        raise HandError(f"hand: cannot read {label}: {exc.strerror}", "hand", source) from None
+    if len(raw) > MAX_JSON:
+        raise HandError(f"hand: {label} holds more than {MAX_JSON:,} bytes; a hand is smaller", "hand", source)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise HandError(f"hand: {label} is not UTF-8 text (byte {exc.start:,})", "hand", source) from None
+
+
+def _is_file(word: str) -> bool:
+    try:
+        return Path(word).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def read_hand(args: Sequence[str]) -> Hand:
     """A hand from the command line: a JSON file, ``-`` (stdin), or notation words."""
-    if len(args) == 1 and args[0] == "-":
-        return Hand.parse(sys.stdin.read())
-    if len(args) == 1 and (args[0].endswith(".json") or Path(args[0]).is_file()):
-        path = Path(args[0])
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise HandError(f"hand: cannot read {str(path)!r}: {exc.strerror}", "hand", str(path)) from None
-        return Hand.parse(text)
+    if len(args) == 1 and (args[0] == "-" or args[0].endswith(".json") or _is_file(args[0])):
+        return Hand.parse(read_text(args[0]))
     return Hand.parse(" ".join(args))
 
 
@@ -164,13 +186,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 def read_position(args: Sequence[str]) -> Position:
     """A hand in play from the command line: a JSON file, ``-`` (stdin), or notation words."""
-    if len(args) == 1 and args[0] == "-":
-        return Position.parse(sys.stdin.read())
-    if len(args) == 1 and (args[0].endswith(".json") or Path(args[0]).is_file()):
-        try:
-            return Position.parse(Path(args[0]).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise HandError(f"hand: cannot read {args[0]!r}: {exc.strerror}", "hand", args[0]) from None
+    if len(args) == 1 and (args[0] == "-" or args[0].endswith(".json") or _is_file(args[0])):
+        return Position.parse(read_text(args[0]))
     return Position.parse(" ".join(args))
 
 
@@ -299,7 +316,10 @@ def _cmd_presets(args: argparse.Namespace) -> int:
             raise HkcoreError("presets export: give a preset id or path")
         text = export_toml(load_preset(args.ref))
         if args.output:
-            Path(args.output).write_text(text, encoding="utf-8")
+            try:
+                Path(args.output).write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise HkcoreError(f"presets export: cannot write {shown(args.output)}: {exc.strerror}") from None
         else:
             sys.stdout.write(text)
         return 0
@@ -336,6 +356,34 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         print(f"hand  {format_hand(hand)}\n      {_unicode_hand(hand)}\n")
         print(cmp.table())
     return 0
+
+
+def _cmd_plugins(args: argparse.Namespace) -> int:
+    reg = current_registry()
+    cat = reg.catalogue
+    provided: dict[str, list[str]] = {}
+    for (kind, item), plugin in cat.owner.items():
+        provided.setdefault(plugin, []).append(f"{kind} {item}")
+    names = [reg.plugin_manager.get_name(p) or repr(p) for p in reg.plugin_manager.get_plugins()]
+    names = sorted(set(names) | set(cat.broken_plugins), key=lambda n: (not n.startswith("hkcore."), n))
+    rows = [{"plugin": name, "source": cat.available.get(name, "built in" if name.startswith("hkcore.") else
+                                                        "registered in this process"),
+             "provides": sorted(provided.get(name, [])), "problem": cat.broken_plugins.get(name)}
+            for name in names]
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    for row in rows:
+        print(f"{row['plugin']}  ({row['source']})")
+        kinds: dict[str, list[str]] = {}
+        for item in row["provides"]:
+            kind, _, name = item.rpartition(" ")
+            kinds.setdefault(kind, []).append(name)
+        for kind, items in kinds.items():
+            print(f"    {kind}s: {', '.join(items)}" if len(items) > 1 else f"    {kind}: {items[0]}")
+        if row["problem"]:
+            print(f"    problem: {row['problem']}")
+    return 1 if any(row["problem"] for row in rows) else 0
 
 
 _SCHEMAS = {"hand": Hand, "meld": Meld, "result": ScoreResult}
@@ -406,6 +454,10 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("other", nargs="?", help="the second preset (diff)")
     pr.add_argument("--output", "-o", help="export: write to this file instead of stdout")
     pr.set_defaults(func=_cmd_presets)
+
+    pl = sub.add_parser("plugins", help="installed plugins, what each provides and any problem (exit 1 if any)")
+    pl.add_argument("--json", action="store_true", help="print the list as JSON")
+    pl.set_defaults(func=_cmd_plugins)
 
     sh = sub.add_parser("schema", help="JSON Schema of a hand, a meld or a result")
     sh.add_argument("model", nargs="?", default="hand", choices=sorted(_SCHEMAS))

@@ -35,12 +35,14 @@ from typing import Any, NamedTuple
 from hkcore import core, registry
 from hkcore.core._codes import ORPHANS
 from hkcore.core._shaped import CORE_SHAPES
-from hkcore.errors import HandError
+from hkcore.errors import HandError, shown
 from hkcore.models import Hand, PatternScore, ReadingPart, ScoreResult, reading_part, trusted
 from hkcore.patterns import Pattern, Situation
 from hkcore.payments import Win, role_amounts
 from hkcore.preset import CACHE_SIZE, Preset, PresetStore, load_preset, store
-from hkcore.registry import Catalogue
+from hkcore.registry import (
+    MAX_COUNT, Catalogue, CheckedShape, checked_count, checked_payments, plugin_error, raised,
+)
 from hkcore.tiles import TILES, format_tiles
 
 _SCOPES = {
@@ -137,8 +139,14 @@ class CompiledPreset:
             self.payment_params = self.scheme.params.model_validate(
                 {k: v for k, v in preset.payments.items() if k != "scheme"})
         self.adjustments = tuple((cat.adjustments[name], opts) for name, opts in preset.plugins.items())
+        keys = [("pattern", e.id) for e in self.entries] + [("payment adjustment", a.id) for a, _ in self.adjustments]
+        if self.scheme is not None:
+            keys.append(("payment scheme", self.scheme.id))
+        #: (kind, id) -> the plugin that provides it, for errors
+        self._owner = {key: cat.owner.get(key, "?") for key in keys}
         self._adjust_min_melds = min((a.min_declared_sets for a, _ in self.adjustments), default=0)
-        self.extra_shapes = tuple((cat.shapes[sid], preset.shape_options.get(sid, MappingProxyType({})))
+        self.extra_shapes = tuple((CheckedShape(cat.shapes[sid], cat.owner.get(("shape", sid), "?")),
+                                   preset.shape_options.get(sid, MappingProxyType({})))
                                   for sid in preset.shapes if sid not in CORE_SHAPES)
         self.python_entries = tuple(e for e in self.entries if e.pattern.native is None)
         self._scores: Mapping[tuple[int, int, int], PatternScore] = MappingProxyType({
@@ -239,10 +247,20 @@ class CompiledPreset:
         entries = self.entries
 
         def detect(i: int, shape: int, reading: tuple[int, ...], win_set: int) -> int:
-            e = entries[i]
-            return int(e.pattern.detect(Situation(hand, reading, _SHAPE_NAMES[shape], win_set), e.options))
+            return self._detect(entries[i], Situation(hand, reading, _SHAPE_NAMES[shape], win_set))
 
         return detect
+
+    def _detect(self, e: Entry, s: Situation) -> int:
+        """How many times ``e``'s pattern is met; a PluginError names the
+        plugin when its detector raises or answers out of contract."""
+        try:
+            n = e.pattern.detect(s, e.options)
+        except Exception as exc:
+            raise raised(self._owner[("pattern", e.id)], "hkcore_patterns", f"pattern {e.id!r}", exc) from None
+        if type(n) is int and 0 <= n <= MAX_COUNT:
+            return n
+        return checked_count(n, self._owner[("pattern", e.id)], e.id)
 
     def best_outcome(self, hand: Hand) -> Outcome | None:
         """The best outcome over the standard shape, thirteen orphans and the
@@ -280,7 +298,7 @@ class CompiledPreset:
         """Detect and add up one situation (ruling 1)."""
         met: list[tuple[Entry, int]] = []
         for e in self.entries_for(s.shape):
-            n = e.pattern.detect(s, e.options)
+            n = self._detect(e, s)
             if n:
                 met.append((e, n))
         excluded: set[str] = set()
@@ -338,8 +356,17 @@ class CompiledPreset:
         })
 
     def _role_amounts(self, total: int) -> tuple[int, int, int, int, int]:
+        return role_amounts(self._scheme_settle, total)
+
+    def _scheme_settle(self, win: Win) -> dict[str, int]:
+        """The scheme's payments for ``win``, checked (a PluginError names the plugin)."""
         assert self.scheme is not None
-        return role_amounts(self.scheme, self.payment_params, total)
+        plugin, what = self._owner[("payment scheme", self.scheme.id)], f"scheme {self.scheme.id!r}"
+        try:
+            pays = self.scheme.settle(win, self.payment_params)
+        except Exception as exc:
+            raise raised(plugin, "hkcore_payment_schemes", what, exc) from None
+        return checked_payments(pays, plugin, "hkcore_payment_schemes", what)
 
     def _adjust(self, hand: Hand, capped: int, instant: bool, payments: dict[str, int]) -> dict[str, int]:
         """The preset's payment adjustments on payments already settled."""
@@ -351,7 +378,12 @@ class CompiledPreset:
     def _apply_adjustments(self, hand: Hand, win: Win, payments: dict[str, int]) -> dict[str, int]:
         for adjustment, options in self.adjustments:
             if len(hand.melds) >= adjustment.min_declared_sets:
-                payments = adjustment.adjust(hand, win, payments, options)
+                plugin, what = self._owner[("payment adjustment", adjustment.id)], f"adjustment {adjustment.id!r}"
+                try:
+                    found = adjustment.adjust(hand, win, dict(payments), options)
+                except Exception as exc:
+                    raise raised(plugin, "hkcore_payment_adjustments", what, exc) from None
+                payments = checked_payments(found, plugin, "hkcore_payment_adjustments", what)
         return payments
 
     def _make_pattern(self, entry: int, count: int, value: int) -> PatternScore:
@@ -373,8 +405,7 @@ class CompiledPreset:
         # a scheme's answer depends on the win alone: settle each distinct win once
         settled = self._settled.get(win)
         if settled is None:
-            assert self.scheme is not None
-            settled = self.scheme.settle(win, self.payment_params)
+            settled = self._scheme_settle(win)
             if len(self._settled) < _MEMO:
                 self._settled[win] = settled
         payments = self._apply_adjustments(hand, win, dict(settled))
@@ -449,7 +480,15 @@ def _plugin_parts(hand: Hand, best: Outcome, cat: Catalogue) -> list[ReadingPart
         return []
     concealed = best.reading[:len(best.reading) - len(hand.melds)]
     parts, won = [], False
-    for kind, tiles in shape.parts(concealed):
+    plugin = cat.owner.get(("shape", shape.id), "?")
+    try:
+        given = [(kind, list(tiles)) for kind, tiles in shape.parts(concealed)]
+    except Exception as exc:
+        raise raised(plugin, "hkcore_shapes", f"shape {shape.id!r}", exc) from None
+    for kind, tiles in given:
+        if kind not in _KIND.values() and kind != "pair" or not all(type(t) is int and 0 <= t < 34 for t in tiles):
+            raise plugin_error(plugin, "hkcore_shapes", f"shape {shape.id!r}",
+                               f"parts gave {shown((kind, tiles))}; a part is (pair|chow|pung|kong, tile indices)")
         winning = not won and hand.win_index in tiles
         won = won or winning
         parts.append(reading_part(kind, format_tiles([TILES[t] for t in tiles]), True, False, winning))

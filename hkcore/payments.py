@@ -108,13 +108,13 @@ class PaymentAdjustment:
     min_declared_sets: int = 0
 
 
-def role_amounts(scheme: PaymentScheme, params: Any, total: int) -> tuple[int, int, int, int, int]:
-    """What each role pays at ``total`` under a symmetric scheme: (each on a
-    self-draw, the discarder, each other seat on a discard, the kong-maker,
-    each other seat on a robbed kong)."""
-    sd = scheme.settle(Win("E", total, True, None, False), params)
-    d = scheme.settle(Win("E", total, False, "S", False), params)
-    rob = scheme.settle(Win("E", total, False, "S", True), params)
+def role_amounts(settle: Callable[[Win], Mapping[str, int]], total: int) -> tuple[int, int, int, int, int]:
+    """What each role pays at ``total`` under a symmetric scheme's ``settle``
+    (a win -> payments): (each on a self-draw, the discarder, each other seat
+    on a discard, the kong-maker, each other seat on a robbed kong)."""
+    sd = settle(Win("E", total, True, None, False))
+    d = settle(Win("E", total, False, "S", False))
+    rob = settle(Win("E", total, False, "S", True))
     return -sd["S"], -d["S"], -d["W"], -rob["S"], -rob["W"]
 
 

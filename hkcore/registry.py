@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import threading
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -26,7 +27,7 @@ from typing import Any
 import pluggy
 
 from hkcore import hookspecs
-from hkcore.errors import HkcoreError
+from hkcore.errors import HkcoreError, shown
 from hkcore.patterns import Pattern
 from hkcore.payments import PaymentAdjustment, PaymentScheme
 from hkcore.shapes import Shape
@@ -39,6 +40,11 @@ ENTRY_POINT_GROUP = "hkcore"
 
 class PluginError(HkcoreError):
     """A plugin that cannot be loaded or that returned something unusable."""
+
+
+class PluginWarning(UserWarning):
+    """A plugin that failed to load, or gave something unusable (a duplicate
+    id, an object of the wrong kind), found when the catalogue is built."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +90,8 @@ class Registry:
         self.extra = extra
         self.plugin_manager = pm
         self.catalogue = _build_catalogue(pm, broken)
+        for problem in self.catalogue.broken_plugins.values():
+            warnings.warn(problem, PluginWarning, stacklevel=3)
 
 
 def _build_catalogue(pm: pluggy.PluginManager, broken: dict[str, str]) -> Catalogue:
@@ -209,3 +217,78 @@ def unregister_plugin(plugin: object) -> Registry:
         return kept
 
     return _publish(remove)
+
+
+# ---------------------------------------------------------------- what plugins return, checked
+
+#: the most times a pattern may be met in one reading, the largest payment
+MAX_COUNT = 64
+MAX_PAYMENT = 10**12
+_SEATS = ("E", "S", "W", "N")
+
+
+def plugin_error(plugin: str, hook: str, what: str, problem: str) -> PluginError:
+    """A PluginError naming the plugin, the hook and the pattern, shape or scheme."""
+    err = PluginError(f"plugin {plugin!r} ({hook}, {what}): {problem}")
+    err.plugin, err.hook, err.item = plugin, hook, what  # type: ignore[attr-defined]
+    return err
+
+
+def raised(plugin: str, hook: str, what: str, exc: BaseException) -> PluginError:
+    """The PluginError for a plugin function that raised ``exc``."""
+    return plugin_error(plugin, hook, what, f"raised {type(exc).__name__}: {shown(str(exc))}")
+
+
+def checked_count(n: Any, plugin: str, what: str) -> int:
+    """A detector's answer: a whole number 0..MAX_COUNT (True/False read as 1/0)."""
+    if type(n) is int and 0 <= n <= MAX_COUNT:
+        return n
+    if type(n) is bool:
+        return int(n)
+    raise plugin_error(plugin, "hkcore_patterns", f"pattern {what!r}",
+                       f"detect returned {shown(n)}; a count is a whole number 0..{MAX_COUNT}")
+
+
+def checked_payments(pays: Any, plugin: str, hook: str, what: str) -> dict[str, int]:
+    """A scheme's or adjustment's payments: E, S, W, N, whole numbers summing to zero."""
+    if (type(pays) is dict and len(pays) == 4 and all(s in pays for s in _SEATS)
+            and all(type(pays[s]) is int and -MAX_PAYMENT <= pays[s] <= MAX_PAYMENT for s in _SEATS)
+            and sum(pays.values()) == 0):
+        return {s: pays[s] for s in _SEATS}
+    raise plugin_error(plugin, hook, what, f"returned {shown(pays)}; payments are the net change of E, S, W "
+                       "and N, whole numbers that sum to zero")
+
+
+class CheckedShape:
+    """A plugin's shape whose answers are checked (a PluginError names the
+    plugin when it raises or answers out of contract)."""
+
+    def __init__(self, shape: Shape, plugin: str) -> None:
+        self.shape = shape
+        self.id = shape.id
+        self.plugin = plugin
+        self.parts = shape.parts
+
+    def readings(self, counts: list[int], k: int, options: Mapping[str, Any]) -> list[tuple[int, ...]]:
+        what = f"shape {self.id!r}"
+        try:
+            found = self.shape.readings(list(counts), k, options)
+            out = [tuple(r) for r in found]
+        except Exception as exc:
+            raise raised(self.plugin, "hkcore_shapes", what, exc) from None
+        if len(out) > MAX_COUNT or not all(0 < len(r) <= 16 and all(type(x) is int and 0 <= x < 136 for x in r)
+                                           for r in out):
+            raise plugin_error(self.plugin, "hkcore_shapes", what,
+                               f"readings returned {shown(found)}; a reading is a tuple of tile indices or set codes")
+        return out
+
+    def tiles_away(self, counts: list[int], k: int, codes: tuple[int, ...], options: Mapping[str, Any]) -> int:
+        what = f"shape {self.id!r}"
+        try:
+            n = self.shape.tiles_away(list(counts), k, codes, options)
+        except Exception as exc:
+            raise raised(self.plugin, "hkcore_shapes", what, exc) from None
+        if type(n) is not int or not -1 <= n <= 99:
+            raise plugin_error(self.plugin, "hkcore_shapes", what,
+                               f"tiles_away returned {shown(n)}; expected a whole number -1..99")
+        return n

@@ -16,7 +16,7 @@ from hkcore import core
 from hkcore.core._shaped import CORE_SHAPES, ShapeSet
 from hkcore.errors import HandError
 from hkcore.preset import Preset, shape_options
-from hkcore.registry import Catalogue, catalogue
+from hkcore.registry import Catalogue, CheckedShape, catalogue
 
 
 def shape_set(shapes: Any, cat: Catalogue | None = None) -> ShapeSet:
@@ -46,7 +46,7 @@ def shape_set(shapes: Any, cat: Catalogue | None = None) -> ShapeSet:
             known = ", ".join([*CORE_SHAPES, *(s for s in found.shapes if s not in CORE_SHAPES)])
             raise HandError(f"shapes: unknown shape {sid!r}; known: {known}", "shapes", sid)
         shape = found.shapes[sid]
-        extra.append((shape, shape_options(shape, opts)))
+        extra.append((CheckedShape(shape, found.owner.get(("shape", sid), "?")), shape_options(shape, opts)))
     return ShapeSet("thirteen_orphans" in ids, tuple(extra))
 
 
