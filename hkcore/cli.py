@@ -73,6 +73,12 @@ def read_text(source: str) -> str:
     UTF-8; errors are HandErrors naming the file."""
     label = "stdin" if source == "-" else shown(source)
     try:
+        if source == "-" and getattr(sys.stdin, "buffer", None) is None:  # a text stream (tests, embedding)
+            text = sys.stdin.read(MAX_JSON + 1)
+            if len(text) > MAX_JSON:
+                raise HandError(f"hand: {label} holds more than {MAX_JSON:,} characters; a hand is smaller",
+                                "hand", source)
+            return text
         if source == "-":
             raw = sys.stdin.buffer.read(MAX_JSON + 1)
         else:
@@ -80,6 +86,8 @@ def read_text(source: str) -> str:
                 raw = f.read(MAX_JSON + 1)
     except OSError as exc:
         raise HandError(f"hand: cannot read {label}: {exc.strerror}", "hand", source) from None
+    except UnicodeDecodeError as exc:
+        raise HandError(f"hand: {label} is not UTF-8 text (byte {exc.start:,})", "hand", source) from None
     if len(raw) > MAX_JSON:
         raise HandError(f"hand: {label} holds more than {MAX_JSON:,} bytes; a hand is smaller", "hand", source)
     try:
