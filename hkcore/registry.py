@@ -273,9 +273,12 @@ class CheckedShape:
         what = f"shape {self.id!r}"
         try:
             found = self.shape.readings(list(counts), k, options)
-            out = [tuple(r) for r in found]
         except Exception as exc:
             raise raised(self.plugin, "hkcore_shapes", what, exc) from None
+        try:
+            out = [tuple(r) for r in found]
+        except Exception:
+            out = [()]
         if len(out) > MAX_COUNT or not all(0 < len(r) <= 16 and all(type(x) is int and 0 <= x < 136 for x in r)
                                            for r in out):
             raise plugin_error(self.plugin, "hkcore_shapes", what,

@@ -1,0 +1,360 @@
+"""Fuzz: hostile input of every kind gets an HkcoreError naming its field, fast.
+
+Hypothesis generates malformed notation, mutated hand JSON, mutated built-in
+preset TOML and faulty plugins. For every input: only ``HkcoreError``
+subclasses escape; each names its field (or TOML path, or plugin); no call
+takes more than ``SLOW`` seconds; messages stay short; and every hand that is
+accepted scores the same through notation and JSON.
+
+CI runs a bounded number of examples per test (the ``ci`` profile). The long
+local run (docs/fuzzing.md) sets ``HKCORE_FUZZ_EXAMPLES``::
+
+    HKCORE_FUZZ_EXAMPLES=200000 pytest tests/test_fuzz.py -p no:cacheprovider
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tomli_w
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import hkcore
+from hkcore.errors import SHOWN
+from hkcore.hookspecs import hookimpl
+from hkcore.notation import format_hand
+from hkcore.patterns import Pattern
+from hkcore.payments import PaymentAdjustment, PaymentScheme, SchemeParams
+from hkcore.shapes import Shape
+from strategies import hands
+
+EXAMPLES = int(os.environ.get("HKCORE_FUZZ_EXAMPLES", "0")) or None
+#: the longest any single call may take (generous: the machine is shared)
+SLOW = 2.0
+#: the longest error message (a value is shown in at most ~SHOWN characters, and a message names a few)
+LONGEST = 12 * SHOWN + 400
+PRESETS = hkcore.presets()
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def fuzz(n: int) -> Callable[[Any], Any]:
+    """Hypothesis settings for a fuzz test: ``n`` examples in CI, more on request."""
+    return settings(max_examples=EXAMPLES or n, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.filter_too_much])
+
+
+def call(f: Callable[[], Any]) -> tuple[Any, hkcore.HkcoreError | None]:
+    """Run ``f``: its result or the HkcoreError it raised (anything else fails the test), timed."""
+    start = time.perf_counter()
+    try:
+        return f(), None
+    except hkcore.HkcoreError as exc:
+        message = str(exc)
+        assert message and "\n" not in message, repr(message)
+        assert len(message) <= LONGEST, f"{len(message)} characters: {message[:300]}"
+        return None, exc
+    finally:
+        took = time.perf_counter() - start
+        assert took < SLOW, f"{took:.2f} s"
+
+
+def names_its_field(err: hkcore.HkcoreError) -> bool:
+    field = getattr(err, "field", None) or getattr(err, "path", None) or getattr(err, "plugin", None)
+    return bool(field) or str(err).split(":", 1)[0].strip() != ""
+
+
+# ---------------------------------------------------------------- values that break naive code
+
+def _huge(negative: bool) -> int:
+    """An int too long to print (Python refuses str() of more than 4,300 digits)."""
+    return -(10**5000) if negative else 10**5000
+
+
+WEIRD_INTS = st.one_of(
+    st.sampled_from([-1, 0, 1, 2, 3, 4, 5, 8, 13, 14, 34, 99, 255, 256, 2**31 - 1, 2**31, 2**63, -(2**63)]),
+    st.builds(_huge, st.booleans()),
+)
+WEIRD_STRINGS = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(["", " ", "²", "½", "٣", "\x00", "🀄", "🀢", "5z", "0m", "10m", "1111m", "E", "e", "Z",
+                     "self-draw", "win:", "[", "]", ":", "x" * 300, "1m" * 600, "null", "{}", "\u202e"]),
+)
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | WEIRD_INTS | st.floats(allow_nan=True) | WEIRD_STRINGS,
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(WEIRD_STRINGS, inner, max_size=4),
+    max_leaves=12,
+)
+TOKENS = st.sampled_from([
+    "123m", "456p", "789s", "11z", "22z", "111z", "5555s", "[1111m]", "[123m]", "666z:W", "777z:E", "567m:N",
+    "123m:X", "666z:", "win:5z", "win:9f", "win:", "self-draw", "from:N", "from:E", "seat:S", "seat:Q", "round:W",
+    "flowers:13", "flowers:1234", "flowers:55", "flowers:²", "seasons:2", "last-tile", "kong-replacement",
+    "kong-replacement:2", "kong-replacement:9", "robbing-kong", "first-turn:deal", "first-turn:first_draw",
+    "first-turn:x", "win:1m", "SELF_DRAW", "🀄🀄🀄", "1f", "x", "::", "[]", "[1111m", "9999999999m",
+])
+
+
+# ---------------------------------------------------------------- hands
+
+@fuzz(300)
+@given(st.lists(TOKENS, min_size=0, max_size=12), st.sampled_from(PRESETS))
+def test_malformed_notation(tokens: list[str], preset: str) -> None:
+    text = " ".join(tokens)
+    result, err = call(lambda: hkcore.score(text, preset))
+    if err is not None:
+        assert names_its_field(err), str(err)
+    else:
+        assert result.faan >= 0
+
+
+@fuzz(200)
+@given(st.text(max_size=80))
+def test_arbitrary_text(text: str) -> None:
+    for f in (lambda: hkcore.score(text), lambda: hkcore.analyse(text), lambda: hkcore.is_complete(text),
+              lambda: hkcore.tiles_away(text), lambda: hkcore.Hand.parse(text)):
+        call(f)
+
+
+def _mutate(draw: st.DrawFn, value: Any, depth: int = 0) -> Any:
+    """``value`` with one random change somewhere inside it."""
+    if isinstance(value, dict) and value and depth < 3:
+        key = draw(st.sampled_from(sorted(value)))
+        out = dict(value)
+        action = draw(st.sampled_from(["replace", "delete", "add", "inner"]))
+        if action == "replace":
+            out[key] = draw(JSON_VALUES)
+        elif action == "delete":
+            del out[key]
+        elif action == "add":
+            out[draw(WEIRD_STRINGS)] = draw(JSON_VALUES)
+        else:
+            out[key] = _mutate(draw, value[key], depth + 1)
+        return out
+    if isinstance(value, list) and value and depth < 3:
+        i = draw(st.integers(0, len(value) - 1))
+        out_list = list(value)
+        action = draw(st.sampled_from(["replace", "delete", "duplicate", "inner"]))
+        if action == "replace":
+            out_list[i] = draw(JSON_VALUES)
+        elif action == "delete":
+            del out_list[i]
+        elif action == "duplicate":
+            out_list.insert(i, value[i])
+        else:
+            out_list[i] = _mutate(draw, value[i], depth + 1)
+        return out_list
+    return draw(JSON_VALUES)
+
+
+@st.composite
+def mutated_hands(draw: st.DrawFn) -> Any:
+    hand = draw(hands())
+    for _ in range(draw(st.integers(1, 3))):
+        hand = _mutate(draw, hand)
+    return hand
+
+
+@fuzz(400)
+@given(mutated_hands(), st.sampled_from(PRESETS))
+def test_mutated_hand_json(data: Any, preset: str) -> None:
+    try:
+        text = json.dumps(data)
+    except ValueError:  # an int json cannot print: the dict alone
+        text = "{}"
+    for f in (lambda: hkcore.score(data, preset), lambda: hkcore.score(text, preset)):
+        result, err = call(f)
+        if err is not None:
+            assert names_its_field(err), str(err)
+
+
+@fuzz(100)
+@given(hands(), st.sampled_from(["win_tile", "tiles", "self_draw", "seat_wind"]))
+def test_a_key_given_twice_in_json_is_refused(data: dict[str, Any], key: str) -> None:
+    body = json.dumps(data)[1:-1]
+    text = "{" + body + (", " if body else "") + f'"{key}": {json.dumps(data.get(key))}' + "}"
+    _, err = call(lambda: hkcore.score(text))
+    assert err is not None and key in str(err)
+
+
+@fuzz(300)
+@given(hands(), st.sampled_from(PRESETS))
+def test_accepted_hands_round_trip_through_notation_and_json(data: dict[str, Any], preset: str) -> None:
+    hand, err = call(lambda: hkcore.Hand.parse(data))
+    if err is not None:
+        return
+    by_json, _ = call(lambda: hkcore.Hand.parse(hand.to_json()))
+    by_notation, _ = call(lambda: hkcore.Hand.parse(format_hand(hand)))
+    assert by_json == hand == by_notation
+    results = [call(lambda h=h: hkcore.score(h, preset)) for h in (hand, by_json, by_notation)]
+    dumps = [r.model_dump() if r is not None else str(e) for r, e in results]
+    assert dumps[0] == dumps[1] == dumps[2]
+
+
+@fuzz(200)
+@given(st.one_of(JSON_VALUES, st.lists(WEIRD_INTS, max_size=40), st.binary(max_size=40)))
+def test_core_functions_take_anything(tiles: Any) -> None:
+    for f in (hkcore.is_complete, hkcore.readings, hkcore.tiles_away, hkcore.waits):
+        call(lambda f=f: f(tiles))
+        call(lambda f=f: f("123m456p789s11z", tiles))
+
+
+# ---------------------------------------------------------------- presets
+
+def _builtin_data(pid: str) -> dict[str, Any]:
+    return tomllib.loads((ROOT / "presets" / f"{pid}.toml").read_text(encoding="utf-8"))
+
+
+TOML_VALUES = st.recursive(
+    st.booleans() | st.sampled_from([-1, 0, 1, 3, 13, 2**31, 2**62]) | WEIRD_STRINGS.filter(lambda s: "\x00" not in s)
+    | st.floats(allow_nan=False),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(
+        ["value", "valeu", "limit", "by_count", "includes", "scheme", "table", "cap", "x", "wait", "on"]),
+        inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@st.composite
+def mutated_presets(draw: st.DrawFn) -> dict[str, Any]:
+    data = _builtin_data(draw(st.sampled_from(PRESETS)))
+    for _ in range(draw(st.integers(1, 3))):
+        table = draw(st.sampled_from(["", "patterns", "payments", "claims"]))
+        target = data if not table else data.get(table)
+        if not isinstance(target, dict):
+            continue
+        keys = sorted(target)
+        key = draw(st.sampled_from(keys + ["extends", "unknown_key", "minimum", "cap"])) if keys else "minimum"
+        if draw(st.booleans()) and key in target:
+            del target[key]
+        else:
+            target[key] = draw(TOML_VALUES)
+    data.pop("extends", None) if draw(st.booleans()) else None
+    return data
+
+
+def _hand_sample() -> list[str]:
+    return ["234m55z 666z:W 777z:E [1111m] win:5z seat:S from:N", "123m456p789s11122z win:2z self-draw",
+            "19m19p19s12345677z win:7z", "123m456p789s1122z flowers:1234 seasons:123",
+            "11123456789999m win:9m self-draw first-turn:deal"]
+
+
+@fuzz(250)
+@given(mutated_presets())
+def test_mutated_preset_toml(tmp_path_factory: pytest.TempPathFactory, data: dict[str, Any]) -> None:
+    folder = tmp_path_factory.mktemp("fuzz")
+    path = folder / "house.toml"
+    try:
+        path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    except (TypeError, ValueError):  # not representable as TOML
+        return
+    preset, err = call(lambda: hkcore.load_preset(path, root=folder))
+    if err is not None:
+        assert isinstance(err, hkcore.PresetError) and err.path, str(err)
+        return
+    for text in _hand_sample():
+        result, err = call(lambda t=text: hkcore.score(t, preset))
+        if result is not None:
+            assert result.faan >= 0 and result.uncapped >= result.faan
+            assert preset.cap is None or result.faan <= preset.cap
+            if result.payments is not None:
+                assert sum(result.payments.values()) == 0 and set(result.payments) == {"E", "S", "W", "N"}
+
+
+@fuzz(60)
+@given(st.binary(max_size=200))
+def test_preset_file_bytes(tmp_path_factory: pytest.TempPathFactory, raw: bytes) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / "house.toml"
+    path.write_bytes(b'extends = "bga-old-style"\n' + raw)
+    call(lambda: hkcore.load_preset(path))
+
+
+# ---------------------------------------------------------------- faulty plugins
+
+class Faulty:
+    """One plugin whose pattern, shape, scheme and adjustment answer whatever
+    ``answer[0]`` holds (or raise it, when it is an exception)."""
+
+    answer: list[Any] = [0]
+
+    @staticmethod
+    def _give() -> Any:
+        found = Faulty.answer[0]
+        if isinstance(found, BaseException):
+            raise found
+        return found
+
+    @hookimpl
+    def hkcore_patterns(self) -> list[Pattern]:
+        return [Pattern("fuzz_pattern", "Fuzz", "測試", lambda s, o: Faulty._give())]
+
+    @hookimpl
+    def hkcore_shapes(self) -> list[Shape]:
+        return [Shape("fuzz_shape", "Fuzz", "測試", lambda c, k, o: Faulty._give(), lambda c, k, m, o: Faulty._give())]
+
+    @hookimpl
+    def hkcore_payment_schemes(self) -> list[PaymentScheme]:
+        return [PaymentScheme("fuzz_scheme", "fuzz", SchemeParams, lambda win, p: Faulty._give())]
+
+    @hookimpl
+    def hkcore_payment_adjustments(self) -> list[PaymentAdjustment]:
+        return [PaymentAdjustment("fuzz_adjustment", "fuzz", lambda h, w, p, o: Faulty._give())]
+
+
+@pytest.fixture(scope="module")
+def faulty(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    plugin = Faulty()
+    hkcore.register_plugin(plugin, "faulty")
+    folder = tmp_path_factory.mktemp("faulty")
+    files = {
+        "pattern": 'extends = "bga-old-style"\n[patterns]\nfuzz_pattern = 1\n',
+        "shape": 'extends = "bga-old-style"\nshapes = ["standard", "fuzz_shape"]\n',
+        "scheme": 'extends = "hk-classic"\n[payments]\nscheme = "fuzz_scheme"\n',
+        "adjustment": 'extends = "bga-old-style"\nplugins = ["fuzz_adjustment"]\n',
+    }
+    for name, body in files.items():
+        (folder / f"{name}.toml").write_text(body)
+    yield {name: str(folder / f"{name}.toml") for name in files}
+    hkcore.unregister_plugin("faulty")
+
+
+ANSWERS = st.one_of(
+    st.just(0), st.just(1), WEIRD_INTS, st.floats(allow_nan=True), st.just(math.inf), WEIRD_STRINGS, st.none(),
+    st.lists(st.integers(-3, 200), max_size=5).map(tuple), st.lists(st.tuples(st.integers(0, 140)), max_size=3),
+    st.dictionaries(st.sampled_from(["E", "S", "W", "N", "X"]), WEIRD_INTS, max_size=5),
+    st.sampled_from([ZeroDivisionError("boom"), RuntimeError("x" * 500), KeyError("k"), RecursionError(),
+                     ValueError("bad"), TypeError("t")]),
+)
+
+
+@fuzz(300)
+@given(ANSWERS, st.sampled_from(["pattern", "shape", "scheme", "adjustment"]),
+       st.sampled_from(_hand_sample()))
+def test_faulty_plugins_are_named(faulty: dict[str, str], answer: Any, where: str, text: str) -> None:
+    Faulty.answer[0] = answer
+    try:
+        preset, err = call(lambda: hkcore.load_preset(faulty[where]))
+        if err is not None:  # the scheme's role table is built when the preset is compiled
+            assert isinstance(err, hkcore.PluginError) and "faulty" in str(err)
+            return
+        for f in (lambda: hkcore.score(text, preset),
+                  lambda: hkcore.analyse("123m456p789s1112z", preset),
+                  lambda: hkcore.tiles_away("123m456p789s1112z", shapes=preset)):
+            result, err = call(f)
+            if err is not None and isinstance(err, hkcore.PluginError):
+                assert "faulty" in str(err) and where in str(err), str(err)
+            elif isinstance(result, hkcore.ScoreResult) and result.payments is not None:
+                assert sum(result.payments.values()) == 0
+        # a detector's count out of contract is never used silently
+        if where == "pattern" and not (type(answer) is bool or (type(answer) is int and 0 <= answer <= 64)):
+            _, err = call(lambda: hkcore.score("123m456p789s11122z win:2z self-draw", preset))
+            assert isinstance(err, hkcore.PluginError), err
+    finally:
+        Faulty.answer[0] = 0
