@@ -86,6 +86,8 @@ class Entry:
         return self.worth(count)
 
 
+#: patterns commonly met more than once in a hand, and how many times at most
+_MOST_COUNTED = {"bonus_tile": 8, "dragon_pung": 3}
 #: memo tables on a compiled preset stop growing at this many entries
 _MEMO = 4096
 
@@ -151,7 +153,7 @@ class CompiledPreset:
         self.python_entries = tuple(e for e in self.entries if e.pattern.native is None)
         self._scores: Mapping[tuple[int, int, int], PatternScore] = MappingProxyType({
             (e.index, n, e.contribution(n)): self._make_pattern(e.index, n, e.contribution(n))
-            for e in self.entries for n in range(1, 9)})
+            for e in self.entries for n in range(1, _MOST_COUNTED.get(e.id, 1) + 1)})
         #: Win -> settled payments (a pure function of the win), and analyse's
         #: Wait values by kernel row; each bounded by _MEMO
         self._settled: dict[Win, dict[str, int]] = {}

@@ -258,13 +258,7 @@ class Hand(_Checked):
             raise _err("discarder", self.discarder, "first_turn 'first_discard' is a win on the dealer's (East's) discard")
         if self.first_turn in ("first_draw", "first_discard") and self.seat_wind == "E":
             raise _err("first_turn", self.first_turn, "is for a non-dealer; seat_wind is E (the dealer)")
-        before = SEATS[SEATS.index(self.seat_wind) - 1]
-        for i, m in enumerate(self.melds):
-            if m.from_ == self.seat_wind:
-                raise _err(f"melds.{i}.from", m.from_, f"is the winner's own seat ({self.seat_wind})")
-            if m.kind == "chow" and m.from_ is not None and m.from_ != before:
-                raise _err(f"melds.{i}.from", m.from_,
-                           f"a chow is claimed only from the seat before ({before} for {self.seat_wind})")
+        _check_from(self.melds, self.seat_wind, "winner")
         if self.first_turn is not None and any(m.claimed for m in self.melds):
             raise _err("first_turn", self.first_turn, "nobody has claimed yet on the first turn, but the hand has claimed sets")
 
@@ -376,6 +370,17 @@ def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
                             key, value)
         out[key] = value
     return out
+
+
+def _check_from(melds: tuple[Meld, ...], seat: str, who: str) -> None:
+    """Each claimed set came from another seat, a chow from the seat before."""
+    before = SEATS[SEATS.index(seat) - 1]
+    for i, m in enumerate(melds):
+        if m.from_ == seat:
+            raise _err(f"melds.{i}.from", m.from_, f"is the {who}'s own seat ({seat})")
+        if m.kind == "chow" and m.from_ is not None and m.from_ != before:
+            raise _err(f"melds.{i}.from", m.from_,
+                       f"a chow is claimed only from the seat before ({before} for {seat})")
 
 
 def _meld_tiles(code: int) -> tuple[int, ...]:
@@ -560,6 +565,7 @@ class Position(_Checked):
             counts, _codes, _k = normalize(self.tiles, codes, "any")
         except HandError as exc:
             raise _err(exc.field or "tiles", exc.value, str(exc).split(": ", 1)[-1]) from None
+        _check_from(self.melds, self.seat_wind, "player")
         self._counts = counts
         # as Hand.kernel_context, with no win yet
         self._kernel_ctx = _kernel_context(self, counts, codes, (False, False, 0, False, 0, -1), (), 0)

@@ -37,7 +37,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from hkcore import registry
-from hkcore.errors import HkcoreError, shown
+from hkcore.errors import SHOWN, HkcoreError, shown
 from hkcore.registry import Catalogue
 
 BUILTIN_SHAPES = ("standard", "thirteen_orphans")
@@ -65,7 +65,7 @@ class PresetError(HkcoreError, ValueError):
     """A preset that cannot be loaded: names the file and the TOML path."""
 
     def __init__(self, message: str, file: str | None = None, path: str | None = None):
-        where = ": ".join(x for x in (file, path) if x)
+        where = ": ".join(x if len(x) <= 2 * SHOWN else x[:2 * SHOWN - 3] + "..." for x in (file, path) if x)
         super().__init__(f"{where}: {message}" if where else message)
         self.file = file
         self.path = path

@@ -56,7 +56,7 @@ cdef enum:
     NNOTES = 5
     NPS = 16                   # PatternScores made in advance for counts 1..NPS - 1
     NROLE = 64                 # role amounts known in advance for totals 0..NROLE - 1
-    NPAY = 32                  # payment dicts made in advance for totals 0..NPAY - 1
+    NPAY = 16                  # payment dicts made in advance for totals 0..NPAY - 1 (up to the cap)
 cdef tuple _NOTES = (None, "no payment: the hand cannot win", "paid as a self-draw",
                      "payments need the kong-maker: give 'discarder'",
                      "payments need the discarder: give 'discarder'")
@@ -597,7 +597,7 @@ cdef class Kernel:
                 amounts = tuple(roles(t))
                 for i in range(5):
                     self.role_amt[t][i] = amounts[i]
-            for t in range(NPAY):
+            for t in range(NPAY if self.cap < 0 or self.cap >= NPAY else self.cap + 1):
                 for w in range(4):
                     for d in range(4):
                         for mode in range(3):
@@ -755,7 +755,7 @@ cdef class Kernel:
         else:
             mode = 1 if c.robbing else 2
         note_id[0] = NOTE_SELF_DRAW_INSTANT if instant else NOTE_NONE
-        if 0 <= total < NPAY:
+        if 0 <= total < NPAY and self.pay_obj[total][w][d][mode] != NULL:
             return PyDict_Copy(<object>self.pay_obj[total][w][d][mode])
         return self._role_payments(total, w, d, mode)
 
