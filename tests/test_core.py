@@ -524,3 +524,24 @@ def test_exhaustive_dots_and_bamboo_small(twin_cores, start):
 def test_exhaustive_honours(twin_cores):
     # every 1z..7z vector of counts 0..4 with an accepted size
     assert _sweep(*twin_cores, 27, 7) == 31_495
+
+
+def _answer(f, text):
+    try:
+        return f(text)
+    except HandError as exc:
+        return f"error: {exc}"
+
+
+@given(text=st.one_of(
+    st.text(alphabet="0123456789mpszfg 🀄🀇", max_size=20),
+    st.lists(st.sampled_from(["1m", "9m", "5p", "7z", "8z", "111z", "1111m", "123s", "19m19p19s", "12345677z"]),
+             max_size=6).map("".join),
+))
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+def test_tile_text_reads_the_same_in_both_cores(twin_cores, text):
+    """The compiled core reads plain notation itself and leaves the rest to
+    the Python reader: both cores answer alike, errors word for word."""
+    compiled, pure = twin_cores
+    for name in ("is_complete", "tiles_away", "readings", "waits"):
+        assert _answer(getattr(compiled, name), text) == _answer(getattr(pure, name), text), name

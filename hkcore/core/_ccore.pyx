@@ -308,6 +308,52 @@ cdef int _read_items(PyObject **items, int *c) noexcept:
     return n
 
 
+cdef int _str_counts(str text, int *c) noexcept:
+    """Counts from plain ASCII notation (``"123m456p11z"``: digits, then a
+    suit letter m, p, s or z) and their total; -1 for anything else (spaces,
+    Unicode tiles, bonus tiles, a fifth copy, a digit out of range...), which
+    the Python reader then reads or refuses with its own error."""
+    cdef Py_ssize_t i, n = len(text)
+    cdef Py_UCS4 ch
+    cdef int pending[18]
+    cdef int npend = 0, total = 0, base, j, t
+    if n > 64:
+        return -1
+    memset(c, 0, 34 * sizeof(int))
+    for i in range(n):
+        ch = text[i]
+        if 49 <= ch <= 57:          # '1'..'9'
+            if npend == 18:
+                return -1
+            pending[npend] = <int>ch - 49
+            npend += 1
+            continue
+        if ch == 109:               # 'm'
+            base = 0
+        elif ch == 112:             # 'p'
+            base = 9
+        elif ch == 115:             # 's'
+            base = 18
+        elif ch == 122:             # 'z'
+            base = 27
+        else:
+            return -1
+        if npend == 0:
+            return -1
+        for j in range(npend):
+            if base == 27 and pending[j] > 6:
+                return -1
+            t = base + pending[j]
+            c[t] += 1
+            if c[t] > 4:
+                return -1
+        total += npend
+        npend = 0
+    if npend or total > 18:
+        return -1
+    return total
+
+
 cdef int _fast_counts(object tiles, int *c) noexcept:
     """Read 34 counts 0..4 straight from a list, tuple or bytes and return
     their total; -1 if the input is anything else (it then goes through
@@ -318,6 +364,8 @@ cdef int _fast_counts(object tiles, int *c) noexcept:
         if PySequence_Fast_GET_SIZE(tiles) != 34:
             return -1
         return _read_items(PySequence_Fast_ITEMS(tiles), c)
+    if type(tiles) is str:
+        return _str_counts(tiles, c)
     if type(tiles) is bytes:
         if PyBytes_GET_SIZE(tiles) != 34:
             return -1
