@@ -6,7 +6,7 @@ extensions = [
     Extension(
         "hkcore.core._ccore",
         ["hkcore/core/_ccore.pyx"],
-        depends=["hkcore/core/_kernel.pxi"],
+        depends=["hkcore/core/_kernel.pxi", "hkcore/core/_ingest.pxi"],
         extra_compile_args=["-O3"],
     )
 ]

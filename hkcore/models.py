@@ -210,15 +210,7 @@ class Hand(_Checked):
                     f"the robbed {self.win_tile}'s other copies are in the kong; the hand cannot hold two",
                 )
         self._counts = counts
-        self._check_context()
-        melds = self.melds
-        self._kernel_ctx = _kernel_context(
-            self, counts, tuple([m.__pydantic_private__["_code"] for m in melds]),  # type: ignore[index]
-            (self.self_draw, self.last_tile, self.kong_replacement, self.robbing_kong,
-             _FIRST_TURN_CODE[self.first_turn], self.__pydantic_private__["_win"]),  # type: ignore[index]
-            tuple(reading_part(m.kind, m.tiles, m.concealed, True, False) for m in melds),
-            SEAT_NUMBER[self.discarder] if self.discarder else 0,
-        )
+        _finish_hand(self, tuple([m.__pydantic_private__["_code"] for m in self.melds]))  # type: ignore[index]
         return self
 
     def _check_context(self) -> None:
@@ -303,6 +295,29 @@ class Hand(_Checked):
         return self.model_dump_json(by_alias=True, **kwargs)
 
 
+def _finish_hand(hand: Hand, codes: tuple[int, ...]) -> None:
+    """The context checks of a hand whose tiles are checked, then its kernel context."""
+    hand._check_context()
+    private = hand.__pydantic_private__
+    assert private is not None
+    melds = hand.melds
+    private["_kernel_ctx"] = _kernel_context(
+        hand, private["_counts"], codes,
+        (hand.self_draw, hand.last_tile, hand.kong_replacement, hand.robbing_kong,
+         _FIRST_TURN_CODE[hand.first_turn], private["_win"]),
+        tuple(reading_part(m.kind, m.tiles, m.concealed, True, False) for m in melds),
+        SEAT_NUMBER[hand.discarder] if hand.discarder else 0,
+    )
+
+
+def _finish_position(pos: Position, codes: tuple[int, ...]) -> None:
+    """The checks of a position whose tiles are checked, then its kernel context."""
+    _check_from(pos.melds, pos.seat_wind, "player")
+    private = pos.__pydantic_private__
+    assert private is not None
+    private["_kernel_ctx"] = _kernel_context(pos, private["_counts"], codes, (False, False, 0, False, 0, -1), (), 0)
+
+
 def _kernel_context(hand: Any, counts: list[int], codes: tuple[int, ...], win: tuple[Any, ...],
                     meld_parts: tuple[Any, ...], discarder: int) -> tuple[Any, ...]:
     """The tuple the compiled kernel reads (see ``Kernel._load``): counts as
@@ -334,6 +349,10 @@ def _parse_model(cls: Any, data: Any, won: bool) -> Any:
         text = data.strip()
         if not text.startswith("{"):
             fields, origin = notation.read(text, won)
+            fast = _READERS.get(cls)
+            found = fast(fields) if fast is not None else None
+            if found is not None:
+                return found
             try:
                 return cls.model_validate(fields)
             except ValidationError as exc:
@@ -342,6 +361,10 @@ def _parse_model(cls: Any, data: Any, won: bool) -> Any:
     if not isinstance(data, dict):
         raise HandError(f"hand: expected a dict, JSON, notation or {cls.__name__}, got {type(data).__name__}",
                         "hand", data)
+    fast = _READERS.get(cls)
+    found = fast(data) if fast is not None else None
+    if found is not None:
+        return found
     try:
         return cls.model_validate(data)
     except ValidationError as exc:
@@ -565,10 +588,8 @@ class Position(_Checked):
             counts, _codes, _k = normalize(self.tiles, codes, "any")
         except HandError as exc:
             raise _err(exc.field or "tiles", exc.value, str(exc).split(": ", 1)[-1]) from None
-        _check_from(self.melds, self.seat_wind, "player")
         self._counts = counts
-        # as Hand.kernel_context, with no win yet
-        self._kernel_ctx = _kernel_context(self, counts, codes, (False, False, 0, False, 0, -1), (), 0)
+        _finish_position(self, codes)
         return self
 
     @property
@@ -607,3 +628,24 @@ class Position(_Checked):
         data["win_tile"] = tile_code
         data.update(context)
         return Hand.parse(data)
+
+
+def _fast_readers() -> Mapping[type, Any]:
+    """The compiled core's readers of plain, valid hand dicts (none in the
+    pure-Python core): they build exactly what validation builds, and leave
+    anything else to validation."""
+    from hkcore import core
+
+    if core.IMPLEMENTATION != "cython":
+        return MappingProxyType({})
+    from hkcore.core._ccore import HandReader
+
+    def meld_part(kind: str, tiles: str, concealed: bool) -> ReadingPart:
+        return reading_part(kind, tiles, concealed, True, False)
+
+    return MappingProxyType({Hand: HandReader(Hand, Meld, meld_part, True),
+                             Position: HandReader(Position, Meld, meld_part, False)})
+
+
+#: built at import; read-only
+_READERS = _fast_readers()

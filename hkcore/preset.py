@@ -173,6 +173,28 @@ class Preset:
     def __hash__(self) -> int:
         return hash((self.id, self.unit, self.minimum, self.cap, self.tiles, self.shapes, self.patterns))
 
+    @classmethod
+    def from_toml(cls, text: str, base_dir: str | Path | None = None, *, root: str | Path | None = None,
+                  catalogue: Catalogue | None = None) -> Preset:
+        """A preset from TOML text (a database row, an upload). ``extends``
+        names a built-in preset, or a file relative to ``base_dir``; with
+        ``root``, only files inside ``root`` (see ``load_preset``)."""
+        if not isinstance(text, str):
+            raise PresetError(f"TOML text must be a str, not {type(text).__name__}", "<toml>", None)
+        if len(text) > MAX_FILE:
+            raise PresetError(f"TOML text of {len(text):,} characters; at most {MAX_FILE:,}", "<toml>", None)
+        folder = _folder(root, "root") if root is not None else None
+        here = _folder(base_dir, "base_dir") if base_dir is not None else folder
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise PresetError(f"not valid TOML: {exc}", "<toml>") from None
+        except RecursionError:
+            raise PresetError("not valid TOML: nested too deeply", "<toml>") from None
+        data.setdefault("id", "custom")
+        merged, origin = _apply_extends(data, "<toml>", here, (), [], folder)
+        return _build(merged, origin, catalogue if catalogue is not None else registry.catalogue())
+
     @property
     def bonus_tiles(self) -> bool:
         """True when the table plays with flowers and seasons (144 tiles)."""
@@ -288,6 +310,12 @@ def _resolve(ref: str, base_dir: Path | None, seen: tuple[str, ...],
     (pattern id, file) pairs switched off with ``false``.
     """
     data, label, folder = _read(ref, base_dir, files, root)
+    return _apply_extends(data, label, folder, seen, files, root)
+
+
+def _apply_extends(data: dict[str, Any], label: str, folder: Path | None, seen: tuple[str, ...],
+                   files: list[tuple[str, bytes]], root: Path | None) -> tuple[dict[str, Any], dict[str, str]]:
+    """``data`` (read from ``label``) with what it extends merged under it; see ``_resolve``."""
     if label in seen:
         raise PresetError(f"extends loops back: {' -> '.join((*seen, label))}", label, "extends")
     if len(seen) >= MAX_EXTENDS:
@@ -713,13 +741,17 @@ def load_preset(ref: str | Path | Preset, *, root: str | Path | None = None) -> 
         ref = str(ref)
     if not isinstance(ref, str):
         raise PresetError(f"a preset is an id, a path or a Preset, not {type(ref).__name__}", None, "preset")
-    folder = None
-    if root is not None:
-        try:
-            folder = Path(root).resolve(strict=True)
-        except (OSError, ValueError, RuntimeError):
-            raise PresetError(f"root: no folder {shown(str(root))}", None, "root") from None
-    return store().load(ref, folder)
+    return store().load(ref, _folder(root, "root") if root is not None else None)
+
+
+def _folder(path: str | Path, what: str) -> Path:
+    try:
+        found = Path(path).resolve(strict=True)
+    except (OSError, ValueError, RuntimeError, TypeError):
+        raise PresetError(f"no folder {shown(str(path))}", None, what) from None
+    if not found.is_dir():
+        raise PresetError(f"no folder {shown(str(path))}", None, what)
+    return found
 
 
 def presets() -> list[str]:

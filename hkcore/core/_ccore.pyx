@@ -856,3 +856,4 @@ import sys as _sys
 _THIS = _sys.modules[__name__]
 
 include "_kernel.pxi"
+include "_ingest.pxi"

@@ -1,0 +1,128 @@
+"""The compiled readers of hand dicts build exactly what validation builds.
+
+``Hand.parse`` and ``Position.parse`` first try the compiled core's reader
+("fast accept, slow reject"): it accepts only plain, valid input and builds
+the model directly; anything else goes to pydantic validation, whose errors
+the user sees. These properties hold the two equal: for valid and mutated
+input alike, the fast path gives the same model (every field, the fields
+set, the private values, the kernel context, the dump) or the same error.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+import hkcore
+from hkcore.errors import HandError
+from hkcore.models import Hand, Position, _READERS, hand_error
+from strategies import hands
+from test_fuzz import JSON_VALUES, _mutate
+
+pytestmark = pytest.mark.skipif(not _READERS, reason="the pure-Python core has no fast readers (nothing to compare)")
+
+
+def slow(model: Any, data: Any) -> Any:
+    """What validation alone gives: the model, or the HandError text."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        return f"error: {hand_error(exc)}"
+
+
+def fast(model: Any, data: Any) -> Any:
+    """What Hand.parse / Position.parse give (the fast reader first)."""
+    try:
+        return model.parse(data)
+    except HandError as exc:
+        return f"error: {exc}"
+
+
+def same(a: Any, b: Any) -> None:
+    if isinstance(a, str) or isinstance(b, str):
+        assert a == b
+        return
+    assert type(a) is type(b)
+    assert a == b
+    assert a.__dict__ == b.__dict__
+    assert a.__pydantic_fields_set__ == b.__pydantic_fields_set__
+    assert a.__pydantic_private__ == b.__pydantic_private__
+    assert a.kernel_context == b.kernel_context
+    assert a.model_dump() == b.model_dump()
+    assert a.model_dump(exclude_unset=True) == b.model_dump(exclude_unset=True)
+    for ma, mb in zip(a.melds, b.melds):
+        assert ma.__pydantic_private__ == mb.__pydantic_private__
+        assert ma.__pydantic_fields_set__ == mb.__pydantic_fields_set__
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> Any:
+    hand = draw(hands())
+    for _ in range(draw(st.integers(0, 2))):
+        hand = _mutate(draw, hand)
+    return hand
+
+
+@settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow])
+@given(hands())
+def test_valid_hands_read_alike(data: dict[str, Any]) -> None:
+    same(fast(Hand, data), slow(Hand, data))
+
+
+@settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_mutated_hands_read_alike(data: Any) -> None:
+    if not isinstance(data, dict):
+        return
+    same(fast(Hand, data), slow(Hand, data))
+
+
+POSITION_FIELDS = ("tiles", "melds", "seat_wind", "round_wind", "flowers", "seasons")
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> dict[str, Any]:
+    hand = draw(hands())
+    data = {k: v for k, v in hand.items() if k in POSITION_FIELDS}
+    tiles = hkcore.parse_tiles(data["tiles"])
+    if draw(st.booleans()) and hand.get("win_tile"):  # 13 - 3k: drop the winning tile
+        tiles.remove(hkcore.tile(hand["win_tile"]))
+    data["tiles"] = hkcore.format_tiles(tiles)
+    for _ in range(draw(st.integers(0, 1))):
+        data = _mutate(draw, data)
+    return data
+
+
+@settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_positions_read_alike(data: Any) -> None:
+    if not isinstance(data, dict):
+        return
+    same(fast(Position, data), slow(Position, data))
+
+
+def test_the_fast_reader_is_used_for_plain_input() -> None:
+    """Plain valid input is read by the compiled reader (else the speed is lost silently)."""
+    data = {"tiles": "234m55z", "melds": [{"kind": "pung", "tiles": "666z", "from": "W"},
+                                          {"kind": "pung", "tiles": "777z", "from": "E"},
+                                          {"kind": "kong", "tiles": "1111m", "concealed": True}],
+            "win_tile": "5z", "seat_wind": "S", "discarder": "N"}
+    assert _READERS[Hand](data) is not None
+    assert _READERS[Hand](json.loads(json.dumps(data))) is not None
+    assert _READERS[Position]({"tiles": "123m456p23s55z", "melds": [{"kind": "chow", "tiles": "789s", "from": "E"}],
+                               "seat_wind": "S"}) is not None
+    # and unusual input is left to validation
+    assert _READERS[Hand]({**data, "tiles": "234m 55z"}) is None
+    assert _READERS[Hand]({**data, "self_draw": 1}) is None
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(hands(), st.sampled_from(["tiles", "win_tile", "seat_wind", "discarder", "flowers", "kong_replacement",
+                                 "self_draw", "first_turn"]), JSON_VALUES)
+def test_one_bad_field_reads_alike(data: dict[str, Any], key: str, value: Any) -> None:
+    data = {**data, key: value}
+    same(fast(Hand, data), slow(Hand, data))
