@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from hkcore import core
-from hkcore.engine import _MEMO, CompiledPreset, compiled_for
+from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HandError
 from hkcore.models import Position, trusted
 from hkcore.preset import Preset
@@ -87,18 +87,10 @@ def analyse(hand: Any, preset: str | Preset = "bga-old-style", visible: str = ""
         # one call: tiles away, the waits, and each wait scored both ways
         p = compiled.preset
         away, rows = compiled.kernel.analyse_waiting(ctx, "thirteen_orphans" in p.shapes)
-        memo = compiled._waits  # Wait values are immutable: each distinct one built once per ruleset
         if visible:
             shown = _seen(pos, visible)
             rows = [(row[0], 4 - shown[row[0]], *row[2:]) for row in rows]
-        waits = []
-        for row in rows:
-            wait = memo.get(row)
-            if wait is None:
-                wait = _wait(compiled, row)
-                if len(memo) < _MEMO:
-                    memo[row] = wait
-            waits.append(wait)
+        waits = [_wait(compiled, row) for row in rows]
         return trusted(Analysis, {"preset": p.id, "unit": p.unit, "tiles": pos.tiles, "tiles_away": away,
                                   "waiting": away == 0, "waits": waits, "discards": []})
     seen = _seen(pos, visible)
@@ -203,8 +195,12 @@ def _wait_values(compiled: CompiledPreset, pos: Position, counts: list[int], cod
 
 def _wait(compiled: CompiledPreset, row: tuple[int, ...]) -> Wait:
     t, unseen, d_capped, d_below, s_capped, s_below = row
-    return Wait(tile=TILES[t].code, unseen=max(0, unseen), on_discard=_value(compiled, (d_capped, 0, d_below)),
-                on_self_draw=_value(compiled, (s_capped, 0, s_below)))
+    return trusted(Wait, {"tile": _CODES[t], "unseen": max(0, unseen),
+                          "on_discard": _value(compiled, (d_capped, 0, d_below)),
+                          "on_self_draw": _value(compiled, (s_capped, 0, s_below))})
+
+
+_CODES = tuple(t.code for t in TILES)
 
 
 def _value(compiled: CompiledPreset, raw: tuple[int, int, int] | None) -> WaitValue:

@@ -24,13 +24,14 @@ carries the tiles its claimant may not discard at once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import islice
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 from hkcore.engine import score
-from hkcore.errors import HandError, TileError
+from hkcore.errors import HandError, TileError, shown
 from hkcore.models import SEATS, Position, ScoreResult, Seat, _err, canonical_tiles, hand_error
 from hkcore.preset import Preset, load_preset
 from hkcore.tiles import Tile, format_tiles, parse_tiles, tile
@@ -52,16 +53,16 @@ def _hand_tile(value: Any, field: str) -> Tile:
     try:
         t = tile(value)
     except TileError as exc:
-        raise HandError(f"{field} = {value!r}: {exc}", field, value) from None
+        raise HandError(f"{field} = {shown(value)}: {exc}", field, value) from None
     if t.is_bonus:
-        raise HandError(f"{field} = {value!r}: {t.code} is a bonus tile; bonus tiles are never discarded",
+        raise HandError(f"{field} = {shown(value)}: {t.code} is a bonus tile; bonus tiles are never discarded",
                         field, value)
     return t
 
 
 def _seat(value: Any, field: str) -> str:
     if value not in SEATS:
-        raise HandError(f"{field} = {value!r}: not a seat (E, S, W or N)", field, value)
+        raise HandError(f"{field} = {shown(value)}: not a seat (E, S, W or N)", field, value)
     return value
 
 
@@ -198,16 +199,16 @@ def legal_claims(hand: Any, discard: str, discarder: str, preset: str | Path | P
     p = load_preset(preset)
     if not pos.waiting_size:
         n = sum(pos.counts) + 3 * len(pos.melds)
-        raise HandError(f"tiles = {pos.tiles!r}: {n} tiles with each declared set as three; a hand waiting "
+        raise HandError(f"tiles = {shown(pos.tiles)}: {n} tiles with each declared set as three; a hand waiting "
                         "for a discard has 13", "tiles", pos.tiles)
     _seat(discarder, "discarder")
     if discarder == pos.seat_wind:
-        raise HandError(f"discarder = {discarder!r}: is the hand's own seat ({pos.seat_wind}); "
+        raise HandError(f"discarder = {shown(discarder)}: is the hand's own seat ({pos.seat_wind}); "
                         "a player cannot claim their own discard", "discarder", discarder)
     if kong not in (None, "added", "concealed"):
-        raise HandError(f"kong = {kong!r}: not None, 'added' or 'concealed'", "kong", kong)
+        raise HandError(f"kong = {shown(kong)}: not None, 'added' or 'concealed'", "kong", kong)
     if type(last_tile) is not bool:
-        raise HandError(f"last_tile = {last_tile!r}: not true or false", "last_tile", last_tile)
+        raise HandError(f"last_tile = {shown(last_tile)}: not true or false", "last_tile", last_tile)
     if kong is not None and last_tile:
         raise HandError("last_tile = True: a kong is not declared on the last discard (a robbed kong is "
                         "never the last tile)", "last_tile", last_tile)
@@ -215,16 +216,16 @@ def legal_claims(hand: Any, discard: str, discarder: str, preset: str | Path | P
         for name in ("flowers", "seasons"):
             value = getattr(pos, name)
             if value:
-                raise HandError(f"{name} = {list(value)}: preset {p.id!r} plays {p.tiles} tiles without "
+                raise HandError(f"{name} = {list(value)}: preset {shown(p.id)} plays {p.tiles} tiles without "
                                 "bonus tiles", name, list(value))
     d = _hand_tile(discard, "discard")
     held = pos.counts[d.index]
     used = held + sum(parse_tiles(m.tiles).count(d) for m in pos.melds)
     if kong is not None and used:
         where = "three are in the pung it is added to" if kong == "added" else "four are in the concealed kong"
-        raise HandError(f"discard = {d.code!r}: the hand holds {used} of it, but {where}", "discard", d.code)
+        raise HandError(f"discard = {shown(d.code)}: the hand holds {used} of it, but {where}", "discard", d.code)
     if used >= 4:
-        raise HandError(f"discard = {d.code!r}: the hand already holds {used} of it counting its sets; a "
+        raise HandError(f"discard = {shown(d.code)}: the hand already holds {used} of it counting its sets; a "
                         "discard would be a fifth copy", "discard", d.code)
 
     claims: list[Claim] = []
@@ -275,6 +276,8 @@ def _win_claim(pos: Position, d: Tile, discarder: str, p: Preset, kong: str | No
 def may_discard(claim: Claim, tile_code: str) -> bool:
     """False when the swap rule forbids the claimant to discard ``tile_code``
     right after making ``claim``; True otherwise."""
+    if not isinstance(claim, Claim):
+        raise HandError(f"claim: expected a Claim, got {type(claim).__name__}", "claim", claim)
     t = _hand_tile(tile_code, "tile")
     return t.code not in claim.forbidden_discards
 
@@ -298,7 +301,13 @@ def resolve_claims(claims: Iterable[Claim | dict[str, Any]], discarder: str,
     _seat(discarder, "discarder")
     p = load_preset(preset)
     given: list[Claim] = []
-    for i, c in enumerate(claims):
+    try:
+        listed = list(islice(claims, 5))
+    except TypeError:
+        raise HandError(f"claims: expected a list of claims, got {shown(claims)}", "claims", claims) from None
+    if len(listed) > 4:
+        raise HandError("claims: more than 4 claims on one discard (one per seat, at most 4)", "claims", None)
+    for i, c in enumerate(listed):
         try:
             given.append(Claim.parse(c))
         except HandError as exc:
@@ -325,22 +334,22 @@ def _check_claims(given: Sequence[Claim], discarder: str, p: Preset) -> None:
     rob = p.claims.get("robbing_kong", "added")
     for i, c in enumerate(given):
         if c.seat == discarder:
-            raise HandError(f"claims.{i}.seat = {c.seat!r}: is the discarder; a player cannot claim their "
+            raise HandError(f"claims.{i}.seat = {shown(c.seat)}: is the discarder; a player cannot claim their "
                             "own discard", f"claims.{i}.seat", c.seat)
         if c.kind == "chow" and c.seat != _next_seat(discarder):
-            raise HandError(f"claims.{i}.seat = {c.seat!r}: a chow on {discarder}'s discard is only for "
+            raise HandError(f"claims.{i}.seat = {shown(c.seat)}: a chow on {discarder}'s discard is only for "
                             f"{_next_seat(discarder)}, the next seat", f"claims.{i}.seat", c.seat)
         if c.discard != given[0].discard:
-            raise HandError(f"claims.{i}.discard = {c.discard!r}: the claims are on {given[0].discard}, "
+            raise HandError(f"claims.{i}.discard = {shown(c.discard)}: the claims are on {given[0].discard}, "
                             "one tile", f"claims.{i}.discard", c.discard)
         if c.robbing != given[0].robbing:
-            raise HandError(f"claims.{i}.robbing = {c.robbing!r}: the claims are on one tile, robbing "
+            raise HandError(f"claims.{i}.robbing = {shown(c.robbing)}: the claims are on one tile, robbing "
                             f"{given[0].robbing!r}", f"claims.{i}.robbing", c.robbing)
         if c.robbing == "added" and rob == "none":
-            raise HandError(f"claims.{i}.robbing = 'added': preset {p.id!r} allows no robbing of a kong",
+            raise HandError(f"claims.{i}.robbing = 'added': preset {shown(p.id)} allows no robbing of a kong",
                             f"claims.{i}.robbing", c.robbing)
         if c.robbing == "concealed" and rob != "added_and_concealed_orphans":
-            raise HandError(f"claims.{i}.robbing = 'concealed': preset {p.id!r} allows no robbing of a "
+            raise HandError(f"claims.{i}.robbing = 'concealed': preset {shown(p.id)} allows no robbing of a "
                             "concealed kong", f"claims.{i}.robbing", c.robbing)
         if (c.robbing == "concealed" and c.result is not None
                 and c.result.shape != "thirteen_orphans"):

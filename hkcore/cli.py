@@ -17,21 +17,24 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from hkcore import core
-from hkcore.core._codes import CHOW, ORPHANS, PUNG
-from hkcore.engine import score
+from typing import TYPE_CHECKING
+
 from hkcore.errors import HandError, HkcoreError, shown
-from hkcore.models import MAX_JSON, Hand, Meld, Position, ScoreResult
 from hkcore.notation import format_hand
-from hkcore.analysis import Analysis, analyse
-from hkcore.compare import compare
-from hkcore.preset import Preset, builtin_ids, diff, export_toml, load_preset
-from hkcore.registry import current as current_registry
 from hkcore.tiles import TILES, format_tiles, parse_tiles, to_unicode
+
+if TYPE_CHECKING:
+    from hkcore.models import Hand, Position, ScoreResult
+    from hkcore.preset import Preset
+
+# Each command imports what it uses when it runs, so that starting hkscore
+# (and --help) stays quick.
+MAX_JSON = 65536  # the same bound as hkcore.models.MAX_JSON (tests hold them equal)
 
 #: The example hand of RULES.md ("A hand as data").
 EXAMPLE_HAND: dict[str, Any] = {
@@ -53,11 +56,13 @@ EXAMPLE_HAND: dict[str, Any] = {
 
 def format_set(code: int) -> str:
     """A set code as tiles, e.g. ``123m`` or ``555z``."""
+    from hkcore import core
     return format_tiles([TILES[t] for t in core.set_tiles(code)])
 
 
 def format_reading(reading: tuple[int, ...]) -> str:
     """A reading as a person writes it: the pair, then each set."""
+    from hkcore.core._codes import CHOW, ORPHANS, PUNG
     pair, *sets = reading
     if sets == [ORPHANS]:
         return f"thirteen orphans, pair {TILES[pair]}"
@@ -105,12 +110,14 @@ def _is_file(word: str) -> bool:
 
 def read_hand(args: Sequence[str]) -> Hand:
     """A hand from the command line: a JSON file, ``-`` (stdin), or notation words."""
+    from hkcore.models import Hand
     if len(args) == 1 and (args[0] == "-" or args[0].endswith(".json") or _is_file(args[0])):
         return Hand.parse(read_text(args[0]))
     return Hand.parse(" ".join(args))
 
 
 def _preset_list(values: Sequence[str] | None) -> list[str]:
+    from hkcore.preset import builtin_ids
     if not values:
         return ["bga-old-style"]
     out: list[str] = []
@@ -166,7 +173,83 @@ def render(result: ScoreResult, preset: Preset) -> str:
     return "\n".join(lines)
 
 
+def _jsonl_lines(source: str) -> Iterator[tuple[int, bytes]]:
+    """(line number, line) of a JSON-lines file or stdin, blank lines skipped;
+    a progress bar on stderr when reading a file on a terminal."""
+    try:
+        f = sys.stdin.buffer if source == "-" else open(source, "rb")
+    except OSError as exc:
+        raise HandError(f"--jsonl: cannot read {shown(source)}: {exc.strerror}", "jsonl", source) from None
+    bar = None
+    if source != "-" and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=Path(source).stat().st_size, unit="B", unit_scale=True, file=sys.stderr, leave=False)
+    try:
+        n = 0
+        while True:
+            raw = f.readline(MAX_JSON + 2)
+            if not raw:
+                break
+            n += 1
+            if bar is not None:
+                bar.update(len(raw))
+            if len(raw) > MAX_JSON + 1 and not raw.endswith(b"\n"):
+                while True:  # the rest of an over-long line: it is refused by its size
+                    more = f.readline(1 << 16)
+                    if not more or more.endswith(b"\n"):
+                        break
+            line = raw.strip()
+            if line:
+                yield n, line
+    finally:
+        if bar is not None:
+            bar.close()
+        if f is not sys.stdin.buffer:
+            f.close()
+
+
+def _run_jsonl(lines: Iterator[tuple[int, bytes]], answer: Any) -> int:
+    """Feed each line to ``answer`` (an iterable of lines -> an iterator of
+    JSON answers, in order); print one JSON line each, errors with their line
+    number; say on stderr how many failed (exit 1 if any)."""
+    numbers: deque[int] = deque()
+
+    def raw() -> Iterator[bytes]:
+        for n, line in lines:
+            numbers.append(n)
+            yield line
+
+    failed = total = 0
+    out = sys.stdout
+    for text in answer(raw()):
+        n = numbers.popleft()
+        total += 1
+        if text.startswith('{"error"'):
+            failed += 1
+            text = '{"line": ' + str(n) + ", " + text[1:]
+        out.write(text + "\n")
+    out.flush()
+    if failed:
+        print(f"hkscore: {failed:,} of {total:,} lines failed", file=sys.stderr)
+    return 1 if failed else 0
+
+
 def _cmd_score(args: argparse.Namespace) -> int:
+    from hkcore.engine import score
+    from hkcore.preset import load_preset
+    if args.jsonl is not None:
+        if args.hand:
+            raise HkcoreError("score: give hands either as an argument or with --jsonl, not both")
+        ids = _preset_list(args.preset)
+        if len(ids) != 1:
+            raise HkcoreError("score --jsonl: give one preset (hkscore compare --jsonl scores under several)")
+        from hkcore.batch import score_many
+
+        return _run_jsonl(_jsonl_lines(args.jsonl),
+                          lambda lines: score_many(lines, ids[0], jobs=args.jobs, as_json=True))
+    if not args.hand:
+        raise HkcoreError("score: give a hand (a JSON file, - for stdin, or notation) or --jsonl FILE")
     hand = read_hand(args.hand)
     ids = _preset_list(args.preset)
     results: list[dict[str, Any]] = []
@@ -194,6 +277,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 def read_position(args: Sequence[str]) -> Position:
     """A hand in play from the command line: a JSON file, ``-`` (stdin), or notation words."""
+    from hkcore.models import Position
     if len(args) == 1 and (args[0] == "-" or args[0].endswith(".json") or _is_file(args[0])):
         return Position.parse(read_text(args[0]))
     return Position.parse(" ".join(args))
@@ -207,6 +291,8 @@ def _cell(value: Any, unit: str, how: str) -> str:
 
 
 def _cmd_waits(args: argparse.Namespace) -> int:
+    from hkcore.analysis import Analysis, analyse
+    from hkcore.preset import load_preset
     pos = read_position(args.hand)
     ids = _preset_list(args.preset)
     results: list[tuple[str, Analysis | str]] = []
@@ -281,6 +367,7 @@ def _cmd_example(args: argparse.Namespace) -> int:
 
 
 def _cmd_presets(args: argparse.Namespace) -> int:
+    from hkcore.preset import builtin_ids, diff, export_toml, load_preset
     if args.action is None:
         for pid in builtin_ids():
             p = load_preset(pid)
@@ -355,7 +442,33 @@ def _show(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False) if not isinstance(value, (int, str)) else str(value)
 
 
+def _compare_lines(lines: Iterable[bytes], refs: list[str], jobs: int) -> Iterator[str]:
+    """One JSON line per hand: every preset's result (or error) under its id."""
+    from hkcore.preset import load_preset
+    from itertools import tee
+
+    from hkcore.batch import score_many
+
+    # every preset reads the same lines; tee holds only the lines between the fastest and the slowest
+    streams = [score_many(copy, ref, jobs=jobs, as_json=True) for ref, copy in zip(refs, tee(lines, len(refs)))]
+    ids = [json.dumps(load_preset(r).id) for r in refs]
+    for answers in zip(*streams):
+        if all(a.startswith('{"error"') for a in answers) and len(set(answers)) == 1:
+            yield answers[0]  # the hand itself is bad: one error
+            continue
+        yield "{" + ", ".join(f"{pid}: {a}" for pid, a in zip(ids, answers)) + "}"
+
+
 def _cmd_compare(args: argparse.Namespace) -> int:
+    from hkcore.comparison import compare
+    from hkcore.preset import builtin_ids
+    if args.jsonl is not None:
+        if args.hand:
+            raise HkcoreError("compare: give hands either as an argument or with --jsonl, not both")
+        refs = _preset_list(args.preset) if args.preset else builtin_ids()
+        return _run_jsonl(_jsonl_lines(args.jsonl), lambda lines: _compare_lines(lines, refs, args.jobs))
+    if not args.hand:
+        raise HkcoreError("compare: give a hand (a JSON file, - for stdin, or notation) or --jsonl FILE")
     hand = read_hand(args.hand)
     cmp = compare(hand, _preset_list(args.preset) if args.preset else None)
     if args.json:
@@ -367,6 +480,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _cmd_plugins(args: argparse.Namespace) -> int:
+    from hkcore.registry import current as current_registry
     reg = current_registry()
     cat = reg.catalogue
     provided: dict[str, list[str]] = {}
@@ -394,16 +508,21 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
     return 1 if any(row["problem"] for row in rows) else 0
 
 
-_SCHEMAS = {"hand": Hand, "meld": Meld, "result": ScoreResult}
+_SCHEMAS = ("hand", "meld", "result")
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
-    model = _SCHEMAS[args.model]
+    from hkcore.models import Hand, Meld, ScoreResult
+
+    schemas = {"hand": Hand, "meld": Meld, "result": ScoreResult}
+    model = schemas[args.model]
     print(json.dumps(model.model_json_schema(by_alias=True), ensure_ascii=False, indent=2))
     return 0
 
 
 def _cmd_decompose(args: argparse.Namespace) -> int:
+    from hkcore import core
+
     tiles = parse_tiles(args.tiles)
     melds = args.meld or ()
     away = core.tiles_away(tiles, melds)
@@ -431,15 +550,21 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     sc = sub.add_parser("score", help="score a hand under one or more presets")
-    sc.add_argument("hand", nargs="+", help="a JSON file, - for stdin, or compact notation "
+    sc.add_argument("hand", nargs="*", help="a JSON file, - for stdin, or compact notation "
                                             "(e.g. 234m55z 666z:W 777z:E [1111m] win:5z seat:S from:N)")
+    sc.add_argument("--jsonl", metavar="FILE", help="score every hand of a JSON-lines file (- for stdin), "
+                                                    "one result per line")
+    sc.add_argument("--jobs", "-j", type=int, default=1, help="with --jsonl: worker processes (default 1)")
     sc.add_argument("--preset", "-p", action="append",
                     help="preset id or TOML path, repeatable; 'all' for every built-in (default bga-old-style)")
     sc.add_argument("--json", action="store_true", help="print the result as JSON")
     sc.set_defaults(func=_cmd_score)
 
     cp = sub.add_parser("compare", help="one hand under several presets, side by side")
-    cp.add_argument("hand", nargs="+", help="a JSON file, - for stdin, or compact notation")
+    cp.add_argument("hand", nargs="*", help="a JSON file, - for stdin, or compact notation")
+    cp.add_argument("--jsonl", metavar="FILE", help="compare every hand of a JSON-lines file (- for stdin), "
+                                                    "one line per hand with each preset's result")
+    cp.add_argument("--jobs", "-j", type=int, default=1, help="with --jsonl: worker processes per preset")
     cp.add_argument("--preset", "-p", action="append", help="preset id or path, repeatable (default: all built-in)")
     cp.add_argument("--json", action="store_true", help="print the comparison as JSON")
     cp.set_defaults(func=_cmd_compare)
@@ -468,7 +593,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.set_defaults(func=_cmd_plugins)
 
     sh = sub.add_parser("schema", help="JSON Schema of a hand, a meld or a result")
-    sh.add_argument("model", nargs="?", default="hand", choices=sorted(_SCHEMAS))
+    sh.add_argument("model", nargs="?", default="hand", choices=_SCHEMAS)
     sh.set_defaults(func=_cmd_schema)
 
     dec = sub.add_parser("decompose", help="readings, tiles away and waits of a hand")

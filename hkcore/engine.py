@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from pydantic import ValidationError
+
 from hkcore import core, registry
 from hkcore.core._codes import ORPHANS
 from hkcore.core._shaped import CORE_SHAPES
@@ -39,7 +41,7 @@ from hkcore.errors import HandError, shown
 from hkcore.models import Hand, PatternScore, ReadingPart, ScoreResult, reading_part, trusted
 from hkcore.patterns import Pattern, Situation
 from hkcore.payments import Win, role_amounts
-from hkcore.preset import CACHE_SIZE, Preset, PresetStore, load_preset, store
+from hkcore.preset import CACHE_SIZE, Preset, PresetError, PresetStore, load_preset, store
 from hkcore.registry import (
     MAX_COUNT, Catalogue, CheckedShape, checked_count, checked_payments, plugin_error, raised,
 )
@@ -88,8 +90,6 @@ class Entry:
 
 #: patterns commonly met more than once in a hand, and how many times at most
 _MOST_COUNTED = {"bonus_tile": 8, "dragon_pung": 3}
-#: memo tables on a compiled preset stop growing at this many entries
-_MEMO = 4096
 
 
 class Outcome(NamedTuple):
@@ -113,14 +113,28 @@ def _kernel_class() -> Any:
     return getattr(_ccore, "Kernel", None)
 
 
+def _check_provided(preset: Preset, cat: Catalogue) -> None:
+    """Every pattern, shape, scheme and adjustment the preset names is in the catalogue
+    (a preset loaded before a plugin was unregistered may name one that is gone)."""
+    wanted = [("pattern", r.id, cat.patterns) for r in preset.patterns]
+    wanted += [("shape", sid, cat.shapes) for sid in preset.shapes]
+    wanted += [("payment adjustment", name, cat.adjustments) for name in preset.plugins]
+    if preset.payments is not None:
+        wanted.append(("payment scheme", preset.payments.get("scheme"), cat.schemes))
+    for kind, item, found in wanted:
+        if item not in found:
+            raise PresetError(f"{kind} {shown(item)} is not provided by any registered plugin (was its plugin "
+                              "removed or reloaded since the preset was loaded?)", preset.file or preset.id, kind)
+
+
 class CompiledPreset:
     """A preset with its patterns resolved through a plugin catalogue, ready
-    to score and analyse. Immutable once built: everything it hands out is
-    made here, and its memo tables (``_settled``, ``_waits``) only ever gain
-    entries that are pure functions of their keys, within a fixed bound."""
+    to score and analyse. Immutable once built: nothing it keeps changes
+    while it scores."""
 
     def __init__(self, preset: Preset, cat: Catalogue | None = None, use_kernel: bool = True) -> None:
         cat = cat if cat is not None else registry.catalogue()
+        _check_provided(preset, cat)
         self.preset = preset
         self.catalogue = cat
         self.minimum = preset.minimum
@@ -138,8 +152,11 @@ class CompiledPreset:
         self.payment_params: Any = None
         if preset.payments is not None:
             self.scheme = cat.schemes[preset.payments["scheme"]]
-            self.payment_params = self.scheme.params.model_validate(
-                {k: v for k, v in preset.payments.items() if k != "scheme"})
+            try:
+                self.payment_params = self.scheme.params.model_validate(
+                    {k: v for k, v in preset.payments.items() if k != "scheme"})
+            except ValidationError as exc:
+                raise PresetError(f"payments: {shown(str(exc))}", preset.file or preset.id, "payments") from None
         self.adjustments = tuple((cat.adjustments[name], opts) for name, opts in preset.plugins.items())
         keys = [("pattern", e.id) for e in self.entries] + [("payment adjustment", a.id) for a, _ in self.adjustments]
         if self.scheme is not None:
@@ -154,10 +171,6 @@ class CompiledPreset:
         self._scores: Mapping[tuple[int, int, int], PatternScore] = MappingProxyType({
             (e.index, n, e.contribution(n)): self._make_pattern(e.index, n, e.contribution(n))
             for e in self.entries for n in range(1, _MOST_COUNTED.get(e.id, 1) + 1)})
-        #: Win -> settled payments (a pure function of the win), and analyse's
-        #: Wait values by kernel row; each bounded by _MEMO
-        self._settled: dict[Win, dict[str, int]] = {}
-        self._waits: dict[tuple[int, ...], Any] = {}
         self.kernel = self._build_kernel() if use_kernel else None
         self.fast = False
         if self.kernel is not None and not self.extra_shapes and not self.python_entries:
@@ -220,6 +233,8 @@ class CompiledPreset:
 
     def score(self, hand: Hand) -> ScoreResult:
         """Score a validated hand under this preset."""
+        if type(hand) is not Hand:
+            hand = Hand.parse(hand)
         if self.no_bonus and (hand.flowers or hand.seasons):
             self.check(hand)
         if self.fast:
@@ -405,12 +420,7 @@ class CompiledPreset:
         win = Win(hand.seat_wind, capped, self_draw, None if self_draw else hand.discarder,
                   hand.robbing_kong and not self_draw)
         # a scheme's answer depends on the win alone: settle each distinct win once
-        settled = self._settled.get(win)
-        if settled is None:
-            settled = self._scheme_settle(win)
-            if len(self._settled) < _MEMO:
-                self._settled[win] = settled
-        payments = self._apply_adjustments(hand, win, dict(settled))
+        payments = self._apply_adjustments(hand, win, self._scheme_settle(win))
         return payments, ("paid as a self-draw" if instant else None)
 
 

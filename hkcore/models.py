@@ -129,7 +129,7 @@ class Hand(_Checked):
     robbing_kong: StrictBool = False
     first_turn: FirstTurn | None = None
 
-    _counts: list[int] = PrivateAttr(default_factory=list)
+    _counts: tuple[int, ...] = PrivateAttr(default_factory=tuple)
     _win: int = PrivateAttr(default=-1)
     _kernel_ctx: tuple[Any, ...] | None = PrivateAttr(default=None)
 
@@ -209,7 +209,7 @@ class Hand(_Checked):
                     "robbing_kong", True,
                     f"the robbed {self.win_tile}'s other copies are in the kong; the hand cannot hold two",
                 )
-        self._counts = counts
+        self._counts = tuple(counts)
         _finish_hand(self, tuple([m.__pydantic_private__["_code"] for m in self.melds]))  # type: ignore[index]
         return self
 
@@ -256,7 +256,7 @@ class Hand(_Checked):
 
     # what the scorer reads
     @property
-    def counts(self) -> list[int]:
+    def counts(self) -> tuple[int, ...]:
         """34 counts of the concealed tiles."""
         return self.__pydantic_private__["_counts"]  # type: ignore[index]
 
@@ -286,8 +286,10 @@ class Hand(_Checked):
 
         Errors are ``HandError`` naming the field and the value.
         """
-        if isinstance(data, Hand):
+        if type(data) is Hand:
             return data
+        if isinstance(data, Hand):  # a subclass: the hand it holds, validated as a Hand
+            data = data.model_dump(by_alias=True, include=set(Hand.model_fields))
         return _parse_model(cls, data, True)
 
     def to_json(self, **kwargs: Any) -> str:
@@ -389,8 +391,9 @@ def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise HandError(f"{key}: given twice in one JSON object (= {shown(out[key])} and {shown(value)})",
-                            key, value)
+            name = _name(key)
+            raise HandError(f"{name}: given twice in one JSON object (= {shown(out[key])} and {shown(value)})",
+                            name, value)
         out[key] = value
     return out
 
@@ -424,16 +427,25 @@ def _err(field: str, value: Any, message: str) -> _ContextError:
     return _ContextError(field, value, message)
 
 
+def _name(part: Any) -> str:
+    """A key or index of a field path as shown in an error: as is when short and plain, else cut short."""
+    plain = isinstance(part, str) or (type(part) is int and abs(part) < 10**9)
+    text = str(part) if plain else shown(part)
+    if len(text) <= 40 and text.isprintable() and text.isascii():
+        return text
+    return shown(part)
+
+
 def hand_error(exc: ValidationError) -> HandError:
     """One clear HandError from a pydantic ValidationError: field, value, reason."""
     first = exc.errors()[0]
     ctx_err = (first.get("ctx") or {}).get("error")
     if isinstance(ctx_err, _ContextError):
-        prefix = ".".join(str(p) for p in first["loc"])
+        prefix = ".".join(_name(p) for p in first["loc"])
         field = f"{prefix}.{ctx_err.field}" if prefix else ctx_err.field
         value, msg = ctx_err.value, str(ctx_err)
     else:
-        field = ".".join(str(p) for p in first["loc"]) or "hand"
+        field = ".".join(_name(p) for p in first["loc"]) or "hand"
         value = first.get("input")
         msg = first["msg"].removeprefix("Value error, ")
         if first["type"] == "extra_forbidden":
@@ -574,7 +586,7 @@ class Position(_Checked):
     flowers: tuple[StrictInt, ...] = ()
     seasons: tuple[StrictInt, ...] = ()
 
-    _counts: list[int] = PrivateAttr(default_factory=list)
+    _counts: tuple[int, ...] = PrivateAttr(default_factory=tuple)
 
     _canonical_tiles = field_validator("tiles")(Hand._canonical_tiles.__func__)  # type: ignore[attr-defined]
     _bonus_numbers = field_validator("flowers", "seasons")(Hand._bonus_numbers.__func__)  # type: ignore[attr-defined]
@@ -588,7 +600,7 @@ class Position(_Checked):
             counts, _codes, _k = normalize(self.tiles, codes, "any")
         except HandError as exc:
             raise _err(exc.field or "tiles", exc.value, str(exc).split(": ", 1)[-1]) from None
-        self._counts = counts
+        self._counts = tuple(counts)
         _finish_position(self, codes)
         return self
 
@@ -598,7 +610,7 @@ class Position(_Checked):
         return self.__pydantic_private__["_kernel_ctx"]  # type: ignore[index]
 
     @property
-    def counts(self) -> list[int]:
+    def counts(self) -> tuple[int, ...]:
         """34 counts of the concealed tiles."""
         return self.__pydantic_private__["_counts"]  # type: ignore[index]
 
@@ -610,8 +622,10 @@ class Position(_Checked):
     @classmethod
     def parse(cls, data: Any) -> Position:
         """A ``Position`` from a dict, JSON, compact notation (without ``win:``) or a Position."""
-        if isinstance(data, Position):
+        if type(data) is Position:
             return data
+        if isinstance(data, Position):
+            data = data.model_dump(by_alias=True, include=set(Position.model_fields))
         if isinstance(data, Hand):
             data = data.model_dump(by_alias=True, include={"tiles", "melds", "seat_wind", "round_wind",
                                                            "flowers", "seasons"})

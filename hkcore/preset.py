@@ -187,8 +187,8 @@ class Preset:
         here = _folder(base_dir, "base_dir") if base_dir is not None else folder
         try:
             data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise PresetError(f"not valid TOML: {exc}", "<toml>") from None
+        except ValueError as exc:  # TOMLDecodeError, or an int too long to read
+            raise PresetError(f"not valid TOML: {str(exc)[:2 * SHOWN]}", "<toml>") from None
         except RecursionError:
             raise PresetError("not valid TOML: nested too deeply", "<toml>") from None
         data.setdefault("id", "custom")
@@ -292,8 +292,8 @@ def _read(ref: str, base_dir: Path | None, files: list[tuple[str, bytes]],
             raise PresetError(f"not UTF-8 text (byte {exc.start:,} is {raw[exc.start]:#04x})", label) from None
     try:
         return tomllib.loads(text), label, folder
-    except tomllib.TOMLDecodeError as exc:
-        raise PresetError(f"not valid TOML: {exc}", label) from None
+    except ValueError as exc:  # TOMLDecodeError, or an int too long to read
+        raise PresetError(f"not valid TOML: {str(exc)[:2 * SHOWN]}", label) from None
     except RecursionError:
         raise PresetError("not valid TOML: nested too deeply", label) from None
 

@@ -19,6 +19,7 @@ import importlib
 import importlib.metadata
 import threading
 import warnings
+from itertools import islice
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -36,6 +37,8 @@ from hkcore.shapes import Shape
 BUILTIN_PLUGINS = ("hkcore.builtin_patterns", "hkcore.builtin_schemes", "hkcore.builtin_shapes")
 #: Entry-point group through which installed packages add plugins.
 ENTRY_POINT_GROUP = "hkcore"
+#: the most patterns, shapes, schemes or adjustments one hook of one plugin may give
+_MOST_ITEMS = 10_000
 
 
 class PluginError(HkcoreError):
@@ -86,7 +89,11 @@ class Registry:
             except Exception as exc:  # a broken plugin must not break the others
                 broken[ep.name] = f"plugin {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}: {exc}"
         for name, plugin in extra:
-            pm.register(plugin, name=name)
+            try:
+                pm.register(plugin, name=name)
+            except Exception as exc:  # pluggy's ValueError or PluginValidationError
+                raise PluginError(f"plugin {name!r} cannot be registered: {type(exc).__name__}: "
+                                  f"{shown(str(exc))}") from None
         self.extra = extra
         self.plugin_manager = pm
         self.catalogue = _build_catalogue(pm, broken)
@@ -105,9 +112,11 @@ def _build_catalogue(pm: pluggy.PluginManager, broken: dict[str, str]) -> Catalo
             name = pm.get_name(impl.plugin) or repr(impl.plugin)
             try:
                 items = impl.function()
-                items = list(items) if items is not None else []
+                items = list(islice(items, _MOST_ITEMS + 1)) if items is not None else []
+                if len(items) > _MOST_ITEMS:
+                    raise ValueError(f"more than {_MOST_ITEMS} items")
             except Exception as exc:
-                broken_plugins[name] = f"plugin {name!r}: {hook.name}() raised {type(exc).__name__}: {exc}"
+                broken_plugins[name] = f"plugin {name!r}: {hook.name}() raised {type(exc).__name__}: {shown(str(exc))}"
                 continue
             for item in items:
                 problem = check(item)
@@ -158,14 +167,32 @@ _LOCK = threading.Lock()
 CURRENT: list[Registry | None] = [None]
 
 
+_BUILDING = threading.local()
+
+
+def _build(extra: tuple[tuple[str, Any], ...]) -> Registry:
+    """A new Registry; a plugin that uses hkcore while plugins are being
+    loaded (in this thread) gets a PluginError instead of a deadlock."""
+    if getattr(_BUILDING, "active", False):
+        raise PluginError("a plugin used hkcore while the plugins were being loaded; use hkcore inside "
+                          "hook functions or detectors, not when the plugin module is imported")
+    _BUILDING.active = True
+    try:
+        return Registry(extra)
+    finally:
+        _BUILDING.active = False
+
+
 def current() -> Registry:
     """The current registry, built on first use."""
     reg = CURRENT[0]
     if reg is None:
+        if getattr(_BUILDING, "active", False):
+            _build(())  # raises: re-entered from a plugin being loaded
         with _LOCK:
             reg = CURRENT[0]
             if reg is None:
-                reg = CURRENT[0] = Registry()
+                reg = CURRENT[0] = _build(())
     return reg
 
 
@@ -180,9 +207,11 @@ def plugin_manager() -> pluggy.PluginManager:
 
 
 def _publish(make: Callable[[tuple[tuple[str, Any], ...]], tuple[tuple[str, Any], ...]]) -> Registry:
+    if getattr(_BUILDING, "active", False):
+        _build(())  # raises: re-entered from a plugin being loaded
     with _LOCK:
         old = CURRENT[0]
-        reg = Registry(make(old.extra if old is not None else ()))
+        reg = _build(make(old.extra if old is not None else ()))
         CURRENT[0] = reg
     return reg
 
@@ -276,7 +305,7 @@ class CheckedShape:
         except Exception as exc:
             raise raised(self.plugin, "hkcore_shapes", what, exc) from None
         try:
-            out = [tuple(r) for r in found]
+            out = [tuple(islice(r, 17)) for r in islice(found, MAX_COUNT + 1)]
         except Exception:
             out = [()]
         if len(out) > MAX_COUNT or not all(0 < len(r) <= 16 and all(type(x) is int and 0 <= x < 136 for x in r)

@@ -56,7 +56,8 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.engine", 6, "engine"),
     ("hkcore.analysis", 7, "analysis, claims, compare"),
     ("hkcore.claims", 7, "analysis, claims, compare"),
-    ("hkcore.compare", 7, "analysis, claims, compare"),
+    ("hkcore.comparison", 7, "analysis, claims, compare"),
+    ("hkcore.batch", 7, "analysis, claims, compare"),
     ("hkcore.cli", 8, "CLI"),
     (FACADE, math.inf, "facade"),
 ]

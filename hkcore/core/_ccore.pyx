@@ -505,8 +505,13 @@ def readings(tiles, melds=(), shapes=None):
 cdef object _readings(object tiles, object melds):
     cdef int c[34]
     cdef int used[34]
-    cdef int k = _prepare(tiles, melds, NEED_FULL, c, used)
-    return _readings_c(c, k, () if _no_melds(melds) else _normalize(tiles, melds, "full")[1], True)
+    cdef int k
+    if _no_melds(melds):
+        k = _prepare(tiles, melds, NEED_FULL, c, used)
+        return _readings_c(c, k, (), True)
+    counts, codes, k = _normalize(tiles, melds, "full")  # read once: melds may be a one-shot iterator
+    _load_parts(counts, codes, c, used)
+    return _readings_c(c, k, tuple(codes), True)
 
 
 def _readings_parts(counts, codes, int k, bint orphans=True):

@@ -151,7 +151,7 @@ cdef class HandReader:
         cdef int n, t, first = -1, code, kind, i, frm = 0, hidden = 0
         cdef dict g
         cdef PyObject *p
-        if type(given) is not dict:
+        if type(given) is not dict or len(codes) >= 4:
             return None
         g = <dict>given
         for k in g:
@@ -239,7 +239,7 @@ cdef class HandReader:
                 return None
             if len(raw_melds) > 4:
                 return None
-            for given in raw_melds:
+            for given in tuple(raw_melds):
                 m = self._meld(given, used, codes, kinds, froms, conc)
                 if m is None:
                     return None
@@ -317,7 +317,7 @@ cdef class HandReader:
         if not _context_ok(sd, last, kr, rob, ft, seat, disc, nm, kinds, froms, conc):
             return None
         code_tuple = tuple(codes)
-        counts = [c[i] for i in range(34)]
+        counts = tuple([c[i] for i in range(34)])
         melds_t = tuple(melds)
         concealed = tuple([conc[i] == 1 for i in range(nm)])
         if self.won:

@@ -593,7 +593,7 @@ cdef class Kernel:
         self.has_roles = roles is not None
         memset(self.pay_obj, 0, sizeof(self.pay_obj))
         if self.has_roles:
-            for t in range(NROLE):
+            for t in range(NROLE if self.cap < 0 or self.cap >= NROLE else self.cap + 1):
                 amounts = tuple(roles(t))
                 for i in range(5):
                     self.role_amt[t][i] = amounts[i]
@@ -615,7 +615,7 @@ cdef class Kernel:
         cdef long long pays[4]
         cdef long long amounts[5]
         cdef int i
-        if total < NROLE:
+        if total < NROLE and (self.cap < 0 or total <= self.cap):
             for i in range(5):
                 amounts[i] = self.role_amt[total][i]
         else:

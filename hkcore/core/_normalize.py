@@ -79,7 +79,7 @@ def _is_int(x: Any) -> bool:
 def _checked_counts(counts: list[int], field: str) -> list[int]:
     for i, c in enumerate(counts):
         if isinstance(c, int) and not isinstance(c, bool) and c > 4:
-            raise HandError(f"{field}: {c} copies of {tile(i)} (at most 4)", field, str(tile(i)))
+            raise HandError(f"{field}: {shown(c)} copies of {tile(i)} (at most 4)", field, str(tile(i)))
         if not isinstance(c, int) or isinstance(c, bool) or c < 0:
             raise HandError(f"{field}: count {shown(c)} for {tile(i)} is not 0..4", field, c)
     return counts
@@ -98,7 +98,7 @@ def meld_code(spec: Any, field: str = "melds") -> int:
     kind_name = getattr(spec, "kind", None)
     raw = getattr(spec, "tiles", spec)
     try:
-        ts = parse_tiles(raw) if isinstance(raw, str) else [tile(x) for x in raw]
+        ts = parse_tiles(raw) if isinstance(raw, str) else [tile(x) for x in islice(raw, 5)]
     except TileError as exc:
         raise HandError(f"{field}: {exc}", field, raw) from None
     except TypeError:

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import islice
 from dataclasses import dataclass
 from typing import Any
 
 from hkcore.engine import compile_preset
-from hkcore.errors import HkcoreError
+from hkcore.errors import HkcoreError, shown
 from hkcore.models import Hand, ScoreResult
-from hkcore.preset import Preset, builtin_ids, load_preset
+from hkcore.preset import Preset, PresetError, builtin_ids, load_preset
 
 
 @dataclass(frozen=True)
@@ -91,14 +92,30 @@ class Comparison:
         return "\n".join(lines)
 
 
+#: the most presets one comparison scores under
+_MOST = 64
+
+
 def compare(hand: Any, presets: Iterable[str | Preset] | None = None) -> Comparison:
-    """Score ``hand`` under each preset (default: every built-in one).
+    """Score ``hand`` under each preset (default, or ``"all"``: every built-in one).
 
     A preset that rejects the hand (bonus tiles at a 136-tile table, say)
     gives its error in its column instead of stopping the comparison.
     """
     h = Hand.parse(hand)
-    refs: Sequence[str | Preset] = list(presets) if presets is not None else builtin_ids()
+    if presets is None:
+        refs: Sequence[str | Preset] = builtin_ids()
+    elif isinstance(presets, (str, Preset)):
+        refs = [presets]
+    else:
+        try:
+            refs = list(islice(presets, _MOST + 1))
+        except TypeError:
+            raise PresetError(f"expected preset ids, paths or Presets, got {shown(presets)}", None,
+                              "presets") from None
+        if len(refs) > _MOST:
+            raise PresetError(f"more than {_MOST} presets in one comparison", None, "presets")
+    refs = [r for ref in refs for r in (builtin_ids() if ref == "all" else [ref])]
     columns = []
     for ref in refs:
         preset = load_preset(ref)

@@ -1,0 +1,147 @@
+"""Scoring many hands: in order, a bad hand's error in its place, on one
+process or several.
+
+``score_many`` takes any iterable of hands (RULES.md dicts, JSON text or
+bytes, one hand per JSON line, compact notation, ``Hand`` objects) and
+yields one answer per hand, in order. With ``jobs=N`` the hands go to N
+worker processes in chunks of raw text lines (never pickled objects), at
+most a few chunks in flight, so memory stays flat however long the input.
+"""
+from __future__ import annotations
+
+import json
+import multiprocessing
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from hkcore.engine import CompiledPreset, compiled_for
+from hkcore.errors import HandError, HkcoreError, TileError, shown
+from hkcore.models import Hand, ScoreResult
+from hkcore.preset import Preset, PresetError, export_toml
+from hkcore.registry import PluginError
+
+#: hands per chunk sent to a worker process
+CHUNK = 2000
+_ERRORS: dict[str, type[HkcoreError]] = {
+    cls.__name__: cls for cls in (HkcoreError, HandError, TileError, PresetError, PluginError)}
+
+
+def score_many(hands: Iterable[Any], preset: str | Path | Preset = "bga-old-style", *, jobs: int = 1,
+               as_json: bool = False) -> Iterator[ScoreResult | HkcoreError | str]:
+    """Score every hand under ``preset``, yielding in input order a
+    ``ScoreResult``, or the ``HkcoreError`` of a hand that cannot be scored
+    (the batch goes on). ``as_json``: yield JSON text instead, the result's
+    ``to_json()`` or ``{"error": ..., "type": ..., "field": ...}``. ``jobs``:
+    worker processes (1: this process; plugins given to ``register_plugin``
+    are not seen by worker processes). A bad preset or ``jobs`` is an error
+    at once, before any hand is read."""
+    if type(jobs) is not int or not 1 <= jobs <= 256:
+        raise HkcoreError(f"jobs: expected a whole number 1..256, got {shown(jobs)}")
+    compiled = compiled_for(preset)
+    try:
+        items = iter(hands)
+    except TypeError:
+        raise HandError(f"hands: expected an iterable of hands, got {shown(hands)}", "hands", hands) from None
+    if jobs == 1:
+        return (_one(compiled, item, as_json) for item in items)
+    lines = _in_workers(items, _spec(preset, compiled), jobs)
+    return lines if as_json else (_from_json(line) for line in lines)
+
+
+def error_json(exc: HkcoreError) -> str:
+    """An error as one JSON object (ASCII): message, type and field (or TOML path)."""
+    field = getattr(exc, "field", None) or getattr(exc, "path", None)
+    return json.dumps({"error": str(exc), "type": type(exc).__name__, "field": field})
+
+
+def _one(compiled: CompiledPreset, item: Any, as_json: bool) -> Any:
+    try:
+        if isinstance(item, (bytes, bytearray)):
+            item = _decode(item)
+        hand = item if type(item) is Hand else Hand.parse(item)
+        result = compiled.score(hand)
+    except HkcoreError as exc:
+        return error_json(exc) if as_json else exc
+    return result.to_json() if as_json else result
+
+
+def _decode(raw: bytes | bytearray) -> str:
+    try:
+        return bytes(raw).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise HandError(f"hand: not UTF-8 text (byte {exc.start:,})", "hand", bytes(raw[:40])) from None
+
+
+def _line(item: Any) -> tuple[bool, str]:
+    """A hand as (True, one line of text) for a worker, or (False, its error as JSON)."""
+    if isinstance(item, str):
+        return True, item
+    try:
+        if isinstance(item, (bytes, bytearray)):
+            return True, _decode(item)
+        if isinstance(item, Hand):
+            return True, item.to_json()
+        return True, json.dumps(item, ensure_ascii=False)
+    except HandError as exc:
+        return False, error_json(exc)
+    except (TypeError, ValueError) as exc:
+        return False, error_json(HandError(f"hand: not a hand ({shown(str(exc))})", "hand", None))
+
+
+def _spec(preset: str | Path | Preset, compiled: CompiledPreset) -> tuple[str, str]:
+    """How a worker finds the preset: a built-in id, a path, or the resolved TOML."""
+    if isinstance(preset, str) and compiled.preset.file == f"{preset}.toml":
+        return ("id", preset)
+    if isinstance(preset, (str, Path)) and not isinstance(preset, Preset):
+        return ("path", str(Path(preset).resolve()))
+    return ("toml", export_toml(compiled.preset))
+
+
+_WORKER: list[CompiledPreset] = []
+
+
+def _start_worker(spec: tuple[str, str]) -> None:
+    kind, value = spec
+    preset: Any = Preset.from_toml(value) if kind == "toml" else value
+    _WORKER.append(compiled_for(preset))
+
+
+def _work(lines: list[tuple[bool, str]]) -> list[str]:
+    compiled = _WORKER[0]
+    return [_one(compiled, text, True) if ok else text for ok, text in lines]
+
+
+def _in_workers(items: Iterator[Any], spec: tuple[str, str], jobs: int) -> Iterator[str]:
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker, initargs=(spec,)) as pool:
+        pending: deque[Future[list[str]]] = deque()
+        try:
+            while True:
+                while len(pending) < 2 * jobs:
+                    chunk = [_line(item) for item in islice(items, CHUNK)]
+                    if not chunk:
+                        break
+                    pending.append(pool.submit(_work, chunk))
+                if not pending:
+                    return
+                done = pending.popleft().result()
+                yield from done
+        except BrokenProcessPool as exc:
+            raise HkcoreError(f"jobs: a worker process stopped ({exc}); plugins given to register_plugin "
+                              "are not seen by worker processes") from None
+
+
+def _from_json(line: str) -> ScoreResult | HkcoreError:
+    data = json.loads(line)
+    if "error" in data and "preset" not in data:
+        cls = _ERRORS.get(data.get("type"), HkcoreError)
+        if cls is HandError or cls is TileError:
+            return HandError(data["error"], data.get("field"), None) if cls is HandError else TileError(data["error"])
+        return cls(data["error"])
+    return ScoreResult.model_validate(data)

@@ -1,0 +1,138 @@
+"""score_many and the JSON-lines command line: every hand answered, in order,
+a bad hand's error in its place, the same on one process and on two."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import hkcore
+from hkcore.batch import score_many
+from hkcore.cli import main
+
+#: hands, with what each is worth under hk-classic (RULES.md values, worked by hand)
+HANDS: list[tuple[Any, int | str]] = [
+    # four chows and a pair of white dragons, self-drawn, concealed: all_chows 1 + concealed 1 + self_draw 1
+    ({"tiles": "123m456p234789s55z", "win_tile": "5z", "self_draw": True}, 3),
+    ("123m456p234789s55z win:5z self-draw", 3),
+    # the same on a discard: all_chows 1 + concealed 1
+    ('{"tiles": "123m456p234789s55z", "win_tile": "5z", "discarder": "N"}', 2),
+    # a pung of red dragons claimed: dragon_pung 1; nothing else (123m 456p 789s chows, pair 11z)
+    ({"tiles": "123m456p789s11z", "melds": [{"kind": "pung", "tiles": "777z", "from": "S"}], "win_tile": "1z",
+      "discarder": "S"}, 1),
+    ({"tiles": "123m"}, "win_tile"),                        # no winning tile
+    ("123m456p234789s55z win:5z from:E", "discarder"),      # the winner's own seat discarded
+    (b'{"tiles": "123m456p234789s55z", "win_tile": "5z", "self_draw": true}', 3),
+    (b"\xff\xfe", "hand"),                                  # not UTF-8
+    ({"tiles": "123m456p234789s55z", "win_tile": "5z", "flowers": [1]}, "flowers"),  # no bonus tiles at hk-classic
+]
+
+
+def _answer(r: Any) -> int | str:
+    if isinstance(r, hkcore.ScoreResult):
+        return r.faan
+    assert isinstance(r, hkcore.HkcoreError), r
+    return getattr(r, "field", None) or str(r)
+
+
+def test_every_hand_answered_in_order_errors_in_place() -> None:
+    got = [_answer(r) for r in score_many([h for h, _ in HANDS], "hk-classic")]
+    assert got == [want for _, want in HANDS]
+
+
+def test_as_json_is_each_result_s_json() -> None:
+    items = [h for h, _ in HANDS]
+    for r, text in zip(score_many(items, "hk-classic"), score_many(items, "hk-classic", as_json=True)):
+        if isinstance(r, hkcore.ScoreResult):
+            assert text == r.to_json()
+        else:
+            data = json.loads(text)
+            assert data["error"] == str(r) and data["type"] == type(r).__name__
+
+
+def test_two_processes_answer_as_one(tmp_path: Path) -> None:
+    items = [h for h, _ in HANDS] * 700  # more than one chunk
+    one = list(score_many(items, "hk-classic", as_json=True))
+    two = list(score_many(items, "hk-classic", jobs=2, as_json=True))
+    assert one == two
+    assert [_answer(r) for r in score_many(items[:len(HANDS)], "hk-classic", jobs=2)] == [w for _, w in HANDS]
+    # a custom preset by path and as a Preset object reach the workers too
+    house = tmp_path / "house.toml"
+    house.write_text('extends = "hk-classic"\nminimum = 2\n')
+    preset = hkcore.load_preset(house)
+    by_path = list(score_many(items[:50], str(house), jobs=2, as_json=True))
+    by_object = list(score_many(items[:50], preset, jobs=2, as_json=True))
+    assert by_path == by_object == list(score_many(items[:50], preset, as_json=True))
+
+
+def test_bad_jobs_and_preset_fail_before_any_work() -> None:
+    with pytest.raises(hkcore.HkcoreError, match="jobs"):
+        list(score_many([], "hk-classic", jobs=0))
+    with pytest.raises(hkcore.PresetError):
+        list(score_many([], "no-such-preset"))
+
+
+def _run(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
+    proc = subprocess.run([sys.executable, "-m", "hkcore.cli", *args], input=stdin, capture_output=True, timeout=120)
+    return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+
+
+def _jsonl(tmp_path: Path) -> Path:
+    path = tmp_path / "hands.jsonl"
+    lines = []
+    for hand, _ in HANDS:
+        if isinstance(hand, bytes):
+            lines.append(hand)
+        elif isinstance(hand, str):
+            lines.append(hand.encode())  # JSON text or notation, one per line
+        else:
+            lines.append(json.dumps(hand).encode())
+    lines.insert(2, b"")  # blank lines are skipped, and still counted
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_score_jsonl(tmp_path: Path, jobs: str) -> None:
+    code, out, err = _run(["score", "--jsonl", str(_jsonl(tmp_path)), "-p", "hk-classic", "--jobs", jobs])
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == len(HANDS)
+    for row, (_, want) in zip(rows, HANDS):
+        if isinstance(want, int):
+            assert row["faan"] == want and row["preset"] == "hk-classic"
+        else:
+            assert row["field"] == want and "error" in row
+    # line numbers count the blank line: the fifth hand is on line 6
+    assert [row["line"] for row in rows if "line" in row] == [6, 7, 9, 10]
+    assert code == 1 and "4 of 9 lines failed" in err
+
+
+def test_score_jsonl_from_stdin_all_good() -> None:
+    lines = b'{"tiles": "123m456p234789s55z", "win_tile": "5z", "self_draw": true}\n' * 3
+    code, out, err = _run(["score", "--jsonl", "-", "-p", "hk-classic"], stdin=lines)
+    assert code == 0 and err == ""
+    assert [json.loads(line)["faan"] for line in out.splitlines()] == [3, 3, 3]
+
+
+def test_compare_jsonl_gives_every_preset(tmp_path: Path) -> None:
+    path = tmp_path / "hands.jsonl"
+    path.write_text(json.dumps({"tiles": "123m456p234789s55z", "win_tile": "5z", "self_draw": True}) + "\n"
+                    + json.dumps({"tiles": "123m"}) + "\n")
+    code, out, err = _run(["compare", "--jsonl", str(path), "-p", "hk-classic", "-p", "mistboard"])
+    first, second = [json.loads(line) for line in out.splitlines()]
+    assert set(first) == {"hk-classic", "mistboard"}
+    # mistboard adds no_bonus 1 to the same hand: 4
+    assert (first["hk-classic"]["faan"], first["mistboard"]["faan"]) == (3, 4)
+    assert second["line"] == 2 and second["field"] == "win_tile"
+    assert code == 1
+
+
+def test_jsonl_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--jsonl", "-", "-p", "hk-classic", "-p", "mistboard"]) == 2
+    assert "one preset" in capsys.readouterr().err
+    assert main(["score", "--jsonl", "/no/such/file.jsonl"]) == 2
+    assert "cannot read" in capsys.readouterr().err
