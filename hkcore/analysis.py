@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from hkcore import core
-from hkcore.engine import CompiledPreset, compiled_for
+from hkcore.engine import INTERNED, CompiledPreset, compiled_for
 from hkcore.errors import HandError
 from hkcore.models import Position, trusted
 from hkcore.preset import Preset
@@ -90,7 +90,15 @@ def analyse(hand: Any, preset: str | Preset = "bga-old-style", visible: str = ""
         if visible:
             shown = _seen(pos, visible)
             rows = [(row[0], 4 - shown[row[0]], *row[2:]) for row in rows]
-        waits = [_wait(compiled, row) for row in rows]
+        interned = compiled.interned
+        waits = []
+        for row in rows:
+            wait = interned.get(row)
+            if wait is None:
+                wait = _wait(compiled, row)
+                if len(interned) < INTERNED:
+                    interned[row] = wait
+            waits.append(wait)
         return trusted(Analysis, {"preset": p.id, "unit": p.unit, "tiles": pos.tiles, "tiles_away": away,
                                   "waiting": away == 0, "waits": waits, "discards": []})
     seen = _seen(pos, visible)

@@ -88,6 +88,8 @@ class Entry:
         return self.worth(count)
 
 
+#: the most values a compiled preset's ``interned`` table keeps
+INTERNED = 4096
 #: patterns commonly met more than once in a hand, and how many times at most
 _MOST_COUNTED = {"bonus_tile": 8, "dragon_pung": 3}
 
@@ -129,8 +131,12 @@ def _check_provided(preset: Preset, cat: Catalogue) -> None:
 
 class CompiledPreset:
     """A preset with its patterns resolved through a plugin catalogue, ready
-    to score and analyse. Immutable once built: nothing it keeps changes
-    while it scores."""
+    to score and analyse. Its rules and tables never change once built;
+    the one table that grows is ``interned``, where analysis keeps each
+    distinct (immutable) wait value it has made, so that a thousand
+    analyses share a few dozen objects: a dict (each step atomic, also
+    without the GIL) of values that are pure functions of their keys, that
+    stops growing at ``INTERNED`` entries."""
 
     def __init__(self, preset: Preset, cat: Catalogue | None = None, use_kernel: bool = True) -> None:
         cat = cat if cat is not None else registry.catalogue()
@@ -168,6 +174,7 @@ class CompiledPreset:
                                    preset.shape_options.get(sid, MappingProxyType({})))
                                   for sid in preset.shapes if sid not in CORE_SHAPES)
         self.python_entries = tuple(e for e in self.entries if e.pattern.native is None)
+        self.interned: dict[Any, Any] = {}
         self._scores: Mapping[tuple[int, int, int], PatternScore] = MappingProxyType({
             (e.index, n, e.contribution(n)): self._make_pattern(e.index, n, e.contribution(n))
             for e in self.entries for n in range(1, _MOST_COUNTED.get(e.id, 1) + 1)})

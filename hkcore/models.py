@@ -485,6 +485,12 @@ class PatternScore(BaseModel):
     name_en: str
     name_zh: str
 
+    #: this value's JSON, made with it (it never changes): results print their parts from it
+    _json: str | None = PrivateAttr(default=None)
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._json = self.__pydantic_serializer__.to_json(self).decode()
+
 
 class ReadingPart(BaseModel):
     """One set (or the pair) of the counted reading."""
@@ -496,6 +502,24 @@ class ReadingPart(BaseModel):
     concealed: bool
     declared: bool
     winning: bool
+
+    _json: str | None = PrivateAttr(default=None)
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._json = self.__pydantic_serializer__.to_json(self).decode()
+
+
+def _part_json(part: Any) -> str:
+    private = part.__pydantic_private__
+    found = private.get("_json") if private else None
+    return found if found is not None else part.__pydantic_serializer__.to_json(part).decode()
+
+
+_encode = json.encoder.encode_basestring  # type: ignore[attr-defined]  # json.dumps(s, ensure_ascii=False), in C
+
+
+def _text(value: str | None) -> str:
+    return "null" if value is None else _encode(value)
 
 
 
@@ -565,8 +589,34 @@ class ScoreResult(BaseModel):
     reason: str | None = None
 
     def to_json(self, **kwargs: Any) -> str:
-        """The result as JSON."""
-        return self.model_dump_json(**kwargs)
+        """The result as JSON (with ``kwargs``, as ``model_dump_json`` makes it)."""
+        d = self.__dict__
+        if kwargs or type(self) is not ScoreResult or len(d) != 13:
+            return self.model_dump_json(**kwargs)
+        pays = d["payments"]
+        try:
+            patterns = ",".join([p.__pydantic_private__["_json"] for p in d["patterns"]])
+            reading = ",".join([p.__pydantic_private__["_json"] for p in d["reading"]])
+        except (TypeError, KeyError):  # parts made without their JSON
+            patterns = ",".join([_part_json(p) for p in d["patterns"]])
+            reading = ",".join([_part_json(p) for p in d["reading"]])
+        if pays is None:
+            paid = "null"
+        elif type(pays) is dict and len(pays) == 4 and tuple(pays) == _SEAT_ORDER:
+            paid = '{"E":%d,"S":%d,"W":%d,"N":%d}' % (pays["E"], pays["S"], pays["W"], pays["N"])
+        else:
+            paid = "{" + ",".join([f"{_text(k)}:{v}" for k, v in pays.items()]) + "}"
+        return (
+            f'{{"preset":{_text(d["preset"])},"unit":"{d["unit"]}","faan":{d["faan"]},'
+            f'"uncapped":{d["uncapped"]},"winnable":{_BOOL[d["winnable"]]},"complete":{_BOOL[d["complete"]]},'
+            f'"limit":{_BOOL[d["limit"]]},"shape":{_text(d["shape"])},"patterns":[{patterns}],'
+            f'"reading":[{reading}],"payments":{paid},"payments_note":{_text(d["payments_note"])},'
+            f'"reason":{_text(d["reason"])}}}'
+        )
+
+
+_BOOL = {True: "true", False: "false"}
+_SEAT_ORDER = ("E", "S", "W", "N")
 
 
 class Position(_Checked):

@@ -126,3 +126,33 @@ def test_the_fast_reader_is_used_for_plain_input() -> None:
 def test_one_bad_field_reads_alike(data: dict[str, Any], key: str, value: Any) -> None:
     data = {**data, key: value}
     same(fast(Hand, data), slow(Hand, data))
+
+
+# ---------------------------------------------------------------- results out
+
+PRESETS = hkcore.presets()
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(hands(), st.sampled_from(PRESETS))
+def test_result_json_is_pydantic_s_byte_for_byte(data: dict[str, Any], preset: str) -> None:
+    try:
+        result = hkcore.score(data, preset)
+    except HandError:
+        return
+    assert result.to_json() == result.model_dump_json()
+    assert json.loads(result.to_json()) == result.model_dump()
+
+
+def test_result_json_with_odd_text(tmp_path: Any) -> None:
+    """Preset ids and reasons with quotes, backslashes, control characters and Chinese print as pydantic prints them."""
+    path = tmp_path / "odd.toml"
+    path.write_text('extends = "mistboard"\nid = "a \\"quoted\\" \\\\ id\\u0001 中文"\nminimum = 5\n', encoding="utf-8")
+    preset = hkcore.load_preset(path)
+    result = hkcore.score("123m456p789s11122z win:2z", preset)
+    assert not result.winnable and preset.id in (result.reason or "")
+    assert result.to_json() == result.model_dump_json()
+    built = hkcore.ScoreResult(preset="x", unit="faan", faan=1, uncapped=1, winnable=True, complete=True,
+                               payments={"N": 1, "E": -1})
+    assert built.to_json() == built.model_dump_json()
+    assert built.to_json(indent=2) == built.model_dump_json(indent=2)
