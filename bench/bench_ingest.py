@@ -128,15 +128,18 @@ def run_batch_once(path: Path, jobs: int, lines: int) -> tuple[float, float]:
     """(hands per second, peak RSS in MB of the hkscore process and its workers)."""
     hkscore = Path(sys.executable).with_name("hkscore")
     cmd = [str(hkscore), "score", "--jsonl", str(path), "-p", PRESET, "--jobs", str(jobs)]
-    start = time.perf_counter()
-    with open(os.devnull, "wb") as null:
-        proc = subprocess.Popen(cmd, stdout=null, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(proc.pid, 0)
-        took = time.perf_counter() - start
-        err = proc.stderr.read().decode() if proc.stderr else ""
-    if os.waitstatus_to_exitcode(status) not in (0, 1):
-        raise RuntimeError(f"hkscore failed: {err}")
-    return lines / took, usage.ru_maxrss / 1024
+    # a small wrapper process starts hkscore and reports its peak memory: a child forked straight from
+    # this (large) process would report this process's size as its own peak
+    wrapper = ("import resource, subprocess, sys, time\n"
+               "t = time.perf_counter()\n"
+               "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode\n"
+               "t = time.perf_counter() - t\n"
+               "print(code, t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    out = subprocess.run([sys.executable, "-c", wrapper, *cmd], capture_output=True, text=True, check=True)
+    code, took, peak_kb = out.stdout.split()
+    if int(code) not in (0, 1):
+        raise RuntimeError(f"hkscore failed: {out.stderr}")
+    return lines / float(took), int(peak_kb) / 1024
 
 
 def run_batches(lines: int, memory_lines: int, repeats: int) -> dict[str, Any]:

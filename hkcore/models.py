@@ -388,6 +388,9 @@ def read_json(text: str | bytes) -> Any:
 
 
 def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) == len(pairs):
+        return found
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:

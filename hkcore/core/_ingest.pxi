@@ -96,6 +96,7 @@ cdef class HandReader:
     cdef dict defaults
     cdef Py_ssize_t off_fields_set, off_extra, off_private
     cdef Py_ssize_t m_fields_set, m_extra, m_private
+    cdef list melds
 
     def __init__(self, model, meld_class, meld_part, bint won=True):
         cdef int code
@@ -124,6 +125,21 @@ cdef class HandReader:
         self.m_fields_set = _slot_offset(meld_class, "__pydantic_fields_set__")
         self.m_extra = _slot_offset(meld_class, "__pydantic_extra__")
         self.m_private = _slot_offset(meld_class, "__pydantic_private__")
+        # every Meld a plain dict can describe, made here (Melds are immutable: hands share them), by
+        # ((code * 2 + concealed) * 5 + from seat (0: none)) * 4 + which of concealed and from were given
+        self.melds = [None] * (102 * 2 * 5 * 4)
+        for code in range(102):
+            if not _MELD_TEXT[code]:
+                continue
+            kind_name = ("chow", "pung", "kong")[code // 34]
+            for hidden in range(2 if code >= 68 else 1):
+                for frm in range(1 if hidden else 5):
+                    for given in range(4):
+                        values = {"kind": kind_name, "tiles": _MELD_TEXT[code], "concealed": hidden == 1,
+                                  "from_": _SEAT_TEXT[frm]}
+                        self.melds[(((code * 2 + hidden) * 5 + frm) * 4) + given] = self._new(
+                            meld_class, values, set(_MELD_FIELDS_SET[given]), {"_code": code}, self.m_fields_set,
+                            self.m_extra, self.m_private)
 
     def __call__(self, data):
         """The model for ``data``, or None (validate it the slow way)."""
@@ -201,10 +217,7 @@ cdef class HandReader:
         froms[i] = frm
         conc[i] = hidden
         codes.append(code)
-        fields_set = set(_MELD_FIELDS_SET[("concealed" in g) * 2 + ("from" in g)])
-        values = {"kind": kind_name, "tiles": _MELD_TEXT[code], "concealed": hidden == 1, "from_": _SEAT_TEXT[frm]}
-        return self._new(self.meld_class, values, fields_set, {"_code": code}, self.m_fields_set, self.m_extra,
-                         self.m_private)
+        return self.melds[(((code * 2 + hidden) * 5 + frm) * 4) + ("concealed" in g) * 2 + ("from" in g)]
 
     cdef object _read(self, object data):
         cdef int c[34]
@@ -356,7 +369,8 @@ cdef inline int _seat_no(object v):
     """1..4 for "E".."N", 0 for anything else."""
     if type(v) is not str or len(<str>v) != 1:
         return 0
-    return {"E": 1, "S": 2, "W": 3, "N": 4}.get(v, 0)
+    cdef PyObject *found = PyDict_GetItem(_SEAT_NO, v)
+    return 0 if found == NULL else <int><object>found
 
 
 cdef inline int _flag(dict d, str key):
