@@ -347,19 +347,13 @@ MAX_JSON = 65536
 
 def _parse_model(cls: Any, data: Any, won: bool) -> Any:
     """``cls`` from a dict, a JSON string or compact notation; errors are HandErrors."""
+    origin = None
     if isinstance(data, str):
         text = data.strip()
-        if not text.startswith("{"):
-            fields, origin = notation.read(text, won)
-            fast = _READERS.get(cls)
-            found = fast(fields) if fast is not None else None
-            if found is not None:
-                return found
-            try:
-                return cls.model_validate(fields)
-            except ValidationError as exc:
-                raise notation.locate(hand_error(exc), origin) from None
-        data = read_json(text)
+        if text.startswith("{"):
+            data = read_json(text)
+        else:
+            data, origin = notation.read(text, won)
     if not isinstance(data, dict):
         raise HandError(f"hand: expected a dict, JSON, notation or {cls.__name__}, got {type(data).__name__}",
                         "hand", data)
@@ -370,7 +364,8 @@ def _parse_model(cls: Any, data: Any, won: bool) -> Any:
     try:
         return cls.model_validate(data)
     except ValidationError as exc:
-        raise hand_error(exc) from None
+        err = hand_error(exc)
+        raise (notation.locate(err, origin) if origin is not None else err) from None
 
 
 def read_json(text: str | bytes) -> Any:

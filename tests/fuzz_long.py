@@ -28,9 +28,7 @@ import tomli_w
 
 import hkcore
 from hkcore.errors import SHOWN
-from hkcore.hookspecs import hookimpl
-from hkcore.patterns import Pattern
-from hkcore.payments import PaymentScheme, SchemeParams
+from test_fuzz import Faulty  # a plugin answering whatever Faulty.answer[0] holds
 
 ROOT = Path(__file__).resolve().parent.parent
 SLOW = 2.0
@@ -103,27 +101,6 @@ def mutate(rnd: random.Random, data: Any, depth: int = 0) -> Any:
     return value(rnd)
 
 
-class Faulty:
-    """A pattern and a payment scheme answering ``answer[0]`` (or raising it)."""
-
-    answer: list[Any] = [1]
-
-    @staticmethod
-    def give() -> Any:
-        found = Faulty.answer[0]
-        if isinstance(found, BaseException):
-            raise found
-        return found
-
-    @hookimpl
-    def hkcore_patterns(self) -> list[Pattern]:
-        return [Pattern("long_fuzz_pattern", "Fuzz", "測試", lambda s, o: Faulty.give())]
-
-    @hookimpl
-    def hkcore_payment_schemes(self) -> list[PaymentScheme]:
-        return [PaymentScheme("long_fuzz_scheme", "fuzz", SchemeParams, lambda win, p: Faulty.give())]
-
-
 class Escape(Exception):
     pass
 
@@ -155,9 +132,9 @@ def run(inputs: int, seed: int) -> Counter[str]:
     dicts = [json.loads(h.to_json()) for h in hands]
     presets = {pid: tomllib.loads((ROOT / "presets" / f"{pid}.toml").read_text(encoding="utf-8")) for pid in PRESETS}
     folder = Path(tempfile.mkdtemp(prefix="hkcore-fuzz-"))
-    hkcore.register_plugin(Faulty(), "long_fuzz")
-    (folder / "pattern.toml").write_text('extends = "bga-old-style"\n[patterns]\nlong_fuzz_pattern = 1\n')
-    (folder / "scheme.toml").write_text('extends = "hk-classic"\n[payments]\nscheme = "long_fuzz_scheme"\n')
+    hkcore.register_plugin(Faulty(), "faulty")
+    (folder / "pattern.toml").write_text('extends = "bga-old-style"\n[patterns]\nfuzz_pattern = 1\n')
+    (folder / "scheme.toml").write_text('extends = "hk-classic"\n[payments]\nscheme = "fuzz_scheme"\n')
     answers = [0, 1, True, -1, 65, 1.5, None, "x", 10**5000, {"E": 1}, {"E": 0, "S": 0, "W": 0, "N": 0},
                {"E": 3, "S": -1, "W": -1, "N": -1}, ZeroDivisionError("z"), RuntimeError("r" * 500)]
     done = 0
