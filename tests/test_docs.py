@@ -1,0 +1,24 @@
+"""The Python examples of README.md and docs/*.md run and print what they show (doctest)."""
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)
+def test_examples_run(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # as a user would: outside the source tree
+    text = path.read_text(encoding="utf-8").replace("\n```", "\n\n```")  # a fence ends an example's output
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(text, {}, path.name, str(path), 0)
+    if not test.examples:
+        pytest.skip(f"{path.name} shows no Python session to run")
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples of {path.name} failed (output above)"
