@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 from typing import Any
@@ -77,7 +78,8 @@ def test_bad_jobs_and_preset_fail_before_any_work() -> None:
 
 
 def _run(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
-    proc = subprocess.run([sys.executable, "-m", "hkcore.cli", *args], input=stdin, capture_output=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-m", "hkcore.cli", *args], input=stdin, capture_output=True, timeout=120,
+                          cwd=tempfile.gettempdir())  # outside the source tree: the installed package
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import array
 import subprocess
+import tempfile
 import sys
 import time
 import warnings
@@ -198,7 +199,7 @@ def test_a_duplicate_id_is_reported(broken: Any) -> None:
 
 def _cli(*args: str, stdin: bytes | None = None) -> tuple[int, str, str]:
     proc = subprocess.run([sys.executable, "-m", "hkcore.cli", *args], input=stdin, capture_output=True,
-                          timeout=120)
+                          timeout=120, cwd=tempfile.gettempdir())
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 
