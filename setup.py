@@ -1,19 +1,54 @@
-"""Builds the compiled decomposition core (hkcore.core._ccore) with Cython."""
-from Cython.Build import cythonize
+"""Builds the compiled core (hkcore.core._ccore) with Cython when it can.
+
+Without a working C compiler the build says so and hkcore installs with its
+pure-Python core (``hkcore.core.IMPLEMENTATION == "python"``), which gives
+the same answers, slower. ``HKCORE_REQUIRE_COMPILED=1`` makes a failed
+build an error instead (CI sets it).
+"""
+import os
+import sys
+
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.errors import CCompilerError, ExecError, PlatformError
 
-extensions = [
-    Extension(
-        "hkcore.core._ccore",
-        ["hkcore/core/_ccore.pyx"],
-        depends=["hkcore/core/_kernel.pxi", "hkcore/core/_ingest.pxi"],
-        extra_compile_args=["-O3"],
-    )
-]
+REQUIRED = os.environ.get("HKCORE_REQUIRE_COMPILED", "") == "1"
+FAILURES = (CCompilerError, ExecError, PlatformError, OSError)
 
-setup(
-    ext_modules=cythonize(
-        extensions,
+
+def _skip(exc: Exception) -> None:
+    if REQUIRED:
+        raise exc
+    print(f"WARNING: hkcore's compiled core could not be built ({type(exc).__name__}: {exc}); "
+          "installing the pure-Python core (same answers, slower). Install a C compiler and reinstall "
+          "for the compiled one.", file=sys.stderr)
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that leaves the compiled core out when it cannot be built."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except FAILURES as exc:
+            _skip(exc)
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except FAILURES as exc:
+            _skip(exc)
+
+
+def extensions() -> list:
+    try:
+        from Cython.Build import cythonize
+    except ImportError as exc:  # Cython is a build requirement; a bare setup.py call may lack it
+        _skip(exc)
+        return []
+    return cythonize(
+        [Extension("hkcore.core._ccore", ["hkcore/core/_ccore.pyx"],
+                   depends=["hkcore/core/_kernel.pxi", "hkcore/core/_ingest.pxi"], extra_compile_args=["-O3"])],
         compiler_directives={
             "language_level": "3",
             "boundscheck": False,
@@ -22,4 +57,6 @@ setup(
             "initializedcheck": False,
         },
     )
-)
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -544,9 +544,19 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("hkcore")
+    except PackageNotFoundError:  # a source tree that was not installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``hkscore``."""
     parser = _Parser(prog="hkscore", description="Hong Kong mahjong hands, scored under any ruleset.")
+    parser.add_argument("--version", action="version", version=f"hkscore (hkcore) {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     sc = sub.add_parser("score", help="score a hand under one or more presets")

@@ -22,9 +22,9 @@ Pattern entries (under ``[patterns]``)::
 from __future__ import annotations
 
 import difflib
-import re
 import importlib.metadata
 import importlib.resources
+import re
 import threading
 import tomllib
 from collections import OrderedDict
@@ -34,6 +34,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+import tomli_w
 from pydantic import ValidationError
 
 from hkcore import registry
@@ -727,8 +728,9 @@ def store() -> PresetStore:
     return found
 
 
-def load_preset(ref: str | Path | Preset, *, root: str | Path | None = None) -> Preset:
-    """A preset by built-in id (``"bga-old-style"``) or TOML path; a Preset is returned as is.
+def load_preset(ref: str | Path | Preset | Mapping[str, Any], *, root: str | Path | None = None) -> Preset:
+    """A preset by built-in id (``"bga-old-style"``), TOML path, TOML text or
+    the TOML data as a mapping; a Preset is returned as is.
 
     ``root``, for presets from untrusted sources (a club admin's upload):
     the file and every file it ``extends`` must lie inside this folder
@@ -737,10 +739,19 @@ def load_preset(ref: str | Path | Preset, *, root: str | Path | None = None) -> 
     """
     if isinstance(ref, Preset):
         return ref
+    if isinstance(ref, Mapping):  # the TOML data itself (a row of a database, say)
+        try:
+            text = tomli_w.dumps(thaw(ref))
+        except (TypeError, ValueError) as exc:
+            raise PresetError(f"not TOML data: {shown(str(exc))}", "<mapping>", None) from None
+        return Preset.from_toml(text, root=root)
     if isinstance(ref, Path):
         ref = str(ref)
     if not isinstance(ref, str):
-        raise PresetError(f"a preset is an id, a path or a Preset, not {type(ref).__name__}", None, "preset")
+        raise PresetError(f"a preset is an id, a path, TOML text, a mapping or a Preset, not {type(ref).__name__}",
+                          None, "preset")
+    if "\n" in ref or "=" in ref:  # TOML text: ids and paths hold neither
+        return Preset.from_toml(ref, root=root)
     return store().load(ref, _folder(root, "root") if root is not None else None)
 
 
@@ -761,7 +772,6 @@ def presets() -> list[str]:
 
 def export_toml(preset: Preset) -> str:
     """The fully resolved preset as TOML (no ``extends``): loading it gives an equal preset."""
-    import tomli_w
 
     data = preset.to_dict()
     patterns = data.pop("patterns")
@@ -785,8 +795,6 @@ def export_toml(preset: Preset) -> str:
 
 def _inline(value: Any) -> str:
     """A TOML value on one line (tables inline)."""
-    import tomli_w
-
     if isinstance(value, dict):
         return "{ " + ", ".join(f"{k} = {_inline(v)}" for k, v in value.items()) + " }" if value else "{}"
     if isinstance(value, (list, tuple)):

@@ -1,0 +1,47 @@
+"""The package's edges: presets from text or data, the version, the type marker."""
+from __future__ import annotations
+
+import importlib.resources
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+import hkcore
+
+#: a house preset as a database would hold it
+HOUSE = 'extends = "mistboard"\nid = "house"\nminimum = 2\n'
+#: a discard win worth 2 at mistboard: 123m 456p 234s 789s and 55z, all_chows 1 + concealed_hand 1
+#: (flower 2 is not East's seat flower, and it takes away no_bonus)
+HAND = "123m456p234789s55z win:5z from:N flowers:2"
+
+
+def test_presets_from_toml_text_and_from_data() -> None:
+    from_text = hkcore.load_preset(HOUSE)
+    from_data = hkcore.load_preset({"extends": "mistboard", "id": "house", "minimum": 2})
+    from_class = hkcore.Preset.from_toml(HOUSE)
+    assert from_text == from_data == from_class
+    assert from_text.id == "house" and from_text.minimum == 2
+    # mistboard needs 3: the same hand wins only under the house preset
+    at_mistboard = hkcore.score(HAND, "mistboard")
+    assert (at_mistboard.faan, at_mistboard.winnable) == (2, False)
+    assert hkcore.score(HAND, from_text).winnable
+
+
+def test_bad_toml_text_and_data_are_preset_errors() -> None:
+    with pytest.raises(hkcore.PresetError, match="TOML"):
+        hkcore.load_preset("minimum = = 2\n")
+    with pytest.raises(hkcore.PresetError, match="minimum"):
+        hkcore.load_preset({"extends": "mistboard", "minimum": -1})
+    with pytest.raises(hkcore.PresetError):
+        hkcore.load_preset({"extends": "mistboard", "minimum": object()})
+    with pytest.raises(hkcore.PresetError):
+        hkcore.Preset.from_toml('extends = "../../etc/x.toml"\n', root=tempfile.gettempdir())
+
+
+def test_version_and_type_marker() -> None:
+    out = subprocess.run([sys.executable, "-m", "hkcore.cli", "--version"], capture_output=True, text=True,
+                         cwd=tempfile.gettempdir(), timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == f"hkscore (hkcore) {hkcore.__version__}"
+    assert importlib.resources.files("hkcore").joinpath("py.typed").is_file()
