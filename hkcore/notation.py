@@ -140,6 +140,14 @@ def _int(text: str, token: str, pos: int) -> int:
 
 
 def _kind_of(tiles: str, token: str, pos: int) -> str:
+    # plain sets first ("666z", "1111m", "345p"): what meld_code would say, without reading them as tiles
+    if len(tiles) in (4, 5) and tiles[-1] in "mpsz" and tiles[:-1].isdigit() and tiles.isascii() \
+            and "0" not in tiles and (tiles[-1] != "z" or max(tiles[:-1]) <= "7"):
+        d = tiles[:-1]
+        if d == d[0] * len(d):
+            return "pung" if len(d) == 3 else "kong"
+        if len(d) == 3 and tiles[-1] != "z" and sorted(d) == [chr(ord(min(d)) + i) for i in range(3)]:
+            return "chow"
     try:
         return ("chow", "pung", "kong")[meld_code(tiles, "melds") // 34]
     except HandError as exc:
