@@ -542,11 +542,11 @@ def test_memory_stays_flat_past_the_cache_bound(tmp_path: Path) -> None:
     size = getattr(hkcore.preset, "CACHE_SIZE", 64)
     builtin = hkcore.load_preset("mistboard")
     files = []
-    if hkcore.core.IMPLEMENTATION != "cython":
-        pytest.skip("under the pure core, tracemalloc shows ~2 KB of drift per distinct preset file (no preset or "
-                    "compiled preset is kept past the bound; the cause is not found yet: see the issue's note)")
-    warm = 1
-    for i in range((warm + 2) * size):
+    # The pure core needs longer to settle (more Python objects per compiled preset, and windows of
+    # CACHE_SIZE files differ in their mix of base presets by more than under the compiled core):
+    # under it, warm up on 5 windows and measure over 4; the allowance stays the same.
+    warm, span = (1, 1) if hkcore.core.IMPLEMENTATION == "cython" else (5, 4)
+    for i in range((warm + 1 + span) * size):
         path = tmp_path / f"p{i:04d}.toml"
         minimum = i % 11  # at most every built-in cap (10)
         path.write_text(f'extends = "{BUILTINS[i % 5]}"\nname = "file {i:04d}"\nminimum = {minimum}\n',
@@ -567,11 +567,12 @@ def test_memory_stays_flat_past_the_cache_bound(tmp_path: Path) -> None:
     except TypeError:
         first_ref = None
     del first
-    for minimum, ref in files[:warm * size]:
-        use(minimum, ref)
-    gc.collect()
+    # trace from the start: memory allocated before tracing and replaced later would count as growth
     tracemalloc.start()
     try:
+        for minimum, ref in files[:warm * size]:
+            use(minimum, ref)
+        gc.collect()
         # the next CACHE_SIZE files fill the cache with traced entries; from
         # then on each new entry replaces a traced one: the memory held is flat
         for minimum, ref in files[warm * size:(warm + 1) * size]:
@@ -590,11 +591,9 @@ def test_memory_stays_flat_past_the_cache_bound(tmp_path: Path) -> None:
     stale = 0
     marks: dict[str, int] = {}
     traced_from = REWRITES - TRACED_REWRITES
+    tracemalloc.start()  # from the first rewrite: what was made before tracing and replaced would look like growth
     try:
         for k in range(REWRITES):
-            if k == traced_from:
-                gc.collect()
-                tracemalloc.start()
             if k == traced_from + TRACED_REWRITES // 2:
                 gc.collect()
                 marks["half"] = _held()
@@ -609,7 +608,7 @@ def test_memory_stays_flat_past_the_cache_bound(tmp_path: Path) -> None:
     rewrite_growth = marks["end"] - marks["half"]
 
     assert distinct_growth < FLAT, (
-        f"memory grew by {distinct_growth} bytes over the last {size} distinct preset files "
+        f"memory grew by {distinct_growth} bytes over the last {span * size} distinct preset files "
         f"(cache size {size}): the cache of presets (or something built per preset) is not bounded")
     assert rewrite_growth < FLAT, (
         f"memory grew by {rewrite_growth} bytes over the last {TRACED_REWRITES // 2} rewrites of one file")
