@@ -7,9 +7,32 @@ hkcore`` then ``hkcore.score(...)`` works as with any package.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+
+def _source_tree_plugins() -> None:
+    """In a source checkout (``import hkcore`` from the repository root), the
+    optional plugins live in plugins/, which an install ships as
+    ``hkcore.plugins``: make them importable under that name here too."""
+    here = Path(__file__).resolve().parent
+    shipped = here.parent / "plugins"
+    if (here / "plugins").exists() or "hkcore.plugins" in sys.modules or not (shipped / "liability.py").is_file():
+        return
+    spec = importlib.util.spec_from_file_location("hkcore.plugins", shipped / "__init__.py",
+                                                  submodule_search_locations=[str(shipped)])
+    if spec is None or spec.loader is None:  # pragma: no cover
+        return
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["hkcore.plugins"] = module
+    spec.loader.exec_module(module)
+
+
+_source_tree_plugins()
 
 #: public name -> the module that defines it
 _WHERE = {

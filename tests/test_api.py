@@ -45,3 +45,22 @@ def test_version_and_type_marker() -> None:
                          cwd=tempfile.gettempdir(), timeout=60)
     assert out.returncode == 0 and out.stdout.strip() == f"hkscore (hkcore) {hkcore.__version__}"
     assert importlib.resources.files("hkcore").joinpath("py.typed").is_file()
+
+
+def test_importing_from_the_source_tree_works_fully() -> None:
+    """From the repository root, ``import hkcore`` finds the source tree: its
+    optional plugins are found as when installed (just-cards needs liability),
+    and without a build the pure core answers, saying how to build."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    code = ("import hkcore\n"
+            "r = hkcore.score('234m55z 666z:W 777z:E [1111m] win:5z seat:S from:N', 'just-cards')\n"
+            "print(hkcore.__file__, r.faan, r.payments)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=120)
+    assert out.returncode == 0, out.stderr
+    where, faan, payments = out.stdout.split(" ", 2)
+    assert Path(where).resolve().is_relative_to(root)
+    # just-cards: dragon_pung 1 + dragon_pung 1 (two dragon pungs) + half_flush 3 + little_three_dragons 3 = 8;
+    # faan_table: 8 faan is table[8 - 3] = 128, a discarder pays twice: N pays 256 (liability: no fed fourth set)
+    assert faan == "8" and payments.strip() == "{'E': 0, 'S': 256, 'W': 0, 'N': -256}"

@@ -31,7 +31,9 @@ else:
         from hkcore.core import _ccore as _impl
     except ImportError as exc:  # pragma: no cover - only without a build
         warnings.warn(
-            f"hkcore: compiled core unavailable ({exc}); using the pure-Python core",
+            f"hkcore: the compiled core is not built here ({type(exc).__name__}); using the pure-Python core "
+            "(same answers, slower). In a source checkout, build it with `python setup.py build_ext --inplace`, "
+            "or run from outside the checkout to use the installed package.",
             RuntimeWarning,
             stacklevel=2,
         )
