@@ -368,16 +368,24 @@ def _cmd_example(args: argparse.Namespace) -> int:
 
 def _cmd_presets(args: argparse.Namespace) -> int:
     from hkcore.preset import builtin_ids, diff, export_toml, load_preset
+
     if args.action is None:
-        for pid in builtin_ids():
-            p = load_preset(pid)
+        listed = [load_preset(pid) for pid in builtin_ids()]
+        if args.json:
+            print(json.dumps([{"id": p.id, "name": p.name, "unit": p.unit, "minimum": p.minimum, "cap": p.cap,
+                               "tiles": p.tiles} for p in listed], ensure_ascii=False, indent=2))
+            return 0
+        for p in listed:
             cap = p.cap if p.cap is not None else "none"
-            print(f"{pid:<16} {p.name}  [{p.unit}, minimum {p.minimum}, cap {cap}, {p.tiles} tiles]")
+            print(f"{p.id:<16} {p.name}  [{p.unit}, minimum {p.minimum}, cap {cap}, {p.tiles} tiles]")
         return 0
     if args.action == "show":
         if not args.ref:
             raise HkcoreError("presets show: give a preset id or path")
         p = load_preset(args.ref)
+        if args.json:
+            print(json.dumps(p.to_dict(), ensure_ascii=False, indent=2))
+            return 0
         print(f"{p.id}: {p.name}")
         if p.source:
             print(f"  source    {p.source}")
@@ -423,12 +431,18 @@ def _cmd_presets(args: argparse.Namespace) -> int:
             raise HkcoreError("presets diff: give two preset ids or paths")
         a, b = load_preset(args.ref), load_preset(args.other)
         found = diff(a, b)
-        if not found:
+        if args.json:
+            print(json.dumps({"a": a.id, "b": b.id, "differences": [{"path": d.path, "a": d.a, "b": d.b}
+                                                                    for d in found]}, ensure_ascii=False, indent=2))
+        elif not found:
             print(f"{a.id} and {b.id} have the same rules")
-        width = max((len(d.path) for d in found), default=0)
-        for d in found:
-            print(f"{d.path:<{width}}  {_show(d.a):<28}  {_show(d.b)}")
-        return 0
+        else:
+            rows = [("rule", a.id, b.id), *((d.path, _show(d.a), _show(d.b)) for d in found)]
+            w0 = max(len(r[0]) for r in rows)
+            w1 = max(len(r[1]) for r in rows)
+            for r in rows:
+                print(f"{r[0]:<{w0}}  {r[1]:<{w1}}  {r[2]}".rstrip())
+        return 1 if found else 0  # as diff(1): 1 when the presets differ
     raise HkcoreError(f"presets: unknown action {args.action!r}")
 
 
@@ -596,6 +610,7 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("ref", nargs="?", help="preset id or TOML path")
     pr.add_argument("other", nargs="?", help="the second preset (diff)")
     pr.add_argument("--output", "-o", help="export: write to this file instead of stdout")
+    pr.add_argument("--json", action="store_true", help="list, show or diff as JSON")
     pr.set_defaults(func=_cmd_presets)
 
     pl = sub.add_parser("plugins", help="installed plugins, what each provides and any problem (exit 1 if any)")

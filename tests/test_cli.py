@@ -294,12 +294,27 @@ def test_presets_export_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_presets_diff(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "presets", "diff", "mistboard", "bga-old-style")
-    assert code == 0
+    assert code == 1  # as diff(1): the presets differ
     rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()}
+    assert rows["rule"] == ["mistboard", "bga-old-style"]  # a header names the columns
+    widths = {line.index(cells[0]) for line in out.splitlines()[:3] for cells in [line.split()[1:]]}
+    assert len(widths) == 1  # the second column is aligned
     assert rows["cap"] == ["10", "13"]
     assert rows["patterns.eight_bonus.limit"] == ["8", "13"]
     assert rows["patterns.earthly_hand.on"] == ["first_draw", "first_discard"]
     assert "minimum" not in rows
+
+
+def test_presets_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "presets", "diff", "mistboard", "bga-old-style", "--json")
+    data = json.loads(out)
+    assert code == 1 and (data["a"], data["b"]) == ("mistboard", "bga-old-style")
+    assert {"path": "cap", "a": 10, "b": 13} in data["differences"]
+    code, out, _ = run(capsys, "presets", "--json")
+    listed = {p["id"]: p for p in json.loads(out)}
+    assert code == 0 and listed["just-cards"]["tiles"] == 136 and listed["playingcards-io"]["cap"] is None
+    code, out, _ = run(capsys, "presets", "show", "hk-classic", "--json")
+    assert code == 0 and json.loads(out)["minimum"] == 3
 
 
 def test_presets_diff_same(capsys: pytest.CaptureFixture[str]) -> None:
