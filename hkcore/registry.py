@@ -170,12 +170,17 @@ CURRENT: list[Registry | None] = [None]
 _BUILDING = threading.local()
 
 
-def _build(extra: tuple[tuple[str, Any], ...]) -> Registry:
-    """A new Registry; a plugin that uses hkcore while plugins are being
-    loaded (in this thread) gets a PluginError instead of a deadlock."""
+def _not_while_loading() -> None:
+    """A plugin that uses hkcore while plugins are being loaded (in this
+    thread) gets a PluginError instead of a deadlock."""
     if getattr(_BUILDING, "active", False):
         raise PluginError("a plugin used hkcore while the plugins were being loaded; use hkcore inside "
                           "hook functions or detectors, not when the plugin module is imported")
+
+
+def _build(extra: tuple[tuple[str, Any], ...]) -> Registry:
+    """A new Registry (see ``_not_while_loading``)."""
+    _not_while_loading()
     _BUILDING.active = True
     try:
         return Registry(extra)
@@ -187,8 +192,7 @@ def current() -> Registry:
     """The current registry, built on first use."""
     reg = CURRENT[0]
     if reg is None:
-        if getattr(_BUILDING, "active", False):
-            _build(())  # raises: re-entered from a plugin being loaded
+        _not_while_loading()
         with _LOCK:
             reg = CURRENT[0]
             if reg is None:
@@ -207,8 +211,7 @@ def plugin_manager() -> pluggy.PluginManager:
 
 
 def _publish(make: Callable[[tuple[tuple[str, Any], ...]], tuple[tuple[str, Any], ...]]) -> Registry:
-    if getattr(_BUILDING, "active", False):
-        _build(())  # raises: re-entered from a plugin being loaded
+    _not_while_loading()
     with _LOCK:
         old = CURRENT[0]
         reg = _build(make(old.extra if old is not None else ()))

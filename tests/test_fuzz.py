@@ -155,9 +155,10 @@ def _mutate(draw: st.DrawFn, value: Any, depth: int = 0) -> Any:
 
 
 @st.composite
-def mutated_hands(draw: st.DrawFn) -> Any:
+def mutated_hands(draw: st.DrawFn, least: int = 1, most: int = 3) -> Any:
+    """A valid hand with ``least``..``most`` random changes."""
     hand = draw(hands())
-    for _ in range(draw(st.integers(1, 3))):
+    for _ in range(draw(st.integers(least, most))):
         hand = _mutate(draw, hand)
     return hand
 

@@ -21,7 +21,7 @@ import hkcore
 from hkcore.errors import HandError
 from hkcore.models import Hand, Position, _READERS, hand_error
 from strategies import hands
-from test_fuzz import JSON_VALUES, _mutate
+from test_fuzz import JSON_VALUES, _mutate, mutated_hands
 
 pytestmark = pytest.mark.skipif(not _READERS, reason="the pure-Python core has no fast readers (nothing to compare)")
 
@@ -59,14 +59,6 @@ def same(a: Any, b: Any) -> None:
         assert ma.__pydantic_fields_set__ == mb.__pydantic_fields_set__
 
 
-@st.composite
-def mutated(draw: st.DrawFn) -> Any:
-    hand = draw(hands())
-    for _ in range(draw(st.integers(0, 2))):
-        hand = _mutate(draw, hand)
-    return hand
-
-
 @settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow])
 @given(hands())
 def test_valid_hands_read_alike(data: dict[str, Any]) -> None:
@@ -74,7 +66,7 @@ def test_valid_hands_read_alike(data: dict[str, Any]) -> None:
 
 
 @settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow])
-@given(mutated())
+@given(mutated_hands(0, 2))
 def test_mutated_hands_read_alike(data: Any) -> None:
     if not isinstance(data, dict):
         return

@@ -13,7 +13,6 @@ cdef frozenset _HAND_KEYS = frozenset((
 cdef frozenset _POSITION_KEYS = frozenset(("tiles", "melds", "seat_wind", "round_wind", "flowers", "seasons"))
 cdef frozenset _MELD_KEYS = frozenset(("kind", "tiles", "concealed", "from"))
 cdef frozenset _SEATS = frozenset(("E", "S", "W", "N"))
-cdef dict _KIND_CODES = {"chow": 0, "pung": 1, "kong": 2}
 cdef frozenset _FIRST_TURNS = frozenset(("deal", "first_draw", "first_discard"))
 cdef tuple _CODE_TEXT = tuple(f"{i % 9 + 1}{'mpsz'[i // 9]}" for i in range(34))
 cdef tuple _EMPTY_TUPLE = ()
@@ -93,7 +92,6 @@ cdef class HandReader:
     cdef bint won
     cdef frozenset keys
     cdef tuple field_names
-    cdef dict defaults
     cdef Py_ssize_t off_fields_set, off_extra, off_private
     cdef Py_ssize_t m_fields_set, m_extra, m_private
     cdef list melds
@@ -115,7 +113,6 @@ cdef class HandReader:
             self.meld_parts.append((meld_part(kind_name, tiles, False), meld_part(kind_name, tiles, True)))
         self.keys = _HAND_KEYS if won else _POSITION_KEYS
         self.field_names = tuple(model.model_fields)
-        self.defaults = {name: f.default for name, f in model.model_fields.items()}
         if set(self.field_names) != set(self.keys) or set(meld_class.model_fields) != {"kind", "tiles", "concealed",
                                                                                         "from_"}:
             raise TypeError("HandReader: the models' fields are not the ones it reads")
