@@ -38,7 +38,7 @@ from hkcore import core, registry
 from hkcore.core._codes import ORPHANS
 from hkcore.core._shaped import CORE_SHAPES
 from hkcore.errors import HandError, shown
-from hkcore.models import Hand, PatternScore, ReadingPart, ScoreResult, reading_part, trusted
+from hkcore.models import _READERS, Hand, PatternScore, ReadingPart, ScoreResult, reading_part, trusted
 from hkcore.patterns import Pattern, Situation
 from hkcore.payments import Win, role_amounts
 from hkcore.preset import CACHE_SIZE, Preset, PresetError, PresetStore, load_preset, store
@@ -598,5 +598,5 @@ def score(hand: Any, preset: str | Preset = "bga-old-style") -> ScoreResult:
 if _kernel_class() is not None:
     from hkcore.core._ccore import bind_score
 
-    # the same function with its Hand-and-built-in-id case answered in C
-    score = bind_score(_CELL, registry.CURRENT, Hand, score)
+    # the same function with its common cases (a Hand or a plain hand under a built-in id) answered in C
+    score = bind_score(_CELL, registry.CURRENT, Hand, _READERS[Hand], score)
