@@ -6,9 +6,9 @@
 # walks the readings in the same order as hkcore.engine (sorted readings,
 # the winning tile in the pair first, then in each set by ascending code,
 # the bonus instant win last), detects, adds up, and returns the best
-# outcome (an entry whose ``when`` does not hold for the hand is skipped
-# as if not detected); hkcore.engine turns it into a ScoreResult. hkcore.engine's pure
-# Python evaluation is the reference this must equal (tests/test_kernel.py).
+# outcome (an entry whose ``when`` does not hold for the win is skipped, as
+# if not detected); hkcore.engine turns it into a ScoreResult. hkcore.engine's
+# pure Python evaluation is the reference this must equal (tests/test_kernel.py).
 
 from libc.stdint cimport uint64_t
 from cpython.object cimport PyObject_GenericSetAttr, PyTypeObject
