@@ -407,6 +407,8 @@ def _cmd_presets(args: argparse.Namespace) -> int:
                 extra.append("incl. " + ", ".join(r.includes))
             if r.wins_below_minimum:
                 extra.append("wins below the minimum")
+            if r.when:
+                extra.append("when " + " and ".join(r.when))
             extra += [f"{k}={v}" for k, v in r.options.items()]
             print(f"  {r.id:<22} {worth:<14} {'; '.join(extra)}")
         if p.payments:

@@ -6,12 +6,15 @@
 # walks the readings in the same order as hkcore.engine (sorted readings,
 # the winning tile in the pair first, then in each set by ascending code,
 # the bonus instant win last), detects, adds up, and returns the best
-# outcome; hkcore.engine turns it into a ScoreResult. hkcore.engine's pure
-# Python evaluation is the reference this must equal (tests/test_kernel.py).
+# outcome (an entry whose ``when`` does not hold for the win is skipped, as
+# if not detected); hkcore.engine turns it into a ScoreResult. hkcore.engine's
+# pure Python evaluation is the reference this must equal (tests/test_kernel.py).
 
 from libc.stdint cimport uint64_t
 from cpython.object cimport PyObject_GenericSetAttr, PyTypeObject
 from cpython.ref cimport Py_DECREF, Py_XDECREF
+
+from hkcore.core._codes import when_facts as _when_facts
 
 cdef extern from "Python.h":
     PyObject **_PyObject_GetDictPtr(object)
@@ -160,6 +163,7 @@ ctypedef struct Ctx:
     int first_turn      # 0 none, 1 deal, 2 first_draw, 3 first_discard
     int win
     uint64_t kinds      # tile kinds in hand and melds
+    uint64_t when_ok    # the entries whose ``when`` holds for this win (set by Kernel._best)
 
 ctypedef struct Summary:
     uint64_t pungs
@@ -371,6 +375,7 @@ cdef class Kernel:
     cdef uint64_t includes[MAXE]
     cdef int nbycount[MAXE]
     cdef uint64_t in_scope[16]     # per scopes bitset: the entries that apply
+    cdef uint64_t when_ok[8]       # per self_draw | concealed << 1 | dealer << 2: the entries whose when holds
     cdef uint64_t limit_mask, fallback_mask, adds_mask
     cdef int bycount[MAXE][8]
     cdef int cap
@@ -404,12 +409,14 @@ cdef class Kernel:
         """``entries``: per pattern in play, a tuple (native code, option code,
         scope bits, value, by_count tuple or None, limit or -1, fallback,
         wins_below_minimum, adds to a limit, includes as a bitmask of entry
-        indices). ``cap`` is -1 for none."""
+        indices, ``when`` as a mask of hkcore.core._codes.WHEN bits). ``cap``
+        is -1 for none."""
         cdef int i, j
         if len(entries) > MAXE:
             raise ValueError(f"a compiled preset holds at most {MAXE} patterns")
         self.n = len(entries)
         memset(self.in_scope, 0, sizeof(self.in_scope))
+        memset(self.when_ok, 0, sizeof(self.when_ok))
         self.limit_mask = self.fallback_mask = self.adds_mask = 0
         self.cap = cap
         self.orphans_shape = orphans_shape
@@ -420,7 +427,10 @@ cdef class Kernel:
         self.has_python = 0
         self.has_instant = 0
         for i, e in enumerate(entries):
-            native, opt, scope, value, by_count, limit, fallback, below, adds, includes = e
+            native, opt, scope, value, by_count, limit, fallback, below, adds, includes, when = e
+            for j in range(8):
+                if not when & ~_when_facts(j & 1, j & 2, j & 4):
+                    self.when_ok[j] |= (<uint64_t>1) << i
             self.native[i] = native
             self.opt[i] = opt
             self.scope[i] = scope
@@ -466,7 +476,7 @@ cdef class Kernel:
                        object py_detect) except -1:
         cdef int i, j, cnt, top = -1, total = 0, ltotal, nl = 0, capped, uncapped, is_limit = 0, below = 0
         cdef int counts[MAXE]
-        cdef uint64_t todo = self.in_scope[scopes & 15], met = 0, excluded = 0, listed, bits
+        cdef uint64_t todo = self.in_scope[scopes & 15] & c.when_ok, met = 0, excluded = 0, listed, bits
         cdef tuple rtuple
         while todo:
             i = _ctz(todo)
@@ -914,6 +924,7 @@ cdef class Kernel:
         """The best outcome of a loaded hand: its complete readings, then the
         bonus-tile instant win."""
         best.found = 0
+        c.when_ok = self.when_ok[(c.self_draw != 0) | (base.claimed == 0) << 1 | (c.seat_number == 1) << 2]
         if c.win >= 0:
             self._best_complete(c, base, best, py_detect)
         if self.has_instant and c.nflowers + c.nseasons >= 7:
