@@ -146,7 +146,7 @@ def test_score_notation_in_one_argument(capsys: pytest.CaptureFixture[str]) -> N
     code, out, _ = run(capsys, "score", " ".join(EXAMPLE_NOTATION), "-p", "mistboard")
     assert code == 0
     assert totals(out) == {"mistboard": (9, "faan")}
-    assert "hand  234m55z 666z:W 777z:E [1111m] win:5z from:N seat:S" in out
+    assert "hand  234m55z 666z:W 777z:E 1111m:concealed win:5z from:N seat:S" in out
 
 
 def test_score_a_self_drawn_notation_hand(capsys: pytest.CaptureFixture[str]) -> None:
