@@ -2,12 +2,15 @@
 and a few runs of the installed script."""
 from __future__ import annotations
 
+import csv
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -15,7 +18,7 @@ from typing import Any
 import pytest
 
 import hkcore
-from hkcore.cli import EXAMPLE_HAND, main
+from hkcore.cli import EXAMPLE_HAND, build_parser, main
 
 BUILTINS = ("bga-old-style", "hk-classic", "just-cards", "mistboard", "playingcards-io")
 
@@ -45,7 +48,8 @@ EXAMPLE_PAYMENTS = {
     "mistboard": None,
     "playingcards-io": {"E": -8, "S": 30, "W": -8, "N": -14},
 }
-EXAMPLE_NOTATION = ["234m55z", "666z:W", "777z:E", "[1111m]", "win:5z", "seat:S", "from:N"]
+EXAMPLE_NOTATION = ["234m55z", "666z:W", "777z:E", "1111m:concealed", "win:5z", "seat:S", "from:N"]
+BRACKETED_NOTATION = ["234m55z", "666z:W", "777z:E", "[1111m]", "win:5z", "seat:S", "from:N"]
 FLOWER_HAND = ["123m456p789s234s55p", "win:5p", "self-draw", "flowers:1"]
 
 
@@ -53,6 +57,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def one(out: str) -> dict[str, Any]:
+    """The one entry of a --json list (score, waits: a list whatever the number of presets)."""
+    data = json.loads(out)
+    assert isinstance(data, list) and len(data) == 1, data
+    return data[0]
 
 
 def assert_one_error_line(code: int, err: str) -> None:
@@ -119,8 +130,7 @@ def test_score_json_fields(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     f.write_text(json.dumps(EXAMPLE_HAND), encoding="utf-8")
     code, out, err = run(capsys, "score", str(f), "--json")   # default preset bga-old-style
     assert code == 0 and err == ""
-    r = json.loads(out)
-    assert isinstance(r, dict)
+    r = one(out)
     assert {"preset", "unit", "faan", "uncapped", "winnable", "complete", "limit", "shape", "patterns",
             "reading", "payments", "reason"} <= set(r)
     assert (r["preset"], r["unit"], r["faan"], r["uncapped"]) == ("bga-old-style", "faan", 9, 9)
@@ -138,7 +148,7 @@ def test_score_compact_notation(capsys: pytest.CaptureFixture[str]) -> None:
     for pid, (total, unit) in EXAMPLE_TOTALS.items():
         code, out, _ = run(capsys, "score", *EXAMPLE_NOTATION, "--preset", pid, "--json")
         assert code == 0
-        r = json.loads(out)
+        r = one(out)
         assert (r["preset"], r["faan"], r["unit"]) == (pid, total, unit)
 
 
@@ -153,7 +163,7 @@ def test_score_a_self_drawn_notation_hand(capsys: pytest.CaptureFixture[str]) ->
     # all_chows 1 + concealed 1 + self_draw 1 + no_bonus 1 = 4; b = 16, each pays 32
     code, out, _ = run(capsys, "score", "123m456p789s234s55p", "win:5p", "self-draw", "--json")
     assert code == 0
-    r = json.loads(out)
+    r = one(out)
     assert r["faan"] == 4 and r["payments"] == {"E": 96, "S": -32, "W": -32, "N": -32}
 
 
@@ -167,7 +177,7 @@ def test_score_json_file_argument(capsys: pytest.CaptureFixture[str], tmp_path: 
     g = tmp_path / "hand.txt"
     g.write_text(json.dumps(EXAMPLE_HAND), encoding="utf-8")
     code, out, _ = run(capsys, "score", str(g), "-p", "just-cards", "--json")
-    assert code == 0 and json.loads(out)["faan"] == 8
+    assert code == 0 and one(out)["faan"] == 8
 
 
 def test_score_with_a_preset_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -175,17 +185,19 @@ def test_score_with_a_preset_file(capsys: pytest.CaptureFixture[str], tmp_path: 
     f.write_text('extends = "mistboard"\n[patterns]\nhalf_flush = 1\n', encoding="utf-8")
     code, out, _ = run(capsys, "score", *EXAMPLE_NOTATION, "-p", str(f), "--json")
     assert code == 0
-    r = json.loads(out)
+    r = one(out)
     # mistboard's 9 with half_flush 1 instead of 3
     assert (r["preset"], r["faan"]) == ("house", 7)
 
 
 def test_score_several_presets_one_rejects_the_hand(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "score", *FLOWER_HAND, "-p", "bga-old-style", "-p", "just-cards", "--json")
-    assert code == 0 and err == ""
+    assert code == 1  # some preset failed: the others' answers are still printed
+    assert err == "hkscore: 1 of 2 presets failed\n"
     results = json.loads(out)
     assert results[0]["preset"] == "bga-old-style" and results[0]["faan"] == 4
     assert results[1]["preset"] == "just-cards" and "bonus tiles" in results[1]["error"]
+    assert (results[1]["type"], results[1]["field"]) == ("HandError", "flowers")
 
 
 # --------------------------------------------------------------------------
@@ -194,7 +206,7 @@ def test_score_several_presets_one_rejects_the_hand(capsys: pytest.CaptureFixtur
 
 def test_compare_table_with_flowers(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "compare", *FLOWER_HAND)
-    assert code == 0 and err == ""
+    assert code == 1 and err == "hkscore: 2 of 5 presets failed\n"
     lines = out.splitlines()
     header = next(line for line in lines if line.startswith("pattern"))
     assert header.split() == ["pattern", *BUILTINS]
@@ -223,7 +235,7 @@ def test_compare_example_columns(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_compare_json_and_chosen_presets(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "compare", *FLOWER_HAND, "-p", "mistboard", "-p", "hk-classic", "--json")
-    assert code == 0
+    assert code == 1  # hk-classic rejects the hand
     data = json.loads(out)
     cols = data["presets"]
     assert [c["preset"] for c in cols] == ["mistboard", "hk-classic"]
@@ -240,11 +252,12 @@ def test_presets_lists_every_builtin(capsys: pytest.CaptureFixture[str]) -> None
     code, out, _ = run(capsys, "presets")
     assert code == 0
     lines = out.splitlines()
-    assert [line.split()[0] for line in lines] == list(BUILTINS)
-    by_id = {line.split()[0]: line for line in lines}
-    assert "minimum 3, cap 10, 144 tiles" in by_id["mistboard"]
-    assert "minimum 3, cap 13, 136 tiles" in by_id["hk-classic"]
-    assert "points, minimum 0, cap none" in by_id["playingcards-io"]
+    assert lines[0].split() == ["id", "name", "unit", "minimum", "cap", "tiles"]
+    assert [line.split()[0] for line in lines[1:]] == list(BUILTINS)
+    by_id = {line.split()[0]: line.split()[-4:] for line in lines[1:]}
+    assert by_id["mistboard"] == ["faan", "3", "10", "144"]
+    assert by_id["hk-classic"] == ["faan", "3", "13", "136"]
+    assert by_id["playingcards-io"] == ["points", "0", "none", "144"]
 
 
 def test_presets_show(capsys: pytest.CaptureFixture[str]) -> None:
@@ -312,7 +325,7 @@ def test_presets_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert {"path": "cap", "a": 10, "b": 13} in data["differences"]
     code, out, _ = run(capsys, "presets", "--json")
     listed = {p["id"]: p for p in json.loads(out)}
-    assert code == 0 and listed["just-cards"]["tiles"] == 136 and listed["playingcards-io"]["cap"] is None
+    assert code == 0 and listed["just-cards"]["tiles"] == 136 and listed["playingcards-io"]["cap"] is False
     code, out, _ = run(capsys, "presets", "show", "hk-classic", "--json")
     assert code == 0 and json.loads(out)["minimum"] == 3
 
@@ -505,21 +518,33 @@ def hkscore() -> str:
     return found
 
 
+def script_env() -> dict[str, str]:
+    """This environment, with PYTHONPATH made absolute (the scripts run in another folder)."""
+    env = dict(os.environ)
+    if env.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in env["PYTHONPATH"].split(os.pathsep))
+    return env
+
+
+def script(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the installed hkcore script outside the source tree (PYTHONPATH passed through)."""
+    return subprocess.run([hkscore(), *argv], input=stdin, capture_output=True, text=True, timeout=60,
+                          cwd=tempfile.gettempdir(), env=script_env())
+
+
 def test_script_example_piped_into_score_all() -> None:
-    exe = hkscore()
-    example = subprocess.run([exe, "example"], capture_output=True, text=True, check=True, timeout=60)
+    example = script("example")
+    assert example.returncode == 0, example.stderr
     assert json.loads(example.stdout) == EXAMPLE_HAND
-    scored = subprocess.run([exe, "score", "--preset", "all", "-"], input=example.stdout,
-                            capture_output=True, text=True, timeout=60)
+    scored = script("score", "--preset", "all", "-", stdin=example.stdout)
     assert scored.returncode == 0, scored.stderr
     assert totals(scored.stdout) == EXAMPLE_TOTALS
 
 
 def test_script_json_output() -> None:
-    proc = subprocess.run([hkscore(), "score", *EXAMPLE_NOTATION, "-p", "just-cards", "--json"],
-                          capture_output=True, text=True, timeout=60)
+    proc = script("score", *EXAMPLE_NOTATION, "-p", "just-cards", "--json")
     assert proc.returncode == 0, proc.stderr
-    r = json.loads(proc.stdout)
+    r = one(proc.stdout)
     assert (r["faan"], r["payments"]) == (8, EXAMPLE_PAYMENTS["just-cards"])
 
 
@@ -530,7 +555,7 @@ def test_script_json_output() -> None:
     ["score", "234m55z", "666z:W", "777z:E", "bogus", "win:5z"],
 ], ids=["bad-tile", "unknown-preset", "missing-file", "bad-token"])
 def test_script_errors(argv: list[str]) -> None:
-    proc = subprocess.run([hkscore(), *argv], capture_output=True, text=True, timeout=60)
+    proc = script(*argv)
     assert proc.returncode == 2
     assert proc.stdout == ""
     lines = proc.stderr.splitlines()
@@ -542,8 +567,30 @@ def test_script_bad_preset_file(tmp_path: Path) -> None:
     f = tmp_path / "bad.toml"
     f.write_text('extends = "bga-old-style"\n[patterns]\nnine_gates = { limit = 10, wiat = "pure" }\n',
                  encoding="utf-8")
-    proc = subprocess.run([hkscore(), "presets", "show", str(f)], capture_output=True, text=True, timeout=60)
+    proc = script("presets", "show", str(f))
     assert proc.returncode == 2
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("hkscore: error: ")
     assert "patterns.nine_gates.wiat" in lines[0] and "did you mean 'wait'?" in lines[0]
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh"])
+def test_script_notation_needs_no_quoting(shell: str, tmp_path: Path) -> None:
+    """The README's command line, typed as is into a shell, in a folder holding a file named ``m``:
+    ``1111m:concealed`` reaches hkscore whole; ``[1111m]`` is a glob there (bash gives ``m``)."""
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed")
+    (tmp_path / "m").write_text("", encoding="utf-8")
+    line = 'cd "$1" && "$0" score 234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N -p just-cards --json'
+    proc = subprocess.run([shell, "-c", line, hkscore(), str(tmp_path)], capture_output=True, text=True,
+                          timeout=60, cwd=tempfile.gettempdir(), env=script_env())
+    assert proc.returncode == 0, proc.stderr
+    r = one(proc.stdout)
+    assert (r["faan"], r["payments"]) == (8, EXAMPLE_PAYMENTS["just-cards"])
+    kong = [part for part in r["reading"] if part["kind"] == "kong"]
+    assert len(kong) == 1 and kong[0]["tiles"] == "1111m" and kong[0]["concealed"] and kong[0]["declared"]
+    if shell == "bash":
+        globbed = subprocess.run([shell, "-c", line.replace("1111m:concealed", "[1111m]"), hkscore(),
+                                  str(tmp_path)], capture_output=True, text=True, timeout=60,
+                                 cwd=tempfile.gettempdir(), env=script_env())
+        assert globbed.returncode == 2 and "token 4 'm'" in globbed.stderr
