@@ -4,7 +4,7 @@
     hkscore score HAND --preset all        score a hand (JSON file, - for stdin, or notation)
     hkscore compare HAND [--preset P]      one hand under several presets, side by side
     hkscore waits HAND [--preset P]        a hand in play: tiles away, waits and their value
-    hkscore presets [show|export ID]       the presets, one preset's rules, or it resolved as TOML
+    hkscore presets [show|export ID]       the presets, everything one preset holds, or it resolved as TOML
     hkscore presets diff A B               every rule on which two presets differ
     hkscore plugins                        installed plugins, what each provides, any problem
     hkscore schema [hand|meld|result]      JSON Schema of the data
@@ -755,7 +755,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     pr = sub.add_parser("presets", help="list presets; show, export or diff them")
     pr.add_argument("action", nargs="?", choices=["show", "export", "diff"],
-                    help="show: one preset's rules; export: the resolved preset as TOML; diff: two presets' rules")
+                    help="show: everything one preset holds; export: the resolved preset as TOML (JSON with --json); "
+                         "diff: every rule on which two presets differ")
     pr.add_argument("ref", nargs="?", help="preset id or TOML path")
     pr.add_argument("other", nargs="?", help="the second preset (diff)")
     pr.add_argument("--output", "-o", help="export: write to this file instead of stdout")

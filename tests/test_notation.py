@@ -50,31 +50,23 @@ def meld(kind: str, tiles: str, concealed: bool = False, frm: str | None = None)
 #: two declared kongs, for a win on a replacement draw (8 concealed tiles + 2 x 3 = 14)
 KONGS = [meld("kong", "7777s", concealed=True), meld("kong", "9999s", frm="N")]
 
+#: the RULES.md example hand: its concealed kong is written 1111m:concealed, or [1111m]
+RULES_EXAMPLE = full(tiles="234m55z",
+                     melds=[meld("pung", "666z", frm="W"), meld("pung", "777z", frm="E"),
+                            meld("kong", "1111m", concealed=True)],
+                     win_tile="5z", seat_wind="S", discarder="N")
+
+#: four declared sets, a claimed kong without its seat and a concealed kong among them
+FOUR_SETS = full(tiles="22z",
+                 melds=[meld("kong", "1111m"), meld("kong", "2222p", concealed=True),
+                        meld("pung", "333s", frm="W"), meld("pung", "444z", frm="S")],
+                 win_tile="2z")
+
 EXAMPLES = [
-    pytest.param(
-        "234m55z 666z:W 777z:E [1111m] win:5z seat:S from:N",
-        full(tiles="234m55z",
-             melds=[meld("pung", "666z", frm="W"), meld("pung", "777z", frm="E"),
-                    meld("kong", "1111m", concealed=True)],
-             win_tile="5z", seat_wind="S", discarder="N"),
-        id="bracketed-concealed-kong",
-    ),
-    pytest.param(
-        "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N",
-        full(tiles="234m55z",
-             melds=[meld("pung", "666z", frm="W"), meld("pung", "777z", frm="E"),
-                    meld("kong", "1111m", concealed=True)],
-             win_tile="5z", seat_wind="S", discarder="N"),
-        id="module-docstring-example",
-    ),
-    pytest.param(
-        "22z 1111m 2222p:CONCEALED 333s:W 444z:S win:2z",
-        full(tiles="22z",
-             melds=[meld("kong", "1111m"), meld("kong", "2222p", concealed=True),
-                    meld("pung", "333s", frm="W"), meld("pung", "444z", frm="S")],
-             win_tile="2z"),
-        id="concealed-suffix-any-case",
-    ),
+    pytest.param("234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N", RULES_EXAMPLE,
+                 id="module-docstring-example"),
+    pytest.param("234m55z 666z:W 777z:E [1111m] win:5z seat:S from:N", RULES_EXAMPLE,
+                 id="bracketed-concealed-kong"),
     pytest.param(
         "11123456789999m win:9m self-draw first-turn:deal",
         full(tiles="11123456789999m", win_tile="9m", self_draw=True, first_turn="deal"),
@@ -123,14 +115,8 @@ EXAMPLES = [
         full(tiles="123m456p789s22z", melds=[meld("chow", "567m", frm="N")], win_tile="2z"),
         id="chow-from-the-seat-before-east",
     ),
-    pytest.param(
-        "22z 1111m [2222p] 333s:W 444z:S win:2z",
-        full(tiles="22z",
-             melds=[meld("kong", "1111m"), meld("kong", "2222p", concealed=True),
-                    meld("pung", "333s", frm="W"), meld("pung", "444z", frm="S")],
-             win_tile="2z"),
-        id="four-sets-claimed-kong-without-from",
-    ),
+    pytest.param("22z 1111m [2222p] 333s:W 444z:S win:2z", FOUR_SETS, id="four-sets-claimed-kong-without-from"),
+    pytest.param("22z 1111m 2222p:CONCEALED 333s:W 444z:S win:2z", FOUR_SETS, id="concealed-suffix-any-case"),
     pytest.param(
         "2z1z3m2z1z654p1z21m 987s win:2z",
         full(tiles="123m456p11122z", melds=[meld("chow", "789s")], win_tile="2z"),
