@@ -8,7 +8,7 @@ field and the value. A validated hand also carries what the scorer needs
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -596,6 +596,9 @@ class ScoreResult(BaseModel):
         d = self.__dict__
         if kwargs or type(self) is not ScoreResult or len(d) != 13:
             return self.model_dump_json(**kwargs)
+        if _WRITE_RESULT is not None:
+            found = _WRITE_RESULT(d)
+            return found if found is not None else self.model_dump_json()
         pays = d["payments"]
         try:
             patterns = ",".join([p.__pydantic_private__["_json"] for p in d["patterns"]])
@@ -717,3 +720,17 @@ def _fast_readers() -> Mapping[type, Any]:
 
 #: built at import; read-only
 _READERS = _fast_readers()
+
+
+def _result_writer() -> Callable[[dict[str, Any]], str | None] | None:
+    """The compiled core's writer of ScoreResult JSON (None in the pure-Python core)."""
+    from hkcore import core
+
+    if core.IMPLEMENTATION != "cython":
+        return None
+    from hkcore.core._ccore import ResultWriter
+
+    return ResultWriter((PatternScore, ReadingPart), _encode)  # type: ignore[no-any-return]
+
+
+_WRITE_RESULT = _result_writer()

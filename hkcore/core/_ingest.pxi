@@ -1076,3 +1076,141 @@ def bind_score(list cell, list registry_cell, hand_class, HandReader reader, slo
         return slow(hand, preset)
     functools.update_wrapper(score, slow)
     return score
+
+
+# ---- results out -------------------------------------------------------------
+
+cdef class ResultWriter:
+    """The JSON of a ScoreResult, byte for byte as pydantic writes it, from
+    its instance dict and its parts' prebuilt JSON; None for anything
+    unusual (pydantic then writes it). ``part_class`` is the class of
+    patterns and reading parts, whose private ``_json`` holds their JSON."""
+
+    cdef Py_ssize_t off_part_private
+    cdef object encode
+
+    def __init__(self, part_classes, encode):
+        offsets = {_slot_offset(cls, "__pydantic_private__") for cls in part_classes}
+        if len(offsets) != 1:
+            raise TypeError("ResultWriter: the part classes keep their private values apart")
+        self.off_part_private = offsets.pop()
+        self.encode = encode
+
+    cdef int _put_text(self, list out, object value) except -1:
+        """Append the JSON of a str or None."""
+        cdef Py_ssize_t n, i
+        cdef const char *s
+        cdef char ch
+        if value is None:
+            out.append("null")
+            return 0
+        s = _ascii(value, &n)
+        if s != NULL:
+            for i in range(n):
+                ch = s[i]
+                if ch < 32 or ch == 34 or ch == 92 or ch == 127:
+                    break
+            else:
+                out.append('"')
+                out.append(value)
+                out.append('"')
+                return 0
+        if type(value) is not str:
+            raise TypeError
+        out.append(self.encode(value))
+        return 0
+
+    cdef int _put_parts(self, list out, object parts) except -1:
+        """Append the JSON of a list of patterns or reading parts, each prebuilt."""
+        cdef PyObject *priv
+        cdef PyObject *found
+        cdef bint first = True
+        if type(parts) is not list:
+            raise TypeError
+        for p in <list>parts:
+            priv = (<PyObject **>((<char *><PyObject *>p) + self.off_part_private))[0]
+            if priv == NULL or type(<object>priv) is not dict:
+                raise TypeError
+            found = PyDict_GetItem(<object>priv, "_json")
+            if found == NULL or type(<object>found) is not str:
+                raise TypeError
+            if not first:
+                out.append(",")
+            first = False
+            out.append(<object>found)
+        return 0
+
+    def __call__(self, dict d):
+        try:
+            return self._write(d)
+        except Exception:
+            return None
+
+    cdef str _write(self, dict d):
+        cdef list out = []
+        cdef bint first = True
+        if len(d) != 13:
+            return None
+        unit = d["unit"]
+        if unit != "faan" and unit != "points":
+            return None
+        out.append('{"preset":')
+        self._put_text(out, d["preset"])
+        out.append(',"unit":"faan","faan":' if unit == "faan" else ',"unit":"points","faan":')
+        out.append(_json_int(d["faan"]))
+        out.append(',"uncapped":')
+        out.append(_json_int(d["uncapped"]))
+        out.append(',"winnable":')
+        out.append(_json_bool(d["winnable"]))
+        out.append(',"complete":')
+        out.append(_json_bool(d["complete"]))
+        out.append(',"limit":')
+        out.append(_json_bool(d["limit"]))
+        out.append(',"shape":')
+        self._put_text(out, d["shape"])
+        out.append(',"patterns":[')
+        self._put_parts(out, d["patterns"])
+        out.append('],"reading":[')
+        self._put_parts(out, d["reading"])
+        out.append('],"payments":')
+        pays = d["payments"]
+        if pays is None:
+            out.append("null")
+        elif type(pays) is dict:
+            out.append("{")
+            for k, v in (<dict>pays).items():
+                if not first:
+                    out.append(",")
+                first = False
+                self._put_text(out, k)
+                out.append(":")
+                out.append(_json_int(v))
+            out.append("}")
+        else:
+            return None
+        out.append(',"payments_note":')
+        self._put_text(out, d["payments_note"])
+        out.append(',"reason":')
+        self._put_text(out, d["reason"])
+        out.append("}")
+        return "".join(out)
+
+
+#: the JSON of small ints, made at import
+cdef tuple _INT_TEXT = tuple(str(i) for i in range(-2000, 2001))
+
+
+cdef inline str _json_int(object v):
+    if type(v) is not int:
+        raise TypeError
+    if -2000 <= v <= 2000:
+        return <str>_INT_TEXT[<long>v + 2000]
+    return str(v)
+
+
+cdef inline str _json_bool(object v):
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    raise TypeError
