@@ -94,7 +94,8 @@ JSON_VALUES = st.recursive(
     max_leaves=12,
 )
 TOKENS = st.sampled_from([
-    "123m", "456p", "789s", "11z", "22z", "111z", "5555s", "[1111m]", "[123m]", "666z:W", "777z:E", "567m:N",
+    "123m", "456p", "789s", "11z", "22z", "111z", "5555s", "[1111m]", "[123m]", "1111m:concealed", "2222p:CONCEALED",
+    "777z:concealed", "1111m:concealed:E", "[777z]", "666z:W", "777z:E", "567m:N",
     "123m:X", "666z:", "win:5z", "win:9f", "win:", "self-draw", "from:N", "from:E", "seat:S", "seat:Q", "round:W",
     "flowers:13", "flowers:1234", "flowers:55", "flowers:²", "seasons:2", "last-tile", "kong-replacement",
     "kong-replacement:2", "kong-replacement:9", "robbing-kong", "first-turn:deal", "first-turn:first_draw",

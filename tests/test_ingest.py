@@ -278,6 +278,7 @@ def test_the_fast_reader_reads_text() -> None:
     as_json = hand.to_json()
     assert reader(as_json) == hand and reader(as_json.encode()) == hand
     assert reader(" 234m55z 666z:w 777z:e [1111m]  WIN:5Z Seat:s FROM:n ") == hand
+    assert reader(line.replace("[1111m]", "1111m:Concealed")) == hand
     for unusual in [line.replace(" ", "\t"), line + " 🀄", as_json.replace('"5z"', '"\\u0035z"'),
                     as_json.replace("{", '{"seat_wind": "S", ', 1), as_json + "x", line.replace("win:5z", "win:5z win:5z")]:
         assert reader(unusual) is None

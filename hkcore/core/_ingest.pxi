@@ -784,17 +784,21 @@ cdef int _scan_notation(Raw *r, const char *s, Py_ssize_t n) noexcept:
             continue
         if s[a] == 91 and s[e - 1] == 93 and e - a >= 2:
             # a concealed kong: [1111m]
-            if not _add_meld(r, 2, s + a + 1, e - a - 2, 1, 0, 2):
+            if _plain_set(s + a + 1, e - a - 2) != 2 or not _add_meld(r, 2, s + a + 1, e - a - 2, 1, 0, 2):
                 return 0
             continue
         if 48 <= s[a] <= 57:
-            # a declared set: 666z or 666z:W
+            # a declared set: 666z, 666z:W, or a concealed kong 1111m:concealed
             if colon < 0:
                 colon = e
             kind = _plain_set(s + a, colon - a)
             if kind < 0:
                 return 0
             frm = 0
+            if colon < e and _word_is(s + colon + 1, e - colon - 1, "concealed"):
+                if kind != 2 or not _add_meld(r, 2, s + a, colon - a, 1, 0, 2):
+                    return 0
+                continue
             if colon < e:
                 if e - colon != 2:
                     return 0
