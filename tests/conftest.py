@@ -18,6 +18,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "exhaustive: sweeps every count vector of one suit (slow; runs by default, "
         "deselect with -m 'not exhaustive')",
     )
+    config.addinivalue_line(
+        "markers",
+        "slow: takes a minute or more on a loaded machine (runs by default; the wheel check of .ci/run "
+        "deselects it with the exhaustive sweeps, which the main runs cover; deselect with -m 'not slow')",
+    )
 
 
 # --------------------------------------------------------------------------

@@ -28,9 +28,9 @@ import tomli_w
 
 import hkcore
 from hkcore.errors import SHOWN
+from hkcore.preset import _builtin_root as builtin_root  # the installed preset files, or presets/
 from test_fuzz import Faulty  # a plugin answering whatever Faulty.answer[0] holds
 
-ROOT = Path(__file__).resolve().parent.parent
 SLOW = 2.0
 LONGEST = 12 * SHOWN + 400
 PRESETS = hkcore.presets()
@@ -130,7 +130,7 @@ def run(inputs: int, seed: int) -> Counter[str]:
     tally: Counter[str] = Counter()
     hands = [hkcore.Hand.parse(h) for h in BASE_HANDS]
     dicts = [json.loads(h.to_json()) for h in hands]
-    presets = {pid: tomllib.loads((ROOT / "presets" / f"{pid}.toml").read_text(encoding="utf-8")) for pid in PRESETS}
+    presets = {pid: tomllib.loads((builtin_root() / f"{pid}.toml").read_text(encoding="utf-8")) for pid in PRESETS}
     folder = Path(tempfile.mkdtemp(prefix="hkcore-fuzz-"))
     hkcore.register_plugin(Faulty(), "faulty")
     (folder / "pattern.toml").write_text('extends = "bga-old-style"\n[patterns]\nfuzz_pattern = 1\n')

@@ -526,6 +526,7 @@ def _held() -> int:
     return tracemalloc.get_traced_memory()[0]
 
 
+@pytest.mark.slow
 def test_memory_stays_flat_past_the_cache_bound(tmp_path: Path) -> None:
     """Load 3 x CACHE_SIZE distinct preset files (each extends a built-in, with
     its own name and a minimum from 0 to 10), scoring and analysing under each; then rewrite one file

@@ -19,7 +19,6 @@ import os
 import time
 import tomllib
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,6 +32,7 @@ from hkcore.hookspecs import hookimpl
 from hkcore.notation import format_hand
 from hkcore.patterns import Pattern
 from hkcore.payments import PaymentAdjustment, PaymentScheme, SchemeParams
+from hkcore.preset import _builtin_root as builtin_root  # the installed preset files, or presets/
 from hkcore.shapes import Shape
 from strategies import hands
 
@@ -42,7 +42,6 @@ SLOW = 2.0
 #: the longest error message (a value is shown in at most ~SHOWN characters, and a message names a few)
 LONGEST = 12 * SHOWN + 400
 PRESETS = hkcore.presets()
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def fuzz(n: int) -> Callable[[Any], Any]:
@@ -211,7 +210,7 @@ def test_core_functions_take_anything(tiles: Any) -> None:
 # ---------------------------------------------------------------- presets
 
 def _builtin_data(pid: str) -> dict[str, Any]:
-    return tomllib.loads((ROOT / "presets" / f"{pid}.toml").read_text(encoding="utf-8"))
+    return tomllib.loads((builtin_root() / f"{pid}.toml").read_text(encoding="utf-8"))
 
 
 TOML_VALUES = st.recursive(
