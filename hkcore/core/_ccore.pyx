@@ -632,19 +632,20 @@ cdef void _suit_dp(const int *c, const int *cap, unsigned char *res, int max_m) 
     cur[0][0][0][0] = 0
     for i in range(9):
         memset(nxt, INF, sizeof(nxt))
-        for a in range(5):
-            for b in range(5 - a):
+        # chows still open are sets begun: a + b <= m <= max_m
+        for a in range(max_m + 1):
+            for b in range(max_m + 1 - a):
                 for m in range(a + b, max_m + 1):
                     for p in range(2):
                         v = cur[a][b][m][p]
-                        if v >= INF:
+                        if v >= INF or a + b > cap[i]:
                             continue
-                        for n in range(1 if i > 6 else max_m + 1 - m):
-                            for g in range(2 if m + n < max_m else 1):
+                        for n in range(1 if i > 6 else min(max_m - m, cap[i] - a - b) + 1):
+                            for g in range(2 if m + n < max_m and a + b + n + 3 <= cap[i] else 1):
                                 for q in range(2 - p):
                                     d = a + b + n + 3 * g + 2 * q
                                     if d > cap[i]:
-                                        continue
+                                        break
                                     cost = v + (d - c[i] if d > c[i] else 0)
                                     m2 = m + n + g
                                     if cost < nxt[b][n][m2][p + q]:
@@ -656,43 +657,73 @@ cdef void _suit_dp(const int *c, const int *cap, unsigned char *res, int max_m) 
 
 
 cdef int _away(const int *c, int k, const int *used, bint orphans) except -3:
-    cdef unsigned char part[4][NB]
-    cdef int acc[NB]
-    cdef int nxt[NB]
-    cdef int s, i, m, p, m1, p1, v, best, capped, want
+    cdef unsigned char part[3][NB]
+    cdef int honours[NB]
+    cdef int s, i, m, p, v, best, want, t, trusted = 99, capped = 0
     cdef int cap[9]
     cdef int pung, pr
     cdef const unsigned char *row
     cdef const unsigned char *dist = _distances()
+    # each suit from the table (every tile may be used four times)
     for s in range(3):
-        capped = 0
+        row = dist + _key(c + 9 * s) * NB
+        for i in range(NB):
+            part[s][i] = row[i]
         for i in range(9):
-            cap[i] = 4 - used[9 * s + i]
-            if cap[i] < 4:
-                capped = 1
-        if capped:
-            _suit_dp(c + 9 * s, cap, part[s], 4 - k)
-        else:
-            row = dist + _key(c + 9 * s) * NB
-            for i in range(NB):
-                part[s][i] = row[i]
+            if used[9 * s + i]:
+                capped |= 1 << s
+                # a reading that uses more of tile i than the declared sets leave adds at least t tiles
+                t = 4 - used[9 * s + i] + 1 - c[9 * s + i]
+                if t < trusted:
+                    trusted = t
     # honours: each kind gives at most one pung or the pair
     for i in range(NB):
-        acc[i] = INF
-    acc[0] = 0
+        honours[i] = INF
+    honours[0] = 0
     for i in range(27, 34):
         v = 4 - used[i]
         pung = (3 - c[i] if c[i] < 3 else 0) if v >= 3 else INF
         pr = (2 - c[i] if c[i] < 2 else 0) if v >= 2 else INF
         for m in range(4, -1, -1):
             for p in range(1, -1, -1):
-                best = acc[m * 2 + p]
-                if m > 0 and acc[(m - 1) * 2 + p] + pung < best:
-                    best = acc[(m - 1) * 2 + p] + pung
-                if p > 0 and acc[m * 2] + pr < best:
-                    best = acc[m * 2] + pr
-                acc[m * 2 + p] = best
-    # combine the three suits by (min, +) over (m, p)
+                best = honours[m * 2 + p]
+                if m > 0 and honours[(m - 1) * 2 + p] + pung < best:
+                    best = honours[(m - 1) * 2 + p] + pung
+                if p > 0 and honours[m * 2] + pr < best:
+                    best = honours[m * 2] + pr
+                honours[m * 2 + p] = best
+    best = _combine(honours, part, k)
+    if capped and best >= trusted:
+        # the best might use a tile the declared sets hold: cost those suits exactly
+        for s in range(3):
+            if (capped >> s) & 1:
+                for i in range(9):
+                    cap[i] = 4 - used[9 * s + i]
+                _suit_dp(c + 9 * s, cap, part[s], 4 - k)
+        best = _combine(honours, part, k)
+    if orphans and k == 0:
+        # thirteen orphans: one of each, plus a duplicate
+        v = 0
+        want = 0
+        for i in range(13):
+            if c[ORPH[i]] == 0:
+                v += 1
+            elif c[ORPH[i]] >= 2:
+                want = 1
+        v += 1 - want
+        if v < best:
+            best = v
+    return best - 1
+
+
+cdef int _combine(const int *honours, unsigned char part[3][NB], int k) noexcept nogil:
+    """The fewest tiles for 4 - k sets and a pair from the honours' and the
+    three suits' costs, by (min, +) over (sets, pairs)."""
+    cdef int acc[NB]
+    cdef int nxt[NB]
+    cdef int s, i, m, p, m1, p1, v
+    for i in range(NB):
+        acc[i] = honours[i]
     for s in range(3):
         for i in range(NB):
             nxt[i] = INF
@@ -707,20 +738,7 @@ cdef int _away(const int *c, int k, const int *used, bint orphans) except -3:
                             nxt[(m + m1) * 2 + p + p1] = v + part[s][m1 * 2 + p1]
         for i in range(NB):
             acc[i] = nxt[i]
-    best = acc[(4 - k) * 2 + 1]
-    if orphans and k == 0:
-        # thirteen orphans: one of each, plus a duplicate
-        v = 0
-        want = 0
-        for i in range(13):
-            if c[ORPH[i]] == 0:
-                v += 1
-            elif c[ORPH[i]] >= 2:
-                want = 1
-        v += 1 - want
-        if v < best:
-            best = v
-    return best - 1
+    return acc[(4 - k) * 2 + 1]
 
 
 def tiles_away(tiles, melds=(), shapes=None):

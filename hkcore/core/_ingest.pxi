@@ -901,7 +901,6 @@ cdef class HandReader:
     cdef Py_ssize_t max_json, max_notation
     cdef Py_ssize_t off_fields_set, off_extra, off_private
     cdef list melds
-    cdef tuple fields_sets
 
     def __init__(self, model, meld_class, meld_part, bint won, Py_ssize_t max_json, Py_ssize_t max_notation):
         cdef int code
@@ -943,9 +942,6 @@ cdef class HandReader:
                         self.melds[(((code * 2 + hidden) * 5 + frm) * 4) + given] = _new_model(
                             meld_class, values, set(_MELD_FIELDS_SET[given]), {"_code": code}, m_fields_set,
                             m_extra, m_private)
-        # the field names of each set of given keys, as a tuple to copy into a set
-        self.fields_sets = tuple(tuple(_KEY_NAMES[k] for k in range(13) if (mask >> k) & 1)
-                                 for mask in range(1 << 13))
 
     def __call__(self, data):
         """The model for ``data``, or None (validate it the slow way)."""
@@ -1022,8 +1018,12 @@ cdef class HandReader:
             private = {"_counts": counts, "_kernel_ctx": ctx}
             values = {"tiles": _canonical(r.c.counts), "melds": melds, "seat_wind": _SEAT_TEXT[seat],
                       "round_wind": _SEAT_TEXT[r.round_no], "flowers": fl, "seasons": se}
-        return _new_model(self.model, values, set(<tuple>self.fields_sets[r.keys]), private, self.off_fields_set,
-                          self.off_extra, self.off_private)
+        given = set()
+        for i in range(13):
+            if (r.keys >> i) & 1:
+                given.add(_KEY_NAMES[i])
+        return _new_model(self.model, values, given, private, self.off_fields_set, self.off_extra,
+                          self.off_private)
 
     cdef object _score(self, Kernel k, object data):
         """The ScoreResult of ``data`` under ``k``, or None (the slow way answers)."""
