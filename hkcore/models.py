@@ -38,7 +38,21 @@ def canonical_tiles(value: str) -> str:
         raise ValueError(str(exc)) from None
 
 
-class _Checked(BaseModel):
+class Value(BaseModel):
+    """The common style of hkcore's public values: frozen (assignment raises
+    pydantic's ValidationError), unknown fields refused, dumped with the
+    contract's field names (a meld's ``from``, not ``from_``), so that
+    ``model_validate(x.model_dump())`` and ``model_validate_json(x.to_json())``
+    give ``x`` back. ``to_json()`` is ``model_dump_json()``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", serialize_by_alias=True)
+
+    def to_json(self, **kwargs: Any) -> str:
+        """This value's JSON (with ``kwargs``, as ``model_dump_json`` takes them)."""
+        return self.model_dump_json(**kwargs)
+
+
+class _Checked(Value):
     """A model that is never built unchecked: ``model_copy(update=...)`` and
     ``model_construct`` validate like ``model_validate`` (errors are
     HandErrors), so what is derived from the fields always matches them."""
@@ -48,7 +62,7 @@ class _Checked(BaseModel):
         validated anew from this one's fields and the update."""
         if not update:
             return super().model_copy(deep=deep)
-        data = self.model_dump(by_alias=True)
+        data = self.model_dump()
         data.update(_by_alias(type(self), update))
         return _validated(type(self), data)
 
@@ -72,8 +86,6 @@ def _validated(cls: type[BaseModel], data: dict[str, Any]) -> Any:
 
 class Meld(_Checked):
     """A declared set: a chow, pung or kong laid down beside the hand."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     kind: Literal["chow", "pung", "kong"]
     tiles: str
@@ -112,8 +124,6 @@ class Meld(_Checked):
 
 class Hand(_Checked):
     """A finished hand with its context, as in RULES.md "A hand as data"."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     tiles: str
     melds: tuple[Meld, ...] = ()
@@ -289,12 +299,8 @@ class Hand(_Checked):
         if type(data) is Hand:
             return data
         if isinstance(data, Hand):  # a subclass: the hand it holds, validated as a Hand
-            data = data.model_dump(by_alias=True, include=set(Hand.model_fields))
+            data = data.model_dump(include=set(Hand.model_fields))
         return _parse_model(cls, data, True)
-
-    def to_json(self, **kwargs: Any) -> str:
-        """The RULES.md JSON of this hand."""
-        return self.model_dump_json(by_alias=True, **kwargs)
 
 
 def _finish_hand(hand: Hand, codes: tuple[int, ...]) -> None:
@@ -472,10 +478,8 @@ def trusted(cls: type[BaseModel], values: dict[str, Any]) -> Any:
     return obj
 
 
-class PatternScore(BaseModel):
+class PatternScore(Value):
     """One pattern of the counted reading and what it contributed before the cap."""
-
-    model_config = ConfigDict(frozen=True)
 
     id: str
     faan: int
@@ -490,10 +494,8 @@ class PatternScore(BaseModel):
         self._json = self.__pydantic_serializer__.to_json(self).decode()
 
 
-class ReadingPart(BaseModel):
+class ReadingPart(Value):
     """One set (or the pair) of the counted reading."""
-
-    model_config = ConfigDict(frozen=True)
 
     kind: Literal["pair", "chow", "pung", "kong", "orphans"]
     tiles: str
@@ -562,7 +564,7 @@ def reading_part(kind: str, tiles: str, concealed: bool, declared: bool, winning
     return part
 
 
-class ScoreResult(BaseModel):
+class ScoreResult(Value):
     """A hand scored under one preset (RULES.md "A result as data").
 
     ``faan`` is the counted total after the cap (points when ``unit`` is
@@ -587,7 +589,8 @@ class ScoreResult(BaseModel):
     reason: str | None = None
 
     def to_json(self, **kwargs: Any) -> str:
-        """The result as JSON (with ``kwargs``, as ``model_dump_json`` makes it)."""
+        """The result as JSON: the bytes of ``model_dump_json`` (with ``kwargs``,
+        made by it), written here without pydantic's serializer."""
         d = self.__dict__
         if kwargs or type(self) is not ScoreResult or len(d) != 13:
             return self.model_dump_json(**kwargs)
@@ -624,8 +627,6 @@ class Position(_Checked):
     The fields are those of ``Hand`` without the win: ``tiles``, ``melds``,
     ``seat_wind``, ``round_wind``, ``flowers``, ``seasons``.
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     tiles: str
     melds: tuple[Meld, ...] = ()
@@ -673,9 +674,9 @@ class Position(_Checked):
         if type(data) is Position:
             return data
         if isinstance(data, Position):
-            data = data.model_dump(by_alias=True, include=set(Position.model_fields))
+            data = data.model_dump(include=set(Position.model_fields))
         if isinstance(data, Hand):
-            data = data.model_dump(by_alias=True, include={"tiles", "melds", "seat_wind", "round_wind",
+            data = data.model_dump(include={"tiles", "melds", "seat_wind", "round_wind",
                                                            "flowers", "seasons"})
         return _parse_model(cls, data, False)
 
@@ -685,7 +686,7 @@ class Position(_Checked):
         ``context`` gives the win: ``self_draw``, ``discarder``,
         ``robbing_kong``, ``last_tile``...; the result is validated like any hand.
         """
-        data = self.model_dump(by_alias=True)
+        data = self.model_dump()
         data["tiles"] = self.tiles + tile_code
         data["win_tile"] = tile_code
         data.update(context)
