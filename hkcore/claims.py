@@ -309,7 +309,8 @@ def resolve_claims(claims: Iterable[Claim | dict[str, Any]], discarder: str,
         try:
             given.append(Claim.parse(c))
         except HandError as exc:
-            raise HandError(f"claims.{i}.{exc}", f"claims.{i}.{exc.field}", exc.value) from None
+            raise HandError(f"claims.{i}.{exc}", f"claims.{i}.{exc.field}", exc.value,
+                            [{**p, "loc": ("claims", i, *p["loc"])} for p in exc.errors()]) from None
     _check_claims(given, discarder, p)
     if not given:
         return []

@@ -20,7 +20,7 @@ from pydantic import (
 from hkcore import notation
 from hkcore.core._codes import CHOW, KONG, PUNG
 from hkcore.core._normalize import meld_code, normalize
-from hkcore.errors import SHOWN, HandError, TileError, shown
+from hkcore.errors import SHOWN, HandError, TileError, loc, shown
 from hkcore.tiles import SEATS, format_tiles, parse_tiles, tile
 
 Seat = Literal["E", "S", "W", "N"]
@@ -441,25 +441,31 @@ def _name(part: Any) -> str:
 
 
 def hand_error(exc: ValidationError) -> HandError:
-    """One clear HandError from a pydantic ValidationError: field, value, reason."""
-    first = exc.errors()[0]
-    ctx_err = (first.get("ctx") or {}).get("error")
-    if isinstance(ctx_err, _ContextError):
-        prefix = ".".join(_name(p) for p in first["loc"])
-        field = f"{prefix}.{ctx_err.field}" if prefix else ctx_err.field
-        value, msg = ctx_err.value, str(ctx_err)
-    else:
-        field = ".".join(_name(p) for p in first["loc"]) or "hand"
-        value = first.get("input")
-        msg = first["msg"].removeprefix("Value error, ")
-        if first["type"] == "extra_forbidden":
-            msg = "unknown field"
-        elif first["type"] == "missing":
-            msg = "missing"
-    more = len(exc.errors()) - 1
+    """One clear HandError from a pydantic ValidationError: field, value,
+    reason of the first problem; ``errors()`` lists them all."""
+    problems = [_problem(e) for e in exc.errors(include_url=False)]
+    first = problems[0]
+    field = ".".join(_name(p) for p in first["loc"]) or "hand"
+    value = first["input"]
+    more = len(problems) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    show = "" if value is None and first.get("type") == "missing" else f" = {shown(value)}"
-    return HandError(f"{field}{show}: {msg}{tail}", field, value)
+    show = "" if value is None and first["type"] == "missing" else f" = {shown(value)}"
+    return HandError(f"{field}{show}: {first['msg']}{tail}", field, value, problems)
+
+
+def _problem(error: Any) -> dict[str, Any]:
+    """One pydantic error as HandError.errors() lists it: the context checks'
+    field, value and reason where one of them raised it."""
+    ctx_err = (error.get("ctx") or {}).get("error")
+    if isinstance(ctx_err, _ContextError):
+        return {"type": "value_error", "loc": (*error["loc"], *loc(ctx_err.field)), "msg": str(ctx_err),
+                "input": ctx_err.value}
+    msg = error["msg"].removeprefix("Value error, ")
+    if error["type"] == "extra_forbidden":
+        msg = "unknown field"
+    elif error["type"] == "missing":
+        msg = "missing"
+    return {"type": error["type"], "loc": tuple(error["loc"]), "msg": msg, "input": error.get("input")}
 
 
 def trusted(cls: type[BaseModel], values: dict[str, Any]) -> Any:
