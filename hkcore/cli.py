@@ -486,7 +486,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     hand = read_hand(args.hand)
     cmp = compare(hand, _preset_list(args.preset) if args.preset else None)
     if args.json:
-        print(json.dumps(cmp.to_dict(), ensure_ascii=False, indent=2))
+        print(json.dumps(cmp.model_dump(), ensure_ascii=False, indent=2))
     else:
         print(f"hand  {format_hand(hand)}\n      {_unicode_hand(hand)}\n")
         print(cmp.table())
