@@ -384,7 +384,7 @@ def _cmd_presets(args: argparse.Namespace) -> int:
             raise HkcoreError("presets show: give a preset id or path")
         p = load_preset(args.ref)
         if args.json:
-            print(json.dumps(p.to_dict(), ensure_ascii=False, indent=2))
+            print(json.dumps(p.model_dump(), ensure_ascii=False, indent=2))
             return 0
         print(f"{p.id}: {p.name}")
         if p.source:
