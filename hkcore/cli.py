@@ -7,7 +7,8 @@
     hkscore presets [show|export ID]       the presets, one preset's rules, or it resolved as TOML
     hkscore presets diff A B               every rule on which two presets differ
     hkscore plugins                        installed plugins, what each provides, any problem
-    hkscore schema [hand|meld|result]      JSON Schema of the data
+    hkscore schema [MODEL]                 JSON Schema of the data (hand, meld, position, result,
+                                           analysis, comparison, claim, preset)
     hkscore decompose TILES                readings, tiles away and waits
 
 Errors print one line on stderr and exit with status 2.
@@ -522,13 +523,18 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
     return 1 if any(row["problem"] for row in rows) else 0
 
 
-_SCHEMAS = ("hand", "meld", "result")
+_SCHEMAS = ("hand", "meld", "result", "position", "analysis", "comparison", "claim", "preset")
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
-    from hkcore.models import Hand, Meld, ScoreResult
+    from hkcore.analysis import Analysis
+    from hkcore.claims import Claim
+    from hkcore.comparison import Comparison
+    from hkcore.models import Hand, Meld, Position, ScoreResult
+    from hkcore.preset import Preset
 
-    schemas = {"hand": Hand, "meld": Meld, "result": ScoreResult}
+    schemas = {"hand": Hand, "meld": Meld, "result": ScoreResult, "position": Position, "analysis": Analysis,
+               "comparison": Comparison, "claim": Claim, "preset": Preset}
     model = schemas[args.model]
     print(json.dumps(model.model_json_schema(by_alias=True), ensure_ascii=False, indent=2))
     return 0
@@ -617,7 +623,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--json", action="store_true", help="print the list as JSON")
     pl.set_defaults(func=_cmd_plugins)
 
-    sh = sub.add_parser("schema", help="JSON Schema of a hand, a meld or a result")
+    sh = sub.add_parser("schema", help="JSON Schema of the data: a hand (default), a result, a preset...")
     sh.add_argument("model", nargs="?", default="hand", choices=_SCHEMAS)
     sh.set_defaults(func=_cmd_schema)
 
