@@ -4,18 +4,23 @@
     hkscore score HAND --preset all        score a hand (JSON file, - for stdin, or notation)
     hkscore compare HAND [--preset P]      one hand under several presets, side by side
     hkscore waits HAND [--preset P]        a hand in play: tiles away, waits and their value
-    hkscore presets [show|export ID]       the presets, one preset's rules, or it resolved as TOML
+    hkscore presets [show|export ID]       the presets, everything one preset holds, or it resolved as TOML
     hkscore presets diff A B               every rule on which two presets differ
     hkscore plugins                        installed plugins, what each provides, any problem
     hkscore schema [MODEL]                 JSON Schema of the data (hand, meld, position, result,
                                            analysis, comparison, claim, preset)
     hkscore decompose TILES                readings, tiles away and waits
 
-Errors print one line on stderr and exit with status 2.
+Every command takes ``--json``; the commands that print a table (compare,
+waits, presets list/show/diff) take ``--format table|json|csv|markdown``.
+Exit status: 0 done; 1 some preset, line or plugin failed, or the presets
+differ (presets diff); 2 a usage or input error (one line on stderr); 3 an
+internal error.
 """
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import sys
 from collections import deque
@@ -55,23 +60,67 @@ EXAMPLE_HAND: dict[str, Any] = {
 }
 
 
+#: the output formats of the commands that print a table
+FORMATS = ("table", "json", "csv", "markdown")
+
+
+def print_json(data: Any) -> None:
+    """JSON on stdout, the one shape of every ``--json``."""
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def print_rows(rows: Sequence[Sequence[Any]], fmt: str) -> None:
+    """A header row and its rows: aligned columns (``table``), CSV (the csv
+    module's quoting) or a GitHub markdown table (pipes in cells escaped)."""
+    cells = [["" if c is None else str(c) for c in row] for row in rows]
+    if fmt == "csv":
+        csv.writer(sys.stdout, lineterminator="\n").writerows(cells)
+    elif fmt == "markdown":
+        def line(row: list[str]) -> str:
+            return "| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in row) + " |"
+        print("\n".join([line(cells[0]), "|" + "---|" * len(cells[0]), *map(line, cells[1:])]))
+    else:
+        widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
+        for row in cells:
+            print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+
+
+def _error_entry(preset_id: str, exc: HkcoreError) -> dict[str, Any]:
+    """A preset's error in a list of results: ``{"preset", "error", "type", "field"}``."""
+    from hkcore.batch import error_json
+    return {"preset": preset_id, **json.loads(error_json(exc))}
+
+
+def _failures(failed: int, total: int, what: str) -> int:
+    """Say on stderr how many of ``total`` failed; the exit status (1 if any)."""
+    if failed:
+        print(f"hkscore: {failed:,} of {total:,} {what} failed", file=sys.stderr)
+    return 1 if failed else 0
+
+
 def format_set(code: int) -> str:
     """A set code as tiles, e.g. ``123m`` or ``555z``."""
     from hkcore import core
     return format_tiles([TILES[t] for t in core.set_tiles(code)])
 
 
-def format_reading(reading: tuple[int, ...]) -> str:
-    """A reading as a person writes it: the pair, then each set."""
+def _reading_data(reading: tuple[int, ...]) -> dict[str, Any]:
+    """A reading as JSON: its shape, the pair and each set with its kind."""
     from hkcore.core._codes import CHOW, ORPHANS, PUNG
     pair, *sets = reading
     if sets == [ORPHANS]:
-        return f"thirteen orphans, pair {TILES[pair]}"
-    words = [format_tiles([TILES[pair]] * 2)]
-    for code in sets:
-        kind = {CHOW: "chow", PUNG: "pung"}.get(code // 34, "kong")
-        words.append(f"{format_set(code)} ({kind})")
-    return "  ".join(words)
+        return {"shape": "thirteen_orphans", "pair": format_tiles([TILES[pair]] * 2), "sets": []}
+    return {"shape": "standard", "pair": format_tiles([TILES[pair]] * 2),
+            "sets": [{"kind": {CHOW: "chow", PUNG: "pung"}.get(code // 34, "kong"), "tiles": format_set(code)}
+                     for code in sets]}
+
+
+def format_reading(reading: tuple[int, ...]) -> str:
+    """A reading as a person writes it: the pair, then each set."""
+    data = _reading_data(reading)
+    if data["shape"] == "thirteen_orphans":
+        return f"thirteen orphans, pair {TILES[reading[0]]}"
+    return "  ".join([data["pair"], *(f"{s['tiles']} ({s['kind']})" for s in data["sets"])])
 
 
 def read_text(source: str) -> str:
@@ -212,8 +261,8 @@ def _jsonl_lines(source: str) -> Iterator[tuple[int, bytes]]:
 
 def _run_jsonl(lines: Iterator[tuple[int, bytes]], answer: Any) -> int:
     """Feed each line to ``answer`` (an iterable of lines -> an iterator of
-    JSON answers, in order); print one JSON line each, errors with their line
-    number; say on stderr how many failed (exit 1 if any)."""
+    (JSON answer, failed), in order); print one JSON line each, a bad hand's
+    error with its line number; say on stderr how many failed (exit 1 if any)."""
     numbers: deque[int] = deque()
 
     def raw() -> Iterator[bytes]:
@@ -223,36 +272,40 @@ def _run_jsonl(lines: Iterator[tuple[int, bytes]], answer: Any) -> int:
 
     failed = total = 0
     out = sys.stdout
-    for text in answer(raw()):
+    for text, bad in answer(raw()):
         n = numbers.popleft()
         total += 1
+        failed += bad
         if text.startswith('{"error"'):
-            failed += 1
             text = '{"line": ' + str(n) + ", " + text[1:]
         out.write(text + "\n")
     out.flush()
-    if failed:
-        print(f"hkscore: {failed:,} of {total:,} lines failed", file=sys.stderr)
-    return 1 if failed else 0
+    return _failures(failed, total, "lines")
+
+
+def _jsonl_only(args: argparse.Namespace, command: str) -> None:
+    """``--jsonl`` takes no hand argument and writes JSON lines only."""
+    if args.hand:
+        raise HkcoreError(f"{command}: give hands either as an argument or with --jsonl, not both")
+    if args.format not in (None, "json"):
+        raise HkcoreError(f"{command} --jsonl writes JSON lines; --format {args.format} is not for it")
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
     from hkcore.engine import score
     from hkcore.preset import load_preset
+    ids = _preset_list(args.preset)
     if args.jsonl is not None:
-        if args.hand:
-            raise HkcoreError("score: give hands either as an argument or with --jsonl, not both")
-        ids = _preset_list(args.preset)
+        _jsonl_only(args, "score")
         if len(ids) != 1:
             raise HkcoreError("score --jsonl: give one preset (hkscore compare --jsonl scores under several)")
         from hkcore.batch import score_many
 
-        return _run_jsonl(_jsonl_lines(args.jsonl),
-                          lambda lines: score_many(lines, ids[0], jobs=args.jobs, as_json=True))
+        return _run_jsonl(_jsonl_lines(args.jsonl), lambda lines: (
+            (text, text.startswith('{"error"')) for text in score_many(lines, ids[0], jobs=args.jobs, as_json=True)))
     if not args.hand:
         raise HkcoreError("score: give a hand (a JSON file, - for stdin, or notation) or --jsonl FILE")
     hand = read_hand(args.hand)
-    ids = _preset_list(args.preset)
     results: list[dict[str, Any]] = []
     blocks = [f"hand  {format_hand(hand)}\n      {_unicode_hand(hand)}"]
     failed = 0
@@ -264,16 +317,16 @@ def _cmd_score(args: argparse.Namespace) -> int:
             if len(ids) == 1:
                 raise
             failed += 1
-            results.append({"preset": preset.id, "error": str(exc)})
+            results.append(_error_entry(preset.id, exc))
             blocks.append(f"{preset.id} ({preset.name})\n  error     {exc}")
             continue
         results.append(result.model_dump())
         blocks.append(render(result, preset))
-    if args.json:
-        print(json.dumps(results[0] if len(ids) == 1 else results, ensure_ascii=False, indent=2))
+    if args.format == "json":
+        print_json(results)  # always a list, one entry per preset, in the order given
     else:
         print("\n\n".join(blocks))
-    return 0
+    return _failures(failed, len(ids), "presets")
 
 
 def read_position(args: Sequence[str]) -> Position:
@@ -291,12 +344,24 @@ def _cell(value: Any, unit: str, how: str) -> str:
     return text
 
 
+def _wait_rows(good: list[tuple[str, Any]]) -> list[list[Any]]:
+    """One row per preset, discard (for a hand about to discard) and wait."""
+    rows: list[list[Any]] = [["preset", "discard", "wait", "unseen", "unit", "on_discard", "discard_winnable",
+                              "on_self_draw", "self_draw_winnable"]]
+    for pid, r in good:
+        options = [(None, r.waits)] if not r.discards else [(opt.discard, opt.waits) for opt in r.discards]
+        for discard, waits in options:
+            rows += [[pid, discard, w.tile, w.unseen, r.unit, w.on_discard.faan, _show(w.on_discard.winnable),
+                      w.on_self_draw.faan, _show(w.on_self_draw.winnable)] for w in waits]
+    return rows
+
+
 def _cmd_waits(args: argparse.Namespace) -> int:
     from hkcore.analysis import Analysis, analyse
     from hkcore.preset import load_preset
     pos = read_position(args.hand)
     ids = _preset_list(args.preset)
-    results: list[tuple[str, Analysis | str]] = []
+    results: list[tuple[str, Analysis | HkcoreError]] = []
     for ref in ids:
         preset = load_preset(ref)
         try:
@@ -304,20 +369,22 @@ def _cmd_waits(args: argparse.Namespace) -> int:
         except HkcoreError as exc:
             if len(ids) == 1:
                 raise
-            results.append((preset.id, str(exc)))
-    if args.json:
-        data = [r.model_dump() if isinstance(r, Analysis) else {"preset": pid, "error": r} for pid, r in results]
-        print(json.dumps(data[0] if len(ids) == 1 else data, ensure_ascii=False, indent=2))
-        return 0
-    melds = "".join(f" {m.tiles}" + (f":{m.from_}" if m.from_ else "") if not m.concealed else f" [{m.tiles}]"
-                    for m in pos.melds)
-    print(f"hand  {pos.tiles}{melds}   {to_unicode(parse_tiles(pos.tiles))}")
+            results.append((preset.id, exc))
     good = [(pid, r) for pid, r in results if isinstance(r, Analysis)]
+    status = _failures(len(results) - len(good), len(results), "presets")
+    fmt = args.format or "table"
+    if fmt == "json":  # always a list, one entry per preset, in the order given
+        print_json([r.model_dump() if isinstance(r, Analysis) else _error_entry(pid, r) for pid, r in results])
+        return status
+    if fmt != "table":
+        print_rows(_wait_rows(good), fmt)
+        return status
+    print(f"hand  {format_hand(pos)}   {to_unicode(parse_tiles(pos.tiles))}")
     for pid, r in results:
         if not isinstance(r, Analysis):
             print(f"{pid}: error: {r}")
     if not good:
-        return 0
+        return status
     first = good[0][1]
     away = first.tiles_away
     if pos.waiting_size:
@@ -328,9 +395,8 @@ def _cmd_waits(args: argparse.Namespace) -> int:
         print("      " + "   ".join(rows))
         tiles = sorted({w.tile for _, r in good for w in r.waits}, key=lambda c: parse_tiles(c)[0].index)
         if not tiles:
-            return 0
-        head = ["wait", "unseen"] + [pid for pid, _ in good]
-        table = [head]
+            return status
+        table = [["wait", "unseen"] + [pid for pid, _ in good]]
         for code in tiles:
             d_row = [f"{parse_tiles(code)[0].unicode} {code}", ""]
             s_row = ["", ""]
@@ -344,10 +410,8 @@ def _cmd_waits(args: argparse.Namespace) -> int:
                 d_row.append(_cell(w.on_discard, r.unit, "discard"))
                 s_row.append(_cell(w.on_self_draw, r.unit, "self-draw"))
             table += [d_row, s_row]
-        widths = [max(len(row[i]) for row in table) for i in range(len(head))]
-        for row in table:
-            print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
-        return 0
+        print_rows(table, "table")
+        return status
     print(f"      {'complete' if away < 0 else 'waiting' if away == 0 else f'{away} tiles away'}; "
           "discards that leave it waiting, best first:")
     for pid, r in good:
@@ -359,7 +423,7 @@ def _cmd_waits(args: argparse.Namespace) -> int:
                               + ("" if w.on_discard.winnable or w.on_self_draw.winnable else ", cannot win") + ")"
                               for w in opt.waits)
             print(f"  discard {opt.discard}: {opt.winnable_unseen} winning tiles unseen; waits {waits}")
-    return 0
+    return status
 
 
 def _cmd_example(args: argparse.Namespace) -> int:
@@ -367,58 +431,124 @@ def _cmd_example(args: argparse.Namespace) -> int:
     return 0
 
 
+def _preset_data(p: Preset) -> dict[str, Any]:
+    """Everything a preset holds, as its TOML data (``cap`` and ``payments``
+    false for none), every key always present."""
+    data = p.model_dump()
+    data.setdefault("source", "")
+    data.setdefault("requires", [])
+    return data
+
+
+def _preset_rules(p: Preset) -> list[tuple[str, Any]]:
+    """(dotted TOML path, value) of every rule, with the paths of ``presets diff``."""
+    data = _preset_data(p)
+    rows: list[tuple[str, Any]] = []
+    for key, value in data.items():
+        if key == "shapes":
+            rows.append(("shapes", list(p.shapes)))
+            rows += [(f"shapes.{sid}.{k}", v) for sid, opts in p.shape_options.items() for k, v in opts.items()]
+        elif key == "plugins":
+            rows.append(("plugins", list(p.plugins)))
+            rows += [(f"plugins.{pid}.{k}", v) for pid, opts in p.plugins.items() for k, v in opts.items()]
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                if isinstance(v, dict):
+                    rows += [(f"{key}.{k}.{kk}", vv) for kk, vv in v.items()]
+                else:
+                    rows.append((f"{key}.{k}", v))
+        else:
+            rows.append((key, value))
+    return rows
+
+
+def _source_shown(p: Preset, builtin: bool) -> str | None:
+    """The preset's ``source`` when it can be followed: a web address, a
+    file that exists next to the preset file, or words that name no file."""
+    src = p.source
+    if not src or "://" in src:
+        return src or None
+    if "/" not in src and "\\" not in src and "." not in src:
+        return src  # a name ("our club"), not a file
+    if builtin:
+        return None  # the rules texts that the built-in presets follow are not shipped
+    found = Path(p.file).parent / src
+    return str(found) if found.is_file() else None
+
+
+def _options_text(options: Any) -> str:
+    return ", ".join(f"{k}={_show(v)}" for k, v in options.items())
+
+
+def _render_preset(p: Preset, builtin: bool) -> str:
+    """Everything a preset holds, as a person reads it."""
+    def named(items: Any, options: Any) -> str:
+        return ", ".join(i + (f" ({_options_text(options[i])})" if options.get(i) else "") for i in items)
+
+    cap = p.cap if p.cap is not None else "none"
+    lines = [f"{p.id}: {p.name}", f"  {'from':<9} {'built-in' if builtin else p.file}"]
+    source = _source_shown(p, builtin)
+    if source:
+        lines.append(f"  {'source':<9} {source}")
+    lines.append(f"  unit {p.unit}, minimum {p.minimum}, cap {cap}, {p.tiles} tiles")
+    lines.append(f"  {'shapes':<9} {named(p.shapes, p.shape_options)}")
+    lines.append(f"  {'plugins':<9} {named(p.plugins, p.plugins) or 'none'}")
+    if p.requires:
+        lines.append(f"  {'requires':<9} {', '.join(p.requires)}")
+    lines.append(f"  {'claims':<9} {_options_text(p.claims)}")
+    if p.limit_adds:
+        lines.append(f"  limit hands still add: {', '.join(p.limit_adds)}")
+    lines.append("  patterns")
+    for r in p.patterns:
+        if r.limit is not None:
+            worth = f"limit {r.limit}"
+        elif r.by_count is not None:
+            worth = "by count " + "/".join(map(str, r.by_count))
+        else:
+            worth = str(r.value)
+        extra = []
+        if r.includes:
+            extra.append("incl. " + ", ".join(r.includes))
+        if r.wins_below_minimum:
+            extra.append("wins below the minimum")
+        if r.when:
+            extra.append("when " + " and ".join(r.when))
+        extra += [f"{k}={_show(v)}" for k, v in r.options.items()]
+        lines.append(f"    {r.id:<22} {worth:<14} {'; '.join(extra)}".rstrip())
+    lines.append(f"  {'payments':<9} {_options_text(p.payments) if p.payments else 'none'}")
+    return "\n".join(lines)
+
+
 def _cmd_presets(args: argparse.Namespace) -> int:
     from hkcore.preset import builtin_ids, diff, export_toml, load_preset
 
+    fmt = args.format or "table"
     if args.action is None:
         listed = [load_preset(pid) for pid in builtin_ids()]
-        if args.json:
-            print(json.dumps([{"id": p.id, "name": p.name, "unit": p.unit, "minimum": p.minimum, "cap": p.cap,
-                               "tiles": p.tiles} for p in listed], ensure_ascii=False, indent=2))
-            return 0
-        for p in listed:
-            cap = p.cap if p.cap is not None else "none"
-            print(f"{p.id:<16} {p.name}  [{p.unit}, minimum {p.minimum}, cap {cap}, {p.tiles} tiles]")
-        return 0
-    if args.action == "show":
-        if not args.ref:
-            raise HkcoreError("presets show: give a preset id or path")
-        p = load_preset(args.ref)
-        if args.json:
-            print(json.dumps(p.model_dump(), ensure_ascii=False, indent=2))
-            return 0
-        print(f"{p.id}: {p.name}")
-        if p.source:
-            print(f"  source    {p.source}")
-        cap = p.cap if p.cap is not None else "none"
-        print(f"  unit {p.unit}, minimum {p.minimum}, cap {cap}, {p.tiles} tiles, shapes {', '.join(p.shapes)}")
-        if p.plugins:
-            print(f"  plugins   {', '.join(p.plugins)}")
-        if p.limit_adds:
-            print(f"  limit hands still add: {', '.join(p.limit_adds)}")
-        for r in p.patterns:
-            if r.limit is not None:
-                worth = f"limit {r.limit}"
-            elif r.by_count is not None:
-                worth = "by count " + "/".join(map(str, r.by_count))
-            else:
-                worth = str(r.value)
-            extra = []
-            if r.includes:
-                extra.append("incl. " + ", ".join(r.includes))
-            if r.wins_below_minimum:
-                extra.append("wins below the minimum")
-            extra += [f"{k}={v}" for k, v in r.options.items()]
-            print(f"  {r.id:<22} {worth:<14} {'; '.join(extra)}")
-        if p.payments:
-            print("  payments  " + ", ".join(f"{k}={v}" for k, v in p.payments.items()))
+        if fmt == "json":
+            keys = ("id", "name", "unit", "minimum", "cap", "tiles")
+            print_json([{k: v for k, v in _preset_data(p).items() if k in keys} for p in listed])
         else:
-            print("  payments  none")
+            print_rows([("id", "name", "unit", "minimum", "cap", "tiles"),
+                        *((p.id, p.name, p.unit, p.minimum, p.cap if p.cap is not None else "none", p.tiles)
+                          for p in listed)], fmt)
+        return 0
+    if args.action in ("show", "export") and not args.ref:
+        raise HkcoreError(f"presets {args.action}: give a preset id or path")
+    if args.action == "show":
+        p = load_preset(args.ref)
+        if fmt == "json":
+            print_json(_preset_data(p))
+        elif fmt == "table":
+            print(_render_preset(p, args.ref in builtin_ids()))
+        else:
+            print_rows([("rule", "value"), *((k, _show(v)) for k, v in _preset_rules(p))], fmt)
         return 0
     if args.action == "export":
-        if not args.ref:
-            raise HkcoreError("presets export: give a preset id or path")
-        text = export_toml(load_preset(args.ref))
+        if fmt not in ("table", "json"):
+            raise HkcoreError(f"presets export writes TOML, or JSON with --json; not {fmt}")
+        p = load_preset(args.ref)
+        text = export_toml(p) if fmt == "table" else json.dumps(_preset_data(p), ensure_ascii=False, indent=2) + "\n"
         if args.output:
             try:
                 Path(args.output).write_text(text, encoding="utf-8")
@@ -432,17 +562,12 @@ def _cmd_presets(args: argparse.Namespace) -> int:
             raise HkcoreError("presets diff: give two preset ids or paths")
         a, b = load_preset(args.ref), load_preset(args.other)
         found = diff(a, b)
-        if args.json:
-            print(json.dumps({"a": a.id, "b": b.id, "differences": [{"path": d.path, "a": d.a, "b": d.b}
-                                                                    for d in found]}, ensure_ascii=False, indent=2))
-        elif not found:
+        if fmt == "json":
+            print_json({"a": a.id, "b": b.id, "differences": [{"path": d.path, "a": d.a, "b": d.b} for d in found]})
+        elif fmt == "table" and not found:
             print(f"{a.id} and {b.id} have the same rules")
         else:
-            rows = [("rule", a.id, b.id), *((d.path, _show(d.a), _show(d.b)) for d in found)]
-            w0 = max(len(r[0]) for r in rows)
-            w1 = max(len(r[1]) for r in rows)
-            for r in rows:
-                print(f"{r[0]:<{w0}}  {r[1]:<{w1}}  {r[2]}".rstrip())
+            print_rows([("rule", a.id, b.id), *((d.path, _show(d.a), _show(d.b)) for d in found)], fmt)
         return 1 if found else 0  # as diff(1): 1 when the presets differ
     raise HkcoreError(f"presets: unknown action {args.action!r}")
 
@@ -457,8 +582,10 @@ def _show(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False) if not isinstance(value, (int, str)) else str(value)
 
 
-def _compare_lines(lines: Iterable[bytes], refs: list[str], jobs: int) -> Iterator[str]:
-    """One JSON line per hand: every preset's result (or error) under its id."""
+def _compare_lines(lines: Iterable[bytes], refs: list[str], jobs: int) -> Iterator[tuple[str, bool]]:
+    """One JSON line per hand, ``{"presets": [...]}`` with each preset's result
+    or error in order (as ``compare --json``), or the hand's one error; and
+    whether any preset failed."""
     from hkcore.preset import load_preset
     from itertools import tee
 
@@ -468,30 +595,35 @@ def _compare_lines(lines: Iterable[bytes], refs: list[str], jobs: int) -> Iterat
     streams = [score_many(copy, ref, jobs=jobs, as_json=True) for ref, copy in zip(refs, tee(lines, len(refs)))]
     ids = [json.dumps(load_preset(r).id) for r in refs]
     for answers in zip(*streams):
-        if all(a.startswith('{"error"') for a in answers) and len(set(answers)) == 1:
-            yield answers[0]  # the hand itself is bad: one error
+        failed = [a.startswith('{"error"') for a in answers]
+        if all(failed) and len(set(answers)) == 1:
+            yield answers[0], True  # the hand itself is bad: one error
             continue
-        yield "{" + ", ".join(f"{pid}: {a}" for pid, a in zip(ids, answers)) + "}"
+        yield '{"presets": [' + ", ".join(
+            '{"preset": ' + pid + (", " + a[1:] if bad else ', "result": ' + a + "}")
+            for pid, a, bad in zip(ids, answers, failed)) + "]}", any(failed)
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     from hkcore.comparison import compare
     from hkcore.preset import builtin_ids
+    refs = _preset_list(args.preset) if args.preset else builtin_ids()
     if args.jsonl is not None:
-        if args.hand:
-            raise HkcoreError("compare: give hands either as an argument or with --jsonl, not both")
-        refs = _preset_list(args.preset) if args.preset else builtin_ids()
+        _jsonl_only(args, "compare")
         return _run_jsonl(_jsonl_lines(args.jsonl), lambda lines: _compare_lines(lines, refs, args.jobs))
     if not args.hand:
         raise HkcoreError("compare: give a hand (a JSON file, - for stdin, or notation) or --jsonl FILE")
     hand = read_hand(args.hand)
-    cmp = compare(hand, _preset_list(args.preset) if args.preset else None)
-    if args.json:
-        print(json.dumps(cmp.model_dump(), ensure_ascii=False, indent=2))
-    else:
+    cmp = compare(hand, refs)
+    fmt = args.format or "table"
+    if fmt == "json":
+        print_json(cmp.model_dump())  # always {"hand": ..., "presets": [...]}, one entry per preset in order
+    elif fmt == "table":
         print(f"hand  {format_hand(hand)}\n      {_unicode_hand(hand)}\n")
         print(cmp.table())
-    return 0
+    else:
+        print_rows(cmp.grid(), fmt)
+    return _failures(sum(c.error is not None for c in cmp.columns), len(cmp.columns), "presets")
 
 
 def _cmd_plugins(args: argparse.Namespace) -> int:
@@ -507,9 +639,10 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
                                                         "registered in this process"),
              "provides": sorted(provided.get(name, [])), "problem": cat.broken_plugins.get(name)}
             for name in names]
-    if args.json:
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
-        return 0
+    status = 1 if any(row["problem"] for row in rows) else 0
+    if args.format == "json":
+        print_json(rows)
+        return status
     for row in rows:
         print(f"{row['plugin']}  ({row['source']})")
         kinds: dict[str, list[str]] = {}
@@ -520,7 +653,7 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
             print(f"    {kind}s: {', '.join(items)}" if len(items) > 1 else f"    {kind}: {items[0]}")
         if row["problem"]:
             print(f"    problem: {row['problem']}")
-    return 1 if any(row["problem"] for row in rows) else 0
+    return status
 
 
 _SCHEMAS = ("hand", "meld", "result", "position", "analysis", "comparison", "claim", "preset")
@@ -546,13 +679,21 @@ def _cmd_decompose(args: argparse.Namespace) -> int:
     tiles = parse_tiles(args.tiles)
     melds = args.meld or ()
     away = core.tiles_away(tiles, melds)
-    lines = [f"hand     {format_tiles(tiles)}  {to_unicode(sorted(tiles))}" + "".join(f"  [{m}]" for m in melds),
-             "status   " + {-1: "complete", 0: "waiting"}.get(away, f"{away} tiles away")]
-    if len(tiles) % 3 == 2:
-        lines += [f"reading {i}: {format_reading(r)}" for i, r in enumerate(core.readings(tiles, melds), 1)]
+    complete = len(tiles) % 3 == 2
+    readings = core.readings(tiles, melds) if complete else None
+    waits = None if complete else core.waits(tiles, melds)
+    status = {-1: "complete", 0: "waiting"}.get(away, f"{away} tiles away")
+    if args.format == "json":  # readings for 14 - 3k tiles, waits for 13 - 3k, the other null
+        print_json({"tiles": format_tiles(tiles), "melds": list(melds), "tiles_away": away, "status": status,
+                    "readings": None if readings is None else [_reading_data(r) for r in readings],
+                    "waits": None if waits is None else [str(t) for t in waits], "core": core.IMPLEMENTATION})
+        return 0
+    lines = [f"hand     {format_tiles(tiles)}  {to_unicode(sorted(tiles))}" + "".join(f"  + {m}" for m in melds),
+             f"status   {status}"]
+    if readings is not None:
+        lines += [f"reading {i}: {format_reading(r)}" for i, r in enumerate(readings, 1)]
     else:
-        w = core.waits(tiles, melds)
-        lines.append("waits    " + (" ".join(f"{t} {t.unicode}" for t in w) if w else "none"))
+        lines.append("waits    " + (" ".join(f"{t} {t.unicode}" for t in waits) if waits else "none"))
     lines.append(f"core     {core.IMPLEMENTATION}")
     print("\n".join(lines))
     return 0
@@ -573,6 +714,15 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+def _output(parser: argparse.ArgumentParser, shape: str, table: bool = False) -> None:
+    """``--json`` (and ``--format`` for a command that prints a table), into ``args.format``."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--json", dest="format", action="store_const", const="json",
+                       help=f"print JSON on stdout: {shape}" + ("; the same as --format json" if table else ""))
+    if table:
+        group.add_argument("--format", choices=FORMATS, help="table (default), json, csv or markdown")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``hkscore``."""
     parser = _Parser(prog="hkscore", description="Hong Kong mahjong hands, scored under any ruleset.")
@@ -581,13 +731,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     sc = sub.add_parser("score", help="score a hand under one or more presets")
     sc.add_argument("hand", nargs="*", help="a JSON file, - for stdin, or compact notation "
-                                            "(e.g. 234m55z 666z:W 777z:E [1111m] win:5z seat:S from:N)")
+                                            "(e.g. 234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N)")
     sc.add_argument("--jsonl", metavar="FILE", help="score every hand of a JSON-lines file (- for stdin), "
                                                     "one result per line")
     sc.add_argument("--jobs", "-j", type=int, default=1, help="with --jsonl: worker processes (default 1)")
     sc.add_argument("--preset", "-p", action="append",
                     help="preset id or TOML path, repeatable; 'all' for every built-in (default bga-old-style)")
-    sc.add_argument("--json", action="store_true", help="print the result as JSON")
+    _output(sc, "a list of results, one per preset in order (an error in its place)")
     sc.set_defaults(func=_cmd_score)
 
     cp = sub.add_parser("compare", help="one hand under several presets, side by side")
@@ -596,7 +746,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                     "one line per hand with each preset's result")
     cp.add_argument("--jobs", "-j", type=int, default=1, help="with --jsonl: worker processes per preset")
     cp.add_argument("--preset", "-p", action="append", help="preset id or path, repeatable (default: all built-in)")
-    cp.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    _output(cp, '{"hand": ..., "presets": [...]}, one entry per preset in order', table=True)
     cp.set_defaults(func=_cmd_compare)
 
     wt = sub.add_parser("waits", help="tiles away, waits and their value for a hand in play")
@@ -604,32 +754,37 @@ def build_parser() -> argparse.ArgumentParser:
                                             "e.g. 123m456p23s55z 789s:W seat:S")
     wt.add_argument("--preset", "-p", action="append", help="preset id or path, repeatable; 'all' for every built-in")
     wt.add_argument("--visible", help="tiles face up elsewhere (ponds, others' melds), for the unseen counts")
-    wt.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    _output(wt, "a list of analyses, one per preset in order (an error in its place)", table=True)
     wt.set_defaults(func=_cmd_waits)
 
     ex = sub.add_parser("example", help="print the RULES.md example hand as JSON")
+    _output(ex, "always JSON")
     ex.set_defaults(func=_cmd_example)
 
     pr = sub.add_parser("presets", help="list presets; show, export or diff them")
     pr.add_argument("action", nargs="?", choices=["show", "export", "diff"],
-                    help="show: one preset's rules; export: the resolved preset as TOML; diff: two presets' rules")
+                    help="show: everything one preset holds; export: the resolved preset as TOML (JSON with --json); "
+                         "diff: every rule on which two presets differ")
     pr.add_argument("ref", nargs="?", help="preset id or TOML path")
     pr.add_argument("other", nargs="?", help="the second preset (diff)")
     pr.add_argument("--output", "-o", help="export: write to this file instead of stdout")
-    pr.add_argument("--json", action="store_true", help="list, show or diff as JSON")
+    _output(pr, "list: a list of presets; show and export: the preset's TOML data; "
+                'diff: {"a": ..., "b": ..., "differences": [...]}', table=True)
     pr.set_defaults(func=_cmd_presets)
 
     pl = sub.add_parser("plugins", help="installed plugins, what each provides and any problem (exit 1 if any)")
-    pl.add_argument("--json", action="store_true", help="print the list as JSON")
+    _output(pl, "a list of plugins")
     pl.set_defaults(func=_cmd_plugins)
 
     sh = sub.add_parser("schema", help="JSON Schema of the data: a hand (default), a result, a preset...")
     sh.add_argument("model", nargs="?", default="hand", choices=_SCHEMAS)
+    _output(sh, "always JSON")
     sh.set_defaults(func=_cmd_schema)
 
     dec = sub.add_parser("decompose", help="readings, tiles away and waits of a hand")
     dec.add_argument("tiles", help="concealed tiles, e.g. 11122233344455m")
     dec.add_argument("--meld", action="append", help="a declared set, e.g. 555z (repeatable)")
+    _output(dec, "tiles, status, readings or waits")
     dec.set_defaults(func=_cmd_decompose)
     return parser
 

@@ -50,20 +50,18 @@ class Comparison(Value):
                     rows.append(p.id)
         return rows
 
-    def table(self) -> str:
-        """Patterns as rows, presets as columns, then total, winnable, payments."""
+    def grid(self) -> list[list[str]]:
+        """The table's cells: a header (``pattern`` and the preset ids), a row
+        per pattern, then total, winnable and what each seat pays; an
+        ``error`` row and a ``cannot win`` row where any preset has one."""
         heads = [c.preset for c in self.columns]
-        rows: list[list[str]] = []
+        rows: list[list[str]] = [["pattern", *heads]]
         for pid in self.pattern_rows():
             row = [pid]
             for col in self.columns:
-                if col.result is None:
-                    row.append("")
-                    continue
-                hit = next((p for p in col.result.patterns if p.id == pid), None)
+                hit = next((p for p in col.result.patterns if p.id == pid), None) if col.result else None
                 row.append("" if hit is None else str(hit.faan))
             rows.append(row)
-        rule = ["-" * 4] + ["" for _ in heads]
         total = ["total"]
         winnable = ["winnable"]
         pay: dict[str, list[str]] = {s: [f"pays {s}"] for s in "ESWN"}
@@ -80,7 +78,18 @@ class Comparison(Value):
             winnable.append("yes" if r.winnable else "no")
             for s in pay:
                 pay[s].append("-" if r.payments is None else f"{r.payments[s]:+d}")
-        body = [["pattern", *heads], *rows, rule, total, winnable, *pay.values()]
+        rows += [total, winnable, *pay.values()]
+        if any(c.error for c in self.columns):
+            rows.append(["error", *(c.error or "" for c in self.columns)])
+        if any(c.result and c.result.reason for c in self.columns):
+            rows.append(["cannot win", *((c.result.reason or "") if c.result else "" for c in self.columns)])
+        return rows
+
+    def table(self) -> str:
+        """Patterns as rows, presets as columns, then total, winnable, payments;
+        errors and reasons a hand cannot win below."""
+        body = [row for row in self.grid() if row[0] not in ("error", "cannot win")]  # those go below
+        body.insert(len(self.pattern_rows()) + 1, ["-" * 4] + ["" for _ in self.columns])
         widths = [max(len(r[i]) for r in body) for i in range(len(body[0]))]
         lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(r, widths)))
                  for r in body]

@@ -14,6 +14,10 @@ order, within a reading the winning tile in the pair first, then in each set
 in ascending set code; thirteen orphans after the standard readings; then a
 bonus-tile instant win; last the shapes plugins add, in the preset's order.
 
+A pattern whose preset entry has a ``when`` counts only where its
+conditions hold (``hkcore.core._codes.WHEN``): elsewhere it is not detected
+at all, so it excludes nothing through its ``includes``.
+
 Two evaluators give identical outcomes: the compiled kernel
 (``hkcore.core._ccore.Kernel``), used when the compiled core is active, and
 the pure-Python one below, the reference (tests hold them equal).
@@ -35,10 +39,10 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from hkcore import core, registry
-from hkcore.core._codes import ORPHANS
+from hkcore.core._codes import ORPHANS, WHEN, when_facts
 from hkcore.core._shaped import CORE_SHAPES
 from hkcore.errors import HandError, shown
-from hkcore.models import Hand, PatternScore, ReadingPart, ScoreResult, reading_part, trusted
+from hkcore.models import _READERS, Hand, PatternScore, ReadingPart, ScoreResult, reading_part, trusted
 from hkcore.patterns import Pattern, Situation
 from hkcore.payments import Win, role_amounts
 from hkcore.preset import CACHE_SIZE, Preset, PresetError, PresetStore, load_preset, store
@@ -71,6 +75,8 @@ class Entry:
     includes: frozenset[str]
     wins_below_minimum: bool
     adds_to_limit: bool
+    #: bits of the ``WHEN`` conditions that must hold (0: none)
+    when: int = 0
 
     def worth(self, count: int) -> int:
         """Faan for meeting the pattern ``count`` times (not for limits)."""
@@ -149,8 +155,10 @@ class CompiledPreset:
         limit_adds = frozenset(preset.limit_adds)
         self.entries: tuple[Entry, ...] = tuple(
             Entry(i, cat.patterns[rule.id], rule.id, rule.options, rule.value, rule.by_count, rule.limit,
-                  frozenset(rule.includes), rule.wins_below_minimum, rule.id in limit_adds)
+                  frozenset(rule.includes), rule.wins_below_minimum, rule.id in limit_adds,
+                  sum(WHEN[w] for w in rule.when))
             for i, rule in enumerate(preset.patterns))
+        self.conditional = any(e.when for e in self.entries)
         self._by_shape: Mapping[str, tuple[Entry, ...]] = MappingProxyType({
             shape: self._entries_in(shape) for shape in (*preset.shapes, "bonus")})
         self.has_instant = any(e.pattern.scope == "instant" for e in self.entries)
@@ -219,7 +227,7 @@ class CompiledPreset:
                 return None
             spec.append((native, opt, _SCOPE_BITS[e.pattern.scope], e.value or 0, e.by_count,
                          -1 if e.limit is None else e.limit, e.pattern.fallback, e.wins_below_minimum,
-                         e.adds_to_limit, includes))
+                         e.adds_to_limit, includes, e.when))
         if len(spec) > 64:
             return None
         cap = -1 if self.preset.cap is None else self.preset.cap
@@ -319,9 +327,13 @@ class CompiledPreset:
         return total if cap is None or total <= cap else cap
 
     def evaluate(self, s: Situation) -> Outcome:
-        """Detect and add up one situation (ruling 1)."""
+        """Detect and add up one situation (ruling 1); a pattern whose ``when``
+        does not hold is not detected."""
         met: list[tuple[Entry, int]] = []
+        facts = _facts(s.hand) if self.conditional else 0
         for e in self.entries_for(s.shape):
+            if e.when & ~facts:
+                continue
             n = self._detect(e, s)
             if n:
                 met.append((e, n))
@@ -429,6 +441,11 @@ class CompiledPreset:
         # a scheme's answer depends on the win alone: settle each distinct win once
         payments = self._apply_adjustments(hand, win, self._scheme_settle(win))
         return payments, ("paid as a self-draw" if instant else None)
+
+
+def _facts(hand: Hand) -> int:
+    """The ``WHEN`` conditions that hold for a hand's win (a concealed kong keeps it concealed)."""
+    return when_facts(hand.self_draw, not any(m.claimed for m in hand.melds), hand.seat_wind == "E")
 
 
 def _better(best: Outcome | None, new: Outcome) -> Outcome:
@@ -598,5 +615,5 @@ def score(hand: Any, preset: str | Preset = "bga-old-style") -> ScoreResult:
 if _kernel_class() is not None:
     from hkcore.core._ccore import bind_score
 
-    # the same function with its Hand-and-built-in-id case answered in C
-    score = bind_score(_CELL, registry.CURRENT, Hand, score)
+    # the same function with its common cases (a Hand or a plain hand under a built-in id) answered in C
+    score = bind_score(_CELL, registry.CURRENT, Hand, _READERS[Hand], score)

@@ -351,10 +351,19 @@ def _kernel_context(hand: Any, counts: list[int], codes: tuple[int, ...], win: t
 MAX_JSON = 65536
 
 
-def _parse_model(cls: Any, data: Any, won: bool) -> Any:
-    """``cls`` from a dict, a JSON string or compact notation; errors are HandErrors."""
+def _parse_model(cls: Any, data: Any, won: bool, fast_path: bool = True) -> Any:
+    """``cls`` from a dict, JSON text or bytes, or compact notation; errors
+    are HandErrors. ``fast_path=False`` skips the compiled reader (the tests
+    compare the two)."""
+    fast = _READERS.get(cls) if fast_path else None
+    if fast is not None:
+        found = fast(data)
+        if found is not None:
+            return found
     origin = None
-    if isinstance(data, str):
+    if isinstance(data, (bytes, bytearray)):
+        data = read_json(data)
+    elif isinstance(data, str):
         text = data.strip()
         if text.startswith("{"):
             data = read_json(text)
@@ -363,10 +372,6 @@ def _parse_model(cls: Any, data: Any, won: bool) -> Any:
     if not isinstance(data, dict):
         raise HandError(f"hand: expected a dict, JSON, notation or {cls.__name__}, got {type(data).__name__}",
                         "hand", data)
-    fast = _READERS.get(cls)
-    found = fast(data) if fast is not None else None
-    if found is not None:
-        return found
     try:
         return cls.model_validate(data)
     except ValidationError as exc:
@@ -712,8 +717,9 @@ def _fast_readers() -> Mapping[type, Any]:
     def meld_part(kind: str, tiles: str, concealed: bool) -> ReadingPart:
         return reading_part(kind, tiles, concealed, True, False)
 
-    return MappingProxyType({Hand: HandReader(Hand, Meld, meld_part, True),
-                             Position: HandReader(Position, Meld, meld_part, False)})
+    limits = (MAX_JSON, notation.MAX_NOTATION)
+    return MappingProxyType({Hand: HandReader(Hand, Meld, meld_part, True, *limits),
+                             Position: HandReader(Position, Meld, meld_part, False, *limits)})
 
 
 #: built at import; read-only

@@ -1,13 +1,15 @@
 """Compact hand notation: everything the hand JSON says, on one line.
 
-    234m55z 666z:W 777z:E [1111m] win:5z seat:S from:N
+    234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N
 
 Tokens, separated by spaces:
 
 - the concealed tiles, winning tile included (first token, required);
 - each declared set in declaration order: its tiles (``666z``, ``234m``,
   ``1111m``), with ``:SEAT`` when the seat it was claimed from is known;
-  a concealed kong in brackets: ``[1111m]``;
+  a concealed kong as its four tiles with ``:concealed`` (``1111m:concealed``;
+  any case), or in brackets (``[1111m]``, which a shell may read as a
+  pattern: quote it there); only a kong may be concealed;
 - ``win:TILE`` the winning tile;
 - ``self-draw`` for a self-drawn win (otherwise the win is on a discard),
   ``from:SEAT`` the discarder;
@@ -43,6 +45,9 @@ _KEYS = {
     "first-turn": "first_turn",
 }
 
+
+#: the suffix of a concealed kong: ``1111m:concealed``
+CONCEALED = "concealed"
 
 #: fields a hand not yet won does not have
 WIN_FIELDS = ("win_tile", "self_draw", "discarder", "last_tile", "kong_replacement", "robbing_kong", "first_turn")
@@ -112,21 +117,25 @@ def _parse(text: str) -> tuple[dict[str, Any], dict[str, tuple[int, str]]]:
                 data[field] = value
         elif token.startswith("[") and token.endswith("]"):
             origin[f"melds.{len(data['melds'])}"] = (pos, token)
-            data["melds"].append({"kind": "kong", "tiles": token[1:-1], "concealed": True})
+            data["melds"].append(_concealed_kong(token[1:-1], token, pos))
         elif token[:1].isdigit():
             tiles, colon, seat = token.partition(":")
-            meld: dict[str, Any] = {"kind": _kind_of(tiles, token, pos), "tiles": tiles}
             if colon and not seat:
                 raise HandError(f"notation: token {pos} {shown(token)}: no seat after the colon", "notation", token)
             origin[f"melds.{len(data['melds'])}"] = (pos, token)
-            if seat:
-                if seat.upper() not in SEATS:
-                    raise HandError(f"notation: token {pos} {shown(token)}: {shown(seat)} is not a seat E/S/W/N", "notation", token)
-                meld["from"] = seat.upper()
-            data["melds"].append(meld)
+            if seat.lower() == CONCEALED:
+                data["melds"].append(_concealed_kong(tiles, token, pos))
+            else:
+                meld: dict[str, Any] = {"kind": _kind_of(tiles, token, pos), "tiles": tiles}
+                if seat:
+                    if seat.upper() not in SEATS:
+                        raise HandError(f"notation: token {pos} {shown(token)}: {shown(seat)} is not a seat "
+                                        f"E/S/W/N nor {CONCEALED!r}", "notation", token)
+                    meld["from"] = seat.upper()
+                data["melds"].append(meld)
         else:
             raise HandError(
-                f"notation: token {pos} {shown(token)} is not a set, a [concealed kong] or one of "
+                f"notation: token {pos} {shown(token)} is not a set, a concealed kong (1111m:{CONCEALED}) or one of "
                 + ", ".join(sorted([*_FLAGS, *(k + ':' for k in _KEYS)])),
                 "notation", token,
             )
@@ -137,6 +146,15 @@ def _int(text: str, token: str, pos: int) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 3:
         raise HandError(f"notation: token {pos} {shown(token)}: {shown(text)} is not a number", "notation", token)
     return int(text)
+
+
+def _concealed_kong(tiles: str, token: str, pos: int) -> dict[str, Any]:
+    """The meld of a concealed kong token (``1111m:concealed`` or ``[1111m]``)."""
+    kind = _kind_of(tiles, token, pos)
+    if kind != "kong":
+        raise HandError(f"notation: token {pos} {shown(token)}: only a kong can be concealed; {tiles} is a {kind}",
+                        "notation", token)
+    return {"kind": "kong", "tiles": tiles, "concealed": True}
 
 
 def _kind_of(tiles: str, token: str, pos: int) -> str:
@@ -159,7 +177,7 @@ def format_hand(hand: Any) -> str:
     parts = [hand.tiles]
     for m in hand.melds:
         if m.concealed:
-            parts.append(f"[{m.tiles}]")
+            parts.append(f"{m.tiles}:{CONCEALED}")
         else:
             parts.append(m.tiles + (f":{m.from_}" if m.from_ else ""))
     if getattr(hand, "win_tile", None) is not None:

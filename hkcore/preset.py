@@ -18,6 +18,11 @@ Pattern entries (under ``[patterns]``)::
     seven_bonus = { value = 3, wins_below_minimum = true }
     nine_gates = { limit = 10, wait = "pure" }        # pattern options inline
     robbing_kong = false                              # off (in a file that extends)
+    four_concealed_pungs = { limit = 13, when = "self_draw" }   # counts only where it holds
+
+``when`` is one of ``hkcore.core._codes.WHEN`` or a list of them (all must
+hold). A file that extends replaces a pattern's whole entry, ``when``
+included: an entry it restates without ``when`` has no condition.
 """
 from __future__ import annotations
 
@@ -40,6 +45,7 @@ from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import Required, TypedDict
 
 from hkcore import registry
+from hkcore.core._codes import WHEN
 from hkcore.errors import SHOWN, HkcoreError, shown
 from hkcore.registry import Catalogue
 
@@ -60,7 +66,7 @@ CLAIM_RULES: dict[str, tuple[Any, ...]] = {
     # swap the claimed set: the claimed tile, or a chow's tile at the other end
     "swap_rule": (False, True),
 }
-ENTRY_KEYS = ("value", "by_count", "limit", "includes", "wins_below_minimum")
+ENTRY_KEYS = ("value", "by_count", "limit", "includes", "wins_below_minimum", "when")
 _DIST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]{0,98}[A-Za-z0-9])?")
 
 
@@ -113,12 +119,14 @@ class PatternRule:
     includes: tuple[str, ...] = ()
     wins_below_minimum: bool = False
     options: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    #: conditions that must all hold for the pattern to count (words of ``WHEN``, in its order)
+    when: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", freeze(self.options))
 
     def __hash__(self) -> int:
-        return hash((self.id, self.value, self.by_count, self.limit, self.includes))
+        return hash((self.id, self.value, self.by_count, self.limit, self.includes, self.when))
 
     def worth(self, count: int) -> int:
         """Faan (or points) for meeting the pattern ``count`` times (not for limits)."""
@@ -128,13 +136,13 @@ class PatternRule:
 
     def to_toml(self) -> Any:
         """This rule as a TOML value (a bare number where it is one)."""
-        if self.value is not None and not (self.includes or self.wins_below_minimum or self.options):
+        if self.value is not None and not (self.includes or self.wins_below_minimum or self.options or self.when):
             return self.value
         out: dict[str, Any] = {}
         for key in ENTRY_KEYS:
             v = getattr(self, key)
             if v not in (None, (), False):
-                out[key] = list(v) if isinstance(v, tuple) else v
+                out[key] = v[0] if key == "when" and len(v) == 1 else list(v) if isinstance(v, tuple) else v
         out.update(thaw(self.options))
         return out
 
@@ -561,8 +569,26 @@ def _rule(pat_id: str, entry: Any, file: str, cat: Any) -> PatternRule:
     includes = tuple(_check_list(entry.get("includes", []), file, f"{path}.includes"))
     below = entry.get("wins_below_minimum", False)
     _check_type(below, (bool,), "true or false", file, f"{path}.wins_below_minimum")
+    when = _when(entry["when"], file, f"{path}.when") if "when" in entry else ()
     return PatternRule(pat_id, value=value, by_count=by_count, limit=limit, includes=includes,
-                       wins_below_minimum=below, options=opts)
+                       wins_below_minimum=below, options=opts, when=when)
+
+
+def _when(raw: Any, file: str, path: str) -> tuple[str, ...]:
+    """``when = "self_draw"`` or a list of conditions that must all hold, in ``WHEN`` order."""
+    words = [raw] if isinstance(raw, str) else raw
+    if not isinstance(words, list) or not words or not all(isinstance(w, str) for w in words):
+        raise PresetError(f"expected one of {', '.join(WHEN)} or a non-empty list of them, got {shown(raw)}",
+                          file, path)
+    for i, w in enumerate(words):
+        if w not in WHEN:
+            raise PresetError(f"unknown condition {shown(w)}{_nearest(w, WHEN)}; when takes {', '.join(WHEN)}",
+                              file, path if isinstance(raw, str) else f"{path}[{i}]")
+    found = tuple(w for w in WHEN if w in words)
+    for a, b in zip(tuple(WHEN)[::2], tuple(WHEN)[1::2]):  # WHEN lists each condition beside its opposite
+        if a in found and b in found:
+            raise PresetError(f"{shown(raw)} can never hold: {a!r} and {b!r} exclude each other", file, path)
+    return found
 
 
 #: the longest by_count table
@@ -702,6 +728,7 @@ def _load(ref: str, cat: Catalogue, root: Path | None = None) -> tuple[Preset, t
 # ---------------------------------------------------------------- the data's schema
 
 _Count = Annotated[int, Field(ge=0, le=MAX_VALUE)]
+_When = Literal[tuple(WHEN)]  # type: ignore[valid-type]
 
 
 class PatternEntry(TypedDict, total=False):
@@ -715,6 +742,7 @@ class PatternEntry(TypedDict, total=False):
     limit: _Count
     includes: list[str]
     wins_below_minimum: bool
+    when: _When | Annotated[list[_When], Field(min_length=1)]
 
 
 class Payments(TypedDict, total=False):

@@ -148,3 +148,29 @@ def hands(bonus: bool = True) -> st.SearchStrategy[dict[str, Any]]:
     return st.one_of(
         complete_hands(bonus), complete_hands(bonus), complete_hands(bonus), orphan_hands(bonus), any_hands(bonus),
     )
+
+
+#: presets with conditions (``when``) on patterns, their includes and limits,
+#: for the tests that hold the compiled kernel equal to the Python evaluator
+WHEN_PRESETS = {
+    "when-mistboard": '''extends = "mistboard"
+id = "when-mistboard"
+[patterns]
+all_chows = { value = 1, when = "open" }
+kong_replacement = { value = 2, includes = ["self_draw"], when = "dealer" }
+mixed_terminals = { value = 4, includes = ["all_pungs"], when = ["discard", "non_dealer"] }
+little_three_dragons = { value = 5, includes = ["dragon_pung"], when = "concealed" }
+four_concealed_pungs = { value = 8, includes = ["all_pungs", "concealed_hand"], when = "self_draw" }
+eight_bonus = { limit = 8, when = "dealer" }
+all_honours = { limit = 10, when = "non_dealer" }
+''',
+    "when-hk-classic": '''extends = "hk-classic"
+id = "when-hk-classic"
+[patterns]
+self_draw = { value = 1, when = "concealed" }
+all_pungs = { value = 3, when = ["open", "discard"] }
+big_three_dragons = { value = 8, includes = ["dragon_pung"], when = "open" }
+four_concealed_pungs = { limit = 13, kongs = true, when = "self_draw" }
+thirteen_orphans = { limit = 13, when = "dealer" }
+''',
+}

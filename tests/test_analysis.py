@@ -91,7 +91,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 
 from hkcore.engine import CompiledPreset  # noqa: E402
 from hkcore.models import Hand, Position  # noqa: E402
-from strategies import complete_hands  # noqa: E402
+from strategies import WHEN_PRESETS, complete_hands  # noqa: E402
 
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
@@ -104,7 +104,7 @@ def test_wait_values_equal_scoring_each_completed_hand(data) -> None:  # noqa: A
     pos = Position.parse({"tiles": hkcore.format_tiles(tiles), "seat_wind": hand.seat_wind,
                           "round_wind": hand.round_wind,
                           "melds": [m.model_dump(by_alias=True, exclude_none=True) for m in hand.melds]})
-    for pid in hkcore.presets():
+    for pid in [*hkcore.presets(), *WHEN_PRESETS.values()]:
         preset = hkcore.load_preset(pid)
         reference = CompiledPreset(preset, use_kernel=False)
         a = hkcore.analyse(pos, preset)

@@ -126,9 +126,11 @@ def test_compare_jsonl_gives_every_preset(tmp_path: Path) -> None:
                     + json.dumps({"tiles": "123m"}) + "\n")
     code, out, err = _run(["compare", "--jsonl", str(path), "-p", "hk-classic", "-p", "mistboard"])
     first, second = [json.loads(line) for line in out.splitlines()]
-    assert set(first) == {"hk-classic", "mistboard"}
-    # mistboard adds no_bonus 1 to the same hand: 4
-    assert (first["hk-classic"]["faan"], first["mistboard"]["faan"]) == (3, 4)
+    # each preset in the order given, as compare --json
+    assert [(c["preset"], set(c)) for c in first["presets"]] == [("hk-classic", {"preset", "result"}),
+                                                                 ("mistboard", {"preset", "result"})]
+    # all_chows 1 + concealed 1 + self_draw 1 = 3; mistboard adds no_bonus 1 to the same hand: 4
+    assert [c["result"]["faan"] for c in first["presets"]] == [3, 4]
     assert second["line"] == 2 and second["field"] == "win_tile"
     assert code == 1
 

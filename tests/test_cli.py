@@ -2,12 +2,16 @@
 and a few runs of the installed script."""
 from __future__ import annotations
 
+import argparse
+import csv
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -15,7 +19,7 @@ from typing import Any
 import pytest
 
 import hkcore
-from hkcore.cli import EXAMPLE_HAND, main
+from hkcore.cli import EXAMPLE_HAND, build_parser, main
 
 BUILTINS = ("bga-old-style", "hk-classic", "just-cards", "mistboard", "playingcards-io")
 
@@ -45,7 +49,8 @@ EXAMPLE_PAYMENTS = {
     "mistboard": None,
     "playingcards-io": {"E": -8, "S": 30, "W": -8, "N": -14},
 }
-EXAMPLE_NOTATION = ["234m55z", "666z:W", "777z:E", "[1111m]", "win:5z", "seat:S", "from:N"]
+EXAMPLE_NOTATION = ["234m55z", "666z:W", "777z:E", "1111m:concealed", "win:5z", "seat:S", "from:N"]
+BRACKETED_NOTATION = ["234m55z", "666z:W", "777z:E", "[1111m]", "win:5z", "seat:S", "from:N"]
 FLOWER_HAND = ["123m456p789s234s55p", "win:5p", "self-draw", "flowers:1"]
 
 
@@ -53,6 +58,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def one(out: str) -> dict[str, Any]:
+    """The one entry of a --json list (score, waits: a list whatever the number of presets)."""
+    data = json.loads(out)
+    assert isinstance(data, list) and len(data) == 1, data
+    return data[0]
 
 
 def assert_one_error_line(code: int, err: str) -> None:
@@ -119,8 +131,7 @@ def test_score_json_fields(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     f.write_text(json.dumps(EXAMPLE_HAND), encoding="utf-8")
     code, out, err = run(capsys, "score", str(f), "--json")   # default preset bga-old-style
     assert code == 0 and err == ""
-    r = json.loads(out)
-    assert isinstance(r, dict)
+    r = one(out)
     assert {"preset", "unit", "faan", "uncapped", "winnable", "complete", "limit", "shape", "patterns",
             "reading", "payments", "reason"} <= set(r)
     assert (r["preset"], r["unit"], r["faan"], r["uncapped"]) == ("bga-old-style", "faan", 9, 9)
@@ -138,7 +149,7 @@ def test_score_compact_notation(capsys: pytest.CaptureFixture[str]) -> None:
     for pid, (total, unit) in EXAMPLE_TOTALS.items():
         code, out, _ = run(capsys, "score", *EXAMPLE_NOTATION, "--preset", pid, "--json")
         assert code == 0
-        r = json.loads(out)
+        r = one(out)
         assert (r["preset"], r["faan"], r["unit"]) == (pid, total, unit)
 
 
@@ -146,14 +157,14 @@ def test_score_notation_in_one_argument(capsys: pytest.CaptureFixture[str]) -> N
     code, out, _ = run(capsys, "score", " ".join(EXAMPLE_NOTATION), "-p", "mistboard")
     assert code == 0
     assert totals(out) == {"mistboard": (9, "faan")}
-    assert "hand  234m55z 666z:W 777z:E [1111m] win:5z from:N seat:S" in out
+    assert "hand  234m55z 666z:W 777z:E 1111m:concealed win:5z from:N seat:S" in out
 
 
 def test_score_a_self_drawn_notation_hand(capsys: pytest.CaptureFixture[str]) -> None:
     # all_chows 1 + concealed 1 + self_draw 1 + no_bonus 1 = 4; b = 16, each pays 32
     code, out, _ = run(capsys, "score", "123m456p789s234s55p", "win:5p", "self-draw", "--json")
     assert code == 0
-    r = json.loads(out)
+    r = one(out)
     assert r["faan"] == 4 and r["payments"] == {"E": 96, "S": -32, "W": -32, "N": -32}
 
 
@@ -167,7 +178,7 @@ def test_score_json_file_argument(capsys: pytest.CaptureFixture[str], tmp_path: 
     g = tmp_path / "hand.txt"
     g.write_text(json.dumps(EXAMPLE_HAND), encoding="utf-8")
     code, out, _ = run(capsys, "score", str(g), "-p", "just-cards", "--json")
-    assert code == 0 and json.loads(out)["faan"] == 8
+    assert code == 0 and one(out)["faan"] == 8
 
 
 def test_score_with_a_preset_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -175,17 +186,19 @@ def test_score_with_a_preset_file(capsys: pytest.CaptureFixture[str], tmp_path: 
     f.write_text('extends = "mistboard"\n[patterns]\nhalf_flush = 1\n', encoding="utf-8")
     code, out, _ = run(capsys, "score", *EXAMPLE_NOTATION, "-p", str(f), "--json")
     assert code == 0
-    r = json.loads(out)
+    r = one(out)
     # mistboard's 9 with half_flush 1 instead of 3
     assert (r["preset"], r["faan"]) == ("house", 7)
 
 
 def test_score_several_presets_one_rejects_the_hand(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "score", *FLOWER_HAND, "-p", "bga-old-style", "-p", "just-cards", "--json")
-    assert code == 0 and err == ""
+    assert code == 1  # some preset failed: the others' answers are still printed
+    assert err == "hkscore: 1 of 2 presets failed\n"
     results = json.loads(out)
     assert results[0]["preset"] == "bga-old-style" and results[0]["faan"] == 4
     assert results[1]["preset"] == "just-cards" and "bonus tiles" in results[1]["error"]
+    assert (results[1]["type"], results[1]["field"]) == ("HandError", "flowers")
 
 
 # --------------------------------------------------------------------------
@@ -194,7 +207,7 @@ def test_score_several_presets_one_rejects_the_hand(capsys: pytest.CaptureFixtur
 
 def test_compare_table_with_flowers(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "compare", *FLOWER_HAND)
-    assert code == 0 and err == ""
+    assert code == 1 and err == "hkscore: 2 of 5 presets failed\n"
     lines = out.splitlines()
     header = next(line for line in lines if line.startswith("pattern"))
     assert header.split() == ["pattern", *BUILTINS]
@@ -223,7 +236,7 @@ def test_compare_example_columns(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_compare_json_and_chosen_presets(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "compare", *FLOWER_HAND, "-p", "mistboard", "-p", "hk-classic", "--json")
-    assert code == 0
+    assert code == 1  # hk-classic rejects the hand
     data = json.loads(out)
     cols = data["presets"]
     assert [c["preset"] for c in cols] == ["mistboard", "hk-classic"]
@@ -240,11 +253,12 @@ def test_presets_lists_every_builtin(capsys: pytest.CaptureFixture[str]) -> None
     code, out, _ = run(capsys, "presets")
     assert code == 0
     lines = out.splitlines()
-    assert [line.split()[0] for line in lines] == list(BUILTINS)
-    by_id = {line.split()[0]: line for line in lines}
-    assert "minimum 3, cap 10, 144 tiles" in by_id["mistboard"]
-    assert "minimum 3, cap 13, 136 tiles" in by_id["hk-classic"]
-    assert "points, minimum 0, cap none" in by_id["playingcards-io"]
+    assert lines[0].split() == ["id", "name", "unit", "minimum", "cap", "tiles"]
+    assert [line.split()[0] for line in lines[1:]] == list(BUILTINS)
+    by_id = {line.split()[0]: line.split()[-4:] for line in lines[1:]}
+    assert by_id["mistboard"] == ["faan", "3", "10", "144"]
+    assert by_id["hk-classic"] == ["faan", "3", "13", "136"]
+    assert by_id["playingcards-io"] == ["points", "0", "none", "144"]
 
 
 def test_presets_show(capsys: pytest.CaptureFixture[str]) -> None:
@@ -312,7 +326,7 @@ def test_presets_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert {"path": "cap", "a": 10, "b": 13} in data["differences"]
     code, out, _ = run(capsys, "presets", "--json")
     listed = {p["id"]: p for p in json.loads(out)}
-    assert code == 0 and listed["just-cards"]["tiles"] == 136 and listed["playingcards-io"]["cap"] is None
+    assert code == 0 and listed["just-cards"]["tiles"] == 136 and listed["playingcards-io"]["cap"] is False
     code, out, _ = run(capsys, "presets", "show", "hk-classic", "--json")
     assert code == 0 and json.loads(out)["minimum"] == 3
 
@@ -505,21 +519,33 @@ def hkscore() -> str:
     return found
 
 
+def script_env() -> dict[str, str]:
+    """This environment, with PYTHONPATH made absolute (the scripts run in another folder)."""
+    env = dict(os.environ)
+    if env.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in env["PYTHONPATH"].split(os.pathsep))
+    return env
+
+
+def script(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the installed hkcore script outside the source tree (PYTHONPATH passed through)."""
+    return subprocess.run([hkscore(), *argv], input=stdin, capture_output=True, text=True, timeout=60,
+                          cwd=tempfile.gettempdir(), env=script_env())
+
+
 def test_script_example_piped_into_score_all() -> None:
-    exe = hkscore()
-    example = subprocess.run([exe, "example"], capture_output=True, text=True, check=True, timeout=60)
+    example = script("example")
+    assert example.returncode == 0, example.stderr
     assert json.loads(example.stdout) == EXAMPLE_HAND
-    scored = subprocess.run([exe, "score", "--preset", "all", "-"], input=example.stdout,
-                            capture_output=True, text=True, timeout=60)
+    scored = script("score", "--preset", "all", "-", stdin=example.stdout)
     assert scored.returncode == 0, scored.stderr
     assert totals(scored.stdout) == EXAMPLE_TOTALS
 
 
 def test_script_json_output() -> None:
-    proc = subprocess.run([hkscore(), "score", *EXAMPLE_NOTATION, "-p", "just-cards", "--json"],
-                          capture_output=True, text=True, timeout=60)
+    proc = script("score", *EXAMPLE_NOTATION, "-p", "just-cards", "--json")
     assert proc.returncode == 0, proc.stderr
-    r = json.loads(proc.stdout)
+    r = one(proc.stdout)
     assert (r["faan"], r["payments"]) == (8, EXAMPLE_PAYMENTS["just-cards"])
 
 
@@ -530,7 +556,7 @@ def test_script_json_output() -> None:
     ["score", "234m55z", "666z:W", "777z:E", "bogus", "win:5z"],
 ], ids=["bad-tile", "unknown-preset", "missing-file", "bad-token"])
 def test_script_errors(argv: list[str]) -> None:
-    proc = subprocess.run([hkscore(), *argv], capture_output=True, text=True, timeout=60)
+    proc = script(*argv)
     assert proc.returncode == 2
     assert proc.stdout == ""
     lines = proc.stderr.splitlines()
@@ -542,8 +568,322 @@ def test_script_bad_preset_file(tmp_path: Path) -> None:
     f = tmp_path / "bad.toml"
     f.write_text('extends = "bga-old-style"\n[patterns]\nnine_gates = { limit = 10, wiat = "pure" }\n',
                  encoding="utf-8")
-    proc = subprocess.run([hkscore(), "presets", "show", str(f)], capture_output=True, text=True, timeout=60)
+    proc = script("presets", "show", str(f))
     assert proc.returncode == 2
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("hkscore: error: ")
     assert "patterns.nine_gates.wiat" in lines[0] and "did you mean 'wait'?" in lines[0]
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh"])
+def test_script_notation_needs_no_quoting(shell: str, tmp_path: Path) -> None:
+    """The README's command line, typed as is into a shell, in a folder holding a file named ``m``:
+    ``1111m:concealed`` reaches hkscore whole; ``[1111m]`` is a glob there (bash gives ``m``)."""
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed")
+    (tmp_path / "m").write_text("", encoding="utf-8")
+    line = 'cd "$1" && "$0" score 234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N -p just-cards --json'
+    proc = subprocess.run([shell, "-c", line, hkscore(), str(tmp_path)], capture_output=True, text=True,
+                          timeout=60, cwd=tempfile.gettempdir(), env=script_env())
+    assert proc.returncode == 0, proc.stderr
+    r = one(proc.stdout)
+    assert (r["faan"], r["payments"]) == (8, EXAMPLE_PAYMENTS["just-cards"])
+    kong = [part for part in r["reading"] if part["kind"] == "kong"]
+    assert len(kong) == 1 and kong[0]["tiles"] == "1111m" and kong[0]["concealed"] and kong[0]["declared"]
+    if shell == "bash":
+        globbed = subprocess.run([shell, "-c", line.replace("1111m:concealed", "[1111m]"), hkscore(),
+                                  str(tmp_path)], capture_output=True, text=True, timeout=60,
+                                 cwd=tempfile.gettempdir(), env=script_env())
+        assert globbed.returncode == 2 and "token 4 'm'" in globbed.stderr
+
+
+# --------------------------------------------------------------------------
+# --json on every command, one shape each
+
+WAITING = ["123m456p23s55z", "789s:E", "seat:S"]
+# RULES.md values, worked by hand: 123m 456p 789s(claimed from E) 55z pair, waiting on 23s -> 1s or 4s.
+# A discard win: all_chows 1 + no_bonus 1 = 2 (bga-old-style, mistboard; minimum 3: cannot win);
+# hk-classic and just-cards (136 tiles, no no_bonus): all_chows 1; playingcards-io: all_chows 2 points,
+# no minimum. A self-draw adds self_draw 1 everywhere.
+WAITS_BY_PRESET = {"bga-old-style": (2, False, 3, True), "hk-classic": (1, False, 2, False),
+                   "just-cards": (1, False, 2, False), "mistboard": (2, False, 3, True),
+                   "playingcards-io": (2, True, 3, True)}
+PRESET_KEYS = {"id", "name", "source", "requires", "unit", "minimum", "cap", "tiles", "shapes", "plugins",
+               "limit_adds", "claims", "patterns", "payments"}
+
+
+def test_every_command_takes_json() -> None:
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(commands.choices) == {"score", "compare", "waits", "example", "presets", "plugins", "schema",
+                                     "decompose"}
+    for name, sub in commands.choices.items():
+        options = {o for action in sub._actions for o in action.option_strings}
+        assert "--json" in options, name
+        assert ("--format" in options) == (name in ("compare", "waits", "presets")), name
+
+
+JSON_SHAPES = [
+    (["score", *EXAMPLE_NOTATION], list, 1),
+    (["score", *EXAMPLE_NOTATION, "-p", "all"], list, 5),
+    (["waits", *WAITING], list, 1),
+    (["waits", *WAITING, "-p", "all"], list, 5),
+    (["compare", *EXAMPLE_NOTATION, "-p", "mistboard"], dict, 1),
+    (["compare", *EXAMPLE_NOTATION], dict, 5),
+    (["presets"], list, 5),
+    (["presets", "show", "mistboard"], dict, None),
+    (["presets", "export", "mistboard"], dict, None),
+    (["presets", "diff", "mistboard", "hk-classic"], dict, None),
+    (["plugins"], list, None),
+    (["schema", "result"], dict, None),
+    (["example"], dict, None),
+    (["decompose", "11123456789999m"], dict, None),
+]
+
+
+@pytest.mark.parametrize(("argv", "kind", "entries"), JSON_SHAPES, ids=lambda v: "-".join(v) if isinstance(v, list)
+                         else None)
+def test_json_shape(capsys: pytest.CaptureFixture[str], argv: list[str], kind: type, entries: int | None) -> None:
+    code, out, _ = run(capsys, *argv, "--json")
+    assert code in (0, 1)  # 1: presets diff found differences
+    data = json.loads(out)
+    assert type(data) is kind
+    if entries is not None:
+        assert len(data if kind is list else data["presets"]) == entries
+    if argv[0] in ("compare", "waits", "presets"):
+        code2, out2, _ = run(capsys, *argv, "--format", "json")
+        assert (code2, out2) == (code, out)  # --json is --format json
+
+
+def test_score_json_is_a_list_for_one_preset_and_for_several(capsys: pytest.CaptureFixture[str]) -> None:
+    _, one_out, _ = run(capsys, "score", *EXAMPLE_NOTATION, "-p", "mistboard", "--json")
+    _, all_out, _ = run(capsys, "score", *EXAMPLE_NOTATION, "-p", "all", "--json")
+    single, every = json.loads(one_out), json.loads(all_out)
+    assert single == [r for r in every if r["preset"] == "mistboard"]
+    assert len({frozenset(r) for r in every}) == 1  # every result has the same fields
+    assert [(r["faan"], r["unit"]) for r in every] == [EXAMPLE_TOTALS[pid] for pid in BUILTINS]
+
+
+def test_waits_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "waits", *WAITING, "-p", "all", "--json")
+    assert code == 0
+    for a in json.loads(out):
+        assert (a["tiles_away"], a["waiting"]) == (0, True)
+        assert [w["tile"] for w in a["waits"]] == ["1s", "4s"]
+        w = a["waits"][0]
+        assert (w["on_discard"]["faan"], w["on_discard"]["winnable"], w["on_self_draw"]["faan"],
+                w["on_self_draw"]["winnable"]) == WAITS_BY_PRESET[a["preset"]]
+
+
+def test_presets_show_json_has_every_key(capsys: pytest.CaptureFixture[str]) -> None:
+    for pid in BUILTINS:
+        code, out, _ = run(capsys, "presets", "show", pid, "--json")
+        data = json.loads(out)
+        assert code == 0 and set(data) == PRESET_KEYS, pid
+        assert data["id"] == pid
+    _, out, _ = run(capsys, "presets", "export", "playingcards-io", "--json")
+    assert json.loads(out)["cap"] is False and json.loads(out)["payments"] == {"scheme": "points", "fixed": 8}
+
+
+def test_decompose_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "decompose", "11123456789999m", "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["tiles_away"], data["status"], data["waits"]) == (-1, "complete", None)
+    assert data["readings"] == [{"shape": "standard", "pair": "11m", "sets": [
+        {"kind": "chow", "tiles": "123m"}, {"kind": "chow", "tiles": "456m"}, {"kind": "chow", "tiles": "789m"},
+        {"kind": "pung", "tiles": "999m"}]}]
+    _, out, _ = run(capsys, "decompose", "1112345678999m", "--json")
+    data = json.loads(out)
+    assert (data["tiles_away"], data["readings"]) == (0, None)
+    assert data["waits"] == [f"{n}m" for n in range(1, 10)]
+    _, out, _ = run(capsys, "decompose", "19m19p19s12345677z", "--json")
+    assert json.loads(out)["readings"] == [{"shape": "thirteen_orphans", "pair": "77z", "sets": []}]
+    _, out, _ = run(capsys, "decompose", "23m456p789s55z", "--meld", "777z", "--json")
+    assert json.loads(out)["melds"] == ["777z"] and json.loads(out)["waits"] == ["1m", "4m"]
+
+
+# --------------------------------------------------------------------------
+# --format table|json|csv|markdown
+
+
+def csv_rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+def markdown_rows(text: str) -> list[list[str]]:
+    """Cells of a GitHub table; checks the header rule and that every row has the header's columns."""
+    lines = text.splitlines()
+    assert all(line.startswith("| ") and line.endswith(" |") for line in [lines[0], *lines[2:]]), text
+    split = [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
+    assert lines[1] == "|" + "---|" * len(split[0])
+    assert all(len(row) == len(split[0]) for row in split[2:])
+    return [split[0], *split[2:]]
+
+
+def test_compare_csv_and_markdown(capsys: pytest.CaptureFixture[str]) -> None:
+    for fmt, parse in (("csv", csv_rows), ("markdown", markdown_rows)):
+        code, out, _ = run(capsys, "compare", *EXAMPLE_NOTATION, "--format", fmt)
+        assert code == 0
+        rows = {row[0]: row[1:] for row in parse(out)}
+        assert rows["pattern"] == list(BUILTINS)
+        # dragon_pung: 1 each under bga/just-cards; inside little_three_dragons under hk-classic and mistboard;
+        # playingcards-io: two dragon pungs 6 points
+        assert rows["dragon_pung"] == ["2", "", "2", "", "6"]
+        assert rows["total"] == ["9 faan", "8 faan", "8 faan", "9 faan", "6 points"]
+        assert rows["pays N"] == ["-192", "-", "-256", "-", "-14"]
+        assert "error" not in rows and "----" not in rows
+
+
+def test_compare_csv_with_an_error_row(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "compare", *FLOWER_HAND, "--format", "csv")
+    assert code == 1 and err == "hkscore: 2 of 5 presets failed\n"
+    rows = {row[0]: row[1:] for row in csv_rows(out)}
+    assert rows["total"] == ["4 faan", "error", "error", "4 faan", "4 points"]
+    assert [bool(cell) for cell in rows["error"]] == [False, True, True, False, False]
+    assert "bonus tiles" in rows["error"][1]
+
+
+def test_presets_list_diff_formats(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "presets", "--format", "csv")
+    rows = csv_rows(out)
+    assert code == 0 and rows[0] == ["id", "name", "unit", "minimum", "cap", "tiles"]
+    assert rows[1:] == [[pid, hkcore.load_preset(pid).name, *cells] for pid, cells in zip(BUILTINS, (
+        ["faan", "3", "13", "144"], ["faan", "3", "13", "136"], ["faan", "3", "10", "136"],
+        ["faan", "3", "10", "144"], ["points", "0", "none", "144"]))]
+    assert markdown_rows(run(capsys, "presets", "--format", "markdown")[1]) == rows
+    code, out, _ = run(capsys, "presets", "diff", "mistboard", "bga-old-style", "--format", "csv")
+    rows = csv_rows(out)
+    assert code == 1 and rows[0] == ["rule", "mistboard", "bga-old-style"]
+    assert ["cap", "10", "13"] in rows and ["patterns.eight_bonus.limit", "8", "13"] in rows
+    code, out, _ = run(capsys, "presets", "diff", "mistboard", "bga-old-style", "--format", "markdown")
+    assert code == 1 and markdown_rows(out) == rows
+    code, out, _ = run(capsys, "presets", "diff", "mistboard", "mistboard", "--format", "csv")
+    assert code == 0 and csv_rows(out) == [["rule", "mistboard", "mistboard"]]
+
+
+def test_waits_csv_and_markdown(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "waits", *WAITING, "-p", "all", "--format", "csv")
+    rows = csv_rows(out)
+    assert code == 0
+    assert rows[0] == ["preset", "discard", "wait", "unseen", "unit", "on_discard", "discard_winnable",
+                       "on_self_draw", "self_draw_winnable"]
+    assert len(rows) == 1 + 2 * len(BUILTINS)
+    for pid, discard, wait, unseen, unit, d, dw, sd, sw in rows[1:]:
+        assert (discard, unseen, unit) == ("", "4", "points" if pid == "playingcards-io" else "faan")
+        assert wait in ("1s", "4s")
+        assert (int(d), dw == "true", int(sd), sw == "true") == WAITS_BY_PRESET[pid]
+    # about to discard (14 tiles): a row per discard that leaves the hand waiting and each of its waits
+    code, out, _ = run(capsys, "waits", "123m456p234s55z", "789s:E", "seat:S", "-p", "mistboard",
+                       "--format", "markdown")
+    rows = markdown_rows(out)
+    assert code == 0 and all(row[0] == "mistboard" and row[1] for row in rows[1:])
+    assert ["mistboard", "1m", "1m", "3"] == rows[1][:4]   # 1m discarded: 23m waits on 1m (3 unseen) or 4m
+
+
+def test_presets_show_markdown_and_csv_escape_cells(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "club.toml"
+    f.write_text('extends = "mistboard"\nname = "Club | night, \\"beginners\\""\nminimum = 0\n', encoding="utf-8")
+    code, out, _ = run(capsys, "presets", "show", str(f), "--format", "markdown")
+    assert code == 0 and "| name | Club \\| night, \"beginners\" |" in out.splitlines()
+    rows = markdown_rows(out)
+    assert rows[0] == ["rule", "value"] and ["name", 'Club | night, "beginners"'] in rows
+    code, out, _ = run(capsys, "presets", "show", str(f), "--format", "csv")
+    assert csv_rows(out) == rows
+    assert ["minimum", "0"] in rows and ["patterns.eight_bonus.limit", "8"] in rows and ["cap", "10"] in rows
+
+
+@pytest.mark.parametrize("argv", [
+    ["compare", *EXAMPLE_NOTATION, "--json", "--format", "csv"],
+    ["score", *EXAMPLE_NOTATION, "--format", "csv"],
+    ["presets", "export", "mistboard", "--format", "csv"],
+    ["compare", "--jsonl", "-", "--format", "markdown"],
+    ["presets", "--format", "yaml"],
+], ids=["json-and-format", "score-has-no-table", "export-csv", "jsonl-markdown", "unknown-format"])
+def test_format_usage_errors(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert len(err.splitlines()) == 1 and err.startswith("hkscore: error: ")
+
+
+# --------------------------------------------------------------------------
+# exit status: 0 done, 1 some preset failed / the presets differ, 2 usage or input error
+
+
+def test_score_all_exits_1_when_a_preset_rejects_the_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "score", *FLOWER_HAND, "-p", "all")
+    assert code == 1 and err == "hkscore: 2 of 5 presets failed\n"
+    # the others are still scored: all_chows 1 + concealed 1 + self_draw 1 + seat_flower 1 = 4 (bga, mistboard);
+    # playingcards-io all_chows 2 + self_draw 1 + bonus_tile 1 = 4 points
+    assert totals(out) == {"bga-old-style": (4, "faan"), "mistboard": (4, "faan"), "playingcards-io": (4, "points")}
+    assert out.count("  error     ") == 2
+    code, out, _ = run(capsys, "score", *EXAMPLE_NOTATION, "-p", "all")
+    assert code == 0
+
+
+def test_waits_exits_1_when_a_preset_rejects_the_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "waits", *WAITING, "flowers:1", "-p", "all", "--json")
+    assert code == 1 and err == "hkscore: 2 of 5 presets failed\n"
+    entries = {a["preset"]: a for a in json.loads(out)}
+    assert "bonus tiles" in entries["hk-classic"]["error"] and entries["hk-classic"]["type"] == "HandError"
+    assert [w["tile"] for w in entries["mistboard"]["waits"]] == ["1s", "4s"]
+    code, _, err = run(capsys, "waits", *WAITING, "flowers:1", "-p", "hk-classic")
+    assert_one_error_line(code, err)   # the only preset asked: an input error
+
+
+def test_compare_jsonl_line_with_a_preset_error_fails(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "hands.jsonl"
+    f.write_text(" ".join(FLOWER_HAND) + "\n" + " ".join(EXAMPLE_NOTATION) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "compare", "--jsonl", str(f), "-p", "mistboard", "-p", "hk-classic")
+    assert code == 1 and err == "hkscore: 1 of 2 lines failed\n"
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["presets"][0]["result"]["faan"] == 4 and first["presets"][1]["field"] == "flowers"
+    assert [c["result"]["faan"] for c in second["presets"]] == [9, 8]
+
+
+# --------------------------------------------------------------------------
+# presets show: everything the preset holds
+
+
+def test_presets_show_builtin_says_built_in(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "presets", "show", "just-cards")
+    lines = out.splitlines()
+    assert code == 0 and lines[1] == "  from      built-in"
+    assert "seeds/" not in out   # the rules texts are not shipped
+    assert "  shapes    standard, thirteen_orphans" in lines
+    assert "  plugins   liability (wind_set=0, liable_pays_discard=false)" in lines
+    assert "  claims    robbing_kong=added_and_concealed_orphans, multiple_winners=false, swap_rule=true" in lines
+    assert "  payments  scheme=faan_table, first_faan=3, table=[16, 32, 48, 64, 96, 128, 192, 256], " \
+           "discarder_multiple=2" in lines
+    four = next(line for line in lines if line.split()[:1] == ["four_concealed_pungs"])
+    assert four.split()[1:] == ["limit", "10", "kongs=false"]
+    _, out, _ = run(capsys, "presets", "show", "hk-classic")
+    assert "  limit hands still add: self_draw, last_tile, last_discard, kong_replacement, robbing_kong" in out
+
+
+def test_presets_show_shape_and_plugin_options(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "rules.txt").write_text("our rules\n", encoding="utf-8")
+    f = tmp_path / "club.toml"
+    f.write_text('extends = "bga-old-style"\nsource = "rules.txt"\n'
+                 "[shapes.standard]\n[shapes.thirteen_orphans]\n[shapes.seven_pairs]\nfour_as_two_pairs = true\n"
+                 "[plugins.liability]\nwind_set = 3\n[claims]\nmultiple_winners = true\n"
+                 "[patterns]\nseven_pairs = 4\n", encoding="utf-8")
+    code, out, _ = run(capsys, "presets", "show", str(f))
+    lines = out.splitlines()
+    assert code == 0 and lines[:3] == ["club: club", f"  from      {f}",
+                                       f"  source    {tmp_path / 'rules.txt'}"]
+    assert "  shapes    standard, thirteen_orphans, seven_pairs (four_as_two_pairs=true)" in lines
+    assert "  plugins   liability (wind_set=3, liable_pays_discard=false)" in lines
+    assert "multiple_winners=true" in next(line for line in lines if line.startswith("  claims"))
+    assert next(line for line in lines if line.split()[:1] == ["seven_pairs"]).split() == ["seven_pairs", "4"]
+    _, out, _ = run(capsys, "presets", "show", str(f), "--format", "csv")
+    rows = csv_rows(out)
+    for row in (["shapes", '["standard", "thirteen_orphans", "seven_pairs"]'],
+                ["shapes.seven_pairs.four_as_two_pairs", "true"], ["plugins", '["liability"]'],
+                ["plugins.liability.wind_set", "3"], ["plugins.liability.liable_pays_discard", "false"],
+                ["claims.multiple_winners", "true"], ["patterns.seven_pairs", "4"], ["payments.scheme", "base_points"]):
+        assert row in rows
+    # a source that names no file here is left out; words that name no file are shown
+    f.write_text('extends = "mistboard"\nsource = "seeds/000.txt"\n', encoding="utf-8")
+    assert "source" not in run(capsys, "presets", "show", str(f))[1]
+    f.write_text('extends = "mistboard"\nsource = "The club sheet of 2026"\n', encoding="utf-8")
+    assert "  source    The club sheet of 2026" in run(capsys, "presets", "show", str(f))[1].splitlines()

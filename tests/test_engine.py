@@ -9,21 +9,23 @@ from pydantic import ValidationError
 import hkcore
 from hkcore.engine import CompiledPreset, compile_preset
 from hkcore.models import Hand, ScoreResult
-from strategies import hands
+from strategies import WHEN_PRESETS, hands
 
 PRESETS = hkcore.presets()
 
 
 @pytest.fixture(scope="module")
 def pairs() -> dict[str, tuple[CompiledPreset, CompiledPreset]]:
-    """preset id -> (kernel-backed, pure-Python) compiled presets."""
+    """preset id -> (kernel-backed, pure-Python) compiled presets: the
+    built-in ones and some with conditions on their patterns."""
     out = {}
-    for pid in PRESETS:
-        fast = compile_preset(hkcore.load_preset(pid))
+    for pid, ref in [*((pid, pid) for pid in PRESETS), *WHEN_PRESETS.items()]:
+        preset = hkcore.load_preset(ref)
+        fast = compile_preset(preset)
         if fast.kernel is None:
             pytest.fail(f"preset {pid} has no compiled kernel while the compiled core is "
                         f"{hkcore.core.IMPLEMENTATION!r}") if hkcore.core.IMPLEMENTATION == "cython" else None
-        out[pid] = (fast, CompiledPreset(hkcore.load_preset(pid), use_kernel=False))
+        out[pid] = (fast, CompiledPreset(preset, use_kernel=False))
     return out
 
 

@@ -21,7 +21,7 @@ import hkcore
 from hkcore.errors import HandError
 from hkcore.models import Hand, Position, _READERS, hand_error
 from strategies import hands
-from test_fuzz import JSON_VALUES, _mutate, mutated_hands
+from test_fuzz import JSON_VALUES, TOKENS, _mutate, mutated_hands
 
 pytestmark = pytest.mark.skipif(not _READERS, reason="the pure-Python core has no fast readers (nothing to compare)")
 
@@ -148,3 +148,136 @@ def test_result_json_with_odd_text(tmp_path: Any) -> None:
                                payments={"N": 1, "E": -1})
     assert built.to_json() == built.model_dump_json()
     assert built.to_json(indent=2) == built.model_dump_json(indent=2)
+
+
+# ------------------------------------------------- JSON text, bytes and notation
+
+from hkcore.engine import compiled_for  # noqa: E402
+from hkcore.models import _parse_model  # noqa: E402
+from hkcore.notation import format_hand  # noqa: E402
+
+
+def slow_text(model: Any, text: Any) -> Any:
+    """What the Python readers alone give for text (the compiled reader skipped)."""
+    try:
+        return _parse_model(model, text, model is Hand, fast_path=False)
+    except HandError as exc:
+        return f"error: {exc}"
+
+
+def slow_score(text: Any, preset: str) -> Any:
+    """A result scored from the slowly read hand, as JSON; or the error."""
+    try:
+        return compiled_for(preset).score(_parse_model(Hand, text, True, fast_path=False)).to_json()
+    except HandError as exc:
+        return f"error: {exc}"
+
+
+def fast_score(text: Any, preset: str) -> Any:
+    try:
+        return hkcore.score(text, preset).to_json()
+    except HandError as exc:
+        return f"error: {exc}"
+
+
+#: characters JSON and notation mutations draw from: the syntax of both, escapes, odd spaces, non-ASCII
+TEXT_CHARS = st.sampled_from(list('{}[],:" \\\t\n\x0b\x1c0123456789.-+eEmpszfgESWNews_:tfnul') + ["中", "\u3000", "🀄"])
+
+
+@st.composite
+def json_texts(draw: st.DrawFn) -> str:
+    """A valid hand's JSON in any layout, sometimes with a key given twice, an escape or a character changed."""
+    data = draw(hands())
+    text = json.dumps(data, indent=draw(st.sampled_from([None, 0, 2])),
+                      separators=draw(st.sampled_from([None, (",", ":"), (" , ", " : ")])))
+    text = draw(st.sampled_from(["", " ", "\n", "\t"])) + text + draw(st.sampled_from(["", " ", "\r\n"]))
+    for _ in range(draw(st.integers(0, 2))):
+        action = draw(st.sampled_from(["insert", "delete", "replace", "repeat key", "escape"]))
+        at = draw(st.integers(0, max(0, len(text) - 1)))
+        if action == "insert":
+            text = text[:at] + draw(TEXT_CHARS) + text[at:]
+        elif action == "delete":
+            text = text[:at] + text[at + 1:]
+        elif action == "replace":
+            text = text[:at] + draw(TEXT_CHARS) + text[at + 1:]
+        elif action == "repeat key":
+            key = draw(st.sampled_from(sorted(data)))
+            text = text.replace("{", "{" + json.dumps(key) + ": " + json.dumps(data[key]) + ", ", 1)
+        else:
+            text = text.replace('"', '"\\u0074' if draw(st.booleans()) else '"\\"', 1)
+    return text
+
+
+@st.composite
+def notation_texts(draw: st.DrawFn) -> str:
+    """A valid hand's notation, its words in any case and spelling, sometimes with a token or character changed."""
+    data = draw(hands())
+    try:
+        tokens = format_hand(Hand.model_validate(data)).split(" ")
+    except ValidationError:
+        tokens = [data["tiles"]]
+    out = []
+    for t in tokens:
+        if draw(st.booleans()):
+            t = t.upper() if draw(st.booleans()) else t.replace("-", "_")
+        out.append(t)
+    if draw(st.booleans()):
+        out[1:] = draw(st.permutations(out[1:]))
+    for _ in range(draw(st.integers(0, 2))):
+        action = draw(st.sampled_from(["token", "repeat", "drop", "char"]))
+        if action == "token":
+            out.insert(draw(st.integers(0, len(out))), draw(TOKENS))
+        elif action == "repeat" and len(out) > 1:
+            out.append(draw(st.sampled_from(out[1:])))
+        elif action == "drop" and len(out) > 1:
+            out.pop(draw(st.integers(1, len(out) - 1)))
+        elif action == "char":
+            i = draw(st.integers(0, len(out) - 1))
+            at = draw(st.integers(0, len(out[i])))
+            out[i] = out[i][:at] + draw(TEXT_CHARS) + out[i][at + 1:]
+    return draw(st.sampled_from(["", " "])) + draw(st.sampled_from([" ", "  "])).join(out)
+
+
+
+@settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow])
+@given(json_texts())
+def test_json_text_reads_alike(text: str) -> None:
+    same(fast(Hand, text), slow_text(Hand, text))
+    raw = text.encode()
+    same(fast(Hand, raw), slow_text(Hand, raw))
+
+
+@settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow])
+@given(notation_texts())
+def test_notation_reads_alike(text: str) -> None:
+    same(fast(Hand, text), slow_text(Hand, text))
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(json_texts(), notation_texts()))
+def test_position_text_reads_alike(text: str) -> None:
+    same(fast(Position, text), slow_text(Position, text))
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(json_texts(), notation_texts(), mutated_hands(0, 1)), st.sampled_from(PRESETS))
+def test_score_from_any_input_is_the_slow_path_s(data: Any, preset: str) -> None:
+    """score() answers plain input in the compiled core (no Hand built when
+    the preset does not need one); the result and errors are those of the
+    slow path."""
+    assert fast_score(data, preset) == slow_score(data, preset)
+
+
+def test_the_fast_reader_reads_text() -> None:
+    """Plain JSON text, bytes and notation are read by the compiled reader;
+    unusual text is left to the Python readers."""
+    reader = _READERS[Hand]
+    line = "234m55z 666z:W 777z:E [1111m] win:5z seat:S from:N"
+    hand = reader(line)
+    assert hand is not None and hand.melds[2].concealed and hand.discarder == "N"
+    as_json = hand.to_json()
+    assert reader(as_json) == hand and reader(as_json.encode()) == hand
+    assert reader(" 234m55z 666z:w 777z:e [1111m]  WIN:5Z Seat:s FROM:n ") == hand
+    for unusual in [line.replace(" ", "\t"), line + " 🀄", as_json.replace('"5z"', '"\\u0035z"'),
+                    as_json.replace("{", '{"seat_wind": "S", ', 1), as_json + "x", line.replace("win:5z", "win:5z win:5z")]:
+        assert reader(unusual) is None

@@ -50,6 +50,7 @@ minimum = 0
 four_as_two_pairs = true
 [patterns]
 robbing_kong = false
+all_chows = { value = 1, when = ["concealed", "dealer"] }
 seven_pairs = { value = 4, includes = ["concealed_hand"] }
 """
 
@@ -174,6 +175,7 @@ def test_preset_dump_is_its_toml_data() -> None:
     assert (d["id"], d["minimum"], d["cap"], d["tiles"]) == ("house", 0, 10, 136)
     assert d["shapes"] == {"standard": {}, "thirteen_orphans": {}, "seven_pairs": {"four_as_two_pairs": True}}
     assert d["patterns"]["seven_pairs"] == {"value": 4, "includes": ["concealed_hand"]}
+    assert d["patterns"]["all_chows"] == {"value": 1, "when": ["concealed", "dealer"]}
     assert "robbing_kong" not in d["patterns"] and "extends" not in d
     assert VALUES["preset"].model_dump()["payments"]["scheme"] == "base_points"
     assert hkcore.load_preset("mistboard").model_dump()["payments"] is False
@@ -281,8 +283,9 @@ def test_preset_schema_keys_are_the_preset_keys() -> None:
 
     schema = Preset.model_json_schema()
     assert set(schema["properties"]) == set(TOP_KEYS)
-    assert {"value", "by_count", "limit", "includes", "wins_below_minimum"} <= set(
-        schema["$defs"]["PatternEntry"]["properties"])
+    from hkcore.preset import ENTRY_KEYS
+
+    assert set(ENTRY_KEYS) <= set(schema["$defs"]["PatternEntry"]["properties"])
 
 
 # --------------------------------------------------------------------------

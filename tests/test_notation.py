@@ -50,15 +50,23 @@ def meld(kind: str, tiles: str, concealed: bool = False, frm: str | None = None)
 #: two declared kongs, for a win on a replacement draw (8 concealed tiles + 2 x 3 = 14)
 KONGS = [meld("kong", "7777s", concealed=True), meld("kong", "9999s", frm="N")]
 
+#: the RULES.md example hand: its concealed kong is written 1111m:concealed, or [1111m]
+RULES_EXAMPLE = full(tiles="234m55z",
+                     melds=[meld("pung", "666z", frm="W"), meld("pung", "777z", frm="E"),
+                            meld("kong", "1111m", concealed=True)],
+                     win_tile="5z", seat_wind="S", discarder="N")
+
+#: four declared sets, a claimed kong without its seat and a concealed kong among them
+FOUR_SETS = full(tiles="22z",
+                 melds=[meld("kong", "1111m"), meld("kong", "2222p", concealed=True),
+                        meld("pung", "333s", frm="W"), meld("pung", "444z", frm="S")],
+                 win_tile="2z")
+
 EXAMPLES = [
-    pytest.param(
-        "234m55z 666z:W 777z:E [1111m] win:5z seat:S from:N",
-        full(tiles="234m55z",
-             melds=[meld("pung", "666z", frm="W"), meld("pung", "777z", frm="E"),
-                    meld("kong", "1111m", concealed=True)],
-             win_tile="5z", seat_wind="S", discarder="N"),
-        id="module-docstring-example",
-    ),
+    pytest.param("234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N", RULES_EXAMPLE,
+                 id="module-docstring-example"),
+    pytest.param("234m55z 666z:W 777z:E [1111m] win:5z seat:S from:N", RULES_EXAMPLE,
+                 id="bracketed-concealed-kong"),
     pytest.param(
         "11123456789999m win:9m self-draw first-turn:deal",
         full(tiles="11123456789999m", win_tile="9m", self_draw=True, first_turn="deal"),
@@ -107,14 +115,8 @@ EXAMPLES = [
         full(tiles="123m456p789s22z", melds=[meld("chow", "567m", frm="N")], win_tile="2z"),
         id="chow-from-the-seat-before-east",
     ),
-    pytest.param(
-        "22z 1111m [2222p] 333s:W 444z:S win:2z",
-        full(tiles="22z",
-             melds=[meld("kong", "1111m"), meld("kong", "2222p", concealed=True),
-                    meld("pung", "333s", frm="W"), meld("pung", "444z", frm="S")],
-             win_tile="2z"),
-        id="four-sets-claimed-kong-without-from",
-    ),
+    pytest.param("22z 1111m [2222p] 333s:W 444z:S win:2z", FOUR_SETS, id="four-sets-claimed-kong-without-from"),
+    pytest.param("22z 1111m 2222p:CONCEALED 333s:W 444z:S win:2z", FOUR_SETS, id="concealed-suffix-any-case"),
     pytest.param(
         "2z1z3m2z1z654p1z21m 987s win:2z",
         full(tiles="123m456p11122z", melds=[meld("chow", "789s")], win_tile="2z"),
@@ -155,7 +157,7 @@ FORMATTED = [
                                        {"kind": "pung", "tiles": "777z", "from": "E"},
                                        {"kind": "kong", "tiles": "1111m", "concealed": True}],
          "win_tile": "5z", "seat_wind": "S", "discarder": "N"},
-        "234m55z 666z:W 777z:E [1111m] win:5z from:N seat:S",
+        "234m55z 666z:W 777z:E 1111m:concealed win:5z from:N seat:S",
         id="rules-example",
     ),
     pytest.param(
@@ -167,13 +169,13 @@ FORMATTED = [
     pytest.param(
         {"tiles": "123m456p22z", "melds": KONGS, "win_tile": "2z", "self_draw": True, "seat_wind": "W",
          "round_wind": "S", "flowers": [4, 1], "seasons": [2], "kong_replacement": 2},
-        "123m456p22z [7777s] 9999s:N win:2z self-draw seat:W round:S flowers:14 seasons:2 kong-replacement:2",
+        "123m456p22z 7777s:concealed 9999s:N win:2z self-draw seat:W round:S flowers:14 seasons:2 kong-replacement:2",
         id="self-draw-context",
     ),
     pytest.param(
         {"tiles": "123m456p111s22z", "melds": KONGS[:1], "win_tile": "2z", "self_draw": True,
          "kong_replacement": 1},
-        "123m456p111s22z [7777s] win:2z self-draw kong-replacement",
+        "123m456p111s22z 7777s:concealed win:2z self-draw kong-replacement",
         id="kong-replacement-1",
     ),
     pytest.param(
@@ -223,6 +225,11 @@ BAD_TOKENS = [
     pytest.param("123m456p789s11122z win:", 2, "win:", id="win-without-tile"),
     pytest.param("123m456p789s22z [7777z win:2z", 2, "[7777z", id="unclosed-bracket"),
     pytest.param("123m456p789s22z 7777z:S:W win:2z", 2, "7777z:S:W", id="two-seats"),
+    pytest.param("123m456p789s22z 777z:concealed win:2z", 2, "777z:concealed", id="concealed-pung"),
+    pytest.param("123m456p789s22z 789s:Concealed 22z win:2z", 2, "789s:Concealed", id="concealed-chow"),
+    pytest.param("123m456p789s22z [777z] win:2z", 2, "[777z]", id="bracketed-concealed-pung"),
+    pytest.param("123m456p789s22z 7777z:concealed:E win:2z", 2, "7777z:concealed:E", id="concealed-kong-from"),
+    pytest.param("123m456p789s22z 7777z:c win:2z", 2, "7777z:c", id="concealed-abbreviated"),
 ]
 
 
@@ -270,7 +277,6 @@ def test_notation_context_errors_are_the_hand_errors():
                  id="kong-replacement-3"),
     pytest.param("123m456p789s11122z win:2z flowers:5", 3, "flowers:5", id="flowers-5"),
     pytest.param("123m456p789s11122z win:9x", 2, "win:9x", id="win-unknown-tile"),
-    pytest.param("123m456p789s22z [777z] win:2z", 2, "[777z]", id="concealed-pung"),
 ])
 def test_bad_value_in_a_token_names_the_token_and_its_position(text, pos, token):
     with pytest.raises(HandError) as info:
@@ -293,3 +299,24 @@ def test_a_set_with_an_empty_seat_is_refused():
     with pytest.raises(HandError) as info:
         Hand.parse("123m456p789s22z 777z: win:2z")
     assert "token 2" in str(info.value)
+
+
+@pytest.mark.parametrize(("token", "kind"), [("777z:concealed", "pung"), ("[777z]", "pung"),
+                                              ("789s:concealed", "chow"), ("[789s]", "chow")])
+def test_only_a_kong_can_be_concealed(token, kind):
+    with pytest.raises(HandError) as info:
+        Hand.parse(f"123m456p789s22z {token} win:2z")
+    assert str(info.value).startswith(f"notation: token 2 {token!r}: only a kong can be concealed; ")
+    assert str(info.value).endswith(f"is a {kind}")
+
+
+@pytest.mark.parametrize("suffix", ["concealed", "Concealed", "CONCEALED"])
+def test_both_concealed_kong_forms_give_the_same_hand_and_print_the_suffix(suffix):
+    bracketed = Hand.parse("123m456p22z [7777s] 9999s:N win:2z self-draw kong-replacement")
+    suffixed = Hand.parse(f"123m456p22z 7777s:{suffix} 9999s:N win:2z self-draw kong-replacement")
+    assert suffixed == bracketed
+    assert suffixed.melds[0].concealed and suffixed.melds[0].kind == "kong" and suffixed.melds[0].from_ is None
+    text = format_hand(bracketed)
+    assert text == "123m456p22z 7777s:concealed 9999s:N win:2z self-draw kong-replacement"
+    assert Hand.parse(text) == bracketed
+    assert not any(ch in text for ch in "[]*?{}$!'\"\\")   # nothing a shell reads as special

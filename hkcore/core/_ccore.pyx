@@ -313,15 +313,22 @@ cdef int _str_counts(str text, int *c) noexcept:
     suit letter m, p, s or z) and their total; -1 for anything else (spaces,
     Unicode tiles, bonus tiles, a fifth copy, a digit out of range...), which
     the Python reader then reads or refuses with its own error."""
-    cdef Py_ssize_t i, n = len(text)
-    cdef Py_UCS4 ch
+    cdef Py_ssize_t n
+    cdef const char *s = _ascii(text, &n)
+    return -1 if s == NULL else _chars_counts(s, n, c)
+
+
+cdef int _chars_counts(const char *s, Py_ssize_t n, int *c) noexcept:
+    """``_str_counts`` of ``s[:n]``."""
+    cdef Py_ssize_t i
+    cdef char ch
     cdef int pending[18]
     cdef int npend = 0, total = 0, base, j, t
     if n > 64:
         return -1
     memset(c, 0, 34 * sizeof(int))
     for i in range(n):
-        ch = text[i]
+        ch = s[i]
         if 49 <= ch <= 57:          # '1'..'9'
             if npend == 18:
                 return -1

@@ -39,3 +39,17 @@ def set_tiles(code: int) -> tuple[int, ...]:
     if kind == CHOW:
         return (t, t + 1, t + 2)
     return (t,) * (3 if kind == PUNG else 4)
+
+
+#: Conditions a preset may put on a pattern (``when``), each a bit of the
+#: pattern's condition mask, in pairs that exclude each other: a win by
+#: self-draw or on a discard (a robbed kong is one), a concealed hand (no
+#: claimed set; a concealed kong keeps it concealed) or an open one, the
+#: dealer (East) or another seat.
+WHEN = {"self_draw": 1, "discard": 2, "concealed": 4, "open": 8, "dealer": 16, "non_dealer": 32}
+
+
+def when_facts(self_draw: bool, concealed: bool, dealer: bool) -> int:
+    """The condition bits that hold for a win with these facts: a pattern
+    whose mask has a bit outside them does not count."""
+    return ((1 if self_draw else 2) | (4 if concealed else 8) | (16 if dealer else 32))

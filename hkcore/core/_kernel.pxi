@@ -6,12 +6,15 @@
 # walks the readings in the same order as hkcore.engine (sorted readings,
 # the winning tile in the pair first, then in each set by ascending code,
 # the bonus instant win last), detects, adds up, and returns the best
-# outcome; hkcore.engine turns it into a ScoreResult. hkcore.engine's pure
-# Python evaluation is the reference this must equal (tests/test_kernel.py).
+# outcome (an entry whose ``when`` does not hold for the win is skipped, as
+# if not detected); hkcore.engine turns it into a ScoreResult. hkcore.engine's
+# pure Python evaluation is the reference this must equal (tests/test_kernel.py).
 
 from libc.stdint cimport uint64_t
 from cpython.object cimport PyObject_GenericSetAttr, PyTypeObject
 from cpython.ref cimport Py_DECREF, Py_XDECREF
+
+from hkcore.core._codes import when_facts as _when_facts
 
 cdef extern from "Python.h":
     PyObject **_PyObject_GetDictPtr(object)
@@ -24,6 +27,8 @@ cdef extern from "Python.h":
         PyMemberDef *d_member
 
 cdef object _OBJECT_NEW = object.__new__
+#: what Kernel._result gives when it needs the Hand itself (a payment scheme written in Python)
+cdef object NEED_HAND = object()
 
 
 cdef Py_ssize_t _slot_offset(object cls, str name) except -1:
@@ -158,6 +163,7 @@ ctypedef struct Ctx:
     int first_turn      # 0 none, 1 deal, 2 first_draw, 3 first_discard
     int win
     uint64_t kinds      # tile kinds in hand and melds
+    uint64_t when_ok    # the entries whose ``when`` holds for this win (set by Kernel._best)
 
 ctypedef struct Summary:
     uint64_t pungs
@@ -315,6 +321,45 @@ ctypedef struct Best:
     int listed_value[MAXE]
 
 
+cdef void _summarize(Ctx *c, Summary *base) noexcept:
+    """Fill ``c.kinds`` and what the declared sets give every reading, from
+    the loaded counts and sets."""
+    cdef int i, kind, t
+    c.kinds = 0
+    for i in range(34):
+        if c.counts[i]:
+            c.kinds |= (<uint64_t>1) << i
+    base.pungs = 0
+    base.kongs = 0
+    base.n_chows = 0
+    base.n_pungs = 0
+    base.n_kongs = 0
+    base.concealed_pungs = 0
+    base.concealed_kongs = 0
+    base.claimed = 0
+    base.pair = -1
+    base.win_set = -1
+    base.shape = SH_BONUS
+    for i in range(c.nmelds):
+        kind = c.meld_code[i] // 34
+        t = c.meld_code[i] % 34
+        if kind == 0:
+            base.n_chows += 1
+            c.kinds |= (<uint64_t>7) << t
+        else:
+            base.n_pungs += 1
+            base.pungs |= (<uint64_t>1) << t
+            c.kinds |= (<uint64_t>1) << t
+            if kind == 2:
+                base.n_kongs += 1
+                base.kongs |= (<uint64_t>1) << t
+        if c.meld_concealed[i]:
+            base.concealed_pungs += 1
+            base.concealed_kongs += 1
+        else:
+            base.claimed += 1
+
+
 cdef class Kernel:
     """A compiled preset's patterns as C arrays; see the top of _kernel.pxi."""
 
@@ -330,6 +375,7 @@ cdef class Kernel:
     cdef uint64_t includes[MAXE]
     cdef int nbycount[MAXE]
     cdef uint64_t in_scope[16]     # per scopes bitset: the entries that apply
+    cdef uint64_t when_ok[8]       # per self_draw | concealed << 1 | dealer << 2: the entries whose when holds
     cdef uint64_t limit_mask, fallback_mask, adds_mask
     cdef int bycount[MAXE][8]
     cdef int cap
@@ -363,12 +409,14 @@ cdef class Kernel:
         """``entries``: per pattern in play, a tuple (native code, option code,
         scope bits, value, by_count tuple or None, limit or -1, fallback,
         wins_below_minimum, adds to a limit, includes as a bitmask of entry
-        indices). ``cap`` is -1 for none."""
+        indices, ``when`` as a mask of hkcore.core._codes.WHEN bits). ``cap``
+        is -1 for none."""
         cdef int i, j
         if len(entries) > MAXE:
             raise ValueError(f"a compiled preset holds at most {MAXE} patterns")
         self.n = len(entries)
         memset(self.in_scope, 0, sizeof(self.in_scope))
+        memset(self.when_ok, 0, sizeof(self.when_ok))
         self.limit_mask = self.fallback_mask = self.adds_mask = 0
         self.cap = cap
         self.orphans_shape = orphans_shape
@@ -379,7 +427,10 @@ cdef class Kernel:
         self.has_python = 0
         self.has_instant = 0
         for i, e in enumerate(entries):
-            native, opt, scope, value, by_count, limit, fallback, below, adds, includes = e
+            native, opt, scope, value, by_count, limit, fallback, below, adds, includes, when = e
+            for j in range(8):
+                if not when & ~_when_facts(j & 1, j & 2, j & 4):
+                    self.when_ok[j] |= (<uint64_t>1) << i
             self.native[i] = native
             self.opt[i] = opt
             self.scope[i] = scope
@@ -425,7 +476,7 @@ cdef class Kernel:
                        object py_detect) except -1:
         cdef int i, j, cnt, top = -1, total = 0, ltotal, nl = 0, capped, uncapped, is_limit = 0, below = 0
         cdef int counts[MAXE]
-        cdef uint64_t todo = self.in_scope[scopes & 15], met = 0, excluded = 0, listed, bits
+        cdef uint64_t todo = self.in_scope[scopes & 15] & c.when_ok, met = 0, excluded = 0, listed, bits
         cdef tuple rtuple
         while todo:
             i = _ctz(todo)
@@ -642,18 +693,10 @@ cdef class Kernel:
     cdef object _score_result(self, object hand):
         cdef Ctx c
         cdef Summary base
-        cdef Best best
-        cdef int i, code, nm, nc, winset, capped, e, cnt, v, note_id = 0
-        cdef bint winnable
-        cdef list patterns, reading
-        cdef tuple parts
         cdef PyObject *priv
         cdef PyObject *item
-        cdef dict values
         if not self.assembled:
             raise TypeError("score_result needs an assembled Kernel")
-        preset_id, unit, minimum, make_pattern, set_parts, orphans_part, settle, not_winnable, make_result = \
-            self.assembly
         if type(hand) is not self.hand_type:
             raise TypeError("score_result needs a validated Hand")
         priv = (<PyObject **>((<char *><PyObject *>hand) + self.off_hand_private))[0]
@@ -662,9 +705,25 @@ cdef class Kernel:
             raise TypeError("score_result needs a validated Hand")
         ctx = <object>item
         self._load(ctx, &c, &base)
+        return self._result(&c, &base, ctx[17], <tuple>ctx[16], hand)
+
+    cdef object _result(self, Ctx *c, Summary *base, int disc, tuple parts, object hand):
+        """The ScoreResult of a loaded hand (``parts``: its declared sets'
+        reading parts; ``disc``: the discarder's seat number, 0 for none);
+        None when it is not complete or holds bonus tiles the preset does not
+        play with; NEED_HAND when ``hand`` is None and a payment scheme or
+        adjustment written in Python needs the Hand itself."""
+        cdef Best best
+        cdef int i, code, nm, nc, winset, capped, e, cnt, v, note_id = 0
+        cdef bint winnable
+        cdef list patterns, reading
+        cdef PyObject *item
+        cdef dict values
+        preset_id, unit, minimum, make_pattern, set_parts, orphans_part, settle, not_winnable, make_result = \
+            self.assembly
         if not self.bonus_tiles and (c.nflowers or c.nseasons):
             return None
-        self._best(&c, &base, &best, None)
+        self._best(c, base, &best, None)
         if not best.found:
             return None
         patterns = PyList_New(best.nlisted)
@@ -681,9 +740,7 @@ cdef class Kernel:
         capped = best.capped
         if best.shape == SH_STANDARD:
             winset = best.win_set
-            nm = c.nmelds
-            parts = <tuple>ctx[16]
-            nc = best.nread - nm
+            nc = best.nread - c.nmelds
             reading = PyList_New(nc + PyTuple_GET_SIZE(parts))
             item = self.parts[102 + best.reading[0]][winset == -1]
             Py_INCREF(<object>item)
@@ -698,16 +755,19 @@ cdef class Kernel:
                 Py_INCREF(<object>item)
                 PyList_SET_ITEM(reading, nc + i, <object>item)
         elif best.shape == SH_ORPHANS:
-            reading = [orphans_part(hand.tiles)]
+            reading = [orphans_part(hand.tiles if hand is not None else _canonical(c.counts))]
         else:
             reading = []
         winnable = capped >= minimum or best.below == 1
         payments = note = None
         if settle is not None:
+            if hand is None and winnable and (not self.has_roles or (
+                    self.adjust is not None and c.nmelds >= self.adjust_min_melds)):
+                return NEED_HAND
             if not winnable:
                 note_id = NOTE_CANNOT_WIN
             elif self.has_roles:
-                payments = self._pay(ctx, &c, capped, best.shape == SH_BONUS, &note_id)
+                payments = self._pay(c, disc, capped, best.shape == SH_BONUS, &note_id)
                 if self.adjust is not None and payments is not None and c.nmelds >= self.adjust_min_melds:
                     payments = self.adjust(hand, capped, best.shape == SH_BONUS, payments)
             else:
@@ -743,9 +803,9 @@ cdef class Kernel:
         _set_slot(obj, self.off_private, None)
         return obj
 
-    cdef object _pay(self, tuple ctx, Ctx *c, int total, bint instant, int *note_id):
+    cdef object _pay(self, Ctx *c, int disc, int total, bint instant, int *note_id):
         """Payments from the role table (a new dict), or None; sets the note."""
-        cdef int w = c.seat_number - 1, d = ctx[17] - 1, mode
+        cdef int w = c.seat_number - 1, d = disc - 1, mode
         if c.self_draw or instant:
             mode = 0
             d = 0
@@ -845,7 +905,6 @@ cdef class Kernel:
         c.robbing = t_ctx[13]
         c.first_turn = t_ctx[14]
         c.win = t_ctx[15]
-        c.kinds = 0
         if type(counts) is bytes:
             raw = <const unsigned char *><const char *>counts
             for i in range(34):
@@ -853,47 +912,19 @@ cdef class Kernel:
         else:
             for i in range(34):
                 c.counts[i] = counts[i]
-        for i in range(34):
-            if c.counts[i]:
-                c.kinds |= (<uint64_t>1) << i
         c.nmelds = len(melds)
-        base.pungs = 0
-        base.kongs = 0
-        base.n_chows = 0
-        base.n_pungs = 0
-        base.n_kongs = 0
-        base.concealed_pungs = 0
-        base.concealed_kongs = 0
-        base.claimed = 0
-        base.pair = -1
-        base.win_set = -1
-        base.shape = SH_BONUS
         for i in range(c.nmelds):
             c.meld_code[i] = melds[i]
             c.meld_concealed[i] = concealed[i]
-            kind = c.meld_code[i] // 34
-            t = c.meld_code[i] % 34
-            if kind == 0:
-                base.n_chows += 1
-                c.kinds |= (<uint64_t>7) << t
-            else:
-                base.n_pungs += 1
-                base.pungs |= (<uint64_t>1) << t
-                c.kinds |= (<uint64_t>1) << t
-                if kind == 2:
-                    base.n_kongs += 1
-                    base.kongs |= (<uint64_t>1) << t
-            if c.meld_concealed[i]:
-                base.concealed_pungs += 1
-                base.concealed_kongs += 1
-            else:
-                base.claimed += 1
+        _summarize(c, base)
         return 0
+
 
     cdef int _best(self, Ctx *c, const Summary *base, Best *best, object py_detect) except -1:
         """The best outcome of a loaded hand: its complete readings, then the
         bonus-tile instant win."""
         best.found = 0
+        c.when_ok = self.when_ok[(c.self_draw != 0) | (base.claimed == 0) << 1 | (c.seat_number == 1) << 2]
         if c.win >= 0:
             self._best_complete(c, base, best, py_detect)
         if self.has_instant and c.nflowers + c.nseasons >= 7:
@@ -1048,24 +1079,3 @@ cdef inline bint _rless(const int *a, const int *b, int n) noexcept nogil:
         if a[i] != b[i]:
             return a[i] < b[i]
     return False
-
-
-def bind_score(list cell, list registry_cell, hand_class, slow):
-    """``slow`` (hkcore.engine's score) with its most common case answered
-    here: a ``hand_class`` instance under a built-in preset id. ``cell[0]``
-    is (registry, {id: Kernel}) as the engine last published it; it is used
-    while that registry is still the one ``registry_cell[0]`` holds, else
-    ``slow`` answers (and publishes anew). The result carries ``slow``'s
-    name, docstring and signature."""
-    def score(hand, preset="bga-old-style"):
-        if type(hand) is hand_class and type(preset) is str:
-            current = <tuple>cell[0]
-            if current[0] is registry_cell[0]:
-                k = (<dict>current[1]).get(preset)
-                if k is not None:
-                    r = (<Kernel>k)._score_result(hand)
-                    if r is not None:
-                        return r
-        return slow(hand, preset)
-    functools.update_wrapper(score, slow)
-    return score
