@@ -9,32 +9,26 @@ ranked by the unseen copies that would win, then by value.
 """
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict
+from typing import Any, Literal
 
 from hkcore import core
 from hkcore.engine import INTERNED, CompiledPreset, compiled_for
 from hkcore.errors import HandError
-from hkcore.models import Position, trusted
+from hkcore.models import Position, Value, trusted
 from hkcore.preset import Preset
 from hkcore.tiles import TILES, TileError, parse_tiles
 
 
-class WaitValue(BaseModel):
+class WaitValue(Value):
     """What completing on a wait is worth: faan (or points), winnable, why not."""
-
-    model_config = ConfigDict(frozen=True)
 
     faan: int
     winnable: bool
     reason: str | None = None
 
 
-class Wait(BaseModel):
+class Wait(Value):
     """One tile the hand waits on."""
-
-    model_config = ConfigDict(frozen=True)
 
     tile: str
     unseen: int
@@ -42,7 +36,7 @@ class Wait(BaseModel):
     on_self_draw: WaitValue
 
 
-class DiscardOption(BaseModel):
+class DiscardOption(Value):
     """A discard that leaves the hand waiting, with those waits."""
 
     discard: str
@@ -51,7 +45,7 @@ class DiscardOption(BaseModel):
     winnable_unseen: int
 
 
-class Analysis(BaseModel):
+class Analysis(Value):
     """A hand in play under one preset.
 
     ``waits`` is filled for a waiting hand (13 - 3k tiles), ``discards`` for
@@ -61,7 +55,7 @@ class Analysis(BaseModel):
     """
 
     preset: str
-    unit: str
+    unit: Literal["faan", "points"]
     tiles: str
     tiles_away: int
     waiting: bool
@@ -178,7 +172,7 @@ def _waits(compiled: CompiledPreset, counts: list[int], codes: tuple[int, ...], 
 def _position(pos: Position, counts: list[int]) -> Position:
     """``pos`` with these concealed counts (already checked by the caller)."""
     tiles = "".join(TILES[t].code * c for t, c in enumerate(counts) if c)
-    return Position.model_validate({**pos.model_dump(by_alias=True), "tiles": tiles})
+    return Position.model_validate({**pos.model_dump(), "tiles": tiles})
 
 
 def _wait_values(compiled: CompiledPreset, pos: Position, counts: list[int], codes: tuple[int, ...],

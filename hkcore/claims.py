@@ -28,11 +28,11 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic import ValidationError, field_validator, model_validator
 
 from hkcore.engine import score
 from hkcore.errors import HandError, TileError, shown
-from hkcore.models import SEATS, Position, ScoreResult, Seat, _err, canonical_tiles, hand_error
+from hkcore.models import SEATS, Position, ScoreResult, Seat, Value, _err, canonical_tiles, hand_error
 from hkcore.preset import Preset, load_preset
 from hkcore.tiles import Tile, format_tiles, parse_tiles, tile
 
@@ -76,7 +76,7 @@ def _distance(seat: str, discarder: str) -> int:
     return (SEATS.index(seat) - SEATS.index(discarder)) % 4
 
 
-class Claim(BaseModel):
+class Claim(Value):
     """One claim a seat may make on a discard (or on a tile being added to a kong).
 
     ``tiles`` is the set the claim makes, discard included, in canonical
@@ -89,8 +89,6 @@ class Claim(BaseModel):
     Construct it directly (pydantic errors) or with :meth:`parse` (HandError
     naming the field).
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     seat: Seat
     kind: ClaimKind
@@ -143,7 +141,7 @@ class Claim(BaseModel):
             raise _err("result", type(self.result).__name__, f"only a win has a result, not a {self.kind}")
         return self
 
-    def __hash__(self) -> int:  # the result (a mutable model) is left out of the hash
+    def __hash__(self) -> int:  # the result (its patterns a list) is left out of the hash
         return hash((self.seat, self.kind, self.tiles, self.discard, self.robbing, self.forbidden_discards))
 
     @classmethod
@@ -311,7 +309,8 @@ def resolve_claims(claims: Iterable[Claim | dict[str, Any]], discarder: str,
         try:
             given.append(Claim.parse(c))
         except HandError as exc:
-            raise HandError(f"claims.{i}.{exc}", f"claims.{i}.{exc.field}", exc.value) from None
+            raise HandError(f"claims.{i}.{exc}", f"claims.{i}.{exc.field}", exc.value,
+                            [{**p, "loc": ("claims", i, *p["loc"])} for p in exc.errors()]) from None
     _check_claims(given, discarder, p)
     if not given:
         return []

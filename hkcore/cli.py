@@ -7,7 +7,8 @@
     hkscore presets [show|export ID]       the presets, everything one preset holds, or it resolved as TOML
     hkscore presets diff A B               every rule on which two presets differ
     hkscore plugins                        installed plugins, what each provides, any problem
-    hkscore schema [hand|meld|result]      JSON Schema of the data
+    hkscore schema [MODEL]                 JSON Schema of the data (hand, meld, position, result,
+                                           analysis, comparison, claim, preset)
     hkscore decompose TILES                readings, tiles away and waits
 
 Every command takes ``--json``; the commands that print a table (compare,
@@ -433,7 +434,7 @@ def _cmd_example(args: argparse.Namespace) -> int:
 def _preset_data(p: Preset) -> dict[str, Any]:
     """Everything a preset holds, as its TOML data (``cap`` and ``payments``
     false for none), every key always present."""
-    data = p.to_dict()
+    data = p.model_dump()
     data.setdefault("source", "")
     data.setdefault("requires", [])
     return data
@@ -616,7 +617,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     cmp = compare(hand, refs)
     fmt = args.format or "table"
     if fmt == "json":
-        print_json(cmp.to_dict())  # always {"hand": ..., "presets": [...]}, one entry per preset in order
+        print_json(cmp.model_dump())  # always {"hand": ..., "presets": [...]}, one entry per preset in order
     elif fmt == "table":
         print(f"hand  {format_hand(hand)}\n      {_unicode_hand(hand)}\n")
         print(cmp.table())
@@ -655,13 +656,18 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
     return status
 
 
-_SCHEMAS = ("hand", "meld", "result")
+_SCHEMAS = ("hand", "meld", "result", "position", "analysis", "comparison", "claim", "preset")
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
-    from hkcore.models import Hand, Meld, ScoreResult
+    from hkcore.analysis import Analysis
+    from hkcore.claims import Claim
+    from hkcore.comparison import Comparison
+    from hkcore.models import Hand, Meld, Position, ScoreResult
+    from hkcore.preset import Preset
 
-    schemas = {"hand": Hand, "meld": Meld, "result": ScoreResult}
+    schemas = {"hand": Hand, "meld": Meld, "result": ScoreResult, "position": Position, "analysis": Analysis,
+               "comparison": Comparison, "claim": Claim, "preset": Preset}
     model = schemas[args.model]
     print(json.dumps(model.model_json_schema(by_alias=True), ensure_ascii=False, indent=2))
     return 0
@@ -770,7 +776,7 @@ def build_parser() -> argparse.ArgumentParser:
     _output(pl, "a list of plugins")
     pl.set_defaults(func=_cmd_plugins)
 
-    sh = sub.add_parser("schema", help="JSON Schema of a hand, a meld or a result")
+    sh = sub.add_parser("schema", help="JSON Schema of the data: a hand (default), a result, a preset...")
     sh.add_argument("model", nargs="?", default="hand", choices=_SCHEMAS)
     _output(sh, "always JSON")
     sh.set_defaults(func=_cmd_schema)

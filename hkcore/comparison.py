@@ -3,36 +3,43 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import islice
-from dataclasses import dataclass
 from typing import Any
+
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from hkcore.engine import compile_preset
 from hkcore.errors import HkcoreError, shown
-from hkcore.models import Hand, ScoreResult
+from hkcore.models import Hand, ScoreResult, Value
 from hkcore.preset import Preset, PresetError, builtin_ids, load_preset
 
 
-@dataclass(frozen=True)
-class Column:
-    """One preset's verdict: its result, or the error it gave for this hand."""
+class Column(Value):
+    """One preset's verdict: its id with its result, or with the error it
+    gave for this hand (the other key is left out of the dump)."""
 
-    preset: Preset
-    result: ScoreResult | None
-    error: str | None
+    preset: str
+    result: ScoreResult | None = None
+    error: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the preset id with the result or the error."""
-        if self.result is None:
-            return {"preset": self.preset.id, "error": self.error}
-        return {"preset": self.preset.id, "result": self.result.model_dump()}
+    @model_validator(mode="after")
+    def _one_of(self) -> Column:
+        if (self.result is None) == (self.error is None):
+            raise ValueError("a column holds a result or an error (exactly one)")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        data.pop("error" if self.result is not None else "result", None)
+        return data
 
 
-@dataclass(frozen=True)
-class Comparison:
-    """A hand scored under several presets."""
+class Comparison(Value):
+    """A hand scored under several presets: ``columns`` (``presets`` in its
+    dump), one per preset in the order asked."""
 
     hand: Hand
-    columns: tuple[Column, ...]
+    columns: tuple[Column, ...] = Field(alias="presets")
 
     def pattern_rows(self) -> list[str]:
         """Pattern ids met under any preset, in the order they first appear."""
@@ -43,15 +50,11 @@ class Comparison:
                     rows.append(p.id)
         return rows
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {"hand": self.hand.model_dump(by_alias=True), "presets": [c.to_dict() for c in self.columns]}
-
     def grid(self) -> list[list[str]]:
         """The table's cells: a header (``pattern`` and the preset ids), a row
         per pattern, then total, winnable and what each seat pays; an
         ``error`` row and a ``cannot win`` row where any preset has one."""
-        heads = [c.preset.id for c in self.columns]
+        heads = [c.preset for c in self.columns]
         rows: list[list[str]] = [["pattern", *heads]]
         for pid in self.pattern_rows():
             row = [pid]
@@ -90,11 +93,11 @@ class Comparison:
         widths = [max(len(r[i]) for r in body) for i in range(len(body[0]))]
         lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(r, widths)))
                  for r in body]
-        errors = [f"{c.preset.id}: {c.error}" for c in self.columns if c.error]
+        errors = [f"{c.preset}: {c.error}" for c in self.columns if c.error]
         if errors:
             lines.append("")
             lines += ["error under " + e for e in errors]
-        notes = [f"{c.preset.id}: {c.result.reason}" for c in self.columns if c.result and c.result.reason]
+        notes = [f"{c.preset}: {c.result.reason}" for c in self.columns if c.result and c.result.reason]
         if notes:
             lines.append("")
             lines += ["cannot win under " + n for n in notes]
@@ -129,7 +132,7 @@ def compare(hand: Any, presets: Iterable[str | Preset] | None = None) -> Compari
     for ref in refs:
         preset = load_preset(ref)
         try:
-            columns.append(Column(preset, compile_preset(preset).score(h), None))
+            columns.append(Column(preset=preset.id, result=compile_preset(preset).score(h)))
         except HkcoreError as exc:
-            columns.append(Column(preset, None, str(exc)))
-    return Comparison(h, tuple(columns))
+            columns.append(Column(preset=preset.id, error=str(exc)))
+    return Comparison(hand=h, presets=tuple(columns))

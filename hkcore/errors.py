@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 #: the most characters of a bad value an error message shows
@@ -62,10 +63,33 @@ class HandError(HkcoreError, ValueError):
     """A hand that cannot be what it claims to be (tile counts, melds, context).
 
     ``field`` names the offending field (dotted for nested ones, e.g.
-    ``melds.1.tiles``) and ``value`` holds the offending value.
+    ``melds.1.tiles``) and ``value`` holds the offending value: those of the
+    first problem, which the message tells. ``errors()`` lists every problem
+    found, as pydantic's ``ValidationError.errors()`` does.
     """
 
-    def __init__(self, message: str, field: str | None = None, value: Any = None):
+    def __init__(self, message: str, field: str | None = None, value: Any = None,
+                 problems: Iterable[Mapping[str, Any]] | None = None):
         super().__init__(message)
         self.field = field
         self.value = value
+        self._problems = tuple(dict(p) for p in problems) if problems is not None else None
+
+    def errors(self) -> list[dict[str, Any]]:
+        """Every problem found, first the one the message tells: dicts with
+        ``type`` (pydantic's error type, or ``value_error``), ``loc`` (the
+        field's path, a tuple of keys and list indices), ``msg`` (what is
+        wrong) and ``input`` (the offending value)."""
+        if self._problems is not None:
+            return [dict(p) for p in self._problems]
+        text = str(self)
+        if self.field and text.startswith(self.field) and ": " in text:
+            text = text.split(": ", 1)[1]
+        return [{"type": "value_error", "loc": loc(self.field), "msg": text, "input": self.value}]
+
+
+def loc(field: str | None) -> tuple[str | int, ...]:
+    """A dotted field name as a pydantic ``loc``: ``"melds.0.from"`` -> ``("melds", 0, "from")``."""
+    if not field:
+        return ()
+    return tuple(int(part) if part.isascii() and part.isdigit() else part for part in field.split("."))

@@ -20,7 +20,7 @@ from pydantic import (
 from hkcore import notation
 from hkcore.core._codes import CHOW, KONG, PUNG
 from hkcore.core._normalize import meld_code, normalize
-from hkcore.errors import SHOWN, HandError, TileError, shown
+from hkcore.errors import SHOWN, HandError, TileError, loc, shown
 from hkcore.tiles import SEATS, format_tiles, parse_tiles, tile
 
 Seat = Literal["E", "S", "W", "N"]
@@ -38,7 +38,21 @@ def canonical_tiles(value: str) -> str:
         raise ValueError(str(exc)) from None
 
 
-class _Checked(BaseModel):
+class Value(BaseModel):
+    """The common style of hkcore's public values: frozen (assignment raises
+    pydantic's ValidationError), unknown fields refused, dumped with the
+    contract's field names (a meld's ``from``, not ``from_``), so that
+    ``model_validate(x.model_dump())`` and ``model_validate_json(x.to_json())``
+    give ``x`` back. ``to_json()`` is ``model_dump_json()``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", serialize_by_alias=True)
+
+    def to_json(self, **kwargs: Any) -> str:
+        """This value's JSON (with ``kwargs``, as ``model_dump_json`` takes them)."""
+        return self.model_dump_json(**kwargs)
+
+
+class _Checked(Value):
     """A model that is never built unchecked: ``model_copy(update=...)`` and
     ``model_construct`` validate like ``model_validate`` (errors are
     HandErrors), so what is derived from the fields always matches them."""
@@ -48,7 +62,7 @@ class _Checked(BaseModel):
         validated anew from this one's fields and the update."""
         if not update:
             return super().model_copy(deep=deep)
-        data = self.model_dump(by_alias=True)
+        data = self.model_dump()
         data.update(_by_alias(type(self), update))
         return _validated(type(self), data)
 
@@ -72,8 +86,6 @@ def _validated(cls: type[BaseModel], data: dict[str, Any]) -> Any:
 
 class Meld(_Checked):
     """A declared set: a chow, pung or kong laid down beside the hand."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     kind: Literal["chow", "pung", "kong"]
     tiles: str
@@ -112,8 +124,6 @@ class Meld(_Checked):
 
 class Hand(_Checked):
     """A finished hand with its context, as in RULES.md "A hand as data"."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     tiles: str
     melds: tuple[Meld, ...] = ()
@@ -289,12 +299,8 @@ class Hand(_Checked):
         if type(data) is Hand:
             return data
         if isinstance(data, Hand):  # a subclass: the hand it holds, validated as a Hand
-            data = data.model_dump(by_alias=True, include=set(Hand.model_fields))
+            data = data.model_dump(include=set(Hand.model_fields))
         return _parse_model(cls, data, True)
-
-    def to_json(self, **kwargs: Any) -> str:
-        """The RULES.md JSON of this hand."""
-        return self.model_dump_json(by_alias=True, **kwargs)
 
 
 def _finish_hand(hand: Hand, codes: tuple[int, ...]) -> None:
@@ -440,25 +446,31 @@ def _name(part: Any) -> str:
 
 
 def hand_error(exc: ValidationError) -> HandError:
-    """One clear HandError from a pydantic ValidationError: field, value, reason."""
-    first = exc.errors()[0]
-    ctx_err = (first.get("ctx") or {}).get("error")
-    if isinstance(ctx_err, _ContextError):
-        prefix = ".".join(_name(p) for p in first["loc"])
-        field = f"{prefix}.{ctx_err.field}" if prefix else ctx_err.field
-        value, msg = ctx_err.value, str(ctx_err)
-    else:
-        field = ".".join(_name(p) for p in first["loc"]) or "hand"
-        value = first.get("input")
-        msg = first["msg"].removeprefix("Value error, ")
-        if first["type"] == "extra_forbidden":
-            msg = "unknown field"
-        elif first["type"] == "missing":
-            msg = "missing"
-    more = len(exc.errors()) - 1
+    """One clear HandError from a pydantic ValidationError: field, value,
+    reason of the first problem; ``errors()`` lists them all."""
+    problems = [_problem(e) for e in exc.errors(include_url=False)]
+    first = problems[0]
+    field = ".".join(_name(p) for p in first["loc"]) or "hand"
+    value = first["input"]
+    more = len(problems) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    show = "" if value is None and first.get("type") == "missing" else f" = {shown(value)}"
-    return HandError(f"{field}{show}: {msg}{tail}", field, value)
+    show = "" if value is None and first["type"] == "missing" else f" = {shown(value)}"
+    return HandError(f"{field}{show}: {first['msg']}{tail}", field, value, problems)
+
+
+def _problem(error: Any) -> dict[str, Any]:
+    """One pydantic error as HandError.errors() lists it: the context checks'
+    field, value and reason where one of them raised it."""
+    ctx_err = (error.get("ctx") or {}).get("error")
+    if isinstance(ctx_err, _ContextError):
+        return {"type": "value_error", "loc": (*error["loc"], *loc(ctx_err.field)), "msg": str(ctx_err),
+                "input": ctx_err.value}
+    msg = error["msg"].removeprefix("Value error, ")
+    if error["type"] == "extra_forbidden":
+        msg = "unknown field"
+    elif error["type"] == "missing":
+        msg = "missing"
+    return {"type": error["type"], "loc": tuple(error["loc"]), "msg": msg, "input": error.get("input")}
 
 
 def trusted(cls: type[BaseModel], values: dict[str, Any]) -> Any:
@@ -477,10 +489,8 @@ def trusted(cls: type[BaseModel], values: dict[str, Any]) -> Any:
     return obj
 
 
-class PatternScore(BaseModel):
+class PatternScore(Value):
     """One pattern of the counted reading and what it contributed before the cap."""
-
-    model_config = ConfigDict(frozen=True)
 
     id: str
     faan: int
@@ -495,10 +505,8 @@ class PatternScore(BaseModel):
         self._json = self.__pydantic_serializer__.to_json(self).decode()
 
 
-class ReadingPart(BaseModel):
+class ReadingPart(Value):
     """One set (or the pair) of the counted reading."""
-
-    model_config = ConfigDict(frozen=True)
 
     kind: Literal["pair", "chow", "pung", "kong", "orphans"]
     tiles: str
@@ -567,7 +575,7 @@ def reading_part(kind: str, tiles: str, concealed: bool, declared: bool, winning
     return part
 
 
-class ScoreResult(BaseModel):
+class ScoreResult(Value):
     """A hand scored under one preset (RULES.md "A result as data").
 
     ``faan`` is the counted total after the cap (points when ``unit`` is
@@ -592,7 +600,8 @@ class ScoreResult(BaseModel):
     reason: str | None = None
 
     def to_json(self, **kwargs: Any) -> str:
-        """The result as JSON (with ``kwargs``, as ``model_dump_json`` makes it)."""
+        """The result as JSON: the bytes of ``model_dump_json`` (with ``kwargs``,
+        made by it), written here without pydantic's serializer."""
         d = self.__dict__
         if kwargs or type(self) is not ScoreResult or len(d) != 13:
             return self.model_dump_json(**kwargs)
@@ -632,8 +641,6 @@ class Position(_Checked):
     The fields are those of ``Hand`` without the win: ``tiles``, ``melds``,
     ``seat_wind``, ``round_wind``, ``flowers``, ``seasons``.
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     tiles: str
     melds: tuple[Meld, ...] = ()
@@ -681,9 +688,9 @@ class Position(_Checked):
         if type(data) is Position:
             return data
         if isinstance(data, Position):
-            data = data.model_dump(by_alias=True, include=set(Position.model_fields))
+            data = data.model_dump(include=set(Position.model_fields))
         if isinstance(data, Hand):
-            data = data.model_dump(by_alias=True, include={"tiles", "melds", "seat_wind", "round_wind",
+            data = data.model_dump(include={"tiles", "melds", "seat_wind", "round_wind",
                                                            "flowers", "seasons"})
         return _parse_model(cls, data, False)
 
@@ -693,7 +700,7 @@ class Position(_Checked):
         ``context`` gives the win: ``self_draw``, ``discarder``,
         ``robbing_kong``, ``last_tile``...; the result is validated like any hand.
         """
-        data = self.model_dump(by_alias=True)
+        data = self.model_dump()
         data["tiles"] = self.tiles + tile_code
         data["win_tile"] = tile_code
         data.update(context)

@@ -72,7 +72,7 @@ def locate(err: HandError, origin: dict[str, tuple[int, str]]) -> HandError:
     for name in (".".join(where.split(".")[:2]), where.split(".")[0]):
         if name in origin:
             pos, token = origin[name]
-            return HandError(f"notation: token {pos} {shown(token)}: {err}", err.field, err.value)
+            return HandError(f"notation: token {pos} {shown(token)}: {err}", err.field, err.value, err.errors())
     return err
 
 

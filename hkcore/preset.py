@@ -29,6 +29,7 @@ from __future__ import annotations
 import difflib
 import importlib.metadata
 import importlib.resources
+import json
 import re
 import threading
 import tomllib
@@ -37,10 +38,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import tomli_w
-from pydantic import ValidationError
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
+from typing_extensions import Required, TypedDict
 
 from hkcore import registry
 from hkcore.core._codes import WHEN
@@ -190,19 +192,9 @@ class Preset:
         ``root``, only files inside ``root`` (see ``load_preset``)."""
         if not isinstance(text, str):
             raise PresetError(f"TOML text must be a str, not {type(text).__name__}", "<toml>", None)
-        if len(text) > MAX_FILE:
-            raise PresetError(f"TOML text of {len(text):,} characters; at most {MAX_FILE:,}", "<toml>", None)
         folder = _folder(root, "root") if root is not None else None
         here = _folder(base_dir, "base_dir") if base_dir is not None else folder
-        try:
-            data = tomllib.loads(text)
-        except ValueError as exc:  # TOMLDecodeError, or an int too long to read
-            raise PresetError(f"not valid TOML: {str(exc)[:2 * SHOWN]}", "<toml>") from None
-        except RecursionError:
-            raise PresetError("not valid TOML: nested too deeply", "<toml>") from None
-        data.setdefault("id", "custom")
-        merged, origin = _apply_extends(data, "<toml>", here, (), [], folder)
-        return _build(merged, origin, catalogue if catalogue is not None else registry.catalogue())
+        return _from_data(_toml_data(text), here, folder, catalogue)
 
     @property
     def bonus_tiles(self) -> bool:
@@ -216,8 +208,14 @@ class Preset:
                 return r
         return None
 
-    def to_dict(self) -> dict[str, Any]:
-        """The resolved preset as TOML-ready data (no ``extends``)."""
+    # The surface of hkcore's pydantic values. A Preset keeps its own frozen
+    # dataclass inside (read-only mappings, checked against the plugin
+    # catalogue when built); its data is the TOML of a preset file.
+
+    def model_dump(self, *, mode: str = "python") -> dict[str, Any]:
+        """The resolved preset as the data of a preset file (no ``extends``;
+        ``cap`` and ``payments`` false for none), TOML- and JSON-ready in
+        either ``mode``: ``Preset.model_validate`` of it gives an equal preset."""
         out: dict[str, Any] = {
             "id": self.id, "name": self.name, "unit": self.unit, "minimum": self.minimum,
             "cap": self.cap if self.cap is not None else False, "tiles": self.tiles,
@@ -233,8 +231,62 @@ class Preset:
         out["payments"] = thaw(self.payments) if self.payments is not None else False
         return out
 
+    def model_dump_json(self, *, indent: int | None = None) -> str:
+        """``model_dump()`` as JSON (compact, as pydantic writes it, unless ``indent``)."""
+        if indent is None:
+            return json.dumps(self.model_dump(), ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(self.model_dump(), ensure_ascii=False, indent=indent)
+
+    to_json = model_dump_json
+
+    @classmethod
+    def model_validate(cls, obj: Any) -> Preset:
+        """A preset from the data of a preset file (``model_dump`` gives it;
+        ``extends`` a built-in preset is allowed), checked as a file is:
+        errors are PresetErrors naming the TOML path. A Preset is returned as is."""
+        if isinstance(obj, Preset):
+            return obj
+        if not isinstance(obj, Mapping):
+            raise PresetError(f"expected the preset's data as a mapping, got {type(obj).__name__}", "<mapping>")
+        return load_preset(obj)
+
+    @classmethod
+    def model_validate_json(cls, text: str | bytes) -> Preset:
+        """A preset from ``model_dump_json`` text (see ``model_validate``)."""
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise PresetError(f"not valid JSON: {str(exc)[:2 * SHOWN]}", "<json>") from None
+        return cls.model_validate(data)
+
+    @classmethod
+    def model_json_schema(cls, by_alias: bool = True) -> dict[str, Any]:
+        """The JSON Schema of a preset's data (of a preset file), as pydantic writes it."""
+        return TypeAdapter(PresetData).json_schema(by_alias=by_alias)
+
 
 # ---------------------------------------------------------------- loading
+
+def _toml_data(text: str) -> dict[str, Any]:
+    """The data of TOML text given as a string (at most ``MAX_FILE`` characters)."""
+    if len(text) > MAX_FILE:
+        raise PresetError(f"TOML text of {len(text):,} characters; at most {MAX_FILE:,}", "<toml>", None)
+    try:
+        return tomllib.loads(text)
+    except ValueError as exc:  # TOMLDecodeError, or an int too long to read
+        raise PresetError(f"not valid TOML: {str(exc)[:2 * SHOWN]}", "<toml>") from None
+    except RecursionError:
+        raise PresetError("not valid TOML: nested too deeply", "<toml>") from None
+
+
+def _from_data(data: dict[str, Any], here: Path | None, folder: Path | None,
+               catalogue: Catalogue | None = None) -> Preset:
+    """A preset from TOML data given as text or a mapping (``extends`` from
+    ``here``, only inside ``folder`` when given)."""
+    data.setdefault("id", "custom")
+    merged, origin = _apply_extends(data, "<toml>", here, (), [], folder)
+    return _build(merged, origin, catalogue if catalogue is not None else registry.catalogue())
+
 
 def _builtin_root() -> Any:
     """The folder of the built-in preset files: the installed package
@@ -673,6 +725,62 @@ def _load(ref: str, cat: Catalogue, root: Path | None = None) -> tuple[Preset, t
     return _build(data, origin, cat), tuple(files)
 
 
+# ---------------------------------------------------------------- the data's schema
+
+_Count = Annotated[int, Field(ge=0, le=MAX_VALUE)]
+_When = Literal[tuple(WHEN)]  # type: ignore[valid-type]
+
+
+class PatternEntry(TypedDict, total=False):
+    """A pattern entry given as a table: exactly one of value, by_count or
+    limit; the pattern's own options go beside them."""
+
+    __pydantic_config__ = ConfigDict(extra="allow")  # type: ignore[misc]
+
+    value: _Count
+    by_count: Annotated[list[_Count], Field(min_length=1, max_length=MAX_BY_COUNT)]
+    limit: _Count
+    includes: list[str]
+    wins_below_minimum: bool
+    when: _When | Annotated[list[_When], Field(min_length=1)]
+
+
+class Payments(TypedDict, total=False):
+    """The payment scheme and its parameters (each scheme names its own)."""
+
+    __pydantic_config__ = ConfigDict(extra="allow")  # type: ignore[misc]
+
+    scheme: Required[str]
+
+
+Claims = TypedDict("Claims", {key: Literal[values] for key, values in CLAIM_RULES.items()},  # type: ignore[misc]
+                   total=False)
+Claims.__doc__ = "Claim rules, each one of its allowed values (the first the default)."
+
+
+class PresetData(TypedDict, total=False):
+    """A preset file's data (docs/house-rules.md, "Everything a preset can
+    say"); ``Preset.model_dump()`` gives it resolved, without ``extends``."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid", title="Preset")  # type: ignore[misc]
+
+    id: Annotated[str, Field(min_length=1, max_length=100)]
+    name: str
+    source: str
+    extends: str
+    requires: list[str]
+    unit: Literal["faan", "points"]
+    minimum: _Count
+    cap: Annotated[int, Field(ge=1, le=MAX_VALUE)] | Literal[False]
+    tiles: Literal[136, 144]
+    shapes: list[str] | dict[str, dict[str, Any]]
+    plugins: list[str] | dict[str, dict[str, Any] | Literal[True]]
+    limit_adds: list[str]
+    claims: Claims
+    patterns: dict[str, _Count | Literal[False] | PatternEntry]
+    payments: Payments | Literal[False]
+
+
 #: custom presets kept by path, least recently used dropped first
 CACHE_SIZE = 64
 
@@ -766,11 +874,16 @@ def load_preset(ref: str | Path | Preset | Mapping[str, Any], *, root: str | Pat
     if isinstance(ref, Preset):
         return ref
     if isinstance(ref, Mapping):  # the TOML data itself (a row of a database, say)
+        plain = thaw(ref)
         try:
-            text = tomli_w.dumps(thaw(ref))
+            text = tomli_w.dumps(plain)  # only what a TOML file can say
         except (TypeError, ValueError) as exc:
             raise PresetError(f"not TOML data: {shown(str(exc))}", "<mapping>", None) from None
-        return Preset.from_toml(text, root=root)
+        data = _toml_data(text)
+        if isinstance(plain.get("patterns"), dict):  # tomli_w writes table entries last: their order counts
+            data["patterns"] = {pid: data["patterns"][pid] for pid in plain["patterns"]}
+        folder = _folder(root, "root") if root is not None else None
+        return _from_data(data, folder, folder)
     if isinstance(ref, Path):
         ref = str(ref)
     if not isinstance(ref, str):
@@ -799,7 +912,7 @@ def presets() -> list[str]:
 def export_toml(preset: Preset) -> str:
     """The fully resolved preset as TOML (no ``extends``): loading it gives an equal preset."""
 
-    data = preset.to_dict()
+    data = preset.model_dump()
     patterns = data.pop("patterns")
     payments = data.pop("payments")
     plugins = data.pop("plugins")
@@ -839,7 +952,7 @@ class Difference:
 
 def diff(a: Preset, b: Preset) -> list[Difference]:
     """Every rule on which two resolved presets differ, by dotted path."""
-    da, db = a.to_dict(), b.to_dict()
+    da, db = a.model_dump(), b.model_dump()
     out: list[Difference] = []
     for key in da.keys() | db.keys():
         if key in ("id", "name", "source", "patterns", "payments", "plugins", "shapes", "claims"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from pydantic import ValidationError
 
 import hkcore
 from hkcore.engine import CompiledPreset, compile_preset
@@ -81,7 +82,8 @@ def test_results_share_no_mutable_state(pid: str) -> None:
     first.reading.clear()
     assert first.payments is not None, "the hand is winnable under both presets"
     first.payments["E"] = 999
-    first.faan = -1
+    with pytest.raises(ValidationError):  # frozen: its fields cannot be assigned
+        first.faan = -1  # type: ignore[misc]
     second = hkcore.score(hand, pid)
     assert second.model_dump() == expected
     assert second.patterns and second.reading

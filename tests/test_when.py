@@ -177,7 +177,7 @@ def test_export_writes_when_and_loads_back(tmp_path: Path) -> None:
     data = tomllib.loads(export_toml(p))
     assert data["patterns"]["four_concealed_pungs"] == {"limit": 13, "when": "self_draw", "kongs": True}
     assert data["patterns"]["all_chows"] == {"value": 1, "when": ["concealed", "dealer"]}
-    assert p.to_dict()["patterns"]["all_chows"] == {"value": 1, "when": ["concealed", "dealer"]}
+    assert p.model_dump()["patterns"]["all_chows"] == {"value": 1, "when": ["concealed", "dealer"]}
     assert load_preset(write(tmp_path / "flat.toml", export_toml(p))) == p
 
 
