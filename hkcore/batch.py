@@ -61,10 +61,11 @@ def error_json(exc: HkcoreError) -> str:
 
 def _one(compiled: CompiledPreset, item: Any, as_json: bool) -> Any:
     try:
-        if isinstance(item, (bytes, bytearray)):
-            item = _decode(item)
-        hand = item if type(item) is Hand else Hand.parse(item)
-        result = compiled.score(hand)
+        result = compiled.score_plain(item)
+        if result is None:
+            if isinstance(item, (bytes, bytearray)):
+                item = _decode(item)
+            result = compiled.score(item if type(item) is Hand else Hand.parse(item))
     except HkcoreError as exc:
         return error_json(exc) if as_json else exc
     return result.to_json() if as_json else result

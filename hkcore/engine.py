@@ -33,6 +33,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -198,6 +199,11 @@ class CompiledPreset:
                 preset.bonus_tiles, self._adjust if self.adjustments else None, self._adjust_min_melds,
             )
             self.fast = True
+        fast_read = _READERS.get(Hand)
+        #: the compiled reader's scoring of plain input (a dict, JSON, notation) under this preset's kernel,
+        #: giving None where the Hand must be read and validated first
+        self.score_plain: Callable[[Any], ScoreResult | None] = (
+            partial(fast_read.score, self.kernel) if self.fast and fast_read is not None else _no_answer)
 
     def _entries_in(self, shape: str) -> tuple[Entry, ...]:
         scopes = _SCOPES.get(shape, _OTHER_SHAPE_SCOPES)
@@ -246,9 +252,12 @@ class CompiledPreset:
                         f"{name} = {list(value)}: preset {p.id!r} plays {p.tiles} tiles without bonus tiles",
                         name, list(value))
 
-    def score(self, hand: Hand) -> ScoreResult:
-        """Score a validated hand under this preset."""
+    def score(self, hand: Any) -> ScoreResult:
+        """Score a hand (a ``Hand`` or anything ``Hand.parse`` reads) under this preset."""
         if type(hand) is not Hand:
+            found = self.score_plain(hand)
+            if found is not None:
+                return found
             hand = Hand.parse(hand)
         if self.no_bonus and (hand.flowers or hand.seasons):
             self.check(hand)
@@ -586,6 +595,10 @@ def rulesets() -> Rulesets:
                 _RULESETS[0] = found
                 _CELL[0] = (presets.registry, found.kernels)
     return found
+
+
+def _no_answer(data: Any) -> None:
+    return None
 
 
 def compile_preset(preset: Preset) -> CompiledPreset:

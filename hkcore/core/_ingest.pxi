@@ -1025,6 +1025,11 @@ cdef class HandReader:
         return _new_model(self.model, values, given, private, self.off_fields_set, self.off_extra,
                           self.off_private)
 
+    def score(self, Kernel k, data):
+        """The ScoreResult of plain valid ``data`` under the assembled kernel
+        ``k``; None for anything else (the slow way answers, with its errors)."""
+        return self._score(k, data)
+
     cdef object _score(self, Kernel k, object data):
         """The ScoreResult of ``data`` under ``k``, or None (the slow way answers)."""
         cdef Raw r
