@@ -22,14 +22,50 @@ Scope = Literal["sets", "hand", "bonus", "instant"]
 
 Detector = Callable[["Situation", Mapping[str, Any]], int]
 
-# tile-kind bitmasks (bit i = tile index i)
+# Tile-kind masks: bit i stands for the tile of index i (``Tile.index``: 1m is 0, 1p 9, 1s 18, 1z 27).
+#: each suit's nine kinds: characters (m), dots (p), bamboo (s)
 SUIT_MASKS = tuple(((1 << 9) - 1) << (9 * s) for s in range(3))
+#: every suited kind
 SUITED = (1 << 27) - 1
+#: the four winds, 1z..4z
 WINDS = 0b1111 << 27
+#: the three dragons, 5z..7z
 DRAGONS = 0b111 << 31
 HONOURS = WINDS | DRAGONS
+#: the ones and nines
 TERMINALS = sum(1 << i for i in (0, 8, 9, 17, 18, 26))
 ORPHAN_KINDS = TERMINALS | HONOURS
+
+
+def tile_mask(tiles: str) -> int:
+    """The mask of the tile kinds written in ``tiles`` (notation or Unicode
+    tiles; a kind written twice counts once).
+
+    >>> tile_mask("5z6z7z") == DRAGONS
+    True
+    >>> tile_mask("19m19p19s") == TERMINALS
+    True
+    """
+    from hkcore.errors import TileError
+    from hkcore.tiles import parse_tiles
+
+    mask = 0
+    for t in parse_tiles(tiles):
+        if t.index >= 34:
+            raise TileError(f"tile_mask: {t.code} is a bonus tile, not a kind of the hand")
+        mask |= 1 << t.index
+    return mask
+
+
+def mask_tiles(mask: int) -> str:
+    """The kinds of a mask as a tile string, one of each (the inverse of ``tile_mask``).
+
+    >>> mask_tiles(WINDS | tile_mask("9s"))
+    '9s1234z'
+    """
+    from hkcore.tiles import TILES, format_tiles
+
+    return format_tiles([TILES[i] for i in range(34) if (mask >> i) & 1])
 
 
 @dataclass(frozen=True)
@@ -89,6 +125,14 @@ class Situation:
     seat: int
     round: int
     counts: list[int]
+
+    def only(self, mask: int) -> bool:
+        """Every tile of the hand and its declared sets is of a kind in ``mask``."""
+        return not self.kinds & ~mask
+
+    def pungs_in(self, mask: int) -> int:
+        """How many pungs and kongs of the reading are of kinds in ``mask``."""
+        return (self.pungs & mask).bit_count()
 
     def __init__(self, hand: Hand, reading: tuple[int, ...], shape: str, win_set: int = -1) -> None:
         """Summarise ``reading`` of ``hand``; ``win_set`` is the set code the

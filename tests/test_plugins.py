@@ -223,3 +223,19 @@ def test_third_party_shape(site: Path, tmp_path: Path) -> None:
     p = hkcore.load_preset(preset)
     assert hkcore.tiles_away("1122334455667z", shapes=p) == 0
     assert [str(t) for t in hkcore.waits("1122334455667z", shapes=p)] == ["7z"]
+
+
+def test_pattern_author_helpers() -> None:
+    """Masks of tile kinds by name, not by hand-counted bits (values from the tile indices of RULES.md's order)."""
+    from hkcore.errors import TileError
+    from hkcore.patterns import HONOURS, ORPHAN_KINDS, SUIT_MASKS, TERMINALS, mask_tiles, tile_mask
+
+    assert tile_mask("19m19p19s1234567z") == ORPHAN_KINDS
+    assert tile_mask("1234567z") == HONOURS == 0b1111111 << 27
+    assert tile_mask("19m") == (1 << 0) | (1 << 8)
+    assert tile_mask("123456789p") == SUIT_MASKS[1] == 0b111111111 << 9
+    assert tile_mask("1m1m1m") == 1 and tile_mask("") == 0
+    assert mask_tiles(tile_mask("5z1m1m9s")) == "1m9s5z"
+    assert mask_tiles(TERMINALS) == "19m19p19s"
+    with pytest.raises(TileError, match="bonus tile"):
+        tile_mask("1f")

@@ -13,17 +13,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from hkcore.hookspecs import hookimpl
-from hkcore.patterns import Pattern, Situation
+from hkcore.patterns import Pattern, Situation, tile_mask
 
-# tile indices: 1s is 18, so 2s 3s 4s 6s 8s are 19 20 21 23 25; green dragon 6z is 32
-GREEN = sum(1 << t for t in (19, 20, 21, 23, 25, 32))
+GREEN = tile_mask("23468s6z")
+GREEN_DRAGON = tile_mask("6z")
 
 
 def all_green(s: Situation, options: Mapping[str, Any]) -> int:
     """1 when every tile of the hand and its melds is green."""
-    if options["dragon_required"] and not s.kinds & (1 << 32):
+    if options["dragon_required"] and not s.kinds & GREEN_DRAGON:
         return 0
-    return int(not s.kinds & ~GREEN)
+    return int(s.only(GREEN))
 
 
 @hookimpl
