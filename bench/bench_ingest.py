@@ -166,8 +166,8 @@ LABELS = [
     ("counts", "`is_complete(str)`: notation → counts → complete? (14 tiles)", "counts"),
     ("parse.validate", "`Hand.model_validate(dict)`: pydantic validation alone (the path before)", None),
     ("parse.dict", "`Hand.parse(dict)`: the compiled reader (falls back to validation)", None),
-    ("parse.json", "`Hand.parse(JSON text)`: `json.loads` (repeated keys refused) + the reader", None),
-    ("parse.notation", "`Hand.parse(notation)`: the notation reader + the reader", None),
+    ("parse.json", "`Hand.parse(JSON text)`: the compiled JSON reader (falls back to `json.loads` + validation)", None),
+    ("parse.notation", "`Hand.parse(notation)`: the compiled notation reader (falls back to the Python one)", None),
     ("score.hand", "`score(Hand)`", None),
     ("to_json", "`ScoreResult.to_json()`", "to_json"),
     ("model_dump_json", "`ScoreResult.model_dump_json()` (pydantic, the same bytes)", None),
@@ -215,9 +215,15 @@ def render(meta: dict[str, Any], calls: dict[str, list[float]], batches: dict[st
          f"| one process | {r1:,.0f} | {min(j1['hands_per_s']):,.0f}–{max(j1['hands_per_s']):,.0f} | "
          f"{max(j1['peak_mb']):.0f} | ≥ {BATCH_TARGET:,}: {'yes' if r1 >= BATCH_TARGET else 'no'} |",
          f"| `--jobs 2` | {r2:,.0f} | {min(j2['hands_per_s']):,.0f}–{max(j2['hands_per_s']):,.0f} | "
-         f"{max(j2['peak_mb']):.0f} | ≥ 1.7× one process: {r2 / r1:.2f}× {'yes' if r2 >= 1.7 * r1 else 'no'} |",
+         f"{max(j2['peak_mb']):.0f} | ≥ 1.7 × {BATCH_TARGET:,} = {1.7 * BATCH_TARGET:,.0f}: "
+         f"{'yes' if r2 >= 1.7 * BATCH_TARGET else 'no'} ({r2 / r1:.2f}× this run's one process) |",
          f"| {batches['memory_lines']:,} lines, one process | {mem['hands_per_s']:,.0f} | — | {mem['peak_mb']:.0f} | "
-         f"peak ≤ 100 MB: {'yes' if mem['peak_mb'] <= 100 else 'no'} |", ""]
+         f"peak ≤ 100 MB: {'yes' if mem['peak_mb'] <= 100 else 'no'} |", "",
+         "The two-process target is read as the issue states it, 1.7 × the one-process target (its prototype: "
+         "53,000 and 90,000 hands/s). Against this run's own one-process figure the gain is smaller: each run "
+         "includes the start-up (about 0.3 s of imports, not shared out), and each result (about 1 KB of JSON) "
+         "travels from a worker to the writing process through a pipe; without that copy, two processes take "
+         "about 15 % less time (measured by hand, see the issue's note).", ""]
     return ingestion, "\n".join(b)
 
 

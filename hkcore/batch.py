@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -21,7 +22,7 @@ from typing import Any
 
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HandError, HkcoreError, TileError, shown
-from hkcore.models import Hand, ScoreResult
+from hkcore.models import MAX_JSON, Hand, ScoreResult
 from hkcore.preset import Preset, PresetError, export_toml
 from hkcore.registry import PluginError
 
@@ -117,10 +118,18 @@ def _work(lines: list[tuple[bool, str]]) -> list[str]:
     return [_one(compiled, text, True) if ok else text for ok, text in lines]
 
 
-def _in_workers(items: Iterator[Any], spec: tuple[str, str], jobs: int) -> Iterator[str]:
+def _context() -> Any:
+    """How worker processes start: forked from this process when it runs no
+    other thread (they begin with its presets compiled), else from a fork
+    server (forking a threaded process can copy a held lock), else spawned."""
     methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker, initargs=(spec,)) as pool:
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _in_workers(items: Iterator[Any], spec: tuple[str, str], jobs: int) -> Iterator[str]:
+    with ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_start_worker, initargs=(spec,)) as pool:
         pending: deque[Future[list[str]]] = deque()
         try:
             while True:
@@ -136,6 +145,64 @@ def _in_workers(items: Iterator[Any], spec: tuple[str, str], jobs: int) -> Itera
         except BrokenProcessPool as exc:
             raise HkcoreError(f"jobs: a worker process stopped ({exc}); plugins given to register_plugin "
                               "are not seen by worker processes") from None
+
+
+def score_blocks(blocks: Iterable[tuple[int, bytes]], preset: str | Path | Preset = "bga-old-style", *,
+                 jobs: int = 1) -> Iterator[tuple[bytes, int, int]]:
+    """Score JSON-lines text given in blocks of whole lines, each with the
+    number of its first line; yield, per block and in order, (the answers as
+    UTF-8 JSON lines, lines read, lines failed). A bad line's answer is its
+    error with its line number, ``{"line": n, "error": ...}``; blank lines are
+    skipped but counted. A worker process (``jobs`` > 1) takes whole blocks
+    and gives back one piece of text each, so the parent does no per-line
+    work."""
+    if type(jobs) is not int or not 1 <= jobs <= 256:
+        raise HkcoreError(f"jobs: expected a whole number 1..256, got {shown(jobs)}")
+    compiled = compiled_for(preset)
+    if jobs == 1:
+        yield from (_score_block(compiled, first, block) for first, block in blocks)
+        return
+    items = iter(blocks)
+    with ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_start_worker,
+                             initargs=(_spec(preset, compiled),)) as pool:
+        pending: deque[Future[tuple[bytes, int, int]]] = deque()
+        try:
+            while True:
+                while len(pending) < 2 * jobs:
+                    item = next(items, None)
+                    if item is None:
+                        break
+                    pending.append(pool.submit(_work_block, *item))
+                if not pending:
+                    return
+                yield pending.popleft().result()
+        except BrokenProcessPool as exc:
+            raise HkcoreError(f"jobs: a worker process stopped ({exc}); plugins given to register_plugin "
+                              "are not seen by worker processes") from None
+
+
+def _score_block(compiled: CompiledPreset, first: int, block: bytes) -> tuple[bytes, int, int]:
+    out = []
+    failed = 0
+    for i, raw in enumerate(block.split(b"\n")):
+        if len(raw) >= MAX_JSON + 2:  # what a reader of lines of at most MAX_JSON + 2 bytes sees of it
+            raw = raw[:MAX_JSON + 2]
+        line = raw.strip()
+        if not line:
+            continue
+        text = _one(compiled, line, True)
+        if text.startswith('{"error"'):
+            failed += 1
+            text = '{"line": ' + str(first + i) + ", " + text[1:]
+        out.append(text)
+    if not out:
+        return b"", 0, 0
+    out.append("")
+    return "\n".join(out).encode(), len(out) - 1, failed
+
+
+def _work_block(first: int, block: bytes) -> tuple[bytes, int, int]:
+    return _score_block(_WORKER[0], first, block)
 
 
 def _from_json(line: str) -> ScoreResult | HkcoreError:

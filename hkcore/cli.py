@@ -259,6 +259,65 @@ def _jsonl_lines(source: str) -> Iterator[tuple[int, bytes]]:
             f.close()
 
 
+#: bytes of a JSON-lines file read at a time by ``score --jsonl FILE``
+BLOCK = 1 << 20
+
+
+def _file_blocks(path: str) -> Iterator[tuple[int, bytes]]:
+    """A JSON-lines file in blocks of whole lines, each with the number of its
+    first line (an over-long line's head kept as ``_jsonl_lines`` keeps it);
+    a progress bar on stderr on a terminal."""
+    try:
+        f = open(path, "rb")
+    except OSError as exc:
+        raise HandError(f"--jsonl: cannot read {shown(path)}: {exc.strerror}", "jsonl", path) from None
+    bar = None
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=Path(path).stat().st_size, unit="B", unit_scale=True, file=sys.stderr, leave=False)
+    try:
+        first = 1
+        while True:
+            block = f.read(BLOCK)
+            if not block:
+                return
+            if bar is not None:
+                bar.update(len(block))
+            if not block.endswith(b"\n"):
+                rest = f.readline(MAX_JSON + 2)
+                if len(rest) > MAX_JSON + 1 and not rest.endswith(b"\n"):
+                    while True:  # the rest of an over-long line: it is refused by its size
+                        more = f.readline(1 << 16)
+                        if not more or more.endswith(b"\n"):
+                            break
+                    rest += b"\n"
+                if bar is not None:
+                    bar.update(len(rest))
+                block += rest
+            yield first, block
+            first += block.count(b"\n")
+    finally:
+        if bar is not None:
+            bar.close()
+        f.close()
+
+
+def _score_file(path: str, preset: str, jobs: int) -> int:
+    """``score --jsonl FILE``: the file in blocks, answers written as they come."""
+    from hkcore.batch import score_blocks
+
+    failed = total = 0
+    sys.stdout.flush()
+    out = sys.stdout.buffer
+    for text, n, bad in score_blocks(_file_blocks(path), preset, jobs=jobs):
+        out.write(text)
+        total += n
+        failed += bad
+    out.flush()
+    return _failures(failed, total, "lines")
+
+
 def _run_jsonl(lines: Iterator[tuple[int, bytes]], answer: Any) -> int:
     """Feed each line to ``answer`` (an iterable of lines -> an iterator of
     (JSON answer, failed), in order); print one JSON line each, a bad hand's
@@ -299,6 +358,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
         _jsonl_only(args, "score")
         if len(ids) != 1:
             raise HkcoreError("score --jsonl: give one preset (hkscore compare --jsonl scores under several)")
+        if args.jsonl != "-":
+            return _score_file(args.jsonl, ids[0], args.jobs)
         from hkcore.batch import score_many
 
         return _run_jsonl(_jsonl_lines(args.jsonl), lambda lines: (

@@ -113,6 +113,38 @@ def test_score_jsonl(tmp_path: Path, jobs: str) -> None:
     assert code == 1 and "4 of 9 lines failed" in err
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_score_jsonl_file_reads_as_stdin(tmp_path: Path, jobs: str) -> None:
+    """A file is read in blocks of lines (workers take whole blocks); the
+    answers, line numbers and counts are those of reading it line by line
+    from stdin: blank lines, bad lines, an over-long line, no final newline."""
+    path = _jsonl(tmp_path)
+    over_long = b'{"tiles": "' + b"1m" * 40_000 + b'"}'
+    path.write_bytes(path.read_bytes() + b"  \n" + over_long + b"\n123m456p234789s55z win:5z self-draw")
+    by_file = _run(["score", "--jsonl", str(path), "-p", "hk-classic", "--jobs", jobs])
+    by_line = _run(["score", "--jsonl", "-", "-p", "hk-classic"], stdin=path.read_bytes())
+    assert by_file == by_line
+    rows = [json.loads(line) for line in by_file[1].splitlines()]
+    assert rows[-2]["line"] == 12 and "JSON of 65,538 characters" in rows[-2]["error"]
+    assert rows[-1]["faan"] == 3 and "5 of 11 lines failed" in by_file[2]
+
+
+def test_file_blocks_hold_whole_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hkcore import cli
+
+    lines = [b"a" * n for n in (5, 0, 17, 3, 0, 0, 40, 1)]
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    monkeypatch.setattr(cli, "BLOCK", 7)
+    blocks = list(cli._file_blocks(str(path)))
+    assert b"".join(b for _, b in blocks) == path.read_bytes()
+    assert all(b.endswith(b"\n") for _, b in blocks)
+    number = 1
+    for first, block in blocks:  # each block starts on the line its number says
+        assert first == number
+        number += block.count(b"\n")
+
+
 def test_score_jsonl_from_stdin_all_good() -> None:
     lines = b'{"tiles": "123m456p234789s55z", "win_tile": "5z", "self_draw": true}\n' * 3
     code, out, err = _run(["score", "--jsonl", "-", "-p", "hk-classic"], stdin=lines)
