@@ -377,3 +377,13 @@ def test_house_preset_round_trips_through_a_file(tmp_path: Path) -> None:
     path = tmp_path / "house.json"
     path.write_text(VALUES["preset-house"].model_dump_json(indent=2), encoding="utf-8")
     assert Preset.model_validate_json(path.read_text(encoding="utf-8")) == VALUES["preset-house"]
+
+
+def test_preset_schema_names_what_the_loader_reads() -> None:
+    """The preset file's schema and the loader cannot drift apart: the same top-level keys and entry keys."""
+    from hkcore.preset import ENTRY_KEYS, TOP_KEYS, PatternEntry
+
+    assert set(PresetData.__annotations__) == set(TOP_KEYS)
+    assert set(PatternEntry.__annotations__) == set(ENTRY_KEYS)
+    schema = Preset.model_json_schema()
+    assert set(schema["properties"]) == set(TOP_KEYS)
