@@ -10,6 +10,9 @@
     hkscore schema [MODEL]                 JSON Schema of the data (hand, meld, position, result,
                                            analysis, comparison, claim, preset)
     hkscore decompose TILES                readings, tiles away and waits
+    hkscore sample --n N --seed S          random complete hands, one JSON line each
+    hkscore report FILE|- --out DIR        hands under several presets: summary.json, summary.md,
+                                           report.html
 
 Every command takes ``--json``; the commands that print a table (compare,
 waits, presets list/show/diff) take ``--format table|json|csv|markdown``.
@@ -699,6 +702,16 @@ def _cmd_decompose(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_sample(args: argparse.Namespace) -> int:
+    from hkcore.sample import sample
+
+    out = sys.stdout
+    for hand in sample(args.n, args.seed, args.preset, only=args.only):
+        out.write(json.dumps(hand, ensure_ascii=False) + "\n")
+    out.flush()
+    return 0
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         print(f"hkscore: error: {message} (see '{self.prog} --help')", file=sys.stderr)
@@ -786,6 +799,14 @@ def build_parser() -> argparse.ArgumentParser:
     dec.add_argument("--meld", action="append", help="a declared set, e.g. 555z (repeatable)")
     _output(dec, "tiles, status, readings or waits")
     dec.set_defaults(func=_cmd_decompose)
+
+    sa = sub.add_parser("sample", help="random complete hands, one JSON line each (the same for the same seed)")
+    sa.add_argument("--n", "-n", type=int, default=1000, help="how many hands (default 1000)")
+    sa.add_argument("--seed", type=int, default=0, help="the random seed (default 0)")
+    sa.add_argument("--preset", "-p", help="the table the hands are for: no bonus tiles under a 136-tile preset")
+    sa.add_argument("--only", choices=["complete", "winnable"],
+                    help="keep only hands complete (or winnable) under --preset")
+    sa.set_defaults(func=_cmd_sample)
     return parser
 
 
