@@ -8,7 +8,7 @@
     hkscore presets diff A B               every rule on which two presets differ
     hkscore plugins                        installed plugins, what each provides, any problem
     hkscore schema [MODEL]                 JSON Schema of the data (hand, meld, position, result,
-                                           analysis, comparison, claim, preset)
+                                           analysis, comparison, claim, preset, summary)
     hkscore decompose TILES                readings, tiles away and waits
     hkscore sample --n N --seed S          random complete hands, one JSON line each
     hkscore report FILE|- --out DIR        hands under several presets: summary.json, summary.md,
@@ -659,7 +659,7 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
     return status
 
 
-_SCHEMAS = ("hand", "meld", "result", "position", "analysis", "comparison", "claim", "preset")
+_SCHEMAS = ("hand", "meld", "result", "position", "analysis", "comparison", "claim", "preset", "summary")
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
@@ -668,9 +668,10 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     from hkcore.comparison import Comparison
     from hkcore.models import Hand, Meld, Position, ScoreResult
     from hkcore.preset import Preset
+    from hkcore.summary import ComparisonSummary
 
     schemas = {"hand": Hand, "meld": Meld, "result": ScoreResult, "position": Position, "analysis": Analysis,
-               "comparison": Comparison, "claim": Claim, "preset": Preset}
+               "comparison": Comparison, "claim": Claim, "preset": Preset, "summary": ComparisonSummary}
     model = schemas[args.model]
     print(json.dumps(model.model_json_schema(by_alias=True), ensure_ascii=False, indent=2))
     return 0
