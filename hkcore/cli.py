@@ -34,7 +34,7 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from hkcore.errors import HandError, HkcoreError, shown
-from hkcore.notation import format_hand
+from hkcore.notation import format_hand, unicode_hand
 from hkcore.tiles import TILES, format_tiles, parse_tiles, to_unicode
 
 if TYPE_CHECKING:
@@ -179,16 +179,6 @@ def _preset_list(values: Sequence[str] | None) -> list[str]:
     return out
 
 
-def _unicode_hand(hand: Hand) -> str:
-    parts = [to_unicode(parse_tiles(hand.tiles))]
-    for m in hand.melds:
-        parts.append(to_unicode(parse_tiles(m.tiles)))
-    bonus = [f"{n}f" for n in hand.flowers] + [f"{n}g" for n in hand.seasons]
-    if bonus:
-        parts.append(to_unicode(bonus))
-    return " ".join(parts)
-
-
 def render(result: ScoreResult, preset: Preset) -> str:
     """A scored hand as a person reads it."""
     lines = [f"{preset.id} ({preset.name})"]
@@ -310,7 +300,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         raise HkcoreError("score: give a hand (a JSON file, - for stdin, or notation) or --jsonl FILE")
     hand = read_hand(args.hand)
     results: list[dict[str, Any]] = []
-    blocks = [f"hand  {format_hand(hand)}\n      {_unicode_hand(hand)}"]
+    blocks = [f"hand  {format_hand(hand)}\n      {unicode_hand(hand)}"]
     failed = 0
     for ref in ids:
         preset = load_preset(ref)
@@ -622,7 +612,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if fmt == "json":
         print_json(cmp.model_dump())  # always {"hand": ..., "presets": [...]}, one entry per preset in order
     elif fmt == "table":
-        print(f"hand  {format_hand(hand)}\n      {_unicode_hand(hand)}\n")
+        print(f"hand  {format_hand(hand)}\n      {unicode_hand(hand)}\n")
         print(cmp.table())
     else:
         print_rows(cmp.grid(), fmt)
@@ -711,6 +701,28 @@ def _cmd_sample(args: argparse.Namespace) -> int:
         out.write(json.dumps(hand, ensure_ascii=False) + "\n")
     out.flush()
     return 0
+
+
+def _counted(lines: Iterator[tuple[int, bytes]], source: str) -> Iterator[bytes]:
+    """The lines, with a bar counting hands on stderr when stdin is read and stderr is a terminal
+    (``_jsonl_lines`` shows one by bytes for a file)."""
+    if source != "-" or not sys.stderr.isatty():
+        return (line for _, line in lines)
+    from tqdm import tqdm
+
+    return (line for _, line in tqdm(lines, unit=" hands", file=sys.stderr, leave=False))
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from hkcore.report import require_matplotlib, write_report
+    from hkcore.summary import compare_many
+
+    require_matplotlib()  # before reading any hand
+    refs = _preset_list(args.preset) if args.preset else ["all"]
+    summary = compare_many(_counted(_jsonl_lines(args.source), args.source), refs, jobs=args.jobs)
+    for path in write_report(summary, args.out):
+        print(path)
+    return _failures(summary.unreadable, summary.hands, "hands (under every preset)")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -808,6 +820,14 @@ def build_parser() -> argparse.ArgumentParser:
     sa.add_argument("--only", choices=["complete", "winnable"],
                     help="keep only hands complete (or winnable) under --preset")
     sa.set_defaults(func=_cmd_sample)
+
+    rp = sub.add_parser("report", help="many hands under several presets: summary.json, summary.md, report.html")
+    rp.add_argument("source", help="a JSON-lines file of hands (one hand a line: JSON or notation), - for stdin")
+    rp.add_argument("--preset", "-p", action="append",
+                    help="preset id or TOML path, repeatable; 'all' for every built-in (the default)")
+    rp.add_argument("--out", "-o", required=True, help="the folder to write the report into (made if missing)")
+    rp.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
+    rp.set_defaults(func=_cmd_report)
     return parser
 
 

@@ -113,6 +113,7 @@ class ComparisonSummary(Value):
     """
 
     hands: int = Field(0, description="hands read")
+    unreadable: int = Field(0, description="hands no preset could read (counted among every preset's errors)")
     presets: dict[str, PresetSummary]
     flips: dict[str, dict[str, Flip]]
     faan_differences: dict[str, dict[str, dict[str, int]]]
@@ -144,7 +145,7 @@ class ComparisonSummary(Value):
             raise HkcoreError(f"summaries of different presets cannot be added: {list(self.presets)} and "
                               f"{list(other.presets)}")
         return ComparisonSummary(
-            hands=self.hands + other.hands,
+            hands=self.hands + other.hands, unreadable=self.unreadable + other.unreadable,
             presets={k: v + other.presets[k] for k, v in self.presets.items()},
             flips={a: {b: f + other.flips[a][b].shifted(self.hands) for b, f in row.items()}
                    for a, row in self.flips.items()},
@@ -165,6 +166,7 @@ class _Tally:
         n = len(compiled)
         self.start = start
         self.hands = 0
+        self.unreadable = 0
         self.counts = [[0] * 9 for _ in range(n)]  # errors complete winnable limit paid gain dpaid dwins dgain
         self.faan: list[Counter[int]] = [Counter() for _ in range(n)]
         self.patterns: list[Counter[str]] = [Counter() for _ in range(n)]
@@ -209,6 +211,9 @@ class _Tally:
                         c[6] += -pays[discarder]
                         c[7] += 1
                         c[8] += gain
+        if all(r is None for r in results):
+            self.unreadable += 1
+            return
         for a, b in self.pairs:
             ra, rb = results[a], results[b]
             if ra is None or rb is None:
@@ -226,6 +231,7 @@ class _Tally:
     def error(self) -> None:
         """A hand no preset can read."""
         self.hands += 1
+        self.unreadable += 1
         for c in self.counts:
             c[0] += 1
 
@@ -242,7 +248,7 @@ class _Tally:
                 winner_gain=k[5], discarder_paid=k[6], discard_wins_paid=k[7], discard_wins_gain=k[8])
         ids = self.ids
         return ComparisonSummary(
-            hands=self.hands, presets=presets,
+            hands=self.hands, unreadable=self.unreadable, presets=presets,
             flips={ids[a]: {ids[b]: Flip(count=self.flips[(a, b)][0], examples=self.flips[(a, b)][1])
                             for b in range(len(ids)) if b != a} for a in range(len(ids))},
             faan_differences={ids[a]: {ids[b]: {str(d): n for d, n in sorted(self.diffs[(a, b)].items())}
