@@ -358,6 +358,7 @@ def _figures(summary: ComparisonSummary) -> dict[str, str]:
     ax.set_yticks(list(ys), ids)
     ax.invert_yaxis()
     ax.set_xlim(0, 1.08)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.set_xlabel("share of the hands each preset reads: winnable (solid), complete (pale)")
     out["winnable"] = _svg(fig)
 
