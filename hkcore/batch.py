@@ -59,13 +59,19 @@ def error_json(exc: HkcoreError) -> str:
     return json.dumps({"error": str(exc), "type": type(exc).__name__, "field": field})
 
 
+def score_one(compiled: CompiledPreset, item: Any) -> ScoreResult:
+    """One hand of any form ``score_many`` reads, scored (a ``HkcoreError`` if it cannot be)."""
+    result = compiled.score_plain(item)
+    if result is None:
+        if isinstance(item, (bytes, bytearray)):
+            item = _decode(item)
+        result = compiled.score(item if type(item) is Hand else Hand.parse(item))
+    return result
+
+
 def _one(compiled: CompiledPreset, item: Any, as_json: bool) -> Any:
     try:
-        result = compiled.score_plain(item)
-        if result is None:
-            if isinstance(item, (bytes, bytearray)):
-                item = _decode(item)
-            result = compiled.score(item if type(item) is Hand else Hand.parse(item))
+        result = score_one(compiled, item)
     except HkcoreError as exc:
         return error_json(exc) if as_json else exc
     return result.to_json() if as_json else result

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from hkcore.batch import as_line, check_jobs, in_workers, spec
+from hkcore.batch import check_jobs, in_workers, score_one, spec
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HkcoreError, shown
 from hkcore.models import Hand, Value
@@ -182,7 +182,7 @@ class _Tally:
         context: list[Any] = []  # the hand's discarder and notation, read once when first needed
         for i, compiled in enumerate(self.compiled):
             try:
-                r = compiled.score(item)
+                r = score_one(compiled, item)
             except HkcoreError:
                 self.counts[i][0] += 1
                 results.append(None)
