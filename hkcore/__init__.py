@@ -42,7 +42,6 @@ _WHERE = {
     "Comparison": "hkcore.comparison",
     "compare_many": "hkcore.summary",
     "ComparisonSummary": "hkcore.summary",
-    "sample": "hkcore.sample",
     "analyse": "hkcore.analysis",
     "Analysis": "hkcore.analysis",
     "Claim": "hkcore.claims",
@@ -78,7 +77,7 @@ _WHERE = {
 }
 _SUBMODULES = frozenset({"core", "notation", "engine", "models", "preset", "registry", "analysis", "claims",
                          "comparison", "batch", "shaping", "tiles", "errors", "patterns", "shapes", "payments",
-                         "hookspecs", "cli", "summary", "report"})
+                         "hookspecs", "cli", "summary", "report", "sample"})
 
 __all__ = [*_WHERE, "core", "notation"]
 
@@ -104,7 +103,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from hkcore.batch import score_many
     from hkcore.claims import Claim, legal_claims, may_discard, resolve_claims
     from hkcore.comparison import Comparison, compare
-    from hkcore.sample import sample
     from hkcore.summary import ComparisonSummary, compare_many
     from hkcore.engine import score
     from hkcore.errors import HandError, HkcoreError, TileError
