@@ -56,6 +56,10 @@ def write_report(summary: ComparisonSummary, out: str | Path) -> list[Path]:
 # figures derived from the counts
 
 
+def _hands(n: int) -> str:
+    return f"{n:,} hand" + ("" if n == 1 else "s")
+
+
 def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
@@ -164,7 +168,7 @@ def markdown(summary: ComparisonSummary) -> str:
     ids = list(summary.presets)
     out = [f"# {summary.hands:,} hands under {len(ids)} presets", ""]
     if summary.unreadable:
-        out += [f"{summary.unreadable:,} hands could not be read under any preset.", ""]
+        out += [f"{_hands(summary.unreadable)} could not be read under any preset.", ""]
     rows = [["preset", "hands", "errors", "complete", "winnable", "winnable share", "limit", "mean"]]
     rows += [[pid, *(text for _, text, _ in cells)] for pid, cells in _overview_rows(summary)]
     out += ["## Presets", "", "winnable share: of the hands the preset reads (not errors); "
@@ -234,8 +238,8 @@ def page(summary: ComparisonSummary) -> str:
              f'<body><h1 data-field="hands" data-value="{summary.hands}">{summary.hands:,} hands under '
              f"{len(ids)} presets</h1>"]
     if summary.unreadable:
-        parts.append(f'<p data-field="unreadable" data-value="{summary.unreadable}">{summary.unreadable:,} '
-                     "hands could not be read under any preset.</p>")
+        parts.append(f'<p data-field="unreadable" data-value="{summary.unreadable}">{_hands(summary.unreadable)} '
+                     "could not be read under any preset.</p>")
     figures = _figures(summary)
     # overview
     parts.append('<h2>Presets</h2><p class="note">winnable share: of the hands the preset reads (not errors); '
@@ -338,7 +342,7 @@ def _svg(fig: Any) -> str:
 def _figures(summary: ComparisonSummary) -> dict[str, str]:
     import matplotlib
     from matplotlib.figure import Figure
-    from matplotlib.ticker import PercentFormatter
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
 
     matplotlib.rcParams["svg.hashsalt"] = "hkcore"  # the same ids on every run
     matplotlib.rcParams["svg.fonttype"] = "none"    # text stays text (the page's font)
@@ -371,6 +375,7 @@ def _figures(summary: ComparisonSummary) -> dict[str, str]:
         ax.bar([k for k, _ in pts], [n / total for _, n in pts], color=colours[p], width=0.8)
         ax.set_title(p, fontsize=10)
         ax.set_xlabel(_unit(s))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     axes[0].set_ylabel("complete hands")
     fig.tight_layout()
