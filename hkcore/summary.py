@@ -10,23 +10,22 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import combinations, islice, permutations
+from itertools import combinations, permutations
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
 from hkcore.batch import check_jobs, in_workers, score_one, spec
+from hkcore.comparison import preset_refs
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HkcoreError, shown
 from hkcore.models import Hand, Value
 from hkcore.notation import format_hand
-from hkcore.preset import Preset, PresetError, builtin_ids
+from hkcore.preset import Preset, PresetError
 
 #: the most example hands kept for each flip
 EXAMPLES = 10
-#: the most presets one summary compares
-MOST_PRESETS = 64
 
 
 def _add(a: dict[str, int], b: dict[str, int], numeric: bool) -> dict[str, int]:
@@ -262,25 +261,6 @@ def _read(item: Any) -> Hand:
     return item if type(item) is Hand else Hand.parse(item)
 
 
-def _presets(presets: Iterable[str | Path | Preset] | str | Path | Preset | None) -> list[Any]:
-    if presets is None:
-        refs: list[Any] = list(builtin_ids())
-    elif isinstance(presets, (str, Path, Preset)):
-        refs = [presets]
-    else:
-        try:
-            refs = list(islice(presets, MOST_PRESETS + 1))
-        except TypeError:
-            raise PresetError(f"expected preset ids, paths or Presets, got {shown(presets)}", None,
-                              "presets") from None
-    refs = [r for ref in refs for r in (builtin_ids() if ref == "all" else [ref])]
-    if not refs:
-        raise PresetError("no preset to compare under", None, "presets")
-    if len(refs) > MOST_PRESETS:
-        raise PresetError(f"more than {MOST_PRESETS} presets in one summary", None, "presets")
-    return refs
-
-
 def compare_many(hands: Iterable[Any], presets: Iterable[str | Path | Preset] | str | Path | Preset | None = None,
                  *, jobs: int = 1) -> ComparisonSummary:
     """Score every hand under every preset (default, or ``"all"``: the built-in
@@ -290,7 +270,9 @@ def compare_many(hands: Iterable[Any], presets: Iterable[str | Path | Preset] | 
     processes, each given chunks of raw lines and returning a partial summary
     (memory stays flat). Two presets with the same id are an error."""
     check_jobs(jobs)
-    refs = _presets(presets)
+    refs = preset_refs(presets, "summary")
+    if not refs:
+        raise PresetError("no preset to compare under", None, "presets")
     compiled = [compiled_for(r) for r in refs]
     ids = [c.preset.id for c in compiled]
     if len(set(ids)) != len(ids):
