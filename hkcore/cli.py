@@ -720,8 +720,11 @@ def _cmd_report(args: argparse.Namespace) -> int:
     require_matplotlib()  # before reading any hand
     refs = _preset_list(args.preset) if args.preset else ["all"]
     summary = compare_many(_counted(_jsonl_lines(args.source), args.source), refs, jobs=args.jobs)
-    for path in write_report(summary, args.out):
-        print(path)
+    written = write_report(summary, args.out)
+    if args.format == "json":
+        print_json(summary.model_dump())
+    else:
+        print("\n".join(map(str, written)))
     return _failures(summary.unreadable, summary.hands, "hands (under every preset)")
 
 
@@ -819,6 +822,7 @@ def build_parser() -> argparse.ArgumentParser:
     sa.add_argument("--preset", "-p", help="the table the hands are for: no bonus tiles under a 136-tile preset")
     sa.add_argument("--only", choices=["complete", "winnable"],
                     help="keep only hands complete (or winnable) under --preset")
+    _output(sa, "always JSON lines, one hand each")
     sa.set_defaults(func=_cmd_sample)
 
     rp = sub.add_parser("report", help="many hands under several presets: summary.json, summary.md, report.html")
@@ -827,6 +831,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="preset id or TOML path, repeatable; 'all' for every built-in (the default)")
     rp.add_argument("--out", "-o", required=True, help="the folder to write the report into (made if missing)")
     rp.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
+    _output(rp, "summary.json's content instead of the paths written")
     rp.set_defaults(func=_cmd_report)
     return parser
 

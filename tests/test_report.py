@@ -43,6 +43,8 @@ def test_report_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert std.out.split() == [str(out / n) for n in ("summary.json", "summary.md", "report.html")]
     assert std.err == "hkscore: 1 of 5 hands (under every preset) failed\n"
     assert json.loads((out / "summary.json").read_text(encoding="utf-8")) == EXPECTED
+    assert main(["report", str(_corpus_file(tmp_path)), "--out", str(out), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out) == EXPECTED
     md = (out / "summary.md").read_text(encoding="utf-8")
     assert "| bga-old-style | 5 | 1 | 3 | 1 | 25.0% | 0 | 3.7 faan |" in md
     assert "| playingcards-io | 3 | 26.3 | 25 | 79 | 31 | 39.2% | 39.2% |" in md
