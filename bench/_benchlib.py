@@ -1,7 +1,8 @@
 """Shared helpers of the bench scripts: hand generators, timing, machine
 description and the owned-section update of ``bench/RESULTS.md``.
 
-Nothing here imports hkcore, so every bench script can load the library
+Nothing here imports hkcore but ``hkcore.sample`` (the hand generator, which
+loads no other part of hkcore), so every bench script can load the library
 its own way (and refuse a pure-Python build) before using these helpers.
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ from importlib import metadata
 from itertools import repeat
 from pathlib import Path
 from random import Random
-from typing import Any, NamedTuple
+from typing import Any
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
@@ -30,69 +31,13 @@ REPO_ROOT = BENCH_DIR.parent
 # xiangting (bingpai): 0..8 = 1m..9m, 9..17 = 1p..9p, 18..26 = 1s..9s,
 # 27..33 = 1z..7z.
 
-ORPHAN_TILES = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-CHOW_STARTS = tuple(s * 9 + n for s in range(3) for n in range(7))
-_SUIT_LETTERS = "mpsz"
+try:  # the hand generator is hkcore's own (hkcore.sample imports nothing else of hkcore at import)
+    from hkcore.sample import CHOW_STARTS, ORPHAN_TILES, CompleteHand, canonical, random_complete_sets
+except ImportError:  # a source tree that was not installed
+    sys.path.insert(0, str(REPO_ROOT))
+    from hkcore.sample import CHOW_STARTS, ORPHAN_TILES, CompleteHand, canonical, random_complete_sets
 
-
-def canonical(counts: Sequence[int]) -> str:
-    """The canonical notation of 34 counts, e.g. ``123m456p789s11222z``."""
-    parts = []
-    for s, letter in enumerate(_SUIT_LETTERS):
-        start = s * 9
-        digits = "".join(
-            str(n + 1) * counts[start + n] for n in range(9 if s < 3 else 7)
-        )
-        if digits:
-            parts.append(digits + letter)
-    return "".join(parts)
-
-
-class CompleteHand(NamedTuple):
-    """A random complete hand with the sets it was built from.
-
-    ``counts``: 34 counts of the 14 tiles; ``pair``: the pair's tile index
-    (for thirteen orphans, the duplicated orphan); ``sets``: the four set
-    codes ``kind * 34 + tile`` (chow 0, pung 1: the tile of a pung, the
-    lowest tile of a chow) in the order drawn, or None for thirteen orphans.
-    """
-
-    counts: list[int]
-    pair: int
-    sets: tuple[int, ...] | None
-
-
-def random_complete_sets(rng: Random, orphans_share: float = 0.01, chow_share: float = 0.5) -> CompleteHand:
-    """``random_complete``'s hand together with its pair and sets.
-
-    The same draws from ``rng`` in the same order as ``random_complete``
-    (which is built on it), so both give the same hands for the same seed.
-    """
-    if rng.random() < orphans_share:
-        counts = [0] * 34
-        for t in ORPHAN_TILES:
-            counts[t] = 1
-        pair = rng.choice(ORPHAN_TILES)
-        counts[pair] += 1
-        return CompleteHand(counts, pair, None)
-    while True:
-        counts = [0] * 34
-        sets = []
-        for _ in range(4):
-            if rng.random() < chow_share:
-                s = rng.choice(CHOW_STARTS)
-                counts[s] += 1
-                counts[s + 1] += 1
-                counts[s + 2] += 1
-                sets.append(s)
-            else:
-                t = rng.randrange(34)
-                counts[t] += 3
-                sets.append(34 + t)
-        pair = rng.randrange(34)
-        counts[pair] += 2
-        if max(counts) <= 4:
-            return CompleteHand(counts, pair, tuple(sets))
+__all__ = ["CHOW_STARTS", "ORPHAN_TILES", "CompleteHand", "canonical", "random_complete_sets"]
 
 
 def random_complete(rng: Random, orphans_share: float = 0.01, chow_share: float = 0.5) -> list[int]:

@@ -52,187 +52,24 @@ PACKAGES = ("hkcore", "mahjong", "PyMahjongGB", "pydantic", "pydantic_core", "pl
 CONFIG_CACHES: tuple[str, ...] = ()
 
 # --------------------------------------------------------------------------
-# What a random hand's context looks like (shares are probabilities)
+# A random won hand: hkcore.sample's generator (its docstring gives the shares)
 
-SEATS = ("E", "S", "W", "N")
-MELD_WEIGHTS = (40, 20, 20, 12, 8)  # how many of the 4 sets are declared: 0, 1, 2, 3, 4
-KONG_SHARE = 0.3                    # a declared pung whose 4th copy is free becomes a kong
-CONCEALED_KONG_SHARE = 0.4          # ... and that kong is concealed
-SELF_DRAW_SHARE = 0.5
-KONG_REPLACEMENT_SHARE = 0.3        # of self-draws with a kong among the melds
-KONG_ON_KONG_SHARE = 0.3            # ... with two kongs: kong_replacement 2
-LAST_TILE_SHARE = 0.03
-ROBBING_SHARE = 0.05                # of discard wins whose winning tile is held once
-BONUS_SHARE = 0.25                  # each of the 8 bonus tiles (144-tile presets; MCR flower count)
-ORPHANS_SHARE = 0.01
+from hkcore.sample import (  # noqa: E402  (re-exported: bench_analyse and bench_ingest use them as bs.*)
+    KONG, ORPHANS_SHARE, HandSource, Situation, hk_dict, random_situation, set_tiles)
+
 # mahjong (riichi) only
 RIICHI_SHARE = 0.6                  # of closed hands won by self-draw (closed discard wins: always)
 IPPATSU_SHARE = 0.1                 # of riichi hands
 # PyMahjongGB only
 FOURTH_TILE_SHARE = 0.1             # of wins whose winning tile is held once (not robbing)
 
-TILE_CODES = tuple(f"{n + 1}{s}" for s in "mps" for n in range(9)) + tuple(f"{n}z" for n in range(1, 8))
 # PyMahjongGB: W characters, B dots, T bamboo, F1..F4 winds, J1 red J2 green J3 white
 MCR_CODES = (tuple(f"{s}{n}" for s in "WBT" for n in range(1, 10))
              + ("F1", "F2", "F3", "F4", "J3", "J2", "J1"))
-KONG = 2 * 34
+__all__ = ["HandSource", "Situation", "hk_dict", "random_situation", "set_tiles", "KONG", "ORPHANS_SHARE"]
 
 
 log = bl.log
-
-
-# --------------------------------------------------------------------------
-# A random won hand, independent of any library
-
-
-@dataclass
-class Situation:
-    """A random complete hand split into declared sets and concealed tiles, with its context."""
-
-    base: bl.CompleteHand
-    concealed: list[int]                        # 34 counts of the concealed tiles (winning tile included)
-    melds: list[tuple[int, bool, int | None]]   # (set code, concealed, seat index it came from)
-    win: int
-    seat: int
-    round: int
-    self_draw: bool
-    discarder: int | None
-    last_tile: bool
-    kong_replacement: int
-    robbing_kong: bool
-    flowers: tuple[int, ...]
-    seasons: tuple[int, ...]
-
-    @property
-    def is_orphans(self) -> bool:
-        return self.base.sets is None
-
-
-def random_situation(rng: Random, base: bl.CompleteHand) -> Situation:
-    """Declared sets taken out of ``base`` and a valid context, drawn from ``rng``.
-
-    0..4 of the four sets are declared (weights ``MELD_WEIGHTS``), in a random
-    order: a chow claimed from the seat before the winner, a pung from another
-    seat, or, when the fourth copy is free, a kong (exposed, or concealed with
-    no ``from``). The winning tile is a random concealed tile. Self-draw or a
-    discard by a random other seat; occasionally last tile, a win on a kong
-    replacement (self-draw with a kong; 2 needs two kongs), or robbing a kong
-    (discard win, the robbed tile held once). Random flowers and seasons.
-    Thirteen-orphans hands declare nothing.
-    """
-    counts = base.counts
-    concealed = list(counts)
-    seat, rnd = rng.randrange(4), rng.randrange(4)
-    others = [i for i in range(4) if i != seat]
-    before = (seat - 1) % 4
-    melds: list[tuple[int, bool, int | None]] = []
-    if base.sets is not None:
-        k = rng.choices(range(5), MELD_WEIGHTS)[0]
-        for i in rng.sample(range(4), k):
-            code = base.sets[i]
-            kind, t = divmod(code, 34)
-            if kind == 0:
-                for u in (t, t + 1, t + 2):
-                    concealed[u] -= 1
-                melds.append((code, False, before))
-            else:
-                concealed[t] -= 3
-                if counts[t] == 3 and rng.random() < KONG_SHARE:
-                    hidden = rng.random() < CONCEALED_KONG_SHARE
-                    melds.append((KONG + t, hidden, None if hidden else rng.choice(others)))
-                else:
-                    melds.append((code, False, rng.choice(others)))
-    win = rng.choice([t for t in range(34) for _ in range(concealed[t])])
-    self_draw = rng.random() < SELF_DRAW_SHARE
-    discarder = None if self_draw else rng.choice(others)
-    n_kongs = sum(1 for code, _, _ in melds if code >= KONG)
-    kong_replacement, last_tile, robbing = 0, False, False
-    if self_draw and n_kongs and rng.random() < KONG_REPLACEMENT_SHARE:
-        kong_replacement = 2 if n_kongs >= 2 and rng.random() < KONG_ON_KONG_SHARE else 1
-    elif rng.random() < LAST_TILE_SHARE:
-        last_tile = True
-    elif not self_draw and counts[win] == 1 and rng.random() < ROBBING_SHARE:
-        robbing = True  # the discarder is the kong-maker
-    flowers = tuple(n for n in range(1, 5) if rng.random() < BONUS_SHARE)
-    seasons = tuple(n for n in range(1, 5) if rng.random() < BONUS_SHARE)
-    return Situation(base, concealed, melds, win, seat, rnd, self_draw, discarder, last_tile,
-                     kong_replacement, robbing, flowers, seasons)
-
-
-def set_tiles(code: int) -> tuple[int, ...]:
-    kind, t = divmod(code, 34)
-    if kind == 0:
-        return (t, t + 1, t + 2)
-    return (t,) * (3 if kind == 1 else 4)
-
-
-class HandSource:
-    """Draws situations whose complete hands are distinct across every batch.
-
-    Distinct means a different multiset of the 14 tiles (before a pung is
-    turned into a kong), whatever the context; thirteen-orphans hands are
-    the exception (only 13 exist) and are counted as repeats.
-    """
-
-    def __init__(self, rng: Random, orphans_share: float) -> None:
-        self.rng = rng
-        self.orphans_share = orphans_share
-        self.seen: set[bytes] = set()
-        self.repeats = 0
-        self.drawn = 0
-
-    def draw(self) -> Situation:
-        rng = self.rng
-        while True:
-            base = bl.random_complete_sets(rng, self.orphans_share)
-            key = bytes(base.counts)
-            if key in self.seen:
-                if base.sets is not None:
-                    continue
-                self.repeats += 1
-            self.seen.add(key)
-            self.drawn += 1
-            return random_situation(rng, base)
-
-
-# --------------------------------------------------------------------------
-# Native inputs
-
-
-def hk_dict(s: Situation, bonus: bool) -> dict[str, Any]:
-    """The RULES.md dict of a situation (bonus tiles only when ``bonus``)."""
-    melds = []
-    for code, hidden, frm in s.melds:
-        kind = ("chow", "pung", "kong")[code // 34]
-        m: dict[str, Any] = {"kind": kind, "tiles": bl.canonical(_counts_of(set_tiles(code)))}
-        if hidden:
-            m["concealed"] = True
-        else:
-            m["from"] = SEATS[frm]  # type: ignore[index]
-        melds.append(m)
-    d: dict[str, Any] = {
-        "tiles": bl.canonical(s.concealed),
-        "melds": melds,
-        "win_tile": TILE_CODES[s.win],
-        "self_draw": s.self_draw,
-        "seat_wind": SEATS[s.seat],
-        "round_wind": SEATS[s.round],
-        "flowers": list(s.flowers) if bonus else [],
-        "seasons": list(s.seasons) if bonus else [],
-        "last_tile": s.last_tile,
-        "kong_replacement": s.kong_replacement,
-        "robbing_kong": s.robbing_kong,
-    }
-    if s.discarder is not None:
-        d["discarder"] = SEATS[s.discarder]
-    return d
-
-
-def _counts_of(tiles: Sequence[int]) -> list[int]:
-    c = [0] * 34
-    for t in tiles:
-        c[t] += 1
-    return c
 
 
 @dataclass

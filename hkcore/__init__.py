@@ -40,6 +40,8 @@ _WHERE = {
     "score_many": "hkcore.batch",
     "compare": "hkcore.comparison",
     "Comparison": "hkcore.comparison",
+    "compare_many": "hkcore.summary",
+    "ComparisonSummary": "hkcore.summary",
     "analyse": "hkcore.analysis",
     "Analysis": "hkcore.analysis",
     "Claim": "hkcore.claims",
@@ -75,7 +77,7 @@ _WHERE = {
 }
 _SUBMODULES = frozenset({"core", "notation", "engine", "models", "preset", "registry", "analysis", "claims",
                          "comparison", "batch", "shaping", "tiles", "errors", "patterns", "shapes", "payments",
-                         "hookspecs", "cli"})
+                         "hookspecs", "cli", "summary", "report", "sample"})
 
 __all__ = [*_WHERE, "core", "notation"]
 
@@ -101,6 +103,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from hkcore.batch import score_many
     from hkcore.claims import Claim, legal_claims, may_discard, resolve_claims
     from hkcore.comparison import Comparison, compare
+    from hkcore.summary import ComparisonSummary, compare_many
     from hkcore.engine import score
     from hkcore.errors import HandError, HkcoreError, TileError
     from hkcore.hookspecs import hookimpl

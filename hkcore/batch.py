@@ -13,12 +13,12 @@ import json
 import multiprocessing
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HandError, HkcoreError, TileError, shown
@@ -28,6 +28,7 @@ from hkcore.registry import PluginError
 
 #: hands per chunk sent to a worker process
 CHUNK = 2000
+T = TypeVar("T")
 _ERRORS: dict[str, type[HkcoreError]] = {
     cls.__name__: cls for cls in (HkcoreError, HandError, TileError, PresetError, PluginError)}
 
@@ -41,8 +42,7 @@ def score_many(hands: Iterable[Any], preset: str | Path | Preset = "bga-old-styl
     worker processes (1: this process; plugins given to ``register_plugin``
     are not seen by worker processes). A bad preset or ``jobs`` is an error
     at once, before any hand is read."""
-    if type(jobs) is not int or not 1 <= jobs <= 256:
-        raise HkcoreError(f"jobs: expected a whole number 1..256, got {shown(jobs)}")
+    check_jobs(jobs)
     compiled = compiled_for(preset)
     try:
         items = iter(hands)
@@ -50,7 +50,7 @@ def score_many(hands: Iterable[Any], preset: str | Path | Preset = "bga-old-styl
         raise HandError(f"hands: expected an iterable of hands, got {shown(hands)}", "hands", hands) from None
     if jobs == 1:
         return (_one(compiled, item, as_json) for item in items)
-    lines = _in_workers(items, _spec(preset, compiled), jobs)
+    lines = (line for done in in_workers(items, (spec(preset, compiled),), jobs, _work) for line in done)
     return lines if as_json else (_from_json(line) for line in lines)
 
 
@@ -60,13 +60,19 @@ def error_json(exc: HkcoreError) -> str:
     return json.dumps({"error": str(exc), "type": type(exc).__name__, "field": field})
 
 
+def score_one(compiled: CompiledPreset, item: Any) -> ScoreResult:
+    """One hand of any form ``score_many`` reads, scored (a ``HkcoreError`` if it cannot be)."""
+    result = compiled.score_plain(item)
+    if result is None:
+        if isinstance(item, (bytes, bytearray)):
+            item = _decode(item)
+        result = compiled.score(item if type(item) is Hand else Hand.parse(item))
+    return result
+
+
 def _one(compiled: CompiledPreset, item: Any, as_json: bool) -> Any:
     try:
-        result = compiled.score_plain(item)
-        if result is None:
-            if isinstance(item, (bytes, bytearray)):
-                item = _decode(item)
-            result = compiled.score(item if type(item) is Hand else Hand.parse(item))
+        result = score_one(compiled, item)
     except HkcoreError as exc:
         return error_json(exc) if as_json else exc
     return result.to_json() if as_json else result
@@ -79,7 +85,7 @@ def _decode(raw: bytes | bytearray) -> str:
         raise HandError(f"hand: not UTF-8 text (byte {exc.start:,})", "hand", bytes(raw[:40])) from None
 
 
-def _line(item: Any) -> tuple[bool, str]:
+def as_line(item: Any) -> tuple[bool, str]:
     """A hand as (True, one line of text) for a worker, or (False, its error as JSON)."""
     if isinstance(item, str):
         return True, item
@@ -95,7 +101,13 @@ def _line(item: Any) -> tuple[bool, str]:
         return False, error_json(HandError(f"hand: not a hand ({shown(str(exc))})", "hand", None))
 
 
-def _spec(preset: str | Path | Preset, compiled: CompiledPreset) -> tuple[str, str]:
+def check_jobs(jobs: Any) -> None:
+    """``jobs`` must be a whole number 1..256 (an error at once otherwise)."""
+    if type(jobs) is not int or not 1 <= jobs <= 256:
+        raise HkcoreError(f"jobs: expected a whole number 1..256, got {shown(jobs)}")
+
+
+def spec(preset: str | Path | Preset, compiled: CompiledPreset) -> tuple[str, str]:
     """How a worker finds the preset: a built-in id, a path, or the resolved TOML."""
     if isinstance(preset, str) and compiled.preset.file == f"{preset}.toml":
         return ("id", preset)
@@ -107,13 +119,12 @@ def _spec(preset: str | Path | Preset, compiled: CompiledPreset) -> tuple[str, s
 _WORKER: list[CompiledPreset] = []
 
 
-def _start_worker(spec: tuple[str, str]) -> None:
-    kind, value = spec
-    preset: Any = Preset.from_toml(value) if kind == "toml" else value
-    _WORKER.append(compiled_for(preset))
+def _start_worker(specs: tuple[tuple[str, str], ...]) -> None:
+    """A worker process compiles its presets once (``spec`` says how to find each)."""
+    _WORKER[:] = [compiled_for(Preset.from_toml(value) if kind == "toml" else value) for kind, value in specs]
 
 
-def _work(lines: list[tuple[bool, str]]) -> list[str]:
+def _work(lines: list[tuple[bool, str]], start: int) -> list[str]:
     compiled = _WORKER[0]
     return [_one(compiled, text, True) if ok else text for ok, text in lines]
 
@@ -128,20 +139,26 @@ def _context() -> Any:
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
-def _in_workers(items: Iterator[Any], spec: tuple[str, str], jobs: int) -> Iterator[str]:
-    with ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_start_worker, initargs=(spec,)) as pool:
-        pending: deque[Future[list[str]]] = deque()
+def in_workers(items: Iterator[Any], specs: tuple[tuple[str, str], ...], jobs: int,
+               work: Callable[[list[tuple[bool, str]], int], T]) -> Iterator[T]:
+    """``work(chunk, start)`` of each chunk of ``items`` (as ``as_line`` pairs, ``start`` the
+    index of its first item), in order, run in ``jobs`` worker processes that
+    compiled ``specs`` (into ``_WORKER``) once; at most ``2 * jobs`` chunks in
+    flight, so memory stays flat. ``work`` is a module-level function."""
+    with ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_start_worker, initargs=(specs,)) as pool:
+        pending: deque[Future[T]] = deque()
+        start = 0
         try:
             while True:
                 while len(pending) < 2 * jobs:
-                    chunk = [_line(item) for item in islice(items, CHUNK)]
+                    chunk = [as_line(item) for item in islice(items, CHUNK)]
                     if not chunk:
                         break
-                    pending.append(pool.submit(_work, chunk))
+                    pending.append(pool.submit(work, chunk, start))
+                    start += len(chunk)
                 if not pending:
                     return
-                done = pending.popleft().result()
-                yield from done
+                yield pending.popleft().result()
         except BrokenProcessPool as exc:
             raise HkcoreError(f"jobs: a worker process stopped ({exc}); plugins given to register_plugin "
                               "are not seen by worker processes") from None
@@ -156,15 +173,14 @@ def score_blocks(blocks: Iterable[tuple[int, bytes]], preset: str | Path | Prese
     skipped but counted. A worker process (``jobs`` > 1) takes whole blocks
     and gives back one piece of text each, so the parent does no per-line
     work."""
-    if type(jobs) is not int or not 1 <= jobs <= 256:
-        raise HkcoreError(f"jobs: expected a whole number 1..256, got {shown(jobs)}")
+    check_jobs(jobs)
     compiled = compiled_for(preset)
     if jobs == 1:
         yield from (_score_block(compiled, first, block) for first, block in blocks)
         return
     items = iter(blocks)
     with ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_start_worker,
-                             initargs=(_spec(preset, compiled),)) as pool:
+                             initargs=((spec(preset, compiled),),)) as pool:
         pending: deque[Future[tuple[bytes, int, int]]] = deque()
         try:
             while True:

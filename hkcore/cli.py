@@ -8,8 +8,11 @@
     hkscore presets diff A B               every rule on which two presets differ
     hkscore plugins                        installed plugins, what each provides, any problem
     hkscore schema [MODEL]                 JSON Schema of the data (hand, meld, position, result,
-                                           analysis, comparison, claim, preset)
+                                           analysis, comparison, claim, preset, summary)
     hkscore decompose TILES                readings, tiles away and waits
+    hkscore sample --n N --seed S          random complete hands, one JSON line each
+    hkscore report FILE|- --out DIR        hands under several presets: summary.json, summary.md,
+                                           report.html
 
 Every command takes ``--json``; the commands that print a table (compare,
 waits, presets list/show/diff) take ``--format table|json|csv|markdown``.
@@ -31,7 +34,7 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from hkcore.errors import HandError, HkcoreError, shown
-from hkcore.notation import format_hand
+from hkcore.notation import format_hand, unicode_hand
 from hkcore.tiles import TILES, format_tiles, parse_tiles, to_unicode
 
 if TYPE_CHECKING:
@@ -174,16 +177,6 @@ def _preset_list(values: Sequence[str] | None) -> list[str]:
     for v in values:
         out.extend(builtin_ids() if v == "all" else [v])
     return out
-
-
-def _unicode_hand(hand: Hand) -> str:
-    parts = [to_unicode(parse_tiles(hand.tiles))]
-    for m in hand.melds:
-        parts.append(to_unicode(parse_tiles(m.tiles)))
-    bonus = [f"{n}f" for n in hand.flowers] + [f"{n}g" for n in hand.seasons]
-    if bonus:
-        parts.append(to_unicode(bonus))
-    return " ".join(parts)
 
 
 def render(result: ScoreResult, preset: Preset) -> str:
@@ -368,7 +361,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         raise HkcoreError("score: give a hand (a JSON file, - for stdin, or notation) or --jsonl FILE")
     hand = read_hand(args.hand)
     results: list[dict[str, Any]] = []
-    blocks = [f"hand  {format_hand(hand)}\n      {_unicode_hand(hand)}"]
+    blocks = [f"hand  {format_hand(hand)}\n      {unicode_hand(hand)}"]
     failed = 0
     for ref in ids:
         preset = load_preset(ref)
@@ -680,7 +673,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if fmt == "json":
         print_json(cmp.model_dump())  # always {"hand": ..., "presets": [...]}, one entry per preset in order
     elif fmt == "table":
-        print(f"hand  {format_hand(hand)}\n      {_unicode_hand(hand)}\n")
+        print(f"hand  {format_hand(hand)}\n      {unicode_hand(hand)}\n")
         print(cmp.table())
     else:
         print_rows(cmp.grid(), fmt)
@@ -717,7 +710,7 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
     return status
 
 
-_SCHEMAS = ("hand", "meld", "result", "position", "analysis", "comparison", "claim", "preset")
+_SCHEMAS = ("hand", "meld", "result", "position", "analysis", "comparison", "claim", "preset", "summary")
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
@@ -726,9 +719,10 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     from hkcore.comparison import Comparison
     from hkcore.models import Hand, Meld, Position, ScoreResult
     from hkcore.preset import Preset
+    from hkcore.summary import ComparisonSummary
 
     schemas = {"hand": Hand, "meld": Meld, "result": ScoreResult, "position": Position, "analysis": Analysis,
-               "comparison": Comparison, "claim": Claim, "preset": Preset}
+               "comparison": Comparison, "claim": Claim, "preset": Preset, "summary": ComparisonSummary}
     model = schemas[args.model]
     print(json.dumps(model.model_json_schema(by_alias=True), ensure_ascii=False, indent=2))
     return 0
@@ -758,6 +752,41 @@ def _cmd_decompose(args: argparse.Namespace) -> int:
     lines.append(f"core     {core.IMPLEMENTATION}")
     print("\n".join(lines))
     return 0
+
+
+def _cmd_sample(args: argparse.Namespace) -> int:
+    from hkcore.sample import sample
+
+    out = sys.stdout
+    for hand in sample(args.n, args.seed, args.preset, only=args.only):
+        out.write(json.dumps(hand, ensure_ascii=False) + "\n")
+    out.flush()
+    return 0
+
+
+def _counted(lines: Iterator[tuple[int, bytes]], source: str) -> Iterator[bytes]:
+    """The lines, with a bar counting hands on stderr when stdin is read and stderr is a terminal
+    (``_jsonl_lines`` shows one by bytes for a file)."""
+    if source != "-" or not sys.stderr.isatty():
+        return (line for _, line in lines)
+    from tqdm import tqdm
+
+    return (line for _, line in tqdm(lines, unit=" hands", file=sys.stderr, leave=False))
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from hkcore.report import require_matplotlib, write_report
+    from hkcore.summary import compare_many
+
+    require_matplotlib()  # before reading any hand
+    refs = _preset_list(args.preset) if args.preset else ["all"]
+    summary = compare_many(_counted(_jsonl_lines(args.source), args.source), refs, jobs=args.jobs)
+    written = write_report(summary, args.out)
+    if args.format == "json":
+        print_json(summary.model_dump())
+    else:
+        print("\n".join(map(str, written)))
+    return _failures(summary.unreadable, summary.hands, "hands (under every preset)")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -847,6 +876,24 @@ def build_parser() -> argparse.ArgumentParser:
     dec.add_argument("--meld", action="append", help="a declared set, e.g. 555z (repeatable)")
     _output(dec, "tiles, status, readings or waits")
     dec.set_defaults(func=_cmd_decompose)
+
+    sa = sub.add_parser("sample", help="random complete hands, one JSON line each (the same for the same seed)")
+    sa.add_argument("--n", "-n", type=int, default=1000, help="how many hands (default 1000)")
+    sa.add_argument("--seed", type=int, default=0, help="the random seed (default 0)")
+    sa.add_argument("--preset", "-p", help="the table the hands are for: no bonus tiles under a 136-tile preset")
+    sa.add_argument("--only", choices=["complete", "winnable"],
+                    help="keep only hands complete (or winnable) under --preset")
+    _output(sa, "always JSON lines, one hand each")
+    sa.set_defaults(func=_cmd_sample)
+
+    rp = sub.add_parser("report", help="many hands under several presets: summary.json, summary.md, report.html")
+    rp.add_argument("source", help="a JSON-lines file of hands (one hand a line: JSON or notation), - for stdin")
+    rp.add_argument("--preset", "-p", action="append",
+                    help="preset id or TOML path, repeatable; 'all' for every built-in (the default)")
+    rp.add_argument("--out", "-o", required=True, help="the folder to write the report into (made if missing)")
+    rp.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
+    _output(rp, "summary.json's content instead of the paths written")
+    rp.set_defaults(func=_cmd_report)
     return parser
 
 

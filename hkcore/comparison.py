@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import islice
+from pathlib import Path
 from typing import Any
 
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
@@ -108,16 +109,11 @@ class Comparison(Value):
 _MOST = 64
 
 
-def compare(hand: Any, presets: Iterable[str | Preset] | None = None) -> Comparison:
-    """Score ``hand`` under each preset (default, or ``"all"``: every built-in one).
-
-    A preset that rejects the hand (bonus tiles at a 136-tile table, say)
-    gives its error in its column instead of stopping the comparison.
-    """
-    h = Hand.parse(hand)
+def preset_refs(presets: Any, what: str) -> list[Any]:
+    """The presets asked for (default, or ``"all"``: every built-in one), at most ``_MOST``."""
     if presets is None:
-        refs: Sequence[str | Preset] = builtin_ids()
-    elif isinstance(presets, (str, Preset)):
+        refs: Sequence[Any] = builtin_ids()
+    elif isinstance(presets, (str, Path, Preset)):
         refs = [presets]
     else:
         try:
@@ -126,8 +122,18 @@ def compare(hand: Any, presets: Iterable[str | Preset] | None = None) -> Compari
             raise PresetError(f"expected preset ids, paths or Presets, got {shown(presets)}", None,
                               "presets") from None
         if len(refs) > _MOST:
-            raise PresetError(f"more than {_MOST} presets in one comparison", None, "presets")
-    refs = [r for ref in refs for r in (builtin_ids() if ref == "all" else [ref])]
+            raise PresetError(f"more than {_MOST} presets in one {what}", None, "presets")
+    return [r for ref in refs for r in (builtin_ids() if ref == "all" else [ref])]
+
+
+def compare(hand: Any, presets: Iterable[str | Preset] | None = None) -> Comparison:
+    """Score ``hand`` under each preset (default, or ``"all"``: every built-in one).
+
+    A preset that rejects the hand (bonus tiles at a 136-tile table, say)
+    gives its error in its column instead of stopping the comparison.
+    """
+    h = Hand.parse(hand)
+    refs = preset_refs(presets, "comparison")
     columns = []
     for ref in refs:
         preset = load_preset(ref)

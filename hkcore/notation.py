@@ -31,7 +31,7 @@ from typing import Any
 
 from hkcore.core._normalize import meld_code
 from hkcore.errors import HandError, shown
-from hkcore.tiles import SEATS
+from hkcore.tiles import SEATS, parse_tiles, to_unicode
 
 _FLAGS = {"self-draw": "self_draw", "last-tile": "last_tile", "robbing-kong": "robbing_kong"}
 _KEYS = {
@@ -203,4 +203,16 @@ def format_hand(hand: Any) -> str:
         parts.append("robbing-kong")
     if getattr(hand, "first_turn", None):
         parts.append(f"first-turn:{hand.first_turn}")
+    return " ".join(parts)
+
+
+def unicode_hand(hand: Any) -> str:
+    """A ``Hand`` (or ``Position``) in Unicode tile faces: the concealed tiles,
+    each declared set, then the bonus tiles, separated by spaces."""
+    parts = [to_unicode(parse_tiles(hand.tiles))]
+    for m in hand.melds:
+        parts.append(to_unicode(parse_tiles(m.tiles)))
+    bonus = [f"{n}f" for n in hand.flowers] + [f"{n}g" for n in hand.seasons]
+    if bonus:
+        parts.append(to_unicode(bonus))
     return " ".join(parts)

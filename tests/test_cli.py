@@ -616,7 +616,7 @@ def test_every_command_takes_json() -> None:
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert set(commands.choices) == {"score", "compare", "waits", "example", "presets", "plugins", "schema",
-                                     "decompose"}
+                                     "decompose", "sample", "report"}
     for name, sub in commands.choices.items():
         options = {o for action in sub._actions for o in action.option_strings}
         assert "--json" in options, name

@@ -58,6 +58,10 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.claims", 7, "analysis, claims, compare"),
     ("hkcore.comparison", 7, "analysis, claims, compare"),
     ("hkcore.batch", 7, "analysis, claims, compare"),
+    ("hkcore.sample", 7, "analysis, claims, compare"),
+    ("hkcore.summary", 7, "analysis, claims, compare"),
+    ("hkcore.report", 7.5, "analysis, claims, compare: report"),
+    ("hkcore.dask", 7.5, "analysis, claims, compare: report"),
     ("hkcore.cli", 8, "CLI"),
     (FACADE, math.inf, "facade"),
 ]

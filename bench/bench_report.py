@@ -1,0 +1,119 @@
+#!/usr/bin/env python
+"""Benchmark hkscore report: many sampled hands under the five built-in presets.
+
+    python bench/bench_report.py               # full run (100,000 hands), writes bench/RESULTS.md
+    python bench/bench_report.py -n 200 --no-write
+
+Times ``hkscore report FILE --preset all --out DIR`` as a command (a fresh
+process: start-up, reading, scoring, summary, plots and the three files),
+with one process and with ``--jobs 2``, on ``n`` hands from ``hkscore sample``
+(seed 1, bonus tiles included, so the 136-tile presets refuse most of them:
+their errors cost a parse). Beside it, in this process: ``compare_many`` (the
+summary alone) and ``score_many`` under each preset in turn (the per-hand cost
+of scoring the same lines one preset at a time, summed over the presets).
+Throughput is hands x presets per second. Writes the ``report`` section of
+bench/RESULTS.md and bench/results_report.json.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _benchlib as bl  # noqa: E402
+import bench_score as bs  # noqa: E402
+
+SECTION = "report"
+DEFAULT_N = 100_000
+SEED = 1
+PACKAGES = ("hkcore", "pydantic", "matplotlib", "Cython")
+
+
+def _best(fn, reps: int) -> float:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def run(n: int, reps: int) -> dict[str, object]:
+    import hkcore
+    from hkcore.batch import score_many
+    from hkcore.sample import sample
+    from hkcore.summary import compare_many
+
+    presets = list(hkcore.presets())
+    work = Path(tempfile.mkdtemp(prefix="bench_report_"))
+    src = work / "hands.jsonl"
+    src.write_text("".join(json.dumps(h) + "\n" for h in sample(n, SEED)), encoding="utf-8")
+    lines = src.read_bytes().splitlines()
+    env = {**os.environ, "PYTHONPATH": str(Path(hkcore.__file__).resolve().parent.parent)}
+    out: dict[str, object] = {"n": n, "presets": presets}
+    for jobs in (1, 2):
+        cmd = [sys.executable, "-m", "hkcore.cli", "report", str(src), "--preset", "all", "--out",
+               str(work / f"out{jobs}"), "--jobs", str(jobs)]
+        bl.log(f"hkscore report --jobs {jobs} ...")
+        out[f"report_jobs{jobs}_s"] = _best(lambda: subprocess.run(cmd, env=env, cwd=tempfile.gettempdir(),
+                                                                   stdout=subprocess.DEVNULL), reps)
+    bl.log("compare_many ...")
+    out["compare_many_s"] = _best(lambda: compare_many(lines, presets), reps)
+    per_preset = {}
+    for p in presets:
+        bl.log(f"score_many {p} ...")
+        per_preset[p] = _best(lambda: sum(1 for _ in score_many(lines, p)), reps) / n * 1e6
+    out["score_many_us"] = per_preset
+    return out
+
+
+def render(meta: dict[str, object], r: dict[str, object]) -> str:
+    n = int(r["n"])  # type: ignore[arg-type]
+    k = len(r["presets"])  # type: ignore[arg-type]
+    rows = ["| what | seconds | hands x presets / s | µs per hand (all presets) |", "|---|---|---|---|"]
+    for label, key in (("`hkscore report` (one process)", "report_jobs1_s"),
+                       ("`hkscore report --jobs 2`", "report_jobs2_s"),
+                       ("`compare_many` (summary only, in process)", "compare_many_s")):
+        s = float(r[key])  # type: ignore[arg-type]
+        rows.append(f"| {label} | {s:.2f} | {n * k / s:,.0f} | {s / n * 1e6:.1f} |")
+    sm = r["score_many_us"]
+    total = sum(sm.values())  # type: ignore[union-attr]
+    rows.append(f"| `score_many`, each preset in turn (in process) | {total * n / 1e6:.2f} | "
+                f"{n * k / (total * n / 1e6):,.0f} | {total:.1f} |")
+    per = ", ".join(f"{p} {us:.1f}" for p, us in sm.items())  # type: ignore[union-attr]
+    return "\n".join([
+        "## hkscore report", "",
+        f"{n:,} hands from `hkscore sample --seed {SEED}` under the {k} built-in presets; best of "
+        f"{meta['reps']} runs. Machine: {meta.get('cpu', '?')}, Python {meta.get('python', '?')}.", "",
+        *rows, "",
+        f"`score_many` µs per hand by preset: {per}.", ""])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("-n", "--n", type=int, default=DEFAULT_N)
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--allow-python", action="store_true", help="time the pure-Python core too")
+    args = parser.parse_args()
+    hk = bs.load_hkcore(args.allow_python)
+    if hk["implementation"] != "cython" and not args.allow_python:
+        print("the compiled core is not in use (--allow-python to time it anyway)", file=sys.stderr)
+        return 2
+    meta = {**bl.machine_info(PACKAGES), "reps": args.reps, "n": args.n}
+    if not args.no_write:  # a run that publishes waits for other benchmarks (a check with --no-write does not)
+        bl.wait_for_other_bench(600, bl.log)
+    results = run(args.n, args.reps)
+    out = None if args.no_write else Path(__file__).resolve().parent
+    bl.publish(out, SECTION, render(meta, results), {"meta": meta, "results": results}, "results_report.json")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

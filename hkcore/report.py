@@ -1,0 +1,403 @@
+"""A ``ComparisonSummary`` as a report: summary.json, summary.md and report.html.
+
+The HTML page is one self-contained file: the plots are inline SVG drawn by
+matplotlib (the optional extra ``hkcore[report]``, imported only when a page
+is drawn), no script, no style sheet or font from the network. Every number
+of the page's tables carries ``data-`` attributes naming where it comes from
+in summary.json (``data-preset``, ``data-field``, ``data-key``,
+``data-value``; ``data-a``/``data-b`` for a pair of presets), so a program
+can read the page back.
+"""
+from __future__ import annotations
+
+import html
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from hkcore.errors import HkcoreError
+from hkcore.models import Hand
+from hkcore.notation import unicode_hand
+from hkcore.summary import ComparisonSummary, PresetSummary, summary_json
+
+INSTALL = "hkscore report needs matplotlib: pip install 'hkcore[report]'"
+
+
+class MissingExtra(HkcoreError):
+    """An optional dependency is not installed (the message says how to install it)."""
+
+
+def require_matplotlib() -> None:
+    """Raise ``MissingExtra`` (one line, how to install) when matplotlib is missing."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise MissingExtra(INSTALL) from None
+
+
+def write_report(summary: ComparisonSummary, out: str | Path) -> list[Path]:
+    """Write summary.json, summary.md and report.html into ``out`` (made if
+    missing); the paths written."""
+    require_matplotlib()
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {"summary.json": summary_json(summary), "summary.md": markdown(summary),
+             "report.html": page(summary)}
+    written = []
+    for name, text in files.items():
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+# --------------------------------------------------------------------------
+# figures derived from the counts
+
+
+def _hands(n: int) -> str:
+    return f"{n:,} hand" + ("" if n == 1 else "s")
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def _hist(h: dict[str, int]) -> list[tuple[int, int]]:
+    return sorted((int(k), n) for k, n in h.items())
+
+
+def _mean(h: dict[str, int]) -> float | None:
+    total = sum(h.values())
+    return sum(int(k) * n for k, n in h.items()) / total if total else None
+
+
+def _median(h: dict[str, int]) -> int | None:
+    total = sum(h.values())
+    seen = 0
+    for value, n in _hist(h):
+        seen += n
+        if 2 * seen >= total:
+            return value
+    return None
+
+
+def _num(x: float | None, digits: int = 1) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def _share(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _unit(s: PresetSummary) -> str:
+    return "points" if s.unit == "points" else "faan"
+
+
+def _overview_rows(summary: ComparisonSummary) -> Iterator[tuple[str, list[tuple[str, str, Any]]]]:
+    """Per preset: (id, [(field, text, raw value or None)])."""
+    for pid, s in summary.presets.items():
+        yield pid, [
+            ("hands", f"{s.hands:,}", s.hands), ("errors", f"{s.errors:,}", s.errors),
+            ("complete", f"{s.complete:,}", s.complete), ("winnable", f"{s.winnable:,}", s.winnable),
+            ("winnable_share", _pct(s.winnable, s.hands - s.errors), None),
+            ("limit", f"{s.limit:,}", s.limit),
+            ("mean", _num(_mean(s.faan_histogram)) + " " + _unit(s), None),
+        ]
+
+
+def _payout_rows(summary: ComparisonSummary) -> Iterator[tuple[str, list[tuple[str, str, Any]]]]:
+    for pid, s in summary.presets.items():
+        if not s.pays:
+            continue
+        yield pid, [
+            ("paid", f"{s.paid:,}", s.paid),
+            ("mean_gain", _num(_mean(s.payout_histogram)), None),
+            ("median_gain", str(_median(s.payout_histogram) or "-"), None),
+            ("winner_gain", f"{s.winner_gain:,}", s.winner_gain),
+            ("discarder_paid", f"{s.discarder_paid:,}", s.discarder_paid),
+            ("discarder_share", _share(s.discarder_share()), None),
+            ("discarder_share_on_discard", _share(s.discarder_share_on_discard()), None),
+        ]
+
+
+def _difference_rows(summary: ComparisonSummary) -> Iterator[tuple[str, str, list[tuple[str, str]]]]:
+    for a, row in summary.faan_differences.items():
+        for b, h in row.items():
+            both = sum(h.values())
+            same = h.get("0", 0)
+            higher = sum(n for k, n in h.items() if int(k) > 0)
+            lower = sum(n for k, n in h.items() if int(k) < 0)
+            yield a, b, [("both", f"{both:,}"), ("same", _pct(same, both)), ("a_higher", _pct(higher, both)),
+                         ("b_higher", _pct(lower, both)), ("mean", _num(_mean(h), 2))]
+
+
+def _patterns(summary: ComparisonSummary) -> list[str]:
+    """Pattern ids, the most frequent (over every preset) first."""
+    total: dict[str, int] = {}
+    for s in summary.presets.values():
+        for k, n in s.pattern_counts.items():
+            total[k] = total.get(k, 0) + n
+    return sorted(total, key=lambda k: (-total[k], k))
+
+
+def _faan_values(summary: ComparisonSummary) -> list[int]:
+    return sorted({int(k) for s in summary.presets.values() for k in s.faan_histogram})
+
+
+def _unicode(notation: str) -> str:
+    try:
+        return unicode_hand(Hand.parse(notation))
+    except HkcoreError:
+        return ""
+
+
+# --------------------------------------------------------------------------
+# markdown
+
+
+def _md_table(rows: list[list[str]]) -> str:
+    def line(row: list[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in row) + " |"
+    return "\n".join([line(rows[0]), "|" + "---|" * len(rows[0]), *map(line, rows[1:])])
+
+
+def markdown(summary: ComparisonSummary) -> str:
+    """The summary's tables in GitHub markdown."""
+    ids = list(summary.presets)
+    out = [f"# {summary.hands:,} hands under {len(ids)} presets", ""]
+    if summary.unreadable:
+        out += [f"{_hands(summary.unreadable)} could not be read under any preset.", ""]
+    rows = [["preset", "hands", "errors", "complete", "winnable", "winnable share", "limit", "mean"]]
+    rows += [[pid, *(text for _, text, _ in cells)] for pid, cells in _overview_rows(summary)]
+    out += ["## Presets", "", "winnable share: of the hands the preset reads (not errors); "
+            "mean: of the complete hands.", "", _md_table(rows), ""]
+    rows = [["faan", *ids]]
+    for f in _faan_values(summary):
+        rows.append([str(f), *(str(summary.presets[p].faan_histogram.get(str(f), "")) for p in ids)])
+    out += ["## Faan of complete hands", "", "(points under a points preset)", "", _md_table(rows), ""]
+    pay = list(_payout_rows(summary))
+    if pay:
+        rows = [["preset", "paid hands", "mean gain", "median gain", "winners' gains", "paid by discarders",
+                 "discarder share", "discarder share, discard wins"]]
+        rows += [[pid, *(text for _, text, _ in cells)] for pid, cells in pay]
+        out += ["## Payments", "", "The winner's net gain per paid hand.", "", _md_table(rows), ""]
+    rows = [["pattern", *ids]]
+    for pat in _patterns(summary):
+        rows.append([pat, *(str(summary.presets[p].pattern_counts.get(pat, "")) for p in ids)])
+    out += ["## Patterns", "", "Complete hands in whose counted reading the pattern appears.", "",
+            _md_table(rows), ""]
+    rows = [["A", "B", "hands complete under both", "same", "A higher", "B higher", "mean A - B"]]
+    rows += [[a, b, *(text for _, text in cells)] for a, b, cells in _difference_rows(summary)]
+    out += ["## Faan differences", "", _md_table(rows), ""]
+    rows = [["winnable under", "not under", "hands"]]
+    flips = [(a, b, f) for a, row in summary.flips.items() for b, f in row.items()]
+    rows += [[a, b, f"{f.count:,}"] for a, b, f in flips]
+    out += ["## Flips", "", "Hands valid under both presets, winnable under the first and not under the second.",
+            "", _md_table(rows), ""]
+    for a, b, f in flips:
+        if f.examples:
+            out += [f"### {a}, not {b}", ""]
+            out += [f"- #{e.index}: `{e.hand}` {_unicode(e.hand)}" for e in f.examples]
+            out.append("")
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------
+# the page
+
+_CSS = """
+body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 1.5em auto; max-width: 1200px; color: #222;
+       background: #fff; padding: 0 1em; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
+th { background: #f0f3f7; } td.id, th.id { text-align: left; }
+.figure svg { max-width: 100%; height: auto; }
+.tiles { font-size: 1.8em; font-family: "Symbola", "Noto Sans Symbols 2", sans-serif; white-space: nowrap; }
+code { font-size: 0.95em; } ol.examples li { margin: 0.2em 0; }
+.note { color: #555; font-size: 0.9em; }
+"""
+
+
+def _attrs(**kw: Any) -> str:
+    return "".join(f' data-{k.replace("_", "-")}="{html.escape(str(v))}"' for k, v in kw.items() if v is not None)
+
+
+def _td(text: str, **kw: Any) -> str:
+    return f"<td{_attrs(**kw)}>{html.escape(text)}</td>"
+
+
+def page(summary: ComparisonSummary) -> str:
+    """The report as one self-contained HTML page."""
+    ids = list(summary.presets)
+    e = html.escape
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             f"<title>hkcore report: {summary.hands:,} hands</title>", f"<style>{_CSS}</style></head>",
+             f'<body><h1 data-field="hands" data-value="{summary.hands}">{summary.hands:,} hands under '
+             f"{len(ids)} presets</h1>"]
+    if summary.unreadable:
+        parts.append(f'<p data-field="unreadable" data-value="{summary.unreadable}">{_hands(summary.unreadable)} '
+                     "could not be read under any preset.</p>")
+    figures = _figures(summary)
+    # overview
+    parts.append('<h2>Presets</h2><p class="note">winnable share: of the hands the preset reads (not errors); '
+                 "mean: of the complete hands.</p><table id=\"overview\"><tr><th class=\"id\">preset</th>"
+                 "<th>hands</th><th>errors</th><th>complete</th><th>winnable</th><th>winnable share</th>"
+                 "<th>limit</th><th>mean</th></tr>")
+    for pid, cells in _overview_rows(summary):
+        parts.append(f'<tr><td class="id">{e(pid)}</td>'
+                     + "".join(_td(text, preset=pid, field=f, value=v) for f, text, v in cells) + "</tr>")
+    parts.append("</table>")
+    parts.append(f'<div class="figure" id="fig-winnable">{figures["winnable"]}</div>')
+    # faan
+    parts.append('<h2>Faan of complete hands</h2><p class="note">Share of each preset\'s complete hands '
+                 "(points under a points preset).</p>")
+    parts.append(f'<div class="figure" id="fig-faan">{figures["faan"]}</div>')
+    parts.append('<table id="faan"><tr><th>faan</th>' + "".join(f"<th>{e(p)}</th>" for p in ids) + "</tr>")
+    for f in _faan_values(summary):
+        row = []
+        for p in ids:
+            n = summary.presets[p].faan_histogram.get(str(f))
+            row.append(_td("" if n is None else f"{n:,}", preset=p, field="faan_histogram", key=f, value=n))
+        parts.append(f"<tr><th>{f}</th>{''.join(row)}</tr>")
+    parts.append("</table>")
+    # payments
+    pay = list(_payout_rows(summary))
+    if pay:
+        parts.append('<h2>Payments</h2><p class="note">The winner\'s net gain per paid hand (winnable, with '
+                     "payments); the share of the winners' gains paid by the discarder.</p>")
+        parts.append(f'<div class="figure" id="fig-payout">{figures["payout"]}</div>')
+        parts.append('<table id="payments"><tr><th class="id">preset</th><th>paid hands</th><th>mean gain</th>'
+                     "<th>median gain</th><th>winners' gains</th><th>paid by discarders</th>"
+                     "<th>discarder share</th><th>discarder share, discard wins</th></tr>")
+        for pid, cells in pay:
+            parts.append(f'<tr><td class="id">{e(pid)}</td>'
+                         + "".join(_td(text, preset=pid, field=f, value=v) for f, text, v in cells) + "</tr>")
+        parts.append("</table>")
+    # patterns
+    parts.append('<h2>Patterns</h2><p class="note">Complete hands in whose counted reading the pattern '
+                 "appears (share of the preset's complete hands).</p>")
+    parts.append('<table id="patterns"><tr><th class="id">pattern</th>'
+                 + "".join(f"<th>{e(p)}</th>" for p in ids) + "</tr>")
+    for pat in _patterns(summary):
+        row = []
+        for p in ids:
+            s = summary.presets[p]
+            n = s.pattern_counts.get(pat)
+            text = "" if n is None else f"{n:,} ({_pct(n, s.complete)})"
+            row.append(_td(text, preset=p, field="pattern_counts", key=pat, value=n))
+        parts.append(f'<tr><td class="id">{e(pat)}</td>{"".join(row)}</tr>')
+    parts.append("</table>")
+    # differences
+    parts.append('<h2>Faan differences</h2><p class="note">On hands complete under both presets: faan under A '
+                 "less faan under B.</p><table id=\"differences\"><tr><th class=\"id\">A</th>"
+                 '<th class="id">B</th><th>hands</th><th>same</th><th>A higher</th><th>B higher</th>'
+                 "<th>mean A &minus; B</th></tr>")
+    for a, b, cells in _difference_rows(summary):
+        parts.append(f'<tr><td class="id">{e(a)}</td><td class="id">{e(b)}</td>'
+                     + "".join(_td(text, a=a, b=b, field=f) for f, text in cells) + "</tr>")
+    parts.append("</table>")
+    # flips
+    parts.append('<h2>Flips</h2><p class="note">Hands valid under both presets, winnable under the first and '
+                 "not under the second; the first examples in input order (#: the hand's index, from 0).</p>"
+                 '<table id="flips"><tr><th class="id">winnable under</th>'
+                 + "".join(f"<th>not under {e(p)}</th>" for p in ids) + "</tr>")
+    for a in ids:
+        row = []
+        for b in ids:
+            if a == b:
+                row.append("<td></td>")
+                continue
+            n = summary.flips[a][b].count
+            row.append(_td(f"{n:,}", a=a, b=b, field="flips", value=n))
+        parts.append(f'<tr><td class="id">{e(a)}</td>{"".join(row)}</tr>')
+    parts.append("</table>")
+    for a, row_ in summary.flips.items():
+        for b, flip in row_.items():
+            if not flip.examples:
+                continue
+            parts.append(f"<h3>Winnable under {e(a)}, not under {e(b)}: {flip.count:,}</h3>"
+                         f'<ol class="examples"{_attrs(a=a, b=b, field="examples")}>')
+            for ex in flip.examples:
+                parts.append(f'<li value="{ex.index}" data-index="{ex.index}"><code>{e(ex.hand)}</code> '
+                             f'<span class="tiles">{e(_unicode(ex.hand))}</span></li>')
+            parts.append("</ol>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+# --------------------------------------------------------------------------
+# plots (matplotlib, as inline SVG)
+
+
+def _svg(fig: Any) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
+
+
+def _figures(summary: ComparisonSummary) -> dict[str, str]:
+    import matplotlib
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+    matplotlib.rcParams["svg.hashsalt"] = "hkcore"  # the same ids on every run
+    matplotlib.rcParams["svg.fonttype"] = "none"    # text stays text (the page's font)
+    ids = list(summary.presets)
+    colours = {p: matplotlib.colormaps["tab10"](i % 10) for i, p in enumerate(ids)}
+    out = {}
+
+    fig = Figure(figsize=(8, 0.45 * len(ids) + 1))
+    ax = fig.subplots()
+    ys = range(len(ids))
+    for y, p in zip(ys, ids):
+        s = summary.presets[p]
+        read = max(s.hands - s.errors, 1)
+        ax.barh(y, s.complete / read, color=colours[p], alpha=0.3)
+        ax.barh(y, s.winnable / read, color=colours[p])
+        ax.text(s.winnable / read + 0.01, y, _pct(s.winnable, s.hands - s.errors), va="center", fontsize=9)
+    ax.set_yticks(list(ys), ids)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1.08)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("share of the hands each preset reads: winnable (solid), complete (pale)")
+    out["winnable"] = _svg(fig)
+
+    fig = Figure(figsize=(2.6 * len(ids) + 0.5, 2.8))
+    axes = fig.subplots(1, len(ids), squeeze=False)[0]
+    for ax, p in zip(axes, ids):
+        s = summary.presets[p]
+        pts = _hist(s.faan_histogram)
+        total = max(s.complete, 1)
+        ax.bar([k for k, _ in pts], [n / total for _, n in pts], color=colours[p], width=0.8)
+        ax.set_title(p, fontsize=10)
+        ax.set_xlabel(_unit(s))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    axes[0].set_ylabel("complete hands")
+    fig.tight_layout()
+    out["faan"] = _svg(fig)
+
+    paying = [p for p in ids if summary.presets[p].pays and summary.presets[p].paid]
+    fig = Figure(figsize=(8, 3.2))
+    ax = fig.subplots()
+    for p in paying:
+        pts = _hist(summary.presets[p].payout_histogram)
+        total = sum(n for _, n in pts)
+        xs, ys_, seen = [], [], 0
+        for k, n in pts:
+            seen += n
+            xs.append(max(k, 1))
+            ys_.append(seen / total)
+        ax.step(xs, ys_, where="post", color=colours[p], label=p, linewidth=2)
+    if paying:
+        ax.set_xscale("log")
+        ax.legend(fontsize=9)
+    ax.set_xlabel("winner's net gain")
+    ax.set_ylabel("paid hands, cumulative")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    out["payout"] = _svg(fig)
+    return out

@@ -1,0 +1,313 @@
+"""Many hands under several presets, summarised by counts (``compare_many``).
+
+A ``ComparisonSummary`` holds only counts (and a few example hands), so
+summaries of parts of a corpus add up exactly to the summary of the whole:
+``summary(a + b) == summary(a) + summary(b)``, where ``a + b`` is the hands
+of ``a`` followed by those of ``b``. docs/comparison.md explains each field.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from itertools import combinations, permutations
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from hkcore.batch import check_jobs, in_workers, score_one, spec
+from hkcore.comparison import preset_refs
+from hkcore.engine import CompiledPreset, compiled_for
+from hkcore.errors import HkcoreError, shown
+from hkcore.models import Hand, Value
+from hkcore.notation import format_hand
+from hkcore.preset import Preset, PresetError
+
+#: the most example hands kept for each flip
+EXAMPLES = 10
+
+
+def _add(a: dict[str, int], b: dict[str, int], numeric: bool) -> dict[str, int]:
+    """Two histograms added; keys sorted (as numbers when ``numeric``)."""
+    total = Counter(a)
+    total.update(b)
+    return dict(sorted(total.items(), key=(lambda kv: int(kv[0])) if numeric else (lambda kv: kv[0])))
+
+
+class PresetSummary(Value):
+    """One preset over the hands read. ``faan`` means points where ``unit`` is "points"."""
+
+    unit: Literal["faan", "points"]
+    pays: bool = Field(description="the preset has a payment table")
+    hands: int = Field(0, description="hands read")
+    errors: int = Field(0, description="hands the preset refuses (bad input, bonus tiles at a 136-tile table)")
+    complete: int = Field(0, description="hands complete under the preset")
+    winnable: int = Field(0, description="complete hands allowed to win")
+    limit: int = Field(0, description="complete hands scored as a limit hand")
+    faan_histogram: dict[str, int] = Field(
+        default_factory=dict, description="capped faan (points) -> complete hands")
+    pattern_counts: dict[str, int] = Field(
+        default_factory=dict, description="pattern id -> complete hands in whose counted reading it appears")
+    paid: int = Field(0, description="winnable hands with payments (the discarder known on a discard win)")
+    payout_histogram: dict[str, int] = Field(
+        default_factory=dict, description="the winner's net gain -> paid hands")
+    winner_gain: int = Field(0, description="the winners' net gains, summed over paid hands")
+    discarder_paid: int = Field(0, description="what discarders paid, summed over paid hands (0 on a self-draw)")
+    discard_wins_paid: int = Field(0, description="paid hands won on a discard")
+    discard_wins_gain: int = Field(0, description="the winners' net gains, summed over paid discard wins")
+
+    def discarder_share(self) -> float | None:
+        """The share of the winners' gains paid by discarders (over every paid hand)."""
+        return self.discarder_paid / self.winner_gain if self.winner_gain else None
+
+    def discarder_share_on_discard(self) -> float | None:
+        """The share of the winners' gains paid by the discarder, on discard wins only."""
+        return self.discarder_paid / self.discard_wins_gain if self.discard_wins_gain else None
+
+    def __add__(self, other: PresetSummary) -> PresetSummary:
+        if (self.unit, self.pays) != (other.unit, other.pays):
+            raise HkcoreError("summaries: the same preset id with a different unit or payment table")
+        data = self.model_dump()
+        for name, value in other.model_dump().items():
+            if name in ("unit", "pays"):
+                continue
+            if isinstance(value, dict):
+                data[name] = _add(data[name], value, name != "pattern_counts")
+            else:
+                data[name] += value
+        return PresetSummary.model_validate(data)
+
+
+class Example(Value):
+    """An example hand: its index in the input (from 0) and its notation."""
+
+    index: int
+    hand: str
+
+
+class Flip(Value):
+    """Hands valid under both presets, winnable under the first and not the second:
+    how many, and the first ``EXAMPLES`` of them in input order."""
+
+    count: int = 0
+    examples: list[Example] = Field(default_factory=list)
+
+    def shifted(self, by: int) -> Flip:
+        return Flip(count=self.count, examples=[Example(index=e.index + by, hand=e.hand) for e in self.examples])
+
+    def __add__(self, other: Flip) -> Flip:
+        examples = sorted([*self.examples, *other.examples], key=lambda e: e.index)[:EXAMPLES]
+        return Flip(count=self.count + other.count, examples=examples)
+
+
+class ComparisonSummary(Value):
+    """Hands under several presets, as counts (docs/comparison.md).
+
+    ``presets``: each preset's ``PresetSummary``, in the order asked.
+    ``flips[A][B]``: hands valid under A and B, winnable under A, not under B.
+    ``faan_differences[A][B]``: for A before B in ``presets``, faan under A
+    less faan under B -> hands complete under both. ``a + b`` is the summary
+    of a's hands followed by b's (example indices of b move up by a's hands).
+    """
+
+    hands: int = Field(0, description="hands read")
+    unreadable: int = Field(0, description="hands no preset could read (counted among every preset's errors)")
+    presets: dict[str, PresetSummary]
+    flips: dict[str, dict[str, Flip]]
+    faan_differences: dict[str, dict[str, dict[str, int]]]
+
+    @model_validator(mode="after")
+    def _pairs(self) -> ComparisonSummary:
+        ids = list(self.presets)
+        if any(p.hands != self.hands for p in self.presets.values()):
+            raise ValueError("every preset reads every hand: each preset's hands must equal hands")
+        if {a: sorted(b) for a, b in self.flips.items()} != {a: sorted(b for b in ids if b != a) for a in ids}:
+            raise ValueError("flips: one entry for every ordered pair of different presets")
+        if {a: list(b) for a, b in self.faan_differences.items()} != {
+                a: ids[i + 1:] for i, a in enumerate(ids[:-1])}:
+            raise ValueError("faan_differences: one entry for every pair of presets, in the order of presets")
+        return self
+
+    @classmethod
+    def empty(cls, presets: dict[str, tuple[str, bool]]) -> ComparisonSummary:
+        """The summary of no hands, for preset id -> (unit, pays)."""
+        ids = list(presets)
+        return cls(hands=0, presets={i: PresetSummary(unit=u, pays=p) for i, (u, p) in presets.items()},
+                   flips={a: {b: Flip() for b in ids if b != a} for a in ids},
+                   faan_differences={a: {b: {} for b in ids[i + 1:]} for i, a in enumerate(ids[:-1])})
+
+    def __add__(self, other: ComparisonSummary) -> ComparisonSummary:
+        if not isinstance(other, ComparisonSummary):
+            return NotImplemented
+        if list(self.presets) != list(other.presets):
+            raise HkcoreError(f"summaries of different presets cannot be added: {list(self.presets)} and "
+                              f"{list(other.presets)}")
+        return ComparisonSummary(
+            hands=self.hands + other.hands, unreadable=self.unreadable + other.unreadable,
+            presets={k: v + other.presets[k] for k, v in self.presets.items()},
+            flips={a: {b: f + other.flips[a][b].shifted(self.hands) for b, f in row.items()}
+                   for a, row in self.flips.items()},
+            faan_differences={a: {b: _add(h, other.faan_differences[a][b], True) for b, h in row.items()}
+                              for a, row in self.faan_differences.items()})
+
+
+# --------------------------------------------------------------------------
+# counting
+
+
+class _Tally:
+    """Plain counters for a run of hands, turned into a summary at the end."""
+
+    def __init__(self, compiled: Sequence[CompiledPreset], start: int = 0) -> None:
+        self.compiled = compiled
+        self.ids = [c.preset.id for c in compiled]
+        n = len(compiled)
+        self.start = start
+        self.hands = 0
+        self.unreadable = 0
+        self.counts = [[0] * 9 for _ in range(n)]  # errors complete winnable limit paid gain dpaid dwins dgain
+        self.faan: list[Counter[int]] = [Counter() for _ in range(n)]
+        self.patterns: list[Counter[str]] = [Counter() for _ in range(n)]
+        self.payout: list[Counter[int]] = [Counter() for _ in range(n)]
+        self.pairs = list(permutations(range(n), 2))
+        self.flips: dict[tuple[int, int], list[Any]] = {p: [0, []] for p in self.pairs}
+        self.diffs: dict[tuple[int, int], Counter[int]] = {p: Counter() for p in combinations(range(n), 2)}
+
+    def add(self, item: Any) -> None:
+        index = self.start + self.hands
+        self.hands += 1
+        results: list[Any] = []
+        context: list[Any] = []  # the hand's discarder and notation, read once when first needed
+        for i, compiled in enumerate(self.compiled):
+            try:
+                r = score_one(compiled, item)
+            except HkcoreError:
+                self.counts[i][0] += 1
+                results.append(None)
+                continue
+            results.append(r)
+            if not r.complete:
+                continue
+            c = self.counts[i]
+            c[1] += 1
+            self.faan[i][r.faan] += 1
+            self.patterns[i].update({p.id for p in r.patterns})
+            if r.limit:
+                c[3] += 1
+            if r.winnable:
+                c[2] += 1
+                pays = r.payments
+                if pays is not None:
+                    gain = max(pays.values())
+                    if not context:
+                        context.append(_read(item))
+                    discarder = context[0].discarder if not context[0].self_draw else None
+                    c[4] += 1
+                    c[5] += gain
+                    self.payout[i][gain] += 1
+                    if discarder is not None:
+                        c[6] += -pays[discarder]
+                        c[7] += 1
+                        c[8] += gain
+        if all(r is None for r in results):
+            self.unreadable += 1
+            return
+        for a, b in self.pairs:
+            ra, rb = results[a], results[b]
+            if ra is None or rb is None:
+                continue
+            if ra.winnable and not rb.winnable:
+                flip = self.flips[(a, b)]
+                flip[0] += 1
+                if len(flip[1]) < EXAMPLES:
+                    if not context:
+                        context.append(_read(item))
+                    flip[1].append(Example(index=index, hand=format_hand(context[0])))
+            if a < b and ra.complete and rb.complete:
+                self.diffs[(a, b)][ra.faan - rb.faan] += 1
+
+    def error(self) -> None:
+        """A hand no preset can read."""
+        self.hands += 1
+        self.unreadable += 1
+        for c in self.counts:
+            c[0] += 1
+
+    def summary(self) -> ComparisonSummary:
+        presets = {}
+        for i, c in enumerate(self.compiled):
+            k = self.counts[i]
+            presets[self.ids[i]] = PresetSummary(
+                unit=c.preset.unit, pays=c.preset.payments is not None, hands=self.hands, errors=k[0],
+                complete=k[1], winnable=k[2], limit=k[3],
+                faan_histogram={str(f): n for f, n in sorted(self.faan[i].items())},
+                pattern_counts=dict(sorted(self.patterns[i].items())),
+                paid=k[4], payout_histogram={str(g): n for g, n in sorted(self.payout[i].items())},
+                winner_gain=k[5], discarder_paid=k[6], discard_wins_paid=k[7], discard_wins_gain=k[8])
+        ids = self.ids
+        return ComparisonSummary(
+            hands=self.hands, unreadable=self.unreadable, presets=presets,
+            flips={ids[a]: {ids[b]: Flip(count=self.flips[(a, b)][0], examples=self.flips[(a, b)][1])
+                            for b in range(len(ids)) if b != a} for a in range(len(ids))},
+            faan_differences={ids[a]: {ids[b]: {str(d): n for d, n in sorted(self.diffs[(a, b)].items())}
+                                       for b in range(a + 1, len(ids))} for a in range(len(ids) - 1)})
+
+
+def _read(item: Any) -> Hand:
+    """The hand of an item already scored (so it parses)."""
+    if isinstance(item, (bytes, bytearray)):
+        item = bytes(item).decode("utf-8")
+    return item if type(item) is Hand else Hand.parse(item)
+
+
+def compare_many(hands: Iterable[Any], presets: Iterable[str | Path | Preset] | str | Path | Preset | None = None,
+                 *, jobs: int = 1) -> ComparisonSummary:
+    """Score every hand under every preset (default, or ``"all"``: the built-in
+    ones) and count what happened (``ComparisonSummary``). Hands are anything
+    ``score_many`` reads (dicts, JSON text or bytes, notation, ``Hand``s); a
+    hand a preset refuses counts among its ``errors``. ``jobs``: worker
+    processes, each given chunks of raw lines and returning a partial summary
+    (memory stays flat). Two presets with the same id are an error."""
+    check_jobs(jobs)
+    refs = preset_refs(presets, "summary")
+    if not refs:
+        raise PresetError("no preset to compare under", None, "presets")
+    compiled = [compiled_for(r) for r in refs]
+    ids = [c.preset.id for c in compiled]
+    if len(set(ids)) != len(ids):
+        raise PresetError(f"two presets with the same id: {sorted(i for i in set(ids) if ids.count(i) > 1)}",
+                          None, "presets")
+    try:
+        items = iter(hands)
+    except TypeError:
+        raise HkcoreError(f"hands: expected an iterable of hands, got {shown(hands)}") from None
+    if jobs == 1:
+        tally = _Tally(compiled)
+        for item in items:
+            tally.add(item)
+        return tally.summary()
+    total = ComparisonSummary.empty({c.preset.id: (c.preset.unit, c.preset.payments is not None)
+                                     for c in compiled})
+    specs = tuple(spec(r, c) for r, c in zip(refs, compiled))
+    for part in in_workers(items, specs, jobs, _summarise):
+        total = total + part
+    return total
+
+
+def _summarise(lines: list[tuple[bool, str]], start: int) -> ComparisonSummary:
+    """A worker's partial summary of one chunk (its hands' indices from 0: the caller adds in order)."""
+    from hkcore.batch import _WORKER
+
+    tally = _Tally(_WORKER)
+    for ok, text in lines:
+        if ok:
+            tally.add(text)
+        else:
+            tally.error()
+    return tally.summary()
+
+
+def summary_json(summary: ComparisonSummary) -> str:
+    """The summary as indented JSON (as summary.json)."""
+    return json.dumps(summary.model_dump(), ensure_ascii=False, indent=2) + "\n"
