@@ -65,7 +65,7 @@ def score_one(compiled: CompiledPreset, item: Any) -> ScoreResult:
     result = compiled.score_plain(item)
     if result is None:
         if isinstance(item, (bytes, bytearray)):
-            item = _decode(item)
+            item = decode(item)
         result = compiled.score(item if type(item) is Hand else Hand.parse(item))
     return result
 
@@ -78,7 +78,8 @@ def _one(compiled: CompiledPreset, item: Any, as_json: bool) -> Any:
     return result.to_json() if as_json else result
 
 
-def _decode(raw: bytes | bytearray) -> str:
+def decode(raw: bytes | bytearray) -> str:
+    """A line of bytes as text; a HandError if it is not UTF-8."""
     try:
         return bytes(raw).decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -91,7 +92,7 @@ def as_line(item: Any) -> tuple[bool, str]:
         return True, item
     try:
         if isinstance(item, (bytes, bytearray)):
-            return True, _decode(item)
+            return True, decode(item)
         if isinstance(item, Hand):
             return True, item.to_json()
         return True, json.dumps(item, ensure_ascii=False)

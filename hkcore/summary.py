@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from hkcore.batch import check_jobs, in_workers, score_one, spec
+from hkcore.batch import check_jobs, decode, in_workers, spec
 from hkcore.comparison import preset_refs
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HkcoreError, shown
@@ -176,12 +176,17 @@ class _Tally:
 
     def add(self, item: Any) -> None:
         index = self.start + self.hands
+        try:
+            hand = _read(item)
+        except HkcoreError:
+            self.error()
+            return
         self.hands += 1
         results: list[Any] = []
-        context: list[Any] = []  # the hand's discarder and notation, read once when first needed
+        discarder = hand.discarder if not hand.self_draw else None
         for i, compiled in enumerate(self.compiled):
             try:
-                r = score_one(compiled, item)
+                r = compiled.score(hand)
             except HkcoreError:
                 self.counts[i][0] += 1
                 results.append(None)
@@ -200,9 +205,6 @@ class _Tally:
                 pays = r.payments
                 if pays is not None:
                     gain = max(pays.values())
-                    if not context:
-                        context.append(_read(item))
-                    discarder = context[0].discarder if not context[0].self_draw else None
                     c[4] += 1
                     c[5] += gain
                     self.payout[i][gain] += 1
@@ -221,9 +223,7 @@ class _Tally:
                 flip = self.flips[(a, b)]
                 flip[0] += 1
                 if len(flip[1]) < EXAMPLES:
-                    if not context:
-                        context.append(_read(item))
-                    flip[1].append(Example(index=index, hand=format_hand(context[0])))
+                    flip[1].append(Example(index=index, hand=format_hand(hand)))
             if a < b and ra.complete and rb.complete:
                 self.diffs[(a, b)][ra.faan - rb.faan] += 1
 
@@ -255,9 +255,9 @@ class _Tally:
 
 
 def _read(item: Any) -> Hand:
-    """The hand of an item already scored (so it parses)."""
+    """The hand of an item (HandError if it has none), read once for every preset."""
     if isinstance(item, (bytes, bytearray)):
-        item = bytes(item).decode("utf-8")
+        item = decode(item)
     return item if type(item) is Hand else Hand.parse(item)
 
 
