@@ -187,6 +187,9 @@ class CompiledPreset:
         self._scores: Mapping[tuple[int, int, int], PatternScore] = MappingProxyType({
             (e.index, n, e.contribution(n)): self._make_pattern(e.index, n, e.contribution(n))
             for e in self.entries for n in range(1, _MOST_COUNTED.get(e.id, 1) + 1)})
+        #: what a result says of its payments under a preset without a payment table (RULES.md: "the result says so")
+        self.no_table_note = (None if preset.payments is not None
+                              else f"no payment table: {preset.id} scores {preset.unit} only")
         self.kernel = self._build_kernel() if use_kernel else None
         self.fast = False
         if self.kernel is not None and not self.extra_shapes and not self.python_entries:
@@ -197,6 +200,7 @@ class CompiledPreset:
                 self.not_winnable, ScoreResult, Hand,
                 self._role_amounts if self.scheme is not None and self.scheme.symmetric else None,
                 preset.bonus_tiles, self._adjust if self.adjustments else None, self._adjust_min_melds,
+                self.no_table_note,
             )
             self.fast = True
         fast_read = _READERS.get(Hand)
@@ -381,7 +385,8 @@ class CompiledPreset:
                                                                " (and not a bonus-tile instant win)"))
         capped = best.capped
         winnable = capped >= self.minimum or best.below_minimum
-        payments = note = None
+        payments = None
+        note = self.no_table_note
         if self.has_payments:
             if winnable:
                 payments, note = self._settle(hand, best)

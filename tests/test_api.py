@@ -66,3 +66,13 @@ def test_importing_from_the_source_tree_works_fully() -> None:
     # just-cards: dragon_pung 1 + dragon_pung 1 (two dragon pungs) + half_flush 3 + little_three_dragons 3 = 8;
     # faan_table: 8 faan is table[8 - 3] = 128, a discarder pays twice: N pays 256 (liability: no fed fourth set)
     assert faan == "8" and payments.strip() == "{'E': 0, 'S': 256, 'W': 0, 'N': -256}"
+
+
+@pytest.mark.parametrize("preset", ["hk-classic", "mistboard"])
+def test_a_preset_without_a_payment_table_says_so(preset: str) -> None:
+    """RULES.md: mistboard and hk-classic have no payment table "(the result says so)"."""
+    r = hkcore.score("234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N", preset)
+    assert r.winnable and r.payments is None
+    assert r.payments_note == f"no payment table: {preset} scores faan only"
+    with_table = hkcore.score("234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N", "bga-old-style")
+    assert with_table.payments is not None and with_table.payments_note is None

@@ -571,7 +571,7 @@ cdef class Kernel:
 
     def assemble(self, preset_id, unit, int minimum, make_pattern, set_parts, orphans_part, settle,
                  not_winnable, make_result, hand_class, roles=None, bint bonus_tiles=True, adjust=None,
-                 int adjust_min_melds=0):
+                 int adjust_min_melds=0, no_table_note=None):
         """Make ``score_result`` build whole ScoreResults; called once, before
         the kernel is shared. ``make_pattern(entry, count, value)`` ->
         PatternScore, ``set_parts[code][winning]`` -> ReadingPart (code
@@ -634,7 +634,7 @@ cdef class Kernel:
                         tmpl["winnable"] = bool(win)
                         tmpl["limit"] = bool(lim)
                         tmpl["shape"] = SHAPE_NAMES[shape]
-                        tmpl["payments_note"] = _NOTES[note]
+                        tmpl["payments_note"] = _NOTES[note] if settle is not None else no_table_note
                         refs.append(tmpl)
                         self.tmpl[shape][lim][win][note] = <PyObject *>tmpl
         for t in range(NPS):
