@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 if os.environ.get("HKCORE_PURE_PYTHON") == "1":
-    pytest.skip("hkcore.dask adds nothing core-specific: the compiled-core run covers it (saves minutes)",
+    pytest.skip("HKCORE_PURE_PYTHON=1: hkcore.dask has nothing core-specific; the compiled-core run covers it",
                 allow_module_level=True)
 db = pytest.importorskip("dask.bag", reason='dask is not installed (pip install "hkcore[dask]")')
 distributed = pytest.importorskip("distributed", reason='distributed is not installed (pip install "hkcore[dask]")')
