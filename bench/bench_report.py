@@ -11,6 +11,10 @@ with one process and with ``--jobs 2``, on ``n`` hands from ``hkscore sample``
 their errors cost a parse). Beside it, in this process: ``compare_many`` (the
 summary alone) and ``score_many`` under each preset in turn (the per-hand cost
 of scoring the same lines one preset at a time, summed over the presets).
+The summary is also timed on two worker processes both ways: ``compare_many
+(jobs=2)`` (a process pool) and ``hkcore.dask.compare_files`` on a Dask
+``LocalCluster`` of two one-thread worker processes (started before the
+clock and kept; left out when the ``hkcore[dask]`` extra is not installed).
 Throughput is hands x presets per second. Writes the ``report`` section of
 bench/RESULTS.md and bench/results_report.json.
 """
@@ -32,7 +36,7 @@ import bench_score as bs  # noqa: E402
 SECTION = "report"
 DEFAULT_N = 100_000
 SEED = 1
-PACKAGES = ("hkcore", "pydantic", "matplotlib", "Cython")
+PACKAGES = ("hkcore", "pydantic", "matplotlib", "Cython", "dask", "distributed")
 
 
 def _best(fn, reps: int) -> float:  # type: ignore[no-untyped-def]
@@ -65,6 +69,9 @@ def run(n: int, reps: int) -> dict[str, object]:
                                                                    stdout=subprocess.DEVNULL), reps)
     bl.log("compare_many ...")
     out["compare_many_s"] = _best(lambda: compare_many(lines, presets), reps)
+    bl.log("compare_many --jobs 2 ...")
+    out["compare_many_jobs2_s"] = _best(lambda: compare_many(lines, presets, jobs=2), reps)
+    out["dask_local_cluster_s"] = _dask(src, presets, env, reps)
     per_preset = {}
     for p in presets:
         bl.log(f"score_many {p} ...")
@@ -73,13 +80,36 @@ def run(n: int, reps: int) -> dict[str, object]:
     return out
 
 
+def _dask(src: Path, presets: list[str], env: dict[str, str], reps: int) -> float | None:
+    """hkcore.dask.compare_files on a LocalCluster of two worker processes (None without the extra)."""
+    try:
+        from distributed import Client, LocalCluster
+
+        from hkcore.dask import compare_files
+    except ImportError:
+        bl.log("hkcore.dask: dask or distributed not installed, left out")
+        return None
+    os.environ["PYTHONPATH"] = env["PYTHONPATH"]  # the worker processes import this hkcore
+    blocksize = max(1 << 16, src.stat().st_size // 8)  # a few partitions for each worker
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster):
+        bl.log("hkcore.dask on a LocalCluster of 2 workers ...")
+        return _best(lambda: compare_files([src], presets, blocksize=blocksize), reps)
+
+
 def render(meta: dict[str, object], r: dict[str, object]) -> str:
     n = int(r["n"])  # type: ignore[arg-type]
     k = len(r["presets"])  # type: ignore[arg-type]
     rows = ["| what | seconds | hands x presets / s | µs per hand (all presets) |", "|---|---|---|---|"]
     for label, key in (("`hkscore report` (one process)", "report_jobs1_s"),
                        ("`hkscore report --jobs 2`", "report_jobs2_s"),
-                       ("`compare_many` (summary only, in process)", "compare_many_s")):
+                       ("`compare_many` (summary only, in process)", "compare_many_s"),
+                       ("`compare_many(jobs=2)` (summary only, a pool of 2 processes)", "compare_many_jobs2_s"),
+                       ("`hkcore.dask.compare_files` (summary only, a LocalCluster of 2 worker processes, "
+                        "started before the clock)", "dask_local_cluster_s")):
+        if r.get(key) is None:
+            rows.append(f"| {label} | not run (`hkcore[dask]` not installed) | | |")
+            continue
         s = float(r[key])  # type: ignore[arg-type]
         rows.append(f"| {label} | {s:.2f} | {n * k / s:,.0f} | {s / n * 1e6:.1f} |")
     sm = r["score_many_us"]

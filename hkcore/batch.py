@@ -120,9 +120,15 @@ def spec(preset: str | Path | Preset, compiled: CompiledPreset) -> tuple[str, st
 _WORKER: list[CompiledPreset] = []
 
 
+def compile_specs(specs: tuple[tuple[str, str], ...]) -> list[CompiledPreset]:
+    """The presets ``spec`` describes, compiled (``compiled_for``: a built-in id is compiled once for
+    the process's life, a path kept in its bounded LRU; TOML text makes a new preset each call)."""
+    return [compiled_for(Preset.from_toml(value) if kind == "toml" else value) for kind, value in specs]
+
+
 def _start_worker(specs: tuple[tuple[str, str], ...]) -> None:
     """A worker process compiles its presets once (``spec`` says how to find each)."""
-    _WORKER[:] = [compiled_for(Preset.from_toml(value) if kind == "toml" else value) for kind, value in specs]
+    _WORKER[:] = compile_specs(specs)
 
 
 def _work(lines: list[tuple[bool, str]], start: int) -> list[str]:

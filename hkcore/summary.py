@@ -261,6 +261,27 @@ def _read(item: Any) -> Hand:
     return item if type(item) is Hand else Hand.parse(item)
 
 
+def resolve(presets: Iterable[str | Path | Preset] | str | Path | Preset | None,
+            ) -> tuple[list[str | Path | Preset], list[CompiledPreset]]:
+    """The presets to compare under (as ``compare_many`` reads them) and each compiled; no
+    preset, or two with the same id, is a ``PresetError``."""
+    refs = preset_refs(presets, "summary")
+    if not refs:
+        raise PresetError("no preset to compare under", None, "presets")
+    compiled = [compiled_for(r) for r in refs]
+    ids = [c.preset.id for c in compiled]
+    if len(set(ids)) != len(ids):
+        raise PresetError(f"two presets with the same id: {sorted(i for i in set(ids) if ids.count(i) > 1)}",
+                          None, "presets")
+    return refs, compiled
+
+
+def empty_for(compiled: Sequence[CompiledPreset]) -> ComparisonSummary:
+    """The summary of no hands under these presets."""
+    return ComparisonSummary.empty({c.preset.id: (c.preset.unit, c.preset.payments is not None)
+                                    for c in compiled})
+
+
 def compare_many(hands: Iterable[Any], presets: Iterable[str | Path | Preset] | str | Path | Preset | None = None,
                  *, jobs: int = 1) -> ComparisonSummary:
     """Score every hand under every preset (default, or ``"all"``: the built-in
@@ -270,14 +291,7 @@ def compare_many(hands: Iterable[Any], presets: Iterable[str | Path | Preset] | 
     processes, each given chunks of raw lines and returning a partial summary
     (memory stays flat). Two presets with the same id are an error."""
     check_jobs(jobs)
-    refs = preset_refs(presets, "summary")
-    if not refs:
-        raise PresetError("no preset to compare under", None, "presets")
-    compiled = [compiled_for(r) for r in refs]
-    ids = [c.preset.id for c in compiled]
-    if len(set(ids)) != len(ids):
-        raise PresetError(f"two presets with the same id: {sorted(i for i in set(ids) if ids.count(i) > 1)}",
-                          None, "presets")
+    refs, compiled = resolve(presets)
     try:
         items = iter(hands)
     except TypeError:
@@ -287,8 +301,7 @@ def compare_many(hands: Iterable[Any], presets: Iterable[str | Path | Preset] | 
         for item in items:
             tally.add(item)
         return tally.summary()
-    total = ComparisonSummary.empty({c.preset.id: (c.preset.unit, c.preset.payments is not None)
-                                     for c in compiled})
+    total = empty_for(compiled)
     specs = tuple(spec(r, c) for r, c in zip(refs, compiled))
     for part in in_workers(items, specs, jobs, _summarise):
         total = total + part
