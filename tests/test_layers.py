@@ -58,7 +58,8 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.claims", 7, "analysis, claims, compare"),
     ("hkcore.comparison", 7, "analysis, claims, compare"),
     ("hkcore.batch", 7, "analysis, claims, compare"),
-    ("hkcore.cli", 8, "CLI"),
+    ("hkcore.cli", 8, "CLI, server"),
+    ("hkcore.server", 8, "CLI, server"),
     (FACADE, math.inf, "facade"),
 ]
 
