@@ -450,7 +450,8 @@ class _LinesResponse(Response):
         return ("\n".join(out) + "\n").encode() if out else b""
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        headers = [(k, v) for k, v in self.raw_headers if k != b"content-length"]  # streamed: chunked
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
         pending, number, skipping = b"", 0, False
         more = True
         while more:

@@ -122,6 +122,7 @@ def test_readme_hand_by_clicks(browser: Any, url: str, width: int, height: int) 
             assert p.name_en in text and p.name_zh in text
         assert "can win" in text and "+384" in text and "-192" in text  # winnable, payments
         assert page.outside == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page is wider than the screen"
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         shot = ARTIFACTS / f"page-{width}.png"
         png = page.screenshot(path=str(shot), full_page=True)
