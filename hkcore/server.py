@@ -199,24 +199,21 @@ class ResolveClaimsRequest(_Request):
     preset: PresetRef = "bga-old-style"
 
 
-class ScoreEntry(BaseModel):
-    """One preset's answer in a list: its result, or its error."""
+class _Entry(BaseModel):
+    """One preset's answer in a list: its result, or its error (message, type, field)."""
 
     preset: str
+    error: str | None = None
+    type: str | None = None
+    field: str | None = None
+
+
+class ScoreEntry(_Entry):
     result: ScoreResult | None = None
-    error: str | None = None
-    type: str | None = None
-    field: str | None = None
 
 
-class AnalysisEntry(BaseModel):
-    """One preset's analysis in a list, or its error."""
-
-    preset: str
+class AnalysisEntry(_Entry):
     result: Analysis | None = None
-    error: str | None = None
-    type: str | None = None
-    field: str | None = None
 
 
 class PresetSummary(BaseModel):
@@ -543,6 +540,17 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
     def preset_of(ref: Any, field: str) -> Preset:
         return _guard(None, lambda: known.get(ref, field))
 
+    def each(refs: list[str], answer: Callable[[Preset], str]) -> Response:
+        """A list answer: ``{"preset", "result"}`` for each preset, or its error in its place."""
+        out = []
+        for i, ref in enumerate(refs):
+            p = preset_of(ref, f"preset.{i}")
+            try:
+                out.append('{"preset":' + json.dumps(p.id) + ',"result":' + answer(p) + "}")
+            except HkcoreError as exc:
+                out.append(_entry(p.id, exc))
+        return _listing(out)
+
     # -- scoring
 
     @app.post("/score", tags=["scoring"], response_model=None,
@@ -556,15 +564,7 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
         if alone:
             p = preset_of(refs[0], "preset")
             return _json(_guard("hand", lambda: compiled_for(p).score(hand)).to_json())
-        out = []
-        for i, ref in enumerate(refs):
-            p = preset_of(ref, f"preset.{i}")
-            try:
-                out.append('{"preset":' + json.dumps(p.id) + ',"result":' + compiled_for(p).score(hand).to_json()
-                           + "}")
-            except HkcoreError as exc:
-                out.append(_entry(p.id, exc))
-        return _listing(out)
+        return each(refs, lambda p: compiled_for(p).score(hand).to_json())
 
     @app.post("/compare", tags=["scoring"], response_model=None,
               responses={200: {"model": Comparison}, **_ERRORS})
@@ -586,15 +586,7 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
         if alone:
             p = preset_of(refs[0], "preset")
             return _json(_guard("hand", lambda: analyse(pos, p, body.visible)).to_json())
-        out = []
-        for i, ref in enumerate(refs):
-            p = preset_of(ref, f"preset.{i}")
-            try:
-                out.append('{"preset":' + json.dumps(p.id) + ',"result":' + analyse(pos, p, body.visible).to_json()
-                           + "}")
-            except HkcoreError as exc:
-                out.append(_entry(p.id, exc))
-        return _listing(out)
+        return each(refs, lambda p: analyse(pos, p, body.visible).to_json())
 
     @app.post("/claims/legal", tags=["claims"], response_model=None,
               responses={200: {"model": list[Claim]}, **_ERRORS})
