@@ -3,6 +3,7 @@ loopback (started and stopped by a fixture), JSON over HTTP. Skipped, with
 the reason shown, when the server extra (fastapi, uvicorn) is missing."""
 from __future__ import annotations
 
+import http.client
 import json
 import re
 from collections.abc import Iterator
@@ -139,9 +140,19 @@ def test_batch_streams_json_lines(url: str) -> None:
 
 
 def test_limits(url: str) -> None:
-    status, kind, raw = call(url + "/score", "POST", raw=b"{" + b" " * (3 << 20) + b"}",
-                             headers={"Content-Type": "application/json"})
-    assert status == 413 and kind == "application/problem+json"
+    """A body over the limit is refused by its Content-Length, before it is sent (so the client's
+    write cannot race the server's answer)."""
+    conn = http.client.HTTPConnection(url.removeprefix("http://"), timeout=30)
+    try:
+        conn.putrequest("POST", "/score")
+        conn.putheader("Content-Type", "application/json")
+        conn.putheader("Content-Length", str(3 << 20))
+        conn.endheaders()
+        r = conn.getresponse()
+        assert r.status == 413 and r.getheader("content-type") == "application/problem+json"
+        assert json.loads(r.read())["field"] == "body"
+    finally:
+        conn.close()
 
 
 def test_health_openapi_docs(url: str) -> None:
