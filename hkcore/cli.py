@@ -13,6 +13,7 @@
     hkscore sample --n N --seed S          random complete hands, one JSON line each
     hkscore report FILE|- --out DIR        hands under several presets: summary.json, summary.md,
                                            report.html
+    hkscore serve [--port 8000]            the HTTP service and the scoring page (the server extra)
 
 Every command takes ``--json``; the commands that print a table (compare,
 waits, presets list/show/diff) take ``--format table|json|csv|markdown``.
@@ -789,6 +790,20 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return _failures(summary.unreadable, summary.hands, "hands (under every preset)")
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from hkcore.server import serve
+    except ImportError as exc:
+        raise HkcoreError(f"serve needs the server extra ({exc.name} is missing): pip install 'hkcore[server]'") \
+            from None
+    if not 1 <= args.port <= 65535:
+        raise HkcoreError(f"--port: expected 1..65535, got {args.port}")
+    if not 1 <= args.workers <= 64:
+        raise HkcoreError(f"--workers: expected 1..64, got {args.workers}")
+    serve(args.host, args.port, args.presets, workers=args.workers, log_level=args.log_level)
+    return 0
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         print(f"hkscore: error: {message} (see '{self.prog} --help')", file=sys.stderr)
@@ -894,6 +909,13 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
     _output(rp, "summary.json's content instead of the paths written")
     rp.set_defaults(func=_cmd_report)
+    sv = sub.add_parser("serve", help="the HTTP service (JSON API, /docs) and the scoring page at /")
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sv.add_argument("--presets", metavar="DIR", help="a folder of preset files served beside the built-in ones")
+    sv.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    sv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    sv.set_defaults(func=_cmd_serve)
     return parser
 
 

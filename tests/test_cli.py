@@ -616,8 +616,10 @@ def test_every_command_takes_json() -> None:
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert set(commands.choices) == {"score", "compare", "waits", "example", "presets", "plugins", "schema",
-                                     "decompose", "sample", "report"}
+                                     "decompose", "sample", "report", "serve"}
     for name, sub in commands.choices.items():
+        if name == "serve":  # runs the HTTP service: it prints no data
+            continue
         options = {o for action in sub._actions for o in action.option_strings}
         assert "--json" in options, name
         assert ("--format" in options) == (name in ("compare", "waits", "presets")), name
@@ -887,3 +889,12 @@ def test_presets_show_shape_and_plugin_options(capsys: pytest.CaptureFixture[str
     assert "source" not in run(capsys, "presets", "show", str(f))[1]
     f.write_text('extends = "mistboard"\nsource = "The club sheet of 2026"\n', encoding="utf-8")
     assert "  source    The club sheet of 2026" in run(capsys, "presets", "show", str(f))[1].splitlines()
+
+
+def test_serve_without_the_server_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "hkcore.server", None)  # as if fastapi were missing
+    assert main(["serve", "--port", "0"]) == 2
+    assert "pip install 'hkcore[server]'" in capsys.readouterr().err

@@ -62,7 +62,8 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.summary", 7, "analysis, claims, compare"),
     ("hkcore.report", 7.5, "analysis, claims, compare: report"),
     ("hkcore.dask", 7.5, "analysis, claims, compare: report"),
-    ("hkcore.cli", 8, "CLI"),
+    ("hkcore.cli", 8, "CLI, server"),
+    ("hkcore.server", 8, "CLI, server"),
     (FACADE, math.inf, "facade"),
 ]
 

@@ -1,0 +1,717 @@
+"""hkcore over HTTP: a FastAPI application (``create_app``) and ``hkscore serve``.
+
+JSON in and out as RULES.md and the Python models say; the OpenAPI document
+(``/openapi.json``) is generated from the same pydantic models, and ``/docs``
+is a local page that reads it (no CDN). Errors are ``application/problem+json``
+naming the field and the value with the words of the Python errors; bad
+input is a 4xx, never a 500. The page at ``/`` is plain HTML, CSS and JS
+shipped in ``hkcore/web``. See docs/server.md.
+
+State: an application holds its presets in one immutable value
+(``ServerPresets``, built when the application is made) and its static files
+in a read-only mapping; nothing here is a module-level mutable table, and
+every request handler is safe to run on several threads at once.
+"""
+from __future__ import annotations
+
+import asyncio
+import importlib.resources
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Annotated, Any, Literal
+
+import anyio
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation
+from starlette.exceptions import HTTPException
+
+from hkcore.analysis import Analysis, analyse
+from hkcore.batch import score_many
+from hkcore.claims import Claim, legal_claims, resolve_claims
+from hkcore.comparison import Comparison, compare
+from hkcore.engine import compiled_for
+from hkcore.errors import HandError, HkcoreError, TileError, loc, shown
+from hkcore.models import MAX_JSON, Hand, Position, ScoreResult
+from hkcore.preset import (Preset, PresetError, _is_path, _nearest, _toml_data, builtin_ids, export_toml,
+                           load_preset)
+
+#: the largest request body of a JSON endpoint, in bytes (a custom preset's TOML may ride along)
+MAX_BODY = 2 << 20
+#: the largest body of ``POST /score/batch``, in bytes (it is read and answered line by line)
+MAX_BATCH_BODY = 256 << 20
+#: seconds a request may take, from its first byte to its answer (batch: to its last line)
+TIME_LIMIT = 10.0
+BATCH_TIME_LIMIT = 600.0
+#: the most presets one request may name
+MOST_PRESETS = 64
+PROBLEM = "application/problem+json"
+JSON = "application/json"
+_BATCH_PATH = "/score/batch"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("hkcore")
+    except PackageNotFoundError:  # a source tree that was not installed
+        return "unknown (not installed)"
+
+
+# ---------------------------------------------------------------- presets
+
+@dataclass(frozen=True)
+class ServerPresets:
+    """The presets one server knows: the built-in ones and those of its
+    presets folder (read once, when the server starts), by id. A preset
+    given in a request as TOML text may extend these only: a built-in id, a
+    folder preset's id, or a file inside the folder; it reads no other file."""
+
+    folder: Path | None
+    builtin: tuple[str, ...]
+    local: Mapping[str, Preset]
+    files: Mapping[str, str]
+
+    @classmethod
+    def load(cls, folder: str | Path | None) -> ServerPresets:
+        builtin = tuple(builtin_ids())
+        if folder is None:
+            return cls(None, builtin, MappingProxyType({}), MappingProxyType({}))
+        root = Path(folder).resolve()
+        if not root.is_dir():
+            raise PresetError(f"no folder {shown(str(folder))}", None, "presets")
+        local: dict[str, Preset] = {}
+        files: dict[str, str] = {}
+        for path in sorted(root.glob("*.toml")):
+            preset = load_preset(path, root=root)
+            if preset.id in builtin or preset.id in local:
+                raise PresetError(f"preset id {preset.id!r} is already taken "
+                                  f"({'built in' if preset.id in builtin else files[preset.id]})", str(path), "id")
+            local[preset.id] = preset
+            files[preset.id] = str(path)
+        return cls(root, builtin, MappingProxyType(local), MappingProxyType(files))
+
+    def ids(self) -> list[str]:
+        return [*self.builtin, *self.local]
+
+    def get(self, ref: Any, field: str = "preset") -> Preset:
+        """A preset by id, or from TOML text (``ref`` holding a newline or ``=``)."""
+        if not isinstance(ref, str):
+            raise PresetError(f"expected a preset id or TOML text, got {shown(ref)}", None, field)
+        if "\n" in ref or "=" in ref:
+            return self.custom(ref, field)
+        if ref in self.builtin:
+            return load_preset(ref)
+        found = self.local.get(ref)
+        if found is not None:
+            return found
+        ids = self.ids()
+        raise PresetError(f"unknown preset {shown(ref)}{_nearest(ref, ids)}; presets here: {', '.join(ids)}",
+                          None, field)
+
+    def custom(self, text: str, field: str = "preset") -> Preset:
+        """A preset from TOML text sent in a request (see the class)."""
+        data = _toml_data(text)
+        parent = data.get("extends")
+        if isinstance(parent, str) and parent in self.local:  # a folder preset, by its id
+            data["extends"] = self.files[parent]
+        elif isinstance(parent, str) and _is_path(parent) and self.folder is None:
+            raise PresetError(f"{shown(parent)}: presets may extend only a built-in preset or a file inside the "
+                              "presets folder (this server has none)", "<toml>", "extends")
+        try:
+            return load_preset(data, root=self.folder) if self.folder is not None else load_preset(data)
+        except PresetError as exc:
+            if exc.file is None and exc.path is not None and not exc.path.startswith(field):
+                raise PresetError(str(exc), "<toml>", exc.path) from None
+            raise
+
+    def summary(self, preset: Preset) -> dict[str, Any]:
+        return {"id": preset.id, "name": preset.name, "unit": preset.unit, "minimum": preset.minimum,
+                "cap": preset.cap, "tiles": preset.tiles,
+                "origin": "built-in" if preset.id in self.builtin and preset.file == f"{preset.id}.toml"
+                else "presets folder"}
+
+
+# ---------------------------------------------------------------- request and answer models
+
+_HAND_DOC = ("a finished hand: the RULES.md JSON (a Hand) or the compact notation, e.g. "
+             "'234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N'")
+_POSITION_DOC = "a hand in play: the RULES.md JSON without the win (a Position) or notation without win:"
+_PRESET_DOC = ("a preset id (GET /presets), or a custom preset as TOML text (it may extend the built-in "
+               "presets and the server's presets folder only); a list for several")
+
+# Hands are read with Hand.parse / Position.parse, whose errors name the field
+# in the words of the Python API; the schema still says what they are.
+HandIn = Annotated[SkipValidation[Hand | str], Field(description=_HAND_DOC)]
+PositionIn = Annotated[SkipValidation[Position | str], Field(description=_POSITION_DOC)]
+PresetRef = Annotated[str, Field(description=_PRESET_DOC, max_length=MAX_BODY)]
+Presets = Annotated[PresetRef | list[PresetRef], Field(description=_PRESET_DOC)]
+Seat = Literal["E", "S", "W", "N"]
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ScoreRequest(_Request):
+    """``POST /score``: a hand under one preset (a ScoreResult) or several (a list)."""
+
+    hand: HandIn
+    preset: Presets = "bga-old-style"
+
+
+class CompareRequest(_Request):
+    """``POST /compare``: a hand under several presets, side by side (default: every preset of the server)."""
+
+    hand: HandIn
+    presets: list[PresetRef] | None = None
+
+
+class AnalyseRequest(_Request):
+    """``POST /analyse``: tiles away, waits and their value (one preset: an Analysis; several: a list)."""
+
+    hand: PositionIn
+    preset: Presets = "bga-old-style"
+    visible: Annotated[str, Field(max_length=1000, description="tiles face up elsewhere, for the unseen counts")] = ""
+
+
+class LegalClaimsRequest(_Request):
+    """``POST /claims/legal``: the claims a waiting hand may make on a discard."""
+
+    hand: PositionIn
+    discard: str
+    discarder: Seat
+    preset: PresetRef = "bga-old-style"
+    kong: Literal["added", "concealed"] | None = None
+    last_tile: bool = False
+
+
+class ResolveClaimsRequest(_Request):
+    """``POST /claims/resolve``: who gets the tile among the claims made."""
+
+    claims: Annotated[list[SkipValidation[Claim]], Field(max_length=16)]
+    discarder: Seat
+    preset: PresetRef = "bga-old-style"
+
+
+class _Entry(BaseModel):
+    """One preset's answer in a list: its result, or its error (message, type, field)."""
+
+    preset: str
+    error: str | None = None
+    type: str | None = None
+    field: str | None = None
+
+
+class ScoreEntry(_Entry):
+    result: ScoreResult | None = None
+
+
+class AnalysisEntry(_Entry):
+    result: Analysis | None = None
+
+
+class PresetSummary(BaseModel):
+    id: str
+    name: str
+    unit: str
+    minimum: int
+    cap: int | None
+    tiles: int
+    origin: Literal["built-in", "presets folder"]
+
+
+class Problem(BaseModel):
+    """An error, as RFC 9457 problem details: ``detail`` is the Python error's
+    message, ``field`` the request field (dotted) and ``value`` its value."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    error_type: str
+    field: str | None = None
+    value: Any = None
+    errors: list[dict[str, Any]] = []
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    version: str
+    core: str
+    presets: int
+
+
+# ---------------------------------------------------------------- errors
+
+class ApiError(Exception):
+    """An error answered as problem+json."""
+
+    def __init__(self, status: int, title: str, detail: str, error_type: str, field: str | None = None,
+                 value: Any = None, errors: list[dict[str, Any]] | None = None):
+        super().__init__(detail)
+        self.status, self.title, self.detail, self.error_type = status, title, detail, error_type
+        self.field, self.value, self.errors = field, value, errors or []
+
+
+def _plain(value: Any) -> Any:
+    """``value`` if it is JSON as it stands, else its shortened repr."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return shown(value)
+    if isinstance(value, str) and len(value) > 200:
+        return shown(value)
+    return value
+
+
+def _joined(prefix: str | None, field: str | None) -> str | None:
+    return ".".join(p for p in (prefix, field) if p) or None
+
+
+def from_error(exc: HkcoreError, prefix: str | None = None) -> ApiError:
+    """An hkcore error as an ApiError; ``prefix`` is the request field the error's field lies under."""
+    name = type(exc).__name__
+    if isinstance(exc, PresetError):
+        field = exc.path if exc.path in (None, "preset", "presets", "extends") else f"toml.{exc.path}"
+        if exc.path in ("preset", "presets"):
+            field = prefix or exc.path
+        else:
+            field = _joined(prefix, field)
+        return ApiError(422, "Bad preset", str(exc), name, field, None,
+                        [{"type": "value_error", "loc": list(loc(field)), "msg": str(exc), "file": exc.file}])
+    if isinstance(exc, HandError):
+        problems = [dict(p, loc=[*loc(prefix), *p["loc"]], input=_plain(p.get("input"))) for p in exc.errors()]
+        for p in problems:
+            p.pop("ctx", None)
+            p.pop("url", None)
+        return ApiError(422, "Bad hand", str(exc), name, _joined(prefix, exc.field), _plain(exc.value), problems)
+    if isinstance(exc, TileError):
+        return ApiError(422, "Bad tile", str(exc), name, prefix, _plain(exc.text))
+    return ApiError(422, "Bad request", str(exc), name, prefix)
+
+
+def problem_response(err: ApiError) -> Response:
+    body = {"type": "about:blank", "title": err.title, "status": err.status, "detail": err.detail,
+            "error_type": err.error_type, "field": err.field, "value": _plain(err.value), "errors": err.errors}
+    return Response(json.dumps(body, ensure_ascii=False), status_code=err.status, media_type=PROBLEM)
+
+
+def _validation_problem(exc: RequestValidationError) -> ApiError:
+    found = list(exc.errors())
+    if not found:
+        return ApiError(400, "Bad request", "the request could not be read", "RequestValidationError")
+    first = found[0]
+    where = [str(p) for p in first.get("loc", ()) if p != "body"]
+    field = ".".join(where) or None
+    if first.get("type") == "json_invalid" or not where:
+        why = first.get("msg", "") if first.get("type") == "json_invalid" else "expected a JSON object"
+        return ApiError(400, "Bad JSON", f"body: not a JSON object ({why}); send Content-Type: application/json",
+                        "RequestValidationError", "body")
+    msg = str(first.get("msg", "invalid"))
+    value = first.get("input")
+    detail = f"{field or 'body'} = {shown(value)}: {msg}" if first.get("type") != "missing" else \
+        f"{field}: missing"
+    errors = [{"type": e.get("type"), "loc": [p for p in e.get("loc", ()) if p != "body"], "msg": e.get("msg"),
+               "input": _plain(e.get("input"))} for e in found[:20]]
+    return ApiError(422, "Bad request", detail, "RequestValidationError", field, _plain(value), errors)
+
+
+def _guard(prefix: str | None, call: Callable[[], Any]) -> Any:
+    try:
+        return call()
+    except HkcoreError as exc:
+        raise from_error(exc, prefix) from None
+    except RecursionError:
+        raise ApiError(422, "Bad request", f"{prefix or 'body'}: nested too deeply", "RecursionError",
+                       prefix) from None
+
+
+# ---------------------------------------------------------------- limits
+
+class Limits:
+    """ASGI middleware: a body larger than the limit is a 413 (told by its
+    Content-Length, or found while it arrives); a request that takes longer
+    than the time limit is a 503 (when its answer has not begun)."""
+
+    def __init__(self, app: Any, max_body: int, max_batch_body: int, time_limit: float,
+                 batch_time_limit: float) -> None:
+        self.app = app
+        self.max_body, self.max_batch_body = max_body, max_batch_body
+        self.time_limit, self.batch_time_limit = time_limit, batch_time_limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        batch = scope.get("path") == _BATCH_PATH
+        limit = self.max_batch_body if batch else self.max_body
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    size = int(value)
+                except ValueError:
+                    size = -1
+                if size < 0 or size > limit:
+                    err = ApiError(413, "Request too large", f"body: {value.decode('latin-1')[:20]} bytes; "
+                                   f"at most {limit:,}", "RequestTooLarge", "body", None)
+                    await problem_response(err)(scope, receive, send)
+                    return
+        seen = 0
+
+        async def counted() -> Any:
+            nonlocal seen
+            message = await receive()
+            if message.get("type") == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    raise HTTPException(413, f"body: more than {limit:,} bytes")
+            return message
+
+        started = False
+
+        async def sending(message: Any) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            async with asyncio.timeout(self.batch_time_limit if batch else self.time_limit):
+                await self.app(scope, counted, sending)
+        except TimeoutError:
+            if not started:
+                seconds = self.batch_time_limit if batch else self.time_limit
+                err = ApiError(503, "Too slow", f"the request took longer than {seconds:g} s", "Timeout")
+                await problem_response(err)(scope, receive, send)
+
+
+# ---------------------------------------------------------------- the application
+
+def _web_files() -> Mapping[str, tuple[bytes, str]]:
+    """The page's files (hkcore/web), read once: name -> (content, media type)."""
+    kinds = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+             ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png"}
+    found: dict[str, tuple[bytes, str]] = {}
+    root = importlib.resources.files("hkcore") / "web"
+    if root.is_dir():
+        for item in root.iterdir():
+            suffix = Path(item.name).suffix
+            if item.is_file() and suffix in kinds:
+                found[item.name] = (item.read_bytes(), kinds[suffix])
+    return MappingProxyType(found)
+
+
+def _json(text: str) -> Response:
+    return Response(text, media_type=JSON)
+
+
+def _listing(parts: Iterable[str]) -> Response:
+    return Response("[" + ",".join(parts) + "]", media_type=JSON)
+
+
+def _refs(value: str | list[str], field: str) -> tuple[list[str], bool]:
+    """(preset refs, whether one was given alone)."""
+    if isinstance(value, str):
+        return [value], True
+    if len(value) > MOST_PRESETS:
+        raise ApiError(422, "Bad request", f"{field}: {len(value):,} presets; at most {MOST_PRESETS}",
+                       "PresetError", field, len(value))
+    if not value:
+        raise ApiError(422, "Bad request", f"{field}: an empty list; name at least one preset", "PresetError",
+                       field, [])
+    return value, False
+
+
+class _LinesResponse(Response):
+    """The answer of ``POST /score/batch``: reads the request body as it
+    arrives and writes one JSON line per hand line (blank lines skipped; a
+    bad line's error carries its line number), so that neither side holds
+    the whole upload. A body over the limit ends the answer with an error line."""
+
+    media_type = "application/x-ndjson"
+
+    def __init__(self, preset: Preset) -> None:
+        super().__init__(media_type=self.media_type)
+        self.preset = preset
+
+    def _scored(self, lines: list[tuple[int, bytes]]) -> bytes:
+        out = []
+        for (n, _), text in zip(lines, score_many((line for _, line in lines), self.preset, as_json=True)):
+            out.append('{"line": ' + str(n) + ", " + text[1:] if text.startswith('{"error"') else text)
+        return ("\n".join(out) + "\n").encode() if out else b""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        headers = [(k, v) for k, v in self.raw_headers if k != b"content-length"]  # streamed: chunked
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        pending, number, skipping = b"", 0, False
+        more = True
+        while more:
+            try:
+                message = await receive()
+            except HTTPException as exc:  # the body passed the limit (Limits)
+                tail = json.dumps({"line": number + 1, "error": str(exc.detail), "type": "RequestTooLarge",
+                                   "field": "body"})
+                await send({"type": "http.response.body", "body": tail.encode() + b"\n", "more_body": False})
+                return
+            if message["type"] == "http.disconnect":
+                return
+            pending += message.get("body", b"")
+            more = message.get("more_body", False)
+            parts = pending.split(b"\n")
+            pending = parts.pop() if more else b""
+            lines = []
+            if skipping and parts:  # the end of an over-long line, already answered
+                parts.pop(0)
+                skipping = False
+            elif skipping:
+                pending = b""
+            for raw in parts:
+                number += 1
+                if raw.strip():
+                    lines.append((number, raw.strip()))
+            if len(pending) > MAX_JSON:  # a line longer than a hand can be: answered by its size, then skipped
+                number += 1
+                lines.append((number, pending[:MAX_JSON + 1]))
+                pending, skipping = b"", True
+            if lines:
+                body = await anyio.to_thread.run_sync(self._scored, lines)
+                await send({"type": "http.response.body", "body": body, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def _entry(pid: str, exc: HkcoreError) -> str:
+    field = getattr(exc, "field", None) or getattr(exc, "path", None)
+    return json.dumps({"preset": pid, "error": str(exc), "type": type(exc).__name__, "field": field},
+                      ensure_ascii=False)
+
+
+_ERRORS = {422: {"model": Problem, "description": "bad input (problem+json naming the field and the value)"},
+           413: {"model": Problem, "description": "the body is larger than the limit"},
+           503: {"model": Problem, "description": "the request took longer than the time limit"}}
+
+
+def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BODY,
+               max_batch_body: int = MAX_BATCH_BODY, time_limit: float = TIME_LIMIT,
+               batch_time_limit: float = BATCH_TIME_LIMIT) -> FastAPI:
+    """The hkcore HTTP application. ``presets_dir``: a folder of preset files
+    served beside the built-in ones (and the only files a preset sent in a
+    request may extend)."""
+    known = ServerPresets.load(presets_dir)
+    web = _web_files()
+    app = FastAPI(title="hkcore", version=_version(), docs_url=None, redoc_url=None,
+                  description="Score Hong Kong mahjong hands under any house ruleset (RULES.md). "
+                              "Errors are application/problem+json.")
+    app.state.presets = known
+    app.add_middleware(Limits, max_body=max_body, max_batch_body=max_batch_body, time_limit=time_limit,
+                       batch_time_limit=batch_time_limit)
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> Response:
+        return problem_response(exc)
+
+    @app.exception_handler(HkcoreError)
+    async def _hkcore_error(request: Request, exc: HkcoreError) -> Response:
+        return problem_response(from_error(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        return problem_response(_validation_problem(exc))
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> Response:
+        titles = {404: "Not found", 405: "Method not allowed", 413: "Request too large"}
+        detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        if exc.status_code == 404 and detail == "Not Found":
+            detail = f"no such page: {request.url.path}"
+        return problem_response(ApiError(exc.status_code, titles.get(exc.status_code, "Bad request"), detail,
+                                         "HTTPException", "body" if exc.status_code == 413 else None))
+
+    @app.exception_handler(Exception)
+    async def _internal(request: Request, exc: Exception) -> Response:  # a bug: say so, as problem+json
+        return problem_response(ApiError(500, "Internal error", f"{type(exc).__name__}: {shown(str(exc))}",
+                                         type(exc).__name__))
+
+    def preset_of(ref: Any, field: str) -> Preset:
+        return _guard(None, lambda: known.get(ref, field))
+
+    def each(refs: list[str], answer: Callable[[Preset], str]) -> Response:
+        """A list answer: ``{"preset", "result"}`` for each preset, or its error in its place."""
+        out = []
+        for i, ref in enumerate(refs):
+            p = preset_of(ref, f"preset.{i}")
+            try:
+                out.append('{"preset":' + json.dumps(p.id) + ',"result":' + answer(p) + "}")
+            except HkcoreError as exc:
+                out.append(_entry(p.id, exc))
+        return _listing(out)
+
+    # -- scoring
+
+    @app.post("/score", tags=["scoring"], response_model=None,
+              responses={200: {"model": ScoreResult | list[ScoreEntry],
+                               "description": "one preset: its ScoreResult; a list of presets: one entry each"},
+                         **_ERRORS})
+    async def score_hand(body: ScoreRequest) -> Response:
+        """Score a finished hand under one preset or several."""
+        refs, alone = _refs(body.preset, "preset")
+        hand = _guard("hand", lambda: Hand.parse(body.hand))
+        if alone:
+            p = preset_of(refs[0], "preset")
+            return _json(_guard("hand", lambda: compiled_for(p).score(hand)).to_json())
+        return each(refs, lambda p: compiled_for(p).score(hand).to_json())
+
+    @app.post("/compare", tags=["scoring"], response_model=None,
+              responses={200: {"model": Comparison}, **_ERRORS})
+    def compare_hand(body: CompareRequest) -> Response:
+        """One hand under several presets, side by side (a preset that rejects the hand gives its error)."""
+        refs = known.ids() if body.presets is None else _refs(body.presets, "presets")[0]
+        chosen = [preset_of(r, f"presets.{i}") for i, r in enumerate(refs)]
+        hand = _guard("hand", lambda: Hand.parse(body.hand))
+        return _json(_guard("hand", lambda: compare(hand, chosen)).to_json())
+
+    @app.post("/analyse", tags=["scoring"], response_model=None,
+              responses={200: {"model": Analysis | list[AnalysisEntry],
+                               "description": "one preset: its Analysis; a list of presets: one entry each"},
+                         **_ERRORS})
+    def analyse_hand(body: AnalyseRequest) -> Response:
+        """Tiles away, waits with their unseen copies and value, or the discards that leave the hand waiting."""
+        refs, alone = _refs(body.preset, "preset")
+        pos = _guard("hand", lambda: Position.parse(body.hand))
+        if alone:
+            p = preset_of(refs[0], "preset")
+            return _json(_guard("hand", lambda: analyse(pos, p, body.visible)).to_json())
+        return each(refs, lambda p: analyse(pos, p, body.visible).to_json())
+
+    @app.post("/claims/legal", tags=["claims"], response_model=None,
+              responses={200: {"model": list[Claim]}, **_ERRORS})
+    def claims_legal(body: LegalClaimsRequest) -> Response:
+        """Every claim the hand's seat may make on the discard: the win first, then kong, pung, chows."""
+        p = preset_of(body.preset, "preset")
+        pos = _guard("hand", lambda: Position.parse(body.hand))
+        found = _guard(None, lambda: legal_claims(pos, body.discard, body.discarder, p, kong=body.kong,
+                                                  last_tile=body.last_tile))
+        return _listing(c.to_json() for c in found)
+
+    @app.post("/claims/resolve", tags=["claims"], response_model=None,
+              responses={200: {"model": list[Claim]}, **_ERRORS})
+    def claims_resolve(body: ResolveClaimsRequest) -> Response:
+        """The claim(s) that get the tile: win over pung or kong over chow, then the nearest seat."""
+        p = preset_of(body.preset, "preset")
+        claims = [_guard(f"claims.{i}", lambda c=c: Claim.parse(c)) for i, c in enumerate(body.claims)]
+        found = _guard(None, lambda: resolve_claims(claims, body.discarder, p))
+        return _listing(c.to_json() for c in found)
+
+    @app.post(_BATCH_PATH, tags=["scoring"], response_model=None,
+              responses={200: {"content": {"application/x-ndjson": {}},
+                               "description": "one JSON line per hand, in order: its ScoreResult, or "
+                                              '{"line": N, "error": ..., "type": ..., "field": ...}'},
+                         **_ERRORS},
+              openapi_extra={"requestBody": {"required": True, "content": {"application/x-ndjson": {
+                  "schema": {"type": "string", "description": "one hand per line (JSON or notation)"}}}}})
+    async def score_batch(request: Request, preset: Annotated[str, Query(max_length=200)] = "bga-old-style"
+                          ) -> Response:
+        """Score many hands, one per line (JSON or notation), answered line by line as they arrive."""
+        p = preset_of(preset, "preset")
+        compiled_for(p)  # compiled before the answer begins
+        return _LinesResponse(p)
+
+    # -- presets
+
+    @app.get("/presets", tags=["presets"], response_model=list[PresetSummary])
+    def list_presets() -> Response:
+        """Every preset this server knows: the built-in ones, then its presets folder's."""
+        return _json(json.dumps([known.summary(preset_of(pid, "preset")) for pid in known.ids()],
+                                ensure_ascii=False))
+
+    @app.get("/presets/{preset_id}", tags=["presets"], response_model=None,
+             responses={200: {"description": "the resolved preset: its TOML data as JSON, or TOML with "
+                                             "Accept: application/toml",
+                              "content": {JSON: {"schema": Preset.model_json_schema()},
+                                          "application/toml": {"schema": {"type": "string"}}}},
+                        404: {"model": Problem}})
+    def get_preset(preset_id: str, request: Request) -> Response:
+        """One preset, resolved (no extends)."""
+        if preset_id not in known.builtin and preset_id not in known.local:
+            err = from_error(PresetError(f"unknown preset {shown(preset_id)}{_nearest(preset_id, known.ids())}; "
+                                         f"presets here: {', '.join(known.ids())}", None, "preset"), "preset_id")
+            err.status, err.title = 404, "Not found"
+            return problem_response(err)
+        p = preset_of(preset_id, "preset_id")
+        accept = request.headers.get("accept", "")
+        if "application/toml" in accept or "text/toml" in accept:
+            return Response(export_toml(p), media_type="application/toml; charset=utf-8")
+        return _json(p.model_dump_json())
+
+    @app.post("/presets/check", tags=["presets"], response_model=None,
+              responses={200: {"description": "the resolved preset as JSON",
+                               "content": {JSON: {"schema": Preset.model_json_schema()}}}, **_ERRORS},
+              openapi_extra={"requestBody": {"required": True, "content": {
+                  "application/toml": {"schema": {"type": "string", "description": "a preset file's text"}}}}})
+    async def check_preset(request: Request) -> Response:
+        """Check a preset file's text: the resolved preset, or its error naming the TOML path."""
+        raw = await request.body()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ApiError(400, "Bad request", f"body: not UTF-8 text (byte {exc.start:,})", "PresetError",
+                           "body") from None
+        return _json(_guard(None, lambda: known.custom(text, "toml")).model_dump_json())
+
+    # -- the service
+
+    @app.get("/health", tags=["service"], response_model=Health)
+    def health() -> Response:
+        from hkcore import core
+        return _json(json.dumps({"status": "ok", "version": _version(), "core": core.IMPLEMENTATION,
+                                 "presets": len(known.ids())}))
+
+    def static(name: str) -> Response:
+        found = web.get(name)
+        if found is None:
+            raise HTTPException(404, f"no such file: {name}")
+        return Response(found[0], media_type=found[1], headers={"Cache-Control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    def page() -> Response:
+        return static("index.html")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> Response:
+        return static("docs.html")
+
+    @app.get("/web/{name}", include_in_schema=False)
+    def web_file(name: str) -> Response:
+        return static(name)
+
+    return app
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | None = None,
+          workers: int = 1, log_level: str = "info") -> None:
+    """Run the application on uvicorn until interrupted (``workers`` > 1: that many processes)."""
+    import uvicorn
+
+    if workers > 1:
+        import os
+        if presets_dir is not None:
+            os.environ["HKCORE_SERVE_PRESETS"] = str(Path(presets_dir).resolve())
+        else:
+            os.environ.pop("HKCORE_SERVE_PRESETS", None)
+        uvicorn.run("hkcore.server:app_from_env", factory=True, host=host, port=port, workers=workers,
+                    log_level=log_level, timeout_keep_alive=5)
+        return
+    app = create_app(presets_dir)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_keep_alive=5)
+
+
+def app_from_env() -> FastAPI:
+    """The application of a uvicorn worker process (``serve(workers=N)``)."""
+    import os
+    return create_app(os.environ.get("HKCORE_SERVE_PRESETS") or None)
+

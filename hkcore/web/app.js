@@ -1,0 +1,365 @@
+// hkcore's scoring page: build a hand by clicks (or type its notation), and
+// see it under every preset of the server (POST /compare), or, for a hand
+// still waiting (13 - 3k tiles), its waits and their value (POST /analyse).
+"use strict";
+
+const SUITS = { m: ["Characters", "萬"], p: ["Dots", "筒"], s: ["Bamboo", "索"] };
+// Honours 1z..7z. The faces are drawn (text and CSS), never Unicode tile code
+// points: there the dragons run red, green, white, the reverse of 5z..7z.
+const HONOURS = [
+  ["1z", "東", "East wind", "wind"], ["2z", "南", "South wind", "wind"], ["3z", "西", "West wind", "wind"],
+  ["4z", "北", "North wind", "wind"], ["5z", "", "White dragon", "white"], ["6z", "發", "Green dragon", "green"],
+  ["7z", "中", "Red dragon", "red"],
+];
+// Hong Kong numbering of the bonus tiles (not the Unicode order of the flowers)
+const FLOWERS = ["梅 plum", "蘭 orchid", "菊 chrysanthemum", "竹 bamboo"];
+const SEASONS = ["春 spring", "夏 summer", "秋 autumn", "冬 winter"];
+const SEATS = ["E", "S", "W", "N"];
+const ORDER = "mpsz";
+
+const state = {
+  tiles: [], melds: [], win: null, self: false, discarder: "", seat: "E", round: "E",
+  flowers: [], seasons: [], lastTile: false, kongReplacement: 0, robbing: false, firstTurn: "",
+};
+let presets = [];
+let asked = 0;
+let timer = null;
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+function tileName(code) {
+  const suit = code[1];
+  if (SUITS[suit]) return `${code[0]} of ${SUITS[suit][0]}`;
+  return HONOURS[Number(code[0]) - 1][2];
+}
+
+function tileFace(code, attrs) {
+  const suit = code[1];
+  const parts = [];
+  let kind = suit;
+  if (SUITS[suit]) {
+    parts.push(el("span", { class: "rank", text: code[0] }), el("span", { class: "face", lang: "zh-Hant", text: SUITS[suit][1] }));
+  } else {
+    const h = HONOURS[Number(code[0]) - 1];
+    kind = h[3];
+    parts.push(el("span", { class: "face", lang: "zh-Hant", text: h[1] }));
+  }
+  parts.push(el("span", { class: "code", text: code }));
+  return el("button", { type: "button", class: `tile ${kind}`, ...attrs }, ...parts);
+}
+
+function sortKey(code) { return ORDER.indexOf(code[1]) * 10 + Number(code[0]); }
+
+function tileString(codes) {
+  const sorted = [...codes].sort((a, b) => sortKey(a) - sortKey(b));
+  let out = "";
+  for (const s of ORDER) {
+    const digits = sorted.filter((c) => c[1] === s).map((c) => c[0]).join("");
+    if (digits) out += digits + s;
+  }
+  return out;
+}
+
+function expand(text) {  // "234m55z" -> ["2m","3m","4m","5z","5z"]
+  const out = [];
+  let digits = "";
+  for (const ch of text) {
+    if (/[0-9]/.test(ch)) digits += ch;
+    else if (ORDER.includes(ch)) { for (const d of digits) out.push(d + ch); digits = ""; }
+  }
+  return out;
+}
+
+function used(code) {
+  let n = state.tiles.filter((c) => c === code).length;
+  for (const m of state.melds) n += expand(m.tiles).filter((c) => c === code).length;
+  return n;
+}
+
+function pick(code) {
+  const mode = document.querySelector('input[name="mode"]:checked').value;
+  const need = { tile: [code], pung: [code, code, code], kong: [code, code, code, code], ckong: [code, code, code, code] };
+  let tiles = need[mode];
+  if (mode === "chow") {
+    const n = Number(code[0]);
+    if (!SUITS[code[1]] || n > 7) { say(`a chow runs up from its lowest tile: ${code} cannot start one`); return; }
+    tiles = [code, `${n + 1}${code[1]}`, `${n + 2}${code[1]}`];
+  }
+  for (const t of new Set(tiles)) {
+    if (used(t) + tiles.filter((x) => x === t).length > 4) { say(`only four ${t} in the set`); return; }
+  }
+  if (mode === "tile") {
+    state.tiles.push(code);
+    state.win = code;  // the last tile picked is the winning tile until another is chosen
+  } else {
+    const kind = mode === "ckong" ? "kong" : mode;
+    state.melds.push({ kind, tiles: tileString(tiles), concealed: mode === "ckong", from: null });
+    document.getElementById("mode-tile").checked = true;
+  }
+  render();
+}
+
+function say(text) { $("status").textContent = text; }
+
+function handSize() { return state.tiles.length + 3 * state.melds.length; }
+
+function notation() {  // as hkcore.notation.format_hand writes it
+  const words = [];
+  if (state.tiles.length) words.push(tileString(state.tiles));
+  for (const m of state.melds) words.push(m.tiles + (m.concealed ? ":concealed" : m.from ? `:${m.from}` : ""));
+  const won = handSize() === 14;
+  if (won && state.win) words.push(`win:${state.win}`);
+  if (won && state.self) words.push("self-draw");
+  if (won && !state.self && state.discarder) words.push(`from:${state.discarder}`);
+  if (state.seat !== "E") words.push(`seat:${state.seat}`);
+  if (state.round !== "E") words.push(`round:${state.round}`);
+  if (state.flowers.length) words.push(`flowers:${state.flowers.join("")}`);
+  if (state.seasons.length) words.push(`seasons:${state.seasons.join("")}`);
+  if (won && state.lastTile) words.push("last-tile");
+  if (won && state.kongReplacement) words.push(`kong-replacement${state.kongReplacement === 2 ? ":2" : ""}`);
+  if (won && state.robbing) words.push("robbing-kong");
+  if (won && state.firstTurn) words.push(`first-turn:${state.firstTurn}`);
+  return words.join(" ");
+}
+
+function handJSON() {
+  const hand = {
+    tiles: tileString(state.tiles),
+    melds: state.melds.map((m) => ({ kind: m.kind, tiles: m.tiles, concealed: m.concealed, from: m.from })),
+    seat_wind: state.seat, round_wind: state.round, flowers: state.flowers, seasons: state.seasons,
+  };
+  if (handSize() === 14) {
+    Object.assign(hand, {
+      win_tile: state.win, self_draw: state.self, discarder: state.self ? null : state.discarder || null,
+      last_tile: state.lastTile, kong_replacement: state.kongReplacement, robbing_kong: state.robbing,
+      first_turn: state.firstTurn || null,
+    });
+  }
+  return hand;
+}
+
+function render() {
+  const hand = $("hand");
+  hand.replaceChildren(...state.tiles.map((code, i) => tileFace(code, {
+    class: `tile ${SUITS[code[1]] ? code[1] : HONOURS[Number(code[0]) - 1][3]}${code === state.win ? " win" : ""}`,
+    "aria-label": `Remove ${tileName(code)} (${code}) from the hand`, "data-hand": code,
+    onclick: () => { state.tiles.splice(i, 1); if (!state.tiles.includes(state.win)) state.win = state.tiles.at(-1) || null; render(); },
+  })));
+  const distinct = [...new Set(state.tiles)].sort((a, b) => sortKey(a) - sortKey(b));
+  $("win-tile").replaceChildren(...(distinct.length ? distinct : [""]).map((c) =>
+    el("option", { value: c, text: c ? `${c}: ${tileName(c)}` : "(no tiles yet)", selected: c === state.win })));
+  $("count").textContent = `${handSize()} tiles (a kong as three)`;
+  $("melds").replaceChildren(...state.melds.map((m, i) => {
+    const label = m.concealed ? "concealed kong" : m.kind;
+    const from = el("select", { class: "meld-from", id: `meld-from-${i}`, disabled: m.concealed,
+      onchange: (e) => { m.from = e.target.value || null; render(); } },
+      ...["", ...SEATS].map((s) => el("option", { value: s, text: s ? `from ${s}` : m.concealed ? "concealed" : "from (not said)", selected: (m.from || "") === s })));
+    return el("li", { "data-meld": m.tiles },
+      el("span", { class: "kind", text: label }),
+      el("span", { class: "tiles" }, ...expand(m.tiles).map((c) => {
+        const t = tileFace(c, { tabindex: "-1", "aria-hidden": "true" });
+        t.disabled = true;
+        return t;
+      })),
+      el("label", { for: `meld-from-${i}`, class: "visually-hidden", text: `${label} ${m.tiles} claimed from` }), from,
+      el("button", { type: "button", class: "secondary", "aria-label": `Remove the ${label} ${m.tiles}`, text: "Remove",
+        onclick: () => { state.melds.splice(i, 1); render(); } }));
+  }));
+  $("notation").value = notation();
+  schedule();
+}
+
+function schedule() {
+  clearTimeout(timer);
+  timer = setTimeout(ask, 120);
+}
+
+async function post(path, body) {
+  const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await response.json();
+  if (!response.ok) throw data;
+  return data;
+}
+
+function showProblem(p) {
+  const box = $("problem");
+  if (!p) { box.hidden = true; box.textContent = ""; return; }
+  box.hidden = false;
+  box.textContent = p.detail ? `${p.detail}${p.field ? ` (field ${p.field})` : ""}` : String(p);
+}
+
+async function ask(typed) {
+  const mine = ++asked;
+  const size = typed ? null : handSize();
+  const hand = typed || handJSON();
+  const ids = presets.map((p) => p.id);
+  showProblem(null);
+  try {
+    if (typed ? !/(^|\s)win:/.test(typed) : size === 13) {
+      const entries = await post("/analyse", { hand, preset: ids });
+      if (mine !== asked) return;
+      $("results").replaceChildren();
+      showWaits(entries);
+      say(typed ? `hand in play: ${typed}` : `${size} tiles: waiting hands show their waits`);
+    } else if (typed || size === 14) {
+      const cmp = await post("/compare", { hand, presets: ids });
+      if (mine !== asked) return;
+      if (typed) load(cmp.hand);
+      $("waits-section").hidden = true;
+      showResults(cmp);
+      say(`scored: ${typed || notation()}`);
+    } else {
+      $("results").replaceChildren();
+      $("waits-section").hidden = true;
+      say(size ? `${size} tiles: a finished hand has 14 (a kong counted as three), a waiting hand 13`
+        : "Pick tiles: the result under every preset shows here.");
+    }
+  } catch (problem) {
+    if (mine !== asked) return;
+    $("results").replaceChildren();
+    $("waits-section").hidden = true;
+    showProblem(problem);
+  }
+}
+
+function load(hand) {  // a hand read by the server, into the builder
+  state.tiles = expand(hand.tiles);
+  state.melds = hand.melds.map((m) => ({ kind: m.kind, tiles: m.tiles, concealed: m.concealed, from: m.from || null }));
+  Object.assign(state, {
+    win: hand.win_tile, self: hand.self_draw, discarder: hand.discarder || "", seat: hand.seat_wind,
+    round: hand.round_wind, flowers: hand.flowers, seasons: hand.seasons, lastTile: hand.last_tile,
+    kongReplacement: hand.kong_replacement, robbing: hand.robbing_kong, firstTurn: hand.first_turn || "",
+  });
+  syncForm();
+  const keep = asked;
+  render();
+  clearTimeout(timer);
+  asked = keep;
+}
+
+function signed(v) { return v > 0 ? `+${v}` : `${v}`; }
+
+function showResults(cmp) {
+  const names = Object.fromEntries(presets.map((p) => [p.id, p.name]));
+  $("results").replaceChildren(...cmp.presets.map((col) => {
+    const head = el("h3", {}, col.preset, el("small", { text: names[col.preset] || "" }));
+    if (col.error) {
+      return el("article", { class: "card error", "data-preset": col.preset }, head,
+        el("p", { class: "note", text: col.error }));
+    }
+    const r = col.result;
+    const rows = r.patterns.map((p) => el("tr", {},
+      el("td", { class: "n", text: String(p.faan) }),
+      el("td", { text: p.name_en + (p.count > 1 ? ` ×${p.count}` : "") }),
+      el("td", { class: "zh", lang: "zh-Hant", text: p.name_zh || "" })));
+    const pays = r.payments
+      ? el("div", { class: "pays", "aria-label": "payments" }, ...Object.entries(r.payments).map(([s, v]) =>
+        el("div", {}, el("span", { text: `${s} ` }), el("span", { class: v > 0 ? "plus" : v < 0 ? "minus" : "", text: signed(v) }))))
+      : el("p", { class: "note", text: r.payments_note || "no payment table at this table" });
+    return el("article", { class: "card", "data-preset": col.preset },
+      head,
+      el("div", { class: "total" },
+        el("span", { class: "faan", "data-faan": String(r.faan), text: String(r.faan) }),
+        el("span", { class: "unit", text: r.unit }),
+        r.uncapped !== r.faan ? el("span", { class: "unit", text: `(counted ${r.uncapped})` }) : null,
+        r.limit ? el("span", { class: "limit", text: "limit" }) : null),
+      el("p", { class: `verdict ${r.winnable ? "yes" : "no"}`, text: r.winnable ? "can win" : `cannot win: ${r.reason}` }),
+      el("table", {}, el("tbody", {}, ...rows)),
+      pays,
+      r.payments && r.payments_note ? el("p", { class: "note", text: r.payments_note }) : null);
+  }));
+}
+
+function showWaits(entries) {
+  const good = entries.filter((e) => e.result);
+  const tiles = [...new Set(good.flatMap((e) => e.result.waits.map((w) => w.tile)))].sort((a, b) => sortKey(a) - sortKey(b));
+  const section = $("waits-section");
+  section.hidden = false;
+  const head = el("tr", {}, el("th", { scope: "col", text: "wait" }), el("th", { scope: "col", text: "unseen" }),
+    ...entries.map((e) => el("th", { scope: "col", text: e.preset })));
+  const away = el("tr", {}, el("th", { scope: "row", text: "state" }), el("td", {}),
+    ...entries.map((e) => el("td", { text: e.error ? e.error : e.result.waiting ? "waiting"
+      : e.result.tiles_away > 0 ? `${e.result.tiles_away} tiles away` : "complete" })));
+  const rows = tiles.map((t) => {
+    const unseen = good.map((e) => e.result.waits.find((w) => w.tile === t)).find(Boolean)?.unseen;
+    return el("tr", { "data-wait": t }, el("th", { scope: "row", text: `${t} ${tileName(t)}` }), el("td", { text: String(unseen ?? "") }),
+      ...entries.map((e) => {
+        const w = e.result && e.result.waits.find((x) => x.tile === t);
+        if (!w) return el("td", { text: "—" });
+        const cell = (label, v) => el("div", { class: v.winnable ? "ok" : "bad", title: v.reason || "",
+          text: `${label} ${v.faan} ${e.result.unit}${v.winnable ? "" : ` ✗ ${v.reason || "cannot win"}`}` });
+        return el("td", {}, cell("discard", w.on_discard), cell("self-draw", w.on_self_draw));
+      }));
+  });
+  $("waits").replaceChildren(el("table", {}, el("thead", {}, head), el("tbody", {}, away, ...rows)));
+}
+
+function syncForm() {
+  $("how").value = state.self ? "self" : "discard";
+  $("discarder").value = state.discarder;
+  $("seat").value = state.seat;
+  $("round").value = state.round;
+  $("kong-replacement").value = String(state.kongReplacement);
+  $("first-turn").value = state.firstTurn;
+  $("last-tile").checked = state.lastTile;
+  $("robbing-kong").checked = state.robbing;
+  for (const box of document.querySelectorAll("input[data-bonus]")) {
+    box.checked = state[box.dataset.bonus].includes(Number(box.value));
+  }
+}
+
+function bonusBoxes(target, kind, names, letter) {
+  target.replaceChildren(...names.map((name, i) => el("label", {},
+    el("input", { type: "checkbox", value: String(i + 1), "data-bonus": kind, id: `${kind}-${i + 1}`,
+      onchange: (e) => {
+        const n = i + 1;
+        state[kind] = e.target.checked ? [...state[kind], n].sort() : state[kind].filter((x) => x !== n);
+        render();
+      } }),
+    `${i + 1}${letter} ${name}`)));
+}
+
+function setup() {
+  const palette = $("palette");
+  for (const s of "mps") {
+    palette.append(el("div", { class: "suit-row", role: "group", "aria-label": SUITS[s][0] },
+      ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => tileFace(`${n}${s}`, {
+        "data-tile": `${n}${s}`, "aria-label": `${n} of ${SUITS[s][0]} (${n}${s})`, onclick: () => pick(`${n}${s}`) }))));
+  }
+  palette.append(el("div", { class: "suit-row", role: "group", "aria-label": "Honours" },
+    ...HONOURS.map(([code, , name]) => tileFace(code, { "data-tile": code, "aria-label": `${name} (${code})`, onclick: () => pick(code) }))));
+  bonusBoxes($("flowers"), "flowers", FLOWERS, "f");
+  bonusBoxes($("seasons"), "seasons", SEASONS, "g");
+  const bind = (id, key, read) => $(id).addEventListener("change", (e) => { state[key] = read(e.target); render(); });
+  bind("how", "self", (t) => t.value === "self");
+  bind("discarder", "discarder", (t) => t.value);
+  bind("seat", "seat", (t) => t.value);
+  bind("round", "round", (t) => t.value);
+  bind("kong-replacement", "kongReplacement", (t) => Number(t.value));
+  bind("first-turn", "firstTurn", (t) => t.value);
+  bind("last-tile", "lastTile", (t) => t.checked);
+  bind("robbing-kong", "robbing", (t) => t.checked);
+  bind("win-tile", "win", (t) => t.value || null);
+  $("clear").addEventListener("click", () => { state.tiles = []; state.melds = []; state.win = null; render(); });
+  $("notation-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = $("notation").value.trim();
+    if (text) { clearTimeout(timer); ask(text); }
+  });
+  fetch("/presets").then((r) => r.json()).then((list) => { presets = list; render(); }).catch(() => showProblem("cannot reach the hkcore service"));
+}
+
+document.addEventListener("DOMContentLoaded", setup);

@@ -1,0 +1,171 @@
+"""The scoring page, used as a person would: a real ``hkscore serve`` on
+loopback, Debian's chromium driven headless by Playwright (never a
+downloaded browser). Screenshots go to ``$HKCORE_ARTIFACTS`` (default: a
+folder under the temporary directory) and must not be blank.
+
+Skipped, with the reason shown, when fastapi/uvicorn, playwright or
+chromium are missing, and on the pure-Python core's run of the suite (the
+page is the same; the service tests cover that core).
+"""
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import hkcore
+from hkcore.notation import format_hand
+from serving import missing_server_deps, running
+
+README_HAND = "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N"
+CHROMIUM = os.environ.get("HKCORE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(os.environ.get("HKCORE_ARTIFACTS") or Path(tempfile.gettempdir()) / "hkcore-artifacts")
+
+
+def _why_not() -> str | None:
+    if os.environ.get("HKCORE_PURE_PYTHON") == "1":
+        return "the page test runs once, on the compiled core (the pure-Python run skips it to save time)"
+    missing = missing_server_deps()
+    if missing:
+        return missing
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install playwright; the browser is Debian's chromium)"
+    if not Path(CHROMIUM).is_file():
+        return f"no chromium at {CHROMIUM} (apt-get install chromium, or set HKCORE_CHROMIUM)"
+    return None
+
+
+pytestmark = pytest.mark.skipif(_why_not() is not None, reason=str(_why_not()))
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    with running() as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+def _page(browser: Any, url: str, width: int, height: int) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    outside: list[str] = []
+    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(url) else None)
+    page.goto(url + "/")
+    page.wait_for_selector('[data-tile="9s"]')
+    page.outside = outside  # checked by the tests: the page asks nothing of any other site
+    return page
+
+
+def _build_readme_hand(page: Any) -> None:
+    """234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N, by clicks and choices."""
+    for code in ("2m", "3m", "4m", "5z", "5z"):
+        page.click(f'#palette [data-tile="{code}"]')
+    page.check("#mode-pung")
+    page.click('#palette [data-tile="6z"]')
+    page.select_option("#meld-from-0", "W")
+    page.check("#mode-pung")
+    page.click('#palette [data-tile="7z"]')
+    page.select_option("#meld-from-1", "E")
+    page.check("#mode-ckong")
+    page.click('#palette [data-tile="1m"]')
+    page.select_option("#win-tile", "5z")
+    page.select_option("#seat", "S")
+    page.select_option("#discarder", "N")
+
+
+def _faans(page: Any) -> dict[str, int]:
+    ids = hkcore.presets()
+    page.wait_for_function("n => document.querySelectorAll('#results [data-faan]').length === n", arg=len(ids))
+    return {pid: int(page.get_attribute(f'#results [data-preset="{pid}"] [data-faan]', "data-faan")) for pid in ids}
+
+
+def _colours(page: Any, png: bytes) -> int:
+    """Distinct colours of a PNG, counted by the browser (no imaging library needed)."""
+    data = "data:image/png;base64," + base64.b64encode(png).decode()
+    return int(page.evaluate("""async (src) => {
+        const img = new Image(); img.src = src; await img.decode();
+        const c = document.createElement('canvas'); c.width = img.width; c.height = img.height;
+        const g = c.getContext('2d'); g.drawImage(img, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data; const seen = new Set();
+        for (let i = 0; i < d.length; i += 4) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+        return seen.size; }""", data))
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1280, 900)], ids=["phone", "wide"])
+def test_readme_hand_by_clicks(browser: Any, url: str, width: int, height: int) -> None:
+    page = _page(browser, url, width, height)
+    try:
+        _build_readme_hand(page)
+        assert page.input_value("#notation") == format_hand(hkcore.Hand.parse(README_HAND))
+        shown = _faans(page)
+        expected = {pid: hkcore.score(README_HAND, pid).faan for pid in hkcore.presets()}
+        assert shown == expected
+        card = page.locator('#results [data-preset="bga-old-style"]')
+        text = card.inner_text()
+        for p in hkcore.score(README_HAND, "bga-old-style").patterns:
+            assert p.name_en in text and p.name_zh in text
+        assert "can win" in text and "+384" in text and "-192" in text  # winnable, payments
+        assert page.outside == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page is wider than the screen"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        shot = ARTIFACTS / f"page-{width}.png"
+        png = page.screenshot(path=str(shot), full_page=True)
+        colours = _colours(page, png)
+        assert colours > 200, f"{shot}: only {colours} distinct colours; is the page blank?"
+    finally:
+        page.close()
+
+
+def test_waits_and_keyboard(browser: Any, url: str) -> None:
+    """A waiting hand typed as notation shows its waits; the palette works from the keyboard."""
+    page = _page(browser, url, 1280, 900)
+    try:
+        page.fill("#notation", "123m456p23s55z 789s:E seat:S")
+        page.press("#notation", "Enter")
+        page.wait_for_selector('#waits [data-wait="1s"]')
+        row = page.inner_text('#waits [data-wait="4s"]')
+        a = hkcore.analyse("123m456p23s55z 789s:E seat:S", "mistboard")
+        assert f"discard {a.waits[1].on_discard.faan} faan" in row and "✗" in row
+        assert page.outside == []
+        page.click("#clear")
+        page.focus('#palette [data-tile="1m"]')
+        page.keyboard.press("Enter")
+        page.keyboard.press("Tab")
+        page.keyboard.press("Enter")  # 2m, next in the tab order
+        assert page.eval_on_selector_all("#hand [data-hand]", "ns => ns.map(n => n.dataset.hand)") == ["1m", "2m"]
+        assert page.get_attribute("#notation", "id") == "notation" and page.locator("label[for=notation]").count() == 1
+    finally:
+        page.close()
+
+
+def test_typed_notation_fills_the_builder(browser: Any, url: str) -> None:
+    page = _page(browser, url, 390, 844)
+    try:
+        page.fill("#notation", README_HAND)
+        page.press("#notation", "Enter")
+        shown = _faans(page)
+        assert shown["mistboard"] == hkcore.score(README_HAND, "mistboard").faan
+        assert page.input_value("#seat") == "S" and page.input_value("#discarder") == "N"
+        assert page.locator("#melds li").count() == 3
+        page.fill("#notation", "234m55z 667z:W win:5z")
+        page.press("#notation", "Enter")
+        page.wait_for_selector("#problem:not([hidden])")
+        assert "667z is not a chow, pung or kong" in page.inner_text("#problem")
+    finally:
+        page.close()
