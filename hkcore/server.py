@@ -706,12 +706,28 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
         uvicorn.run("hkcore.server:app_from_env", factory=True, host=host, port=port, workers=workers,
                     log_level=log_level, timeout_keep_alive=5)
         return
-    app = create_app(presets_dir)
+    app = _serving(create_app(presets_dir))
     uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_keep_alive=5)
 
 
 def app_from_env() -> FastAPI:
     """The application of a uvicorn worker process (``serve(workers=N)``)."""
     import os
-    return create_app(os.environ.get("HKCORE_SERVE_PRESETS") or None)
+    return _serving(create_app(os.environ.get("HKCORE_SERVE_PRESETS") or None))
+
+
+def _serving(app: FastAPI) -> FastAPI:
+    """A serving process's last step before requests: the built-in presets
+    compiled, and everything made so far moved out of the garbage
+    collector's sight (it lives as long as the process), so that collections
+    while serving look only at what requests make (shorter pauses, a lower
+    p99)."""
+    import gc
+
+    from hkcore.engine import rulesets
+
+    rulesets()
+    gc.collect()
+    gc.freeze()
+    return app
 
