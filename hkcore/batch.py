@@ -152,17 +152,28 @@ def in_workers(items: Iterator[Any], specs: tuple[tuple[str, str], ...], jobs: i
     index of its first item), in order, run in ``jobs`` worker processes that
     compiled ``specs`` (into ``_WORKER``) once; at most ``2 * jobs`` chunks in
     flight, so memory stays flat. ``work`` is a module-level function."""
+    def chunks() -> Iterator[tuple[list[tuple[bool, str]], int]]:
+        start = 0
+        while chunk := [as_line(item) for item in islice(items, CHUNK)]:
+            yield chunk, start
+            start += len(chunk)
+
+    return _in_pool(chunks(), specs, jobs, work)
+
+
+def _in_pool(tasks: Iterator[tuple[Any, ...]], specs: tuple[tuple[str, str], ...], jobs: int,
+             work: Callable[..., T]) -> Iterator[T]:
+    """``work(*task)`` of each task, in order, in ``jobs`` worker processes
+    that compiled ``specs`` once; at most ``2 * jobs`` tasks in flight."""
     with ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_start_worker, initargs=(specs,)) as pool:
         pending: deque[Future[T]] = deque()
-        start = 0
         try:
             while True:
                 while len(pending) < 2 * jobs:
-                    chunk = [as_line(item) for item in islice(items, CHUNK)]
-                    if not chunk:
+                    task = next(tasks, None)
+                    if task is None:
                         break
-                    pending.append(pool.submit(work, chunk, start))
-                    start += len(chunk)
+                    pending.append(pool.submit(work, *task))
                 if not pending:
                     return
                 yield pending.popleft().result()
@@ -185,23 +196,7 @@ def score_blocks(blocks: Iterable[tuple[int, bytes]], preset: str | Path | Prese
     if jobs == 1:
         yield from (_score_block(compiled, first, block) for first, block in blocks)
         return
-    items = iter(blocks)
-    with ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_start_worker,
-                             initargs=((spec(preset, compiled),),)) as pool:
-        pending: deque[Future[tuple[bytes, int, int]]] = deque()
-        try:
-            while True:
-                while len(pending) < 2 * jobs:
-                    item = next(items, None)
-                    if item is None:
-                        break
-                    pending.append(pool.submit(_work_block, *item))
-                if not pending:
-                    return
-                yield pending.popleft().result()
-        except BrokenProcessPool as exc:
-            raise HkcoreError(f"jobs: a worker process stopped ({exc}); plugins given to register_plugin "
-                              "are not seen by worker processes") from None
+    yield from _in_pool(iter(blocks), (spec(preset, compiled),), jobs, _work_block)
 
 
 def _score_block(compiled: CompiledPreset, first: int, block: bytes) -> tuple[bytes, int, int]:
