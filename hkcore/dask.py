@@ -7,7 +7,10 @@ summary where it lives, and the partials are added (``+``) in partition
 order, consecutive ones first, so flip examples keep their input indices.
 ``compare_files(paths, presets)`` does so for JSON-lines files read with
 ``dask.bag.read_text``, lines stripped and blank ones skipped as
-``hkscore report`` skips them.
+``hkscore report`` skips them. ``compare_frame(frame, presets, column=)``
+does so for a column of a Dask dataframe (Parquet files read with
+``dask.dataframe.read_parquet``, for instance): JSON text, notation, or a
+struct column of hand fields, in which a null field counts as absent.
 
 The presets travel to the workers as ``batch.spec`` values (a built-in id,
 a path, or the preset's TOML) and each partition compiles them with
@@ -37,7 +40,7 @@ from hkcore.errors import HkcoreError, shown
 from hkcore.preset import Preset
 from hkcore.summary import ComparisonSummary, _Tally, empty_for, resolve
 
-__all__ = ["compare_bag", "compare_files"]
+__all__ = ["compare_bag", "compare_files", "compare_frame"]
 
 Presets = Iterable[str | Path | Preset] | str | Path | Preset | None
 
@@ -49,7 +52,7 @@ def compare_bag(bag: db.Bag, presets: Presets = None, *, scheduler: str | None =
     built-in ones), equal to ``compare_many(bag.compute(), presets)``.
     ``scheduler``: as for ``dask.compute`` (default: the active client, else
     Dask's default); ``split_every``: partials added per step of the tree."""
-    return _compute(bag, presets, False, scheduler, split_every)
+    return _compute(bag, presets, "items", scheduler, split_every)
 
 
 def compare_files(paths: str | Path | Sequence[str | Path], presets: Presets = None, *,
@@ -65,32 +68,83 @@ def compare_files(paths: str | Path | Sequence[str | Path], presets: Presets = N
     elif not isinstance(paths, str):
         paths = [str(p) for p in paths]
     bag = db.read_text(paths, blocksize=blocksize, encoding="utf-8")
-    return _compute(bag, presets, True, scheduler, split_every)
+    return _compute(bag, presets, "lines", scheduler, split_every)
 
 
-def _compute(bag: Any, presets: Presets, lines: bool, scheduler: str | None,
+def compare_frame(frame: Any, presets: Presets = None, *, column: str = "hand", scheduler: str | None = None,
+                  split_every: int | None = None) -> ComparisonSummary:
+    """The ``ComparisonSummary`` of one column of a Dask dataframe (or of a
+    Dask series), one hand a row in row order: JSON text or bytes, notation,
+    or a struct column (a dict a row, as Parquet stores RULES.md's hand
+    objects), whose null fields count as absent (Parquet writes a field a row
+    lacks as null). A null row is an unreadable hand."""
+    try:
+        import dask.dataframe as dd
+    except ImportError:  # pragma: no cover - the extra installs it
+        raise ImportError('hkcore.dask.compare_frame needs Dask\'s dataframe: pip install "hkcore[dask]"') from None
+    if isinstance(frame, dd.DataFrame):
+        if column not in frame.columns:
+            raise HkcoreError(f"column: no column {shown(column)}; the frame has {shown(list(frame.columns))}")
+        series = frame[column]
+    elif isinstance(frame, dd.Series):
+        series = frame
+    else:
+        raise HkcoreError(f"frame: expected a dask.dataframe.DataFrame or Series, got {shown(frame)}")
+    return _compute(series.to_bag(), presets, "rows", scheduler, split_every)
+
+
+def _compute(bag: Any, presets: Presets, kind: str, scheduler: str | None,
              split_every: int | None) -> ComparisonSummary:
     if not isinstance(bag, db.Bag):
         raise HkcoreError(f"bag: expected a dask.bag.Bag, got {shown(bag)}")
     refs, compiled = resolve(presets)  # a bad preset is an error here, before any task runs
     specs = tuple(spec(r, c) for r, c in zip(refs, compiled))
-    total = bag.reduction(partial(_summarise_partition, specs=specs, lines=lines),
+    total = bag.reduction(partial(_summarise_partition, specs=specs, kind=kind),
                           partial(_merge, empty=empty_for(compiled)), split_every=split_every,
                           name="hkcore-summary")
     return total.compute(scheduler=scheduler)
 
 
-def _summarise_partition(items: Iterable[Any], specs: tuple[tuple[str, str], ...],
-                         lines: bool) -> ComparisonSummary:
-    """One partition's summary (its hands' indices from 0: ``_merge`` adds partitions in order)."""
+def _summarise_partition(items: Iterable[Any], specs: tuple[tuple[str, str], ...], kind: str) -> ComparisonSummary:
+    """One partition's summary (its hands' indices from 0: ``_merge`` adds
+    partitions in order). ``kind``: "lines" (stripped, blank ones skipped),
+    "rows" (a dataframe column's values) or "items" (taken as they are)."""
     tally = _Tally(compile_specs(specs))
-    for item in items:
-        if lines:
-            item = item.strip()
-            if not item:
-                continue
-        tally.add(item)
+    if kind == "lines":
+        for line in items:
+            if line := line.strip():
+                tally.add(line)
+    elif kind == "rows":
+        for row in items:
+            tally.add(_plain(row))
+    else:
+        for item in items:
+            tally.add(item)
     return tally.summary()
+
+
+def _plain(value: Any) -> Any:
+    """A dataframe cell as the JSON value it stands for: a struct's null
+    fields left out, arrays as lists (pandas gives NumPy arrays for lists)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items() if not _null(v)}
+    if isinstance(value, (str, bytes)):
+        return value
+    if hasattr(value, "tolist") and hasattr(value, "ndim"):  # a NumPy array or scalar
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return None if _null(value) else value
+
+
+def _null(value: Any) -> bool:
+    """None, NaN, or pandas' NA / NaT."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)  # NaN and NaT are not equal to themselves
+    except (TypeError, ValueError):  # pandas.NA refuses bool(); an array is not a null
+        return type(value).__name__ in ("NAType", "NaTType")
 
 
 def _merge(parts: Iterable[ComparisonSummary], empty: ComparisonSummary) -> ComparisonSummary:

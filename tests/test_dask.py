@@ -22,7 +22,7 @@ db = pytest.importorskip("dask.bag", reason='dask is not installed (pip install 
 distributed = pytest.importorskip("distributed", reason='distributed is not installed (pip install "hkcore[dask]")')
 
 import hkcore  # noqa: E402
-from hkcore.dask import compare_bag, compare_files  # noqa: E402
+from hkcore.dask import compare_bag, compare_files, compare_frame  # noqa: E402
 from hkcore.errors import HkcoreError  # noqa: E402
 from hkcore.preset import PresetError, load_preset  # noqa: E402
 from hkcore.sample import sample  # noqa: E402
@@ -99,6 +99,51 @@ def test_bag_on_a_cluster(client: distributed.Client, corpus: tuple[list[Path], 
     _same(got, compare_many(lines, [preset, "bga-old-style"]))
 
 
+def _frames() -> tuple[object, object, object]:
+    dd = pytest.importorskip("dask.dataframe", reason='Dask\'s dataframe is not installed (pip install "hkcore[dask]")')
+    pa = pytest.importorskip("pyarrow", reason='pyarrow is not installed (pip install "hkcore[dask]")')
+    pq = pytest.importorskip("pyarrow.parquet")
+    return dd, pa, pq
+
+
+def test_parquet_on_a_cluster(client: distributed.Client, corpus: tuple[list[Path], list[str], ComparisonSummary],
+                              tmp_path: Path) -> None:
+    dd, pa, pq = _frames()
+    _, lines, want = corpus
+    # a text column (JSON and the bad lines), in two files of several row groups, another column beside it
+    half = len(lines) // 2
+    for k, part in enumerate((lines[:half], lines[half:])):
+        table = pa.table({"id": list(range(len(part))), "hand": part})  # type: ignore[attr-defined]
+        pq.write_table(table, tmp_path / f"text-{k}.parquet", row_group_size=300)  # type: ignore[attr-defined]
+    frame = dd.read_parquet(str(tmp_path / "text-*.parquet"), split_row_groups=True)  # type: ignore[attr-defined]
+    assert frame.npartitions > 2
+    _same(compare_frame(frame, ALL), want)
+    _same(compare_frame(frame["hand"], ALL, split_every=2), want)  # a series
+    # a struct column: RULES.md hand objects as Parquet stores them (a field a row lacks is null)
+    hands = [h for h in (json.loads(line) for line in lines if line.startswith("{")) if "melds" in h]
+    assert len(hands) > 1000 and any("discarder" not in h for h in hands) and any("discarder" in h for h in hands)
+    table = pa.Table.from_pylist([{"hand": h} for h in hands])  # type: ignore[attr-defined]
+    pq.write_table(table, tmp_path / "struct.parquet", row_group_size=400)  # type: ignore[attr-defined]
+    frame = dd.read_parquet(str(tmp_path / "struct.parquet"), split_row_groups=True)  # type: ignore[attr-defined]
+    _same(compare_frame(frame, ALL), compare_many(hands, ALL))
+
+
+def test_frame_nulls_and_errors() -> None:
+    dd, _, _ = _frames()
+    import pandas as pd
+
+    rows = [None, float("nan"), pd.NA, "123m", "123m456p789s11z222z win:2z"]
+    series = dd.from_pandas(pd.Series(rows, dtype=object), npartitions=2)  # type: ignore[attr-defined]
+    got = compare_frame(series, ALL, scheduler="sync")
+    assert got.hands == 5 and got.unreadable == 4  # the nulls and a four-tile hand
+    assert got == compare_many([None, None, None, "123m", "123m456p789s11z222z win:2z"], ALL)
+    frame = series.to_frame(name="hand")
+    with pytest.raises(HkcoreError, match=r"column: no column 'tiles'; the frame has \['hand'\]"):
+        compare_frame(frame, ALL, column="tiles")
+    with pytest.raises(HkcoreError, match="frame: expected a dask.dataframe.DataFrame or Series"):
+        compare_frame(rows, ALL)
+
+
 @pytest.mark.parametrize("scheduler", ["sync", "threads"])
 def test_default_schedulers(scheduler: str, corpus: tuple[list[Path], list[str], ComparisonSummary]) -> None:
     paths, lines, want = corpus
@@ -130,3 +175,45 @@ def test_without_dask_one_line_says_what_to_install(monkeypatch: pytest.MonkeyPa
     monkeypatch.setitem(sys.modules, "dask.bag", None)  # import dask.bag fails
     with pytest.raises(ImportError, match=r'^hkcore.dask needs Dask: pip install "hkcore\[dask\]"$'):
         importlib.import_module("hkcore.dask")
+
+
+def test_a_cluster_started_as_the_docs_say(corpus: tuple[list[Path], list[str], ComparisonSummary],
+                                          tmp_path: Path) -> None:
+    """docs/at-scale.md's commands, run as processes on loopback: `dask scheduler`, then
+    `dask worker ADDRESS --nworkers 2 --nthreads 1`, then a Client by address."""
+    import signal
+    import socket
+    import subprocess
+
+    dask_cli = Path(sys.executable).parent / "dask"
+    if not dask_cli.exists():
+        pytest.skip(f"no dask command beside {sys.executable}")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    root = str(Path(hkcore.__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
+    started = []
+    try:
+        for cmd in ([str(dask_cli), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                    [str(dask_cli), "worker", address, "--nworkers", "2", "--nthreads", "1", "--no-dashboard",
+                     "--local-directory", str(tmp_path)]):
+            started.append(subprocess.Popen(cmd, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL, start_new_session=True))
+        with distributed.Client(address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=60)
+            pids = {pid for pid in client.run(os.getpid).values()}
+            assert len(pids) == 2 and os.getpid() not in pids
+            paths, _, want = corpus
+            _same(compare_files(paths, ALL, blocksize=40_000), want)
+    finally:
+        for proc in reversed(started):
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in reversed(started):
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
