@@ -91,7 +91,7 @@ def _dask(src: Path, presets: list[str], env: dict[str, str], reps: int) -> floa
         bl.log("hkcore.dask: dask or distributed not installed, left out")
         return None
     os.environ["PYTHONPATH"] = env["PYTHONPATH"]  # the worker processes import this hkcore
-    blocksize = max(1 << 16, src.stat().st_size // 8)  # a few partitions for each worker
+    blocksize = max(1 << 16, src.stat().st_size // 32)  # many partitions for each worker: the last ones are short
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster):
         bl.log("hkcore.dask on a LocalCluster of 2 workers ...")

@@ -50,8 +50,18 @@ def score_many(hands: Iterable[Any], preset: str | Path | Preset = "bga-old-styl
         raise HandError(f"hands: expected an iterable of hands, got {shown(hands)}", "hands", hands) from None
     if jobs == 1:
         return (_one(compiled, item, as_json) for item in items)
-    lines = (line for done in in_workers(items, (spec(preset, compiled),), jobs, _work) for line in done)
-    return lines if as_json else (_from_json(line) for line in lines)
+    work = _work_json if as_json else _work_objects
+    return (_answer(line, errors.get(i), as_json)
+            for done, errors in in_workers(items, (spec(preset, compiled),), jobs, work)
+            for i, line in enumerate(done))
+
+
+def _answer(line: str | HkcoreError | None, error: HkcoreError | None, as_json: bool) -> Any:
+    """What ``score_many`` yields for a worker's answer (None: ``error``, found in this process)."""
+    if line is None:
+        assert error is not None
+        return error_json(error) if as_json else error
+    return line if as_json or isinstance(line, HkcoreError) else _from_json(line)
 
 
 def error_json(exc: HkcoreError) -> str:
@@ -86,8 +96,8 @@ def decode(raw: bytes | bytearray) -> str:
         raise HandError(f"hand: not UTF-8 text (byte {exc.start:,})", "hand", bytes(raw[:40])) from None
 
 
-def as_line(item: Any) -> tuple[bool, str]:
-    """A hand as (True, one line of text) for a worker, or (False, its error as JSON)."""
+def as_line(item: Any) -> tuple[bool, Any]:
+    """A hand as (True, one line of text) for a worker, or (False, its ``HkcoreError``)."""
     if isinstance(item, str):
         return True, item
     try:
@@ -97,9 +107,12 @@ def as_line(item: Any) -> tuple[bool, str]:
             return True, item.to_json()
         return True, json.dumps(item, ensure_ascii=False)
     except HandError as exc:
-        return False, error_json(exc)
-    except (TypeError, ValueError) as exc:
-        return False, error_json(HandError(f"hand: not a hand ({shown(str(exc))})", "hand", None))
+        return False, exc
+    except (TypeError, ValueError):  # not JSON: read here, as one process would read it
+        try:
+            return True, Hand.parse(item).to_json()
+        except HkcoreError as exc:
+            return False, exc
 
 
 def check_jobs(jobs: Any) -> None:
@@ -131,9 +144,25 @@ def _start_worker(specs: tuple[tuple[str, str], ...]) -> None:
     _WORKER[:] = compile_specs(specs)
 
 
-def _work(lines: list[tuple[bool, str]], start: int) -> list[str]:
+def _work_json(lines: list[str | None], start: int) -> list[str | None]:
     compiled = _WORKER[0]
-    return [_one(compiled, text, True) if ok else text for ok, text in lines]
+    return [None if text is None else _one(compiled, text, True) for text in lines]
+
+
+def _work_objects(lines: list[str | None], start: int) -> list[str | HkcoreError | None]:
+    """Results as JSON (read back by the caller), errors as themselves (pickled whole: their
+    field, value and ``errors()`` cross the process boundary; read from text, their values are)."""
+    compiled = _WORKER[0]
+    out: list[str | HkcoreError | None] = []
+    for text in lines:
+        if text is None:
+            out.append(None)
+            continue
+        try:
+            out.append(score_one(compiled, text).to_json())
+        except HkcoreError as exc:
+            out.append(exc)
+    return out
 
 
 def _context() -> Any:
@@ -147,18 +176,25 @@ def _context() -> Any:
 
 
 def in_workers(items: Iterator[Any], specs: tuple[tuple[str, str], ...], jobs: int,
-               work: Callable[[list[tuple[bool, str]], int], T]) -> Iterator[T]:
-    """``work(chunk, start)`` of each chunk of ``items`` (as ``as_line`` pairs, ``start`` the
-    index of its first item), in order, run in ``jobs`` worker processes that
-    compiled ``specs`` (into ``_WORKER``) once; at most ``2 * jobs`` chunks in
-    flight, so memory stays flat. ``work`` is a module-level function."""
-    def chunks() -> Iterator[tuple[list[tuple[bool, str]], int]]:
-        start = 0
-        while chunk := [as_line(item) for item in islice(items, CHUNK)]:
-            yield chunk, start
-            start += len(chunk)
+               work: Callable[[list[str | None], int], T]) -> Iterator[tuple[T, dict[int, HkcoreError]]]:
+    """``work(chunk, start)`` of each chunk of ``items`` (each item one line of
+    text, or None where this process found it unreadable; ``start`` the index
+    of its first item), in order, with the errors of the unreadable ones by
+    their place in the chunk (kept here: they hold the caller's values). Run
+    in ``jobs`` worker processes that compiled ``specs`` (into ``_WORKER``)
+    once; at most ``2 * jobs`` chunks in flight, so memory stays flat.
+    ``work`` is a module-level function."""
+    held: deque[dict[int, HkcoreError]] = deque()
 
-    return _in_pool(chunks(), specs, jobs, work)
+    def chunks() -> Iterator[tuple[list[str | None], int]]:
+        start = 0
+        while pairs := [as_line(item) for item in islice(items, CHUNK)]:
+            held.append({i: line for i, (ok, line) in enumerate(pairs) if not ok})
+            yield [line if ok else None for ok, line in pairs], start
+            start += len(pairs)
+
+    for result in _in_pool(chunks(), specs, jobs, work):
+        yield result, held.popleft()  # chunks are answered in the order they were made
 
 
 def _in_pool(tasks: Iterator[tuple[Any, ...]], specs: tuple[tuple[str, str], ...], jobs: int,

@@ -303,21 +303,22 @@ def compare_many(hands: Iterable[Any], presets: Iterable[str | Path | Preset] | 
         return tally.summary()
     total = empty_for(compiled)
     specs = tuple(spec(r, c) for r, c in zip(refs, compiled))
-    for part in in_workers(items, specs, jobs, _summarise):
+    for part, _ in in_workers(items, specs, jobs, _summarise):
         total = total + part
     return total
 
 
-def _summarise(lines: list[tuple[bool, str]], start: int) -> ComparisonSummary:
-    """A worker's partial summary of one chunk (its hands' indices from 0: the caller adds in order)."""
+def _summarise(lines: list[str | None], start: int) -> ComparisonSummary:
+    """A worker's partial summary of one chunk (its hands' indices from 0: the caller adds in
+    order; None: a hand the caller could not read)."""
     from hkcore.batch import _WORKER
 
     tally = _Tally(_WORKER)
-    for ok, text in lines:
-        if ok:
-            tally.add(text)
-        else:
+    for text in lines:
+        if text is None:
             tally.error()
+        else:
+            tally.add(text)
     return tally.summary()
 
 

@@ -61,6 +61,13 @@ def test_two_processes_answer_as_one(tmp_path: Path) -> None:
     two = list(score_many(items, "hk-classic", jobs=2, as_json=True))
     assert one == two
     assert [_answer(r) for r in score_many(items[:len(HANDS)], "hk-classic", jobs=2)] == [w for _, w in HANDS]
+    # an error from a worker is the error one process gives: type, message, field, value, errors()
+    bad = [{"tiles": "123m456p789s11z", "melds": [{"kind": "pung", "tiles": "12m", "from": "S"}], "win_tile": "1z"},
+           {"tiles": "123m"}, b"\xff\xfe", "123m456p234789s55z win:5z from:E", object(), lambda: 0,
+           {"tiles": {1, 2}}]  # the last three unreadable here (not JSON), their values kept as they are
+    for a, b in zip(score_many(bad, "hk-classic"), score_many(bad, "hk-classic", jobs=2), strict=True):
+        assert isinstance(a, hkcore.HkcoreError) and type(a) is type(b)
+        assert (str(a), a.field, a.value, a.errors()) == (str(b), b.field, b.value, b.errors())  # type: ignore
     # a custom preset by path and as a Preset object reach the workers too
     house = tmp_path / "house.toml"
     house.write_text('extends = "hk-classic"\nminimum = 2\n')
