@@ -180,6 +180,12 @@ class CompareRequest(_Request):
     presets: list[PresetRef] | None = None
 
 
+class PositionRequest(_Request):
+    """``POST /position``: a hand in play, read as ``/analyse`` reads it."""
+
+    hand: PositionIn
+
+
 class AnalyseRequest(_Request):
     """``POST /analyse``: tiles away, waits and their value (one preset: an Analysis; several: a list)."""
 
@@ -739,6 +745,12 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
             p = preset_of(refs[0], "preset")
             return _json(_guard("hand", lambda: analyse(pos, p, body.visible)).to_json())
         return each(refs, lambda p: analyse(pos, p, body.visible).to_json(), deadline)
+
+    @app.post("/position", tags=["scoring"], response_model=None,
+              responses={200: {"model": Position}, **_ERRORS})
+    def read_position(body: PositionRequest) -> Response:
+        """A hand in play (JSON or notation without win:) as the server reads it: its RULES.md JSON, canonical."""
+        return _json(_guard("hand", lambda: Position.parse(body.hand)).to_json())
 
     @app.post("/claims/legal", tags=["claims"], response_model=None,
               responses={200: {"model": list[Claim]}, **_ERRORS})

@@ -31,7 +31,8 @@ pytestmark = pytest.mark.skipif(missing_server_deps() is not None, reason=str(mi
 
 README_HAND = "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N"
 WAITING = "123m456p23s55z 789s:E seat:S"
-ENDPOINTS = ["/score", "/compare", "/analyse", "/claims/legal", "/claims/resolve", "/presets/check", "/score/batch"]
+ENDPOINTS = ["/score", "/compare", "/analyse", "/position", "/claims/legal", "/claims/resolve", "/presets/check",
+             "/score/batch"]
 
 
 @pytest.fixture(scope="module")
@@ -85,6 +86,11 @@ def test_compare_analyse_claims(url: str) -> None:
     assert status == 200 and data == hkcore.compare(README_HAND).model_dump(mode="json")
     status, data = post(url, "/analyse", {"hand": WAITING, "preset": "mistboard"})
     assert status == 200 and data == hkcore.analyse(WAITING, "mistboard").model_dump(mode="json")
+    status, data = post(url, "/position", {"hand": WAITING})
+    assert status == 200 and data == hkcore.Position.parse(WAITING).model_dump(mode="json")
+    assert data["melds"][0] == {"kind": "chow", "tiles": "789s", "concealed": False, "from": "E"}
+    status, p = post(url, "/position", {"hand": "123m456p23s55z 789s:E seat:Q"})
+    assert status == 422 and (p["field"], p["value"]) == ("hand.seat_wind", "Q") and "seat:Q" in p["detail"]
     status, data = post(url, "/claims/legal", {"hand": WAITING, "discard": "1s", "discarder": "E"})
     assert status == 200 and data == [c.model_dump(mode="json") for c in hkcore.legal_claims(WAITING, "1s", "E")]
     claims = [{"seat": "S", "kind": "chow", "tiles": "123s", "discard": "1s"},
@@ -372,8 +378,8 @@ def test_health_openapi_docs(url: str) -> None:
     status, kind, raw = call(url + "/health")
     assert status == 200 and json.loads(raw)["status"] == "ok"
     api = json.loads(call(url + "/openapi.json")[2])
-    assert {"/score", "/compare", "/analyse", "/claims/legal", "/claims/resolve", "/presets", "/presets/{preset_id}",
-            "/presets/check", "/score/batch", "/health"} <= set(api["paths"])
+    assert {"/score", "/compare", "/analyse", "/position", "/claims/legal", "/claims/resolve", "/presets",
+            "/presets/{preset_id}", "/presets/check", "/score/batch", "/health"} <= set(api["paths"])
     assert {"ScoreResult", "Analysis", "Comparison", "Claim", "Hand", "Position", "Problem"} <= set(
         api["components"]["schemas"])
     for page in ("/docs", "/", "/web/app.js", "/web/style.css"):
