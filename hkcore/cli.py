@@ -800,7 +800,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise HkcoreError(f"--port: expected 1..65535, got {args.port}")
     if not 1 <= args.workers <= 64:
         raise HkcoreError(f"--workers: expected 1..64, got {args.workers}")
-    serve(args.host, args.port, args.presets, workers=args.workers, log_level=args.log_level)
+    for option, seconds in (("--time-limit", args.time_limit), ("--batch-time-limit", args.batch_time_limit)):
+        if seconds is not None and not 0 < seconds <= 86400:  # NaN fails too
+            raise HkcoreError(f"{option}: expected seconds, more than 0 and at most 86400, got {seconds:g}")
+    limits = {k: v for k, v in (("time_limit", args.time_limit), ("batch_time_limit", args.batch_time_limit))
+              if v is not None}
+    serve(args.host, args.port, args.presets, workers=args.workers, log_level=args.log_level, **limits)
     return 0
 
 
@@ -915,6 +920,10 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--presets", metavar="DIR", help="a folder of preset files served beside the built-in ones")
     sv.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     sv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    sv.add_argument("--time-limit", type=float, metavar="SECONDS",
+                    help="time a request may take before it is answered 503 (default 10)")
+    sv.add_argument("--batch-time-limit", type=float, metavar="SECONDS",
+                    help="time a POST /score/batch may take (default 600)")
     sv.set_defaults(func=_cmd_serve)
     return parser
 

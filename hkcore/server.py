@@ -15,8 +15,11 @@ every request handler is safe to run on several threads at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.resources
 import json
+import re
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +27,7 @@ from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
 import anyio
-from fastapi import FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, SkipValidation
@@ -34,7 +37,7 @@ from hkcore.analysis import Analysis, analyse
 from hkcore.batch import score_many
 from hkcore.claims import Claim, legal_claims, resolve_claims
 from hkcore.comparison import Comparison, compare
-from hkcore.engine import compiled_for
+from hkcore.engine import compile_preset, compiled_for
 from hkcore.errors import HandError, HkcoreError, TileError, loc, shown
 from hkcore.models import MAX_JSON, Hand, Position, ScoreResult
 from hkcore.preset import (Preset, PresetError, _is_path, _nearest, _toml_data, builtin_ids, export_toml,
@@ -152,6 +155,11 @@ PositionIn = Annotated[SkipValidation[Position | str], Field(description=_POSITI
 PresetRef = Annotated[str, Field(description=_PRESET_DOC, max_length=MAX_BODY)]
 Presets = Annotated[PresetRef | list[PresetRef], Field(description=_PRESET_DOC)]
 Seat = Literal["E", "S", "W", "N"]
+_BATCH_BODY_DOC = ('one hand per line (JSON or notation). The first line may name the preset, as in every other '
+                   'request: {"preset": P}, P a preset id or a custom preset as TOML text (JSON-escaped); '
+                   "then ?preset= is not given")
+_BATCH_QUERY_DOC = ("a preset id (GET /presets); default bga-old-style. For a custom preset, send "
+                    '{"preset": "<TOML text>"} as the first line of the body instead')
 
 
 class _Request(BaseModel):
@@ -170,6 +178,12 @@ class CompareRequest(_Request):
 
     hand: HandIn
     presets: list[PresetRef] | None = None
+
+
+class PositionRequest(_Request):
+    """``POST /position``: a hand in play, read as ``/analyse`` reads it."""
+
+    hand: PositionIn
 
 
 class AnalyseRequest(_Request):
@@ -334,10 +348,59 @@ def _guard(prefix: str | None, call: Callable[[], Any]) -> Any:
 
 # ---------------------------------------------------------------- limits
 
+_DEADLINE = "hkcore.deadline"  # the key of a request's Deadline in its ASGI scope
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When one request's time is up (``time.monotonic()`` seconds) and the
+    limit it comes from. ``Limits`` makes one per request; the endpoints
+    take it as an argument and check it between the steps of their loops,
+    so that work past the limit is abandoned rather than finished unseen."""
+
+    at: float
+    seconds: float
+
+    @classmethod
+    def after(cls, seconds: float) -> Deadline:
+        """The deadline ``seconds`` from now."""
+        return cls(time.monotonic() + seconds, seconds)
+
+    def left(self) -> float:
+        """Seconds left (negative once passed)."""
+        return self.at - time.monotonic()
+
+    def passed(self) -> bool:
+        """Whether the time is up."""
+        return time.monotonic() >= self.at
+
+    def check(self) -> None:
+        """Raise the 503 ``ApiError`` if the time is up."""
+        if self.passed():
+            raise self.error()
+
+    def error(self) -> ApiError:
+        """The 503 of a request whose time is up."""
+        return ApiError(503, "Too slow", f"the request took longer than {self.seconds:g} s", "Timeout")
+
+
+def deadline_of(request: Request) -> Deadline:
+    """The request's deadline, as ``Limits`` set it (``TIME_LIMIT`` from now in an application without it)."""
+    found = request.scope.get(_DEADLINE)
+    return found if isinstance(found, Deadline) else Deadline.after(TIME_LIMIT)
+
+
+#: an endpoint's argument: its request's deadline
+Until = Annotated[Deadline, Depends(deadline_of)]
+
+
 class Limits:
     """ASGI middleware: a body larger than the limit is a 413 (told by its
     Content-Length, or found while it arrives); a request that takes longer
-    than the time limit is a 503 (when its answer has not begun)."""
+    than the time limit is a 503 (when its answer has not begun). Each
+    request gets its ``Deadline`` in its scope, for the endpoints to check;
+    a batch answer, once begun, keeps its own time (it ends with an error
+    line)."""
 
     def __init__(self, app: Any, max_body: int, max_batch_body: int, time_limit: float,
                  batch_time_limit: float) -> None:
@@ -373,22 +436,23 @@ class Limits:
                     raise HTTPException(413, f"body: more than {limit:,} bytes")
             return message
 
+        deadline = Deadline.after(self.batch_time_limit if batch else self.time_limit)
         started = False
-
-        async def sending(message: Any) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
         try:
-            async with asyncio.timeout(self.batch_time_limit if batch else self.time_limit):
-                await self.app(scope, counted, sending)
+            async with asyncio.timeout(deadline.seconds) as guard:
+
+                async def sending(message: Any) -> None:
+                    nonlocal started
+                    if message["type"] == "http.response.start":
+                        started = True
+                        if batch:  # the stream keeps its own time from here (_LinesResponse)
+                            guard.reschedule(None)
+                    await send(message)
+
+                await self.app({**scope, _DEADLINE: deadline}, counted, sending)
         except TimeoutError:
             if not started:
-                seconds = self.batch_time_limit if batch else self.time_limit
-                err = ApiError(503, "Too slow", f"the request took longer than {seconds:g} s", "Timeout")
-                await problem_response(err)(scope, receive, send)
+                await problem_response(deadline.error())(scope, receive, send)
 
 
 # ---------------------------------------------------------------- the application
@@ -428,61 +492,145 @@ def _refs(value: str | list[str], field: str) -> tuple[list[str], bool]:
     return value, False
 
 
+#: lines of a batch scored between two looks at the clock and at the client
+_CHUNK = 256
+#: a batch's first line that names its preset: a JSON object whose first key is "preset"
+_HEADER = re.compile(rb'\s*\{\s*"preset"\s*:')
+#: seconds a batch answer may take to write its last line once its time is up
+_GRACE = 2.0
+
+
+def batch_preset(line: bytes, known: ServerPresets) -> Preset:
+    """The preset a batch's first line ``{"preset": P}`` names (P as in every
+    other request: an id, or a custom preset as TOML text)."""
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError) as exc:
+        raise ApiError(400, "Bad JSON", f"line 1: not a JSON object ({str(exc)[:200]}); a first line "
+                       '{"preset": ...} names the preset of the batch', "BatchHeaderError", "body") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "Bad JSON", "line 1: not a JSON object", "BatchHeaderError", "body")
+    for key, value in data.items():
+        if key != "preset":
+            raise ApiError(422, "Bad request", f"line 1: {shown(key)} = {shown(value)}: the first line of a batch "
+                           'holds only "preset"', "BatchHeaderError", key, _plain(value))
+    ref = data["preset"]
+    if not isinstance(ref, str):
+        raise ApiError(422, "Bad preset", f"preset = {shown(ref)}: expected a preset id or TOML text",
+                       "PresetError", "preset", _plain(ref))
+    return _guard(None, lambda: known.get(ref, "preset"))
+
+
 class _LinesResponse(Response):
     """The answer of ``POST /score/batch``: reads the request body as it
     arrives and writes one JSON line per hand line (blank lines skipped; a
     bad line's error carries its line number), so that neither side holds
-    the whole upload. A body over the limit ends the answer with an error line."""
+    the whole upload. The first line may name the preset (``{"preset": P}``);
+    a bad one is a problem+json answer, given before any line. The answer
+    ends with an error line when the body passes its limit or the time is
+    up, and stops when the client goes away."""
 
     media_type = "application/x-ndjson"
 
-    def __init__(self, preset: Preset) -> None:
+    def __init__(self, known: ServerPresets, preset: Preset | None, deadline: Deadline) -> None:
         super().__init__(media_type=self.media_type)
-        self.preset = preset
-
-    def _scored(self, lines: list[tuple[int, bytes]]) -> bytes:
-        out = []
-        for (n, _), text in zip(lines, score_many((line for _, line in lines), self.preset, as_json=True)):
-            out.append('{"line": ' + str(n) + ", " + text[1:] if text.startswith('{"error"') else text)
-        return ("\n".join(out) + "\n").encode() if out else b""
+        self.known, self.preset, self.deadline = known, preset, deadline
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        pending, more = b"", True
+        try:
+            while more and b"\n" not in pending and len(pending) <= MAX_BODY:  # up to the end of line 1
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return
+                pending += message.get("body", b"")
+                more = message.get("more_body", False)
+            preset, number = self.preset, 0
+            first = pending.split(b"\n", 1)[0]
+            if _HEADER.match(first):
+                if more and b"\n" not in pending:
+                    raise ApiError(413, "Request too large", f"line 1: more than {MAX_BODY:,} bytes",
+                                   "RequestTooLarge", "preset")
+                if preset is not None:
+                    raise ApiError(422, "Bad request", "preset: given twice, as ?preset= and on the first line; "
+                                   "give one", "BatchHeaderError", "preset", preset.id)
+                preset = await anyio.to_thread.run_sync(batch_preset, first, self.known)
+                pending, number = pending[len(first) + 1:], 1
+            compiled = await anyio.to_thread.run_sync(compiled_for, preset or "bga-old-style")
+        except HTTPException as exc:  # the body passed the limit (Limits)
+            await problem_response(ApiError(413, "Request too large", str(exc.detail), "RequestTooLarge",
+                                            "body"))(scope, receive, send)
+            return
+        except ApiError as exc:
+            await problem_response(exc)(scope, receive, send)
+            return
+        except HkcoreError as exc:
+            await problem_response(from_error(exc))(scope, receive, send)
+            return
         headers = [(k, v) for k, v in self.raw_headers if k != b"content-length"]  # streamed: chunked
         await send({"type": "http.response.start", "status": 200, "headers": headers})
-        pending, number, skipping = b"", 0, False
-        more = True
-        while more:
-            try:
-                message = await receive()
-            except HTTPException as exc:  # the body passed the limit (Limits)
-                tail = json.dumps({"line": number + 1, "error": str(exc.detail), "type": "RequestTooLarge",
-                                   "field": "body"})
-                await send({"type": "http.response.body", "body": tail.encode() + b"\n", "more_body": False})
-                return
-            if message["type"] == "http.disconnect":
-                return
-            pending += message.get("body", b"")
-            more = message.get("more_body", False)
-            parts = pending.split(b"\n")
-            pending = parts.pop() if more else b""
-            lines = []
-            if skipping and parts:  # the end of an over-long line, already answered
-                parts.pop(0)
+        answered, tail, gone = number, None, None
+        try:
+            async with asyncio.timeout(self.deadline.left()):
                 skipping = False
-            elif skipping:
-                pending = b""
-            for raw in parts:
-                number += 1
-                if raw.strip():
-                    lines.append((number, raw.strip()))
-            if len(pending) > MAX_JSON:  # a line longer than a hand can be: answered by its size, then skipped
-                number += 1
-                lines.append((number, pending[:MAX_JSON + 1]))
-                pending, skipping = b"", True
-            if lines:
-                body = await anyio.to_thread.run_sync(self._scored, lines)
-                await send({"type": "http.response.body", "body": body, "more_body": True})
-        await send({"type": "http.response.body", "body": b"", "more_body": False})
+                while True:
+                    if not more and gone is None:  # the body is in: a receive now tells of a disconnect
+                        gone = asyncio.ensure_future(receive())
+                    parts = pending.split(b"\n")
+                    pending = parts.pop() if more else b""
+                    lines = []
+                    if skipping and parts:  # the end of an over-long line, already answered
+                        parts.pop(0)
+                        skipping = False
+                    elif skipping:
+                        pending = b""
+                    for raw in parts:
+                        number += 1
+                        if raw.strip():
+                            lines.append((number, raw.strip()))
+                    if len(pending) > MAX_JSON:  # a line longer than a hand can be: answered by its size, skipped
+                        number += 1
+                        lines.append((number, pending[:MAX_JSON + 1]))
+                        pending, skipping = b"", True
+                    for at in range(0, len(lines), _CHUNK):
+                        if gone is not None and gone.done():
+                            return
+                        if self.deadline.passed():
+                            raise TimeoutError
+                        chunk = lines[at:at + _CHUNK]
+                        body = await anyio.to_thread.run_sync(_scored, compiled, chunk)
+                        await send({"type": "http.response.body", "body": body, "more_body": True})
+                        answered = chunk[-1][0]
+                    if not more:
+                        break
+                    try:
+                        message = await receive()
+                    except HTTPException as exc:  # the body passed the limit (Limits)
+                        tail = {"line": number + 1, "error": str(exc.detail), "type": "RequestTooLarge",
+                                "field": "body"}
+                        break
+                    if message["type"] == "http.disconnect":
+                        return
+                    pending += message.get("body", b"")
+                    more = message.get("more_body", False)
+        except TimeoutError:
+            tail = {"line": answered + 1, "error": f"the request took longer than {self.deadline.seconds:g} s; "
+                    f"the lines from {answered + 1} on were not scored", "type": "Timeout", "field": None}
+        finally:
+            if gone is not None:
+                gone.cancel()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(_GRACE):  # a client that reads no more does not hold the answer open
+                last = json.dumps(tail).encode() + b"\n" if tail else b""
+                await send({"type": "http.response.body", "body": last, "more_body": False})
+
+
+def _scored(compiled: Any, lines: list[tuple[int, bytes]]) -> bytes:
+    """The answer lines of some hand lines: a result each, or an error carrying the line number."""
+    out = []
+    for (n, _), text in zip(lines, score_many((line for _, line in lines), compiled.preset, as_json=True)):
+        out.append('{"line": ' + str(n) + ", " + text[1:] if text.startswith('{"error"') else text)
+    return ("\n".join(out) + "\n").encode() if out else b""
 
 
 def _entry(pid: str, exc: HkcoreError) -> str:
@@ -540,10 +688,12 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
     def preset_of(ref: Any, field: str) -> Preset:
         return _guard(None, lambda: known.get(ref, field))
 
-    def each(refs: list[str], answer: Callable[[Preset], str]) -> Response:
-        """A list answer: ``{"preset", "result"}`` for each preset, or its error in its place."""
+    def each(refs: list[str], answer: Callable[[Preset], str], deadline: Deadline) -> Response:
+        """A list answer: ``{"preset", "result"}`` for each preset, or its error in its place
+        (a 503 once the deadline passes)."""
         out = []
         for i, ref in enumerate(refs):
+            deadline.check()
             p = preset_of(ref, f"preset.{i}")
             try:
                 out.append('{"preset":' + json.dumps(p.id) + ',"result":' + answer(p) + "}")
@@ -557,36 +707,50 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
               responses={200: {"model": ScoreResult | list[ScoreEntry],
                                "description": "one preset: its ScoreResult; a list of presets: one entry each"},
                          **_ERRORS})
-    async def score_hand(body: ScoreRequest) -> Response:
+    async def score_hand(body: ScoreRequest, deadline: Until) -> Response:
         """Score a finished hand under one preset or several."""
         refs, alone = _refs(body.preset, "preset")
         hand = _guard("hand", lambda: Hand.parse(body.hand))
         if alone:
             p = preset_of(refs[0], "preset")
             return _json(_guard("hand", lambda: compiled_for(p).score(hand)).to_json())
-        return each(refs, lambda p: compiled_for(p).score(hand).to_json())
+        return each(refs, lambda p: compiled_for(p).score(hand).to_json(), deadline)
 
     @app.post("/compare", tags=["scoring"], response_model=None,
               responses={200: {"model": Comparison}, **_ERRORS})
-    def compare_hand(body: CompareRequest) -> Response:
+    def compare_hand(body: CompareRequest, deadline: Until) -> Response:
         """One hand under several presets, side by side (a preset that rejects the hand gives its error)."""
         refs = known.ids() if body.presets is None else _refs(body.presets, "presets")[0]
-        chosen = [preset_of(r, f"presets.{i}") for i, r in enumerate(refs)]
+        chosen = []
+        for i, r in enumerate(refs):  # read and compiled one by one, so that the deadline can stop them
+            deadline.check()
+            chosen.append(preset_of(r, f"presets.{i}"))
+            try:
+                compile_preset(chosen[-1])
+            except HkcoreError:
+                pass  # compare() gives it in the preset's column
         hand = _guard("hand", lambda: Hand.parse(body.hand))
+        deadline.check()
         return _json(_guard("hand", lambda: compare(hand, chosen)).to_json())
 
     @app.post("/analyse", tags=["scoring"], response_model=None,
               responses={200: {"model": Analysis | list[AnalysisEntry],
                                "description": "one preset: its Analysis; a list of presets: one entry each"},
                          **_ERRORS})
-    def analyse_hand(body: AnalyseRequest) -> Response:
+    def analyse_hand(body: AnalyseRequest, deadline: Until) -> Response:
         """Tiles away, waits with their unseen copies and value, or the discards that leave the hand waiting."""
         refs, alone = _refs(body.preset, "preset")
         pos = _guard("hand", lambda: Position.parse(body.hand))
         if alone:
             p = preset_of(refs[0], "preset")
             return _json(_guard("hand", lambda: analyse(pos, p, body.visible)).to_json())
-        return each(refs, lambda p: analyse(pos, p, body.visible).to_json())
+        return each(refs, lambda p: analyse(pos, p, body.visible).to_json(), deadline)
+
+    @app.post("/position", tags=["scoring"], response_model=None,
+              responses={200: {"model": Position}, **_ERRORS})
+    def read_position(body: PositionRequest) -> Response:
+        """A hand in play (JSON or notation without win:) as the server reads it: its RULES.md JSON, canonical."""
+        return _json(_guard("hand", lambda: Position.parse(body.hand)).to_json())
 
     @app.post("/claims/legal", tags=["claims"], response_model=None,
               responses={200: {"model": list[Claim]}, **_ERRORS})
@@ -610,16 +774,23 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
     @app.post(_BATCH_PATH, tags=["scoring"], response_model=None,
               responses={200: {"content": {"application/x-ndjson": {}},
                                "description": "one JSON line per hand, in order: its ScoreResult, or "
-                                              '{"line": N, "error": ..., "type": ..., "field": ...}'},
+                                              '{"line": N, "error": ..., "type": ..., "field": ...}; when the '
+                                              'time limit passes, a last line {"line": N, "type": "Timeout", ...}'},
+                         400: {"model": Problem, "description": "a first line that starts as {\"preset\": but "
+                                                               "is not JSON"},
                          **_ERRORS},
               openapi_extra={"requestBody": {"required": True, "content": {"application/x-ndjson": {
-                  "schema": {"type": "string", "description": "one hand per line (JSON or notation)"}}}}})
-    async def score_batch(request: Request, preset: Annotated[str, Query(max_length=200)] = "bga-old-style"
+                  "schema": {"type": "string", "description": _BATCH_BODY_DOC},
+                  "example": '{"preset": "extends = \\"mistboard\\"\\nid = \\"beginners\\"\\nminimum = 0\\n"}\n'
+                             "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N\n"}}}})
+    async def score_batch(request: Request, deadline: Until,
+                          preset: Annotated[str | None, Query(max_length=200, description=_BATCH_QUERY_DOC)] = None
                           ) -> Response:
         """Score many hands, one per line (JSON or notation), answered line by line as they arrive."""
-        p = preset_of(preset, "preset")
-        compiled_for(p)  # compiled before the answer begins
-        return _LinesResponse(p)
+        p = None if preset is None else preset_of(preset, "preset")
+        if p is not None:
+            compiled_for(p)  # compiled before the answer begins
+        return _LinesResponse(known, p, deadline)
 
     # -- presets
 
@@ -693,7 +864,8 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | None = None,
-          workers: int = 1, log_level: str = "info") -> None:
+          workers: int = 1, log_level: str = "info", *, time_limit: float = TIME_LIMIT,
+          batch_time_limit: float = BATCH_TIME_LIMIT) -> None:
     """Run the application on uvicorn until interrupted (``workers`` > 1: that many processes)."""
     import uvicorn
 
@@ -703,17 +875,22 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
             os.environ["HKCORE_SERVE_PRESETS"] = str(Path(presets_dir).resolve())
         else:
             os.environ.pop("HKCORE_SERVE_PRESETS", None)
+        os.environ["HKCORE_SERVE_TIME_LIMIT"] = repr(float(time_limit))
+        os.environ["HKCORE_SERVE_BATCH_TIME_LIMIT"] = repr(float(batch_time_limit))
         uvicorn.run("hkcore.server:app_from_env", factory=True, host=host, port=port, workers=workers,
                     log_level=log_level, timeout_keep_alive=5)
         return
-    app = _serving(create_app(presets_dir))
+    app = _serving(create_app(presets_dir, time_limit=time_limit, batch_time_limit=batch_time_limit))
     uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_keep_alive=5)
 
 
 def app_from_env() -> FastAPI:
     """The application of a uvicorn worker process (``serve(workers=N)``)."""
     import os
-    return _serving(create_app(os.environ.get("HKCORE_SERVE_PRESETS") or None))
+    return _serving(create_app(os.environ.get("HKCORE_SERVE_PRESETS") or None,
+                               time_limit=float(os.environ.get("HKCORE_SERVE_TIME_LIMIT") or TIME_LIMIT),
+                               batch_time_limit=float(os.environ.get("HKCORE_SERVE_BATCH_TIME_LIMIT")
+                                                      or BATCH_TIME_LIMIT)))
 
 
 def _serving(app: FastAPI) -> FastAPI:

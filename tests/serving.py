@@ -46,6 +46,13 @@ def missing_server_deps() -> str | None:
 @contextlib.contextmanager
 def running(*args: str, timeout: float = 30.0) -> Iterator[str]:
     """``hkscore serve ARGS`` on a free loopback port; yields its base URL."""
+    with server_process(*args, timeout=timeout) as (url, _proc):
+        yield url
+
+
+@contextlib.contextmanager
+def server_process(*args: str, timeout: float = 30.0) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``hkscore serve ARGS`` on a free loopback port; yields its base URL and its process."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=HKCORE_HOME + os.pathsep + os.environ.get("PYTHONPATH", ""))
     log = tempfile.TemporaryFile()
@@ -68,7 +75,7 @@ def running(*args: str, timeout: float = 30.0) -> Iterator[str]:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"hkscore serve did not answer on {url} within {timeout:g} s")
             time.sleep(0.1)
-        yield url
+        yield url, proc
     finally:
         proc.terminate()
         try:
@@ -77,6 +84,24 @@ def running(*args: str, timeout: float = 30.0) -> Iterator[str]:
             proc.kill()
             proc.wait()
         log.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time a process has used so far (user and system), from /proc (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def idle_after(pid: int, within: float, window: float = 0.25) -> float | None:
+    """Seconds until a process first spends less than a fifth of a ``window`` on the CPU (None if
+    that does not happen within ``within`` seconds)."""
+    start = time.monotonic()
+    while time.monotonic() - start < within:
+        before = cpu_seconds(pid)
+        time.sleep(window)
+        if cpu_seconds(pid) - before < window / 5:
+            return time.monotonic() - start
+    return None
 
 
 def call(url: str, method: str = "GET", body: Any = None, *, raw: bytes | None = None,

@@ -898,3 +898,20 @@ def test_serve_without_the_server_extra_says_what_to_install(monkeypatch: pytest
     monkeypatch.setitem(sys.modules, "hkcore.server", None)  # as if fastapi were missing
     assert main(["serve", "--port", "0"]) == 2
     assert "pip install 'hkcore[server]'" in capsys.readouterr().err
+
+
+def test_serve_time_limits(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """--time-limit and --batch-time-limit reach the server; a limit that is not a positive number of
+    seconds is a usage error naming the option."""
+    pytest.importorskip("fastapi", reason="the server extra is not installed")
+    import hkcore.server
+
+    seen: list[dict[str, Any]] = []
+    monkeypatch.setattr(hkcore.server, "serve", lambda *args, **kwargs: seen.append(kwargs))
+    assert main(["serve", "--time-limit", "0.5", "--batch-time-limit", "30"]) == 0
+    assert (seen[-1]["time_limit"], seen[-1]["batch_time_limit"]) == (0.5, 30.0)
+    assert main(["serve"]) == 0 and "time_limit" not in seen[-1]  # the server's defaults
+    for option, value in (("--time-limit", "0"), ("--time-limit", "nan"), ("--batch-time-limit", "-1")):
+        assert main(["serve", option, value]) == 2
+        assert f"{option}: expected seconds" in capsys.readouterr().err
+    assert len(seen) == 2

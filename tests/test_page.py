@@ -21,9 +21,11 @@ import pytest
 
 import hkcore
 from hkcore.notation import format_hand
+from hkcore.tiles import parse_tiles
 from serving import missing_server_deps, running
 
 README_HAND = "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N"
+WAITING_HAND = "123m456p789s11z22z"  # 13 tiles, no winning tile: waiting on 1z or 2z
 CHROMIUM = os.environ.get("HKCORE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(os.environ.get("HKCORE_ARTIFACTS") or Path(tempfile.gettempdir()) / "hkcore-artifacts")
 
@@ -167,5 +169,59 @@ def test_typed_notation_fills_the_builder(browser: Any, url: str) -> None:
         page.press("#notation", "Enter")
         page.wait_for_selector("#problem:not([hidden])")
         assert "667z is not a chow, pung or kong" in page.inner_text("#problem")
+    finally:
+        page.close()
+
+
+def _codes(tiles: str) -> list[str]:
+    return [str(t) for t in parse_tiles(tiles)]
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1280, 900)], ids=["phone", "wide"])
+def test_typed_waiting_hand_fills_the_builder(browser: Any, url: str, width: int, height: int) -> None:
+    """A waiting hand typed as notation (no winning tile) fills the tile builder, and its waits are
+    those hkcore.analyse gives under each preset; the builder writes the notation back."""
+    page = _page(browser, url, width, height)
+    try:
+        page.fill("#notation", WAITING_HAND)
+        page.press("#notation", "Enter")
+        page.wait_for_selector("#waits [data-wait]")
+        page.wait_for_function("() => document.querySelectorAll('#hand [data-hand]').length > 0")
+        pos = hkcore.Position.parse(WAITING_HAND)
+        assert page.eval_on_selector_all("#hand [data-hand]", "ns => ns.map(n => n.dataset.hand)") == _codes(pos.tiles)
+        assert page.locator("#melds li").count() == 0
+        assert page.input_value("#notation") == format_hand(pos)
+        assert page.inner_text("#count").startswith("13 tiles") and page.input_value("#win-tile") == ""
+        found = {pid: hkcore.analyse(WAITING_HAND, pid) for pid in hkcore.presets()}
+        waits = {w.tile for a in found.values() for w in a.waits}
+        rows = page.eval_on_selector_all("#waits [data-wait]", "ns => ns.map(n => n.dataset.wait)")
+        assert waits and set(rows) == waits
+        heads = page.eval_on_selector_all("#waits thead th", "ns => ns.map(n => n.textContent)")[1:]
+        assert heads == list(found)
+        for tile in sorted(waits):
+            unseen = next(w.unseen for a in found.values() for w in a.waits if w.tile == tile)
+            assert f"{unseen} unseen" in page.inner_text(f'#waits [data-wait="{tile}"] th')
+            cells = page.eval_on_selector_all(f'#waits [data-wait="{tile}"] td', "ns => ns.map(n => n.innerText)")
+            assert len(cells) == len(found)
+            for (pid, a), cell in zip(found.items(), cells):
+                w = next((w for w in a.waits if w.tile == tile), None)
+                if w is None:
+                    assert cell == "—", (pid, tile, cell)
+                else:
+                    assert f"discard {w.on_discard.faan} {a.unit}" in cell, (pid, tile, cell)
+                    assert f"self-draw {w.on_self_draw.faan} {a.unit}" in cell, (pid, tile, cell)
+        assert page.outside == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page is wider than the screen"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        shot = ARTIFACTS / f"page-waiting-{width}.png"
+        png = page.screenshot(path=str(shot), full_page=True)
+        colours = _colours(page, png)
+        assert colours > 200, f"{shot}: only {colours} distinct colours; is the page blank?"
+        # a waiting hand with a declared set and a seat: the builder takes those too
+        page.fill("#notation", "123m456p23s55z 789s:E seat:S")
+        page.press("#notation", "Enter")
+        page.wait_for_selector('#melds li[data-meld="789s"]')
+        assert page.input_value("#seat") == "S" and page.input_value("#meld-from-0") == "E"
+        assert page.input_value("#notation") == "123m456p23s55z 789s:E seat:S"
     finally:
         page.close()

@@ -1,12 +1,21 @@
 """hkcore over HTTP, called as a client would: a real ``hkscore serve`` on
-loopback (started and stopped by a fixture), JSON over HTTP. Skipped, with
-the reason shown, when the server extra (fastapi, uvicorn) is missing."""
+loopback (started and stopped by a fixture), JSON over HTTP; one test
+drives the application as ASGI, for a client that goes away at a moment a
+socket cannot choose. Skipped, with the reason shown, when the server extra
+(fastapi, uvicorn) is missing."""
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
+import math
 import re
+import socket
+import struct
+import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -15,19 +24,34 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hkcore
-from serving import call, missing_server_deps, running
+from hkcore.batch import score_many
+from serving import call, idle_after, missing_server_deps, running, server_process
 
 pytestmark = pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))
 
 README_HAND = "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N"
 WAITING = "123m456p23s55z 789s:E seat:S"
-ENDPOINTS = ["/score", "/compare", "/analyse", "/claims/legal", "/claims/resolve", "/presets/check", "/score/batch"]
+ENDPOINTS = ["/score", "/compare", "/analyse", "/position", "/claims/legal", "/claims/resolve", "/presets/check",
+             "/score/batch"]
 
 
 @pytest.fixture(scope="module")
-def url() -> Iterator[str]:
-    with running() as base:
-        yield base
+def served() -> Iterator[tuple[str, int]]:
+    """The server of most tests: its base URL and its process id."""
+    with server_process() as (base, proc):
+        yield base, proc.pid
+
+
+@pytest.fixture(scope="module")
+def url(served: tuple[str, int]) -> str:
+    return served[0]
+
+
+@pytest.fixture(scope="module")
+def hurried() -> Iterator[tuple[str, int]]:
+    """A server with a time limit of 0.1 s (batch: 1 s): its base URL and its process id."""
+    with server_process("--time-limit", "0.1", "--batch-time-limit", "1") as (base, proc):
+        yield base, proc.pid
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +86,11 @@ def test_compare_analyse_claims(url: str) -> None:
     assert status == 200 and data == hkcore.compare(README_HAND).model_dump(mode="json")
     status, data = post(url, "/analyse", {"hand": WAITING, "preset": "mistboard"})
     assert status == 200 and data == hkcore.analyse(WAITING, "mistboard").model_dump(mode="json")
+    status, data = post(url, "/position", {"hand": WAITING})
+    assert status == 200 and data == hkcore.Position.parse(WAITING).model_dump(mode="json")
+    assert data["melds"][0] == {"kind": "chow", "tiles": "789s", "concealed": False, "from": "E"}
+    status, p = post(url, "/position", {"hand": "123m456p23s55z 789s:E seat:Q"})
+    assert status == 422 and (p["field"], p["value"]) == ("hand.seat_wind", "Q") and "seat:Q" in p["detail"]
     status, data = post(url, "/claims/legal", {"hand": WAITING, "discard": "1s", "discarder": "E"})
     assert status == 200 and data == [c.model_dump(mode="json") for c in hkcore.legal_claims(WAITING, "1s", "E")]
     claims = [{"seat": "S", "kind": "chow", "tiles": "123s", "discard": "1s"},
@@ -107,6 +136,10 @@ def test_presets_folder(club: str, tmp_path: Path) -> None:
     for parent in (str(outside), "../elsewhere/secret.toml", "/etc/passwd"):
         status, p = post(club, "/score", {"hand": README_HAND, "preset": f'extends = "{parent}"\n'})
         assert status == 422 and "presets may extend only a built-in preset or a file inside" in p["detail"]
+        status, _, p = batch(club, [json.dumps({"preset": f'extends = "{parent}"\n'}), README_HAND])
+        assert status == 422 and "presets may extend only a built-in preset or a file inside" in p["detail"]
+    status, _, out = batch(club, [json.dumps({"preset": 'extends = "our-club"\nid = "x"\ncap = 8\n'}), README_HAND])
+    assert status == 200 and [(r["preset"], r["faan"]) for r in out] == [("x", 8)]
 
 
 def test_presets_json_toml_and_check(url: str) -> None:
@@ -139,6 +172,53 @@ def test_batch_streams_json_lines(url: str) -> None:
     assert status == 422 and kind == "application/problem+json"
 
 
+# README_HAND under bga-old-style: no_bonus 1 + dragon_pung 1 x 2 + half_flush 3 + little_three_dragons 3 = 9;
+# CLUB_TOML makes half_flush 4, so 10 (worked by hand; below its cap of 13).
+CLUB_TOML = 'extends = "bga-old-style"\nid = "club"\n[patterns]\nhalf_flush = 4\n'
+
+
+def batch(url: str, lines: list[str], query: str = "") -> tuple[int, str, Any]:
+    """(status, content type, the answer's JSON lines, or its problem) of a POST /score/batch."""
+    status, kind, raw = call(url + "/score/batch" + query, "POST", raw="\n".join(lines).encode(),
+                             headers={"Content-Type": "application/x-ndjson"})
+    if status >= 400:
+        assert kind == "application/problem+json", (status, kind, raw[:200])
+        return status, kind, json.loads(raw)
+    return status, kind, [json.loads(line) for line in raw.decode().splitlines()]
+
+
+def test_batch_takes_a_custom_preset_on_its_first_line(url: str) -> None:
+    club = hkcore.load_preset(CLUB_TOML)
+    expected = hkcore.score(README_HAND, club).model_dump(mode="json")
+    assert (expected["preset"], expected["faan"], hkcore.score(README_HAND, "bga-old-style").faan) == ("club", 10, 9)
+    as_json = json.dumps(hkcore.Hand.parse(README_HAND).model_dump(mode="json"))
+    status, kind, out = batch(url, [json.dumps({"preset": CLUB_TOML}), README_HAND, "", "234m55z 667z:W win:5z",
+                                    as_json])
+    assert status == 200 and kind.startswith("application/x-ndjson")
+    assert out[0] == expected and out[2] == expected
+    assert out[1]["line"] == 4 and out[1]["field"] == "notation"  # the preset's line is line 1
+    status, kind, out = batch(url, [json.dumps({"preset": "hk-classic"}), README_HAND])
+    assert status == 200 and out == [hkcore.score(README_HAND, "hk-classic").model_dump(mode="json")]
+
+
+def test_batch_custom_preset_errors(url: str) -> None:
+    bad = 'extends = "bga-old-style"\n[patterns]\nhalf_flush = "lots"\n'
+    status, _, p = batch(url, [json.dumps({"preset": bad}), README_HAND])
+    assert status == 422 and p["field"] == "toml.patterns.half_flush" and "'lots'" in p["detail"]
+    for parent in ("/etc/hostname", "../presets/x.toml"):
+        status, _, p = batch(url, [json.dumps({"preset": f'extends = "{parent}"\n'}), README_HAND])
+        assert status == 422 and p["field"] == "extends" and "presets may extend only" in p["detail"]
+        assert parent in p["detail"]
+    status, _, p = batch(url, [json.dumps({"preset": "mistboard"}), README_HAND], "?preset=hk-classic")
+    assert status == 422 and p["field"] == "preset" and "given twice" in p["detail"]
+    status, _, p = batch(url, [json.dumps({"preset": "mistboard", "cap": 5}), README_HAND])
+    assert status == 422 and (p["field"], p["value"]) == ("cap", 5)
+    status, _, p = batch(url, [json.dumps({"preset": ["mistboard"]}), README_HAND])
+    assert status == 422 and (p["field"], p["value"]) == ("preset", ["mistboard"])
+    status, _, p = batch(url, ['{"preset": "mistboard"', README_HAND])
+    assert status == 400 and p["field"] == "body" and "line 1" in p["detail"]
+
+
 def test_limits(url: str) -> None:
     """A body over the limit is refused by its Content-Length, before it is sent (so the client's
     write cannot race the server's answer)."""
@@ -155,12 +235,151 @@ def test_limits(url: str) -> None:
         conn.close()
 
 
+# -- the time limit: work past it is abandoned
+
+# 14 tiles in play: analyse weighs every discard; under 64 custom presets (each read and compiled for the
+# request) that is several times 0.1 s of work
+IN_PLAY = "123m456p23s55z789s1z"
+
+
+def _many_presets(tag: str) -> list[str]:
+    return [f'extends = "bga-old-style"\nid = "{tag}-{i}"\nminimum = {i % 4}\n' for i in range(64)]
+
+
+def test_work_past_the_time_limit_is_abandoned(hurried: tuple[str, int]) -> None:
+    """Requests whose work lasts seconds in all, on a server with a time limit of 0.1 s: each is
+    answered 503, and the server's CPU is idle right after (the work stopped with the answers)."""
+    url, pid = hurried
+    started = time.perf_counter()
+    for text in _many_presets("probe"):
+        hkcore.analyse(IN_PLAY, hkcore.load_preset(text))
+    one = time.perf_counter() - started  # one request's work, measured here
+    n = min(32, max(2, math.ceil(3.0 / one)))  # seconds of work in all, so each request takes far over 0.1 s
+    assert n * one > 1.5, f"{n} requests of {one:.2f} s of work: too little to show anything"
+    body = [{"hand": IN_PLAY, "preset": _many_presets(f"r{j}")} for j in range(n)]
+    with ThreadPoolExecutor(n) as pool:
+        answers = list(pool.map(lambda b: call(url + "/analyse", "POST", b), body))
+    for status, kind, raw in answers:
+        assert (status, kind) == (503, "application/problem+json"), raw[:200]
+        p = json.loads(raw)
+        assert p["error_type"] == "Timeout" and "longer than 0.1 s" in p["detail"]
+    assert idle_after(pid, within=1.0) is not None, (
+        f"the server was still busy 1 s after answering 503 to {n} requests of {one:.2f} s of work each")
+
+
+def _raw_batch(url: str, head: dict[str, str], pieces: Iterator[bytes], length: int) -> tuple[socket.socket, Any]:
+    """A POST /score/batch on a socket, its body written by a thread from ``pieces``; the open response."""
+    host, port = url.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=30)
+    lines = [f"POST /score/batch HTTP/1.1", f"Host: {host}", "Content-Type: application/x-ndjson",
+             f"Content-Length: {length}", *(f"{k}: {v}" for k, v in head.items())]
+    sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+
+    def write() -> None:
+        try:
+            for piece in pieces:
+                sock.sendall(piece)
+        except OSError:  # the server ended the answer, or the test closed the socket
+            pass
+
+    threading.Thread(target=write, daemon=True).start()
+    answer = http.client.HTTPResponse(sock)
+    answer.begin()
+    return sock, answer
+
+
+def test_batch_stops_when_its_time_is_up(hurried: tuple[str, int]) -> None:
+    """A batch sent slowly (600 lines over 3 s) to a server whose batch time limit is 1 s: some lines
+    are scored, then a last line says the time is up, and the answer ends before the upload would."""
+    url, _ = hurried
+    piece = ((README_HAND + "\n") * 20).encode()
+
+    def slowly() -> Iterator[bytes]:
+        for _ in range(30):
+            yield piece
+            time.sleep(0.1)
+
+    started = time.monotonic()
+    sock, answer = _raw_batch(url, {}, slowly(), 30 * len(piece))
+    try:
+        assert answer.status == 200
+        out = [json.loads(line) for line in answer.read().decode().splitlines()]
+    finally:
+        answer.close()
+        sock.close()
+    took = time.monotonic() - started
+    *scored, last = out
+    assert 0 < len(scored) < 600 and last.get("type") == "Timeout", (len(scored), last)
+    assert last["line"] == len(scored) + 1 and "longer than 1 s" in last["error"]
+    assert scored == [hkcore.score(README_HAND, "bga-old-style").model_dump(mode="json")] * len(scored)
+    assert took < 2.5, f"the answer ended after {took:.2f} s"
+
+
+def test_batch_stops_when_the_client_goes_away(served: tuple[str, int]) -> None:
+    """A large batch whose client reads 1,000 answer lines and hangs up: the server is idle soon
+    after, though scoring the whole batch takes far longer (measured here)."""
+    url, pid = served
+    piece, pieces = ((README_HAND + "\n") * 1000).encode(), 1500
+    started = time.perf_counter()
+    for _ in score_many([README_HAND] * 5_000, "bga-old-style", as_json=True):
+        pass
+    whole = (time.perf_counter() - started) * pieces * 1000 / 5_000
+    assert whole > 6, f"the whole batch scores in {whole:.1f} s here: too little to show anything"
+    sock, answer = _raw_batch(url, {}, (piece for _ in range(pieces)), len(piece) * pieces)
+    try:
+        assert answer.status == 200
+        assert [json.loads(answer.readline())["faan"] for _ in range(1000)] == [9] * 1000
+    finally:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # a reset: gone at once
+        answer.close()  # the socket's file, else close() leaves the connection open
+        sock.close()
+    took = idle_after(pid, within=3.0)
+    assert took is not None, f"the server was still busy 3 s after its client went away (whole batch: {whole:.0f} s)"
+
+
+def test_batch_stops_scoring_when_the_client_goes_away_after_sending_it_all() -> None:
+    """The application alone, driven as ASGI by a client that sends 20,000 lines in one message and
+    goes away once the first answer lines come (over a socket, uvicorn hands the body over in small
+    pieces, so this moment cannot be chosen there): far fewer lines than sent are answered."""
+    from hkcore.server import create_app
+
+    body = ((README_HAND + "\n") * 20_000).encode()
+    answered = []
+
+    async def run() -> None:
+        gone = asyncio.Event()
+        given = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.body":
+                answered.extend(message.get("body", b"").splitlines())
+                gone.set()
+
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                 "scheme": "http", "path": "/score/batch", "raw_path": b"/score/batch", "root_path": "",
+                 "query_string": b"", "headers": [(b"content-type", b"application/x-ndjson")],
+                 "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+        await create_app()(scope, receive, send)
+
+    asyncio.run(run())
+    assert answered and json.loads(answered[0]) == hkcore.score(README_HAND, "bga-old-style").model_dump(mode="json")
+    assert len(answered) < 2_000, f"{len(answered):,} of 20,000 lines answered after the client went away"
+
+
 def test_health_openapi_docs(url: str) -> None:
     status, kind, raw = call(url + "/health")
     assert status == 200 and json.loads(raw)["status"] == "ok"
     api = json.loads(call(url + "/openapi.json")[2])
-    assert {"/score", "/compare", "/analyse", "/claims/legal", "/claims/resolve", "/presets", "/presets/{preset_id}",
-            "/presets/check", "/score/batch", "/health"} <= set(api["paths"])
+    assert {"/score", "/compare", "/analyse", "/position", "/claims/legal", "/claims/resolve", "/presets",
+            "/presets/{preset_id}", "/presets/check", "/score/batch", "/health"} <= set(api["paths"])
     assert {"ScoreResult", "Analysis", "Comparison", "Claim", "Hand", "Position", "Problem"} <= set(
         api["components"]["schemas"])
     for page in ("/docs", "/", "/web/app.js", "/web/style.css"):

@@ -1,6 +1,9 @@
 // hkcore's scoring page: build a hand by clicks (or type its notation), and
 // see it under every preset of the server (POST /compare), or, for a hand
 // still waiting (13 - 3k tiles), its waits and their value (POST /analyse).
+// Typed notation is read by the server (the Hand of /compare, or POST
+// /position for a hand in play) and fills the builder, which then writes
+// the notation back: the two stay in step.
 "use strict";
 
 const SUITS = { m: ["Characters", "萬"], p: ["Dots", "筒"], s: ["Bamboo", "索"] };
@@ -159,8 +162,10 @@ function render() {
     onclick: () => { state.tiles.splice(i, 1); if (!state.tiles.includes(state.win)) state.win = state.tiles.at(-1) || null; render(); },
   })));
   const distinct = [...new Set(state.tiles)].sort((a, b) => sortKey(a) - sortKey(b));
-  $("win-tile").replaceChildren(...(distinct.length ? distinct : [""]).map((c) =>
-    el("option", { value: c, text: c ? `${c}: ${tileName(c)}` : "(no tiles yet)", selected: c === state.win })));
+  const none = !state.win || !distinct.length;  // a waiting hand has no winning tile yet
+  $("win-tile").replaceChildren(
+    ...(none ? [el("option", { value: "", text: distinct.length ? "(none yet)" : "(no tiles yet)", selected: true })] : []),
+    ...distinct.map((c) => el("option", { value: c, text: `${c}: ${tileName(c)}`, selected: c === state.win })));
   $("count").textContent = `${handSize()} tiles (a kong as three)`;
   $("melds").replaceChildren(...state.melds.map((m, i) => {
     const label = m.concealed ? "concealed kong" : m.kind;
@@ -209,11 +214,13 @@ async function ask(typed) {
   showProblem(null);
   try {
     if (typed ? !/(^|\s)win:/.test(typed) : size === 13) {
-      const entries = await post("/analyse", { hand, preset: ids });
+      const [entries, read] = await Promise.all([post("/analyse", { hand, preset: ids }),
+        typed ? post("/position", { hand: typed }) : null]);
       if (mine !== asked) return;
+      if (read) load(read);
       $("results").replaceChildren();
       showWaits(entries);
-      say(typed ? `hand in play: ${typed}` : `${size} tiles: waiting hands show their waits`);
+      say(typed ? `hand in play: ${notation()}` : `${size} tiles: waiting hands show their waits`);
     } else if (typed || size === 14) {
       const cmp = await post("/compare", { hand, presets: ids });
       if (mine !== asked) return;
@@ -235,13 +242,13 @@ async function ask(typed) {
   }
 }
 
-function load(hand) {  // a hand read by the server, into the builder
+function load(hand) {  // a hand read by the server (a won Hand, or a Position: no win yet), into the builder
   state.tiles = expand(hand.tiles);
   state.melds = hand.melds.map((m) => ({ kind: m.kind, tiles: m.tiles, concealed: m.concealed, from: m.from || null }));
   Object.assign(state, {
-    win: hand.win_tile, self: hand.self_draw, discarder: hand.discarder || "", seat: hand.seat_wind,
-    round: hand.round_wind, flowers: hand.flowers, seasons: hand.seasons, lastTile: hand.last_tile,
-    kongReplacement: hand.kong_replacement, robbing: hand.robbing_kong, firstTurn: hand.first_turn || "",
+    win: hand.win_tile || null, self: Boolean(hand.self_draw), discarder: hand.discarder || "", seat: hand.seat_wind,
+    round: hand.round_wind, flowers: hand.flowers, seasons: hand.seasons, lastTile: Boolean(hand.last_tile),
+    kongReplacement: hand.kong_replacement || 0, robbing: Boolean(hand.robbing_kong), firstTurn: hand.first_turn || "",
   });
   syncForm();
   const keep = asked;
@@ -288,19 +295,22 @@ function showWaits(entries) {
   const tiles = [...new Set(good.flatMap((e) => e.result.waits.map((w) => w.tile)))].sort((a, b) => sortKey(a) - sortKey(b));
   const section = $("waits-section");
   section.hidden = false;
-  const head = el("tr", {}, el("th", { scope: "col", text: "wait" }), el("th", { scope: "col", text: "unseen" }),
+  const head = el("tr", {}, el("th", { scope: "col", text: "wait" }),
     ...entries.map((e) => el("th", { scope: "col", text: e.preset })));
-  const away = el("tr", {}, el("th", { scope: "row", text: "state" }), el("td", {}),
+  const away = el("tr", {}, el("th", { scope: "row", text: "state" }),
     ...entries.map((e) => el("td", { text: e.error ? e.error : e.result.waiting ? "waiting"
       : e.result.tiles_away > 0 ? `${e.result.tiles_away} tiles away` : "complete" })));
   const rows = tiles.map((t) => {
     const unseen = good.map((e) => e.result.waits.find((w) => w.tile === t)).find(Boolean)?.unseen;
-    return el("tr", { "data-wait": t }, el("th", { scope: "row", text: `${t} ${tileName(t)}` }), el("td", { text: String(unseen ?? "") }),
+    return el("tr", { "data-wait": t },
+      el("th", { scope: "row" }, `${t} ${tileName(t)}`, el("small", { class: "unseen", text: `${unseen ?? "?"} unseen` })),
       ...entries.map((e) => {
         const w = e.result && e.result.waits.find((x) => x.tile === t);
         if (!w) return el("td", { text: "—" });
-        const cell = (label, v) => el("div", { class: v.winnable ? "ok" : "bad", title: v.reason || "",
-          text: `${label} ${v.faan} ${e.result.unit}${v.winnable ? "" : ` ✗ ${v.reason || "cannot win"}`}` });
+        // the value in bold; a way that cannot win says so, and why, in smaller type below
+        const cell = (label, v) => el("div", { class: v.winnable ? "ok" : "bad", title: v.reason || "" },
+          `${label} `, el("b", { text: `${v.faan} ${e.result.unit}` }), v.winnable ? null : " ✗",
+          v.winnable ? null : el("small", { class: "why", text: v.reason || "cannot win" }));
         return el("td", {}, cell("discard", w.on_discard), cell("self-draw", w.on_self_draw));
       }));
   });
