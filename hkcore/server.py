@@ -27,7 +27,7 @@ from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
 import anyio
-from fastapi import Depends, FastAPI, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, SkipValidation
@@ -385,13 +385,10 @@ class Deadline:
 
 
 def deadline_of(request: Request) -> Deadline:
-    """The request's deadline, as ``Limits`` set it (``TIME_LIMIT`` from now in an application without it)."""
+    """The request's deadline, as ``Limits`` set it (``TIME_LIMIT`` from now in an application without it).
+    Endpoints call it themselves: as a FastAPI dependency it costs a tenth of a ``POST /score``."""
     found = request.scope.get(_DEADLINE)
     return found if isinstance(found, Deadline) else Deadline.after(TIME_LIMIT)
-
-
-#: an endpoint's argument: its request's deadline
-Until = Annotated[Deadline, Depends(deadline_of)]
 
 
 class Limits:
@@ -707,8 +704,9 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
               responses={200: {"model": ScoreResult | list[ScoreEntry],
                                "description": "one preset: its ScoreResult; a list of presets: one entry each"},
                          **_ERRORS})
-    async def score_hand(body: ScoreRequest, deadline: Until) -> Response:
+    async def score_hand(body: ScoreRequest, request: Request) -> Response:
         """Score a finished hand under one preset or several."""
+        deadline = deadline_of(request)
         refs, alone = _refs(body.preset, "preset")
         hand = _guard("hand", lambda: Hand.parse(body.hand))
         if alone:
@@ -718,8 +716,9 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
 
     @app.post("/compare", tags=["scoring"], response_model=None,
               responses={200: {"model": Comparison}, **_ERRORS})
-    def compare_hand(body: CompareRequest, deadline: Until) -> Response:
+    def compare_hand(body: CompareRequest, request: Request) -> Response:
         """One hand under several presets, side by side (a preset that rejects the hand gives its error)."""
+        deadline = deadline_of(request)
         refs = known.ids() if body.presets is None else _refs(body.presets, "presets")[0]
         chosen = []
         for i, r in enumerate(refs):  # read and compiled one by one, so that the deadline can stop them
@@ -737,8 +736,9 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
               responses={200: {"model": Analysis | list[AnalysisEntry],
                                "description": "one preset: its Analysis; a list of presets: one entry each"},
                          **_ERRORS})
-    def analyse_hand(body: AnalyseRequest, deadline: Until) -> Response:
+    def analyse_hand(body: AnalyseRequest, request: Request) -> Response:
         """Tiles away, waits with their unseen copies and value, or the discards that leave the hand waiting."""
+        deadline = deadline_of(request)
         refs, alone = _refs(body.preset, "preset")
         pos = _guard("hand", lambda: Position.parse(body.hand))
         if alone:
@@ -783,14 +783,14 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
                   "schema": {"type": "string", "description": _BATCH_BODY_DOC},
                   "example": '{"preset": "extends = \\"mistboard\\"\\nid = \\"beginners\\"\\nminimum = 0\\n"}\n'
                              "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N\n"}}}})
-    async def score_batch(request: Request, deadline: Until,
+    async def score_batch(request: Request,
                           preset: Annotated[str | None, Query(max_length=200, description=_BATCH_QUERY_DOC)] = None
                           ) -> Response:
         """Score many hands, one per line (JSON or notation), answered line by line as they arrive."""
         p = None if preset is None else preset_of(preset, "preset")
         if p is not None:
             compiled_for(p)  # compiled before the answer begins
-        return _LinesResponse(known, p, deadline)
+        return _LinesResponse(known, p, deadline_of(request))
 
     # -- presets
 
