@@ -97,6 +97,18 @@ def _faans(page: Any) -> dict[str, int]:
     return {pid: int(page.get_attribute(f'#results [data-preset="{pid}"] [data-faan]', "data-faan")) for pid in ids}
 
 
+def _looks_whole(page: Any, width: int, name: str) -> None:
+    """No request left the server, the page fits the width, and its screenshot (saved as
+    ``name`` in the artefacts) is not blank."""
+    assert page.outside == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page is wider than the screen"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot = ARTIFACTS / name
+    png = page.screenshot(path=str(shot), full_page=True)
+    colours = _colours(page, png)
+    assert colours > 200, f"{shot}: only {colours} distinct colours; is the page blank?"
+
+
 def _colours(page: Any, png: bytes) -> int:
     """Distinct colours of a PNG, counted by the browser (no imaging library needed)."""
     data = "data:image/png;base64," + base64.b64encode(png).decode()
@@ -123,13 +135,7 @@ def test_readme_hand_by_clicks(browser: Any, url: str, width: int, height: int) 
         for p in hkcore.score(README_HAND, "bga-old-style").patterns:
             assert p.name_en in text and p.name_zh in text
         assert "can win" in text and "+384" in text and "-192" in text  # winnable, payments
-        assert page.outside == []
-        assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page is wider than the screen"
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        shot = ARTIFACTS / f"page-{width}.png"
-        png = page.screenshot(path=str(shot), full_page=True)
-        colours = _colours(page, png)
-        assert colours > 200, f"{shot}: only {colours} distinct colours; is the page blank?"
+        _looks_whole(page, width, f"page-{width}.png")
     finally:
         page.close()
 
@@ -210,13 +216,7 @@ def test_typed_waiting_hand_fills_the_builder(browser: Any, url: str, width: int
                 else:
                     assert f"discard {w.on_discard.faan} {a.unit}" in cell, (pid, tile, cell)
                     assert f"self-draw {w.on_self_draw.faan} {a.unit}" in cell, (pid, tile, cell)
-        assert page.outside == []
-        assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page is wider than the screen"
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        shot = ARTIFACTS / f"page-waiting-{width}.png"
-        png = page.screenshot(path=str(shot), full_page=True)
-        colours = _colours(page, png)
-        assert colours > 200, f"{shot}: only {colours} distinct colours; is the page blank?"
+        _looks_whole(page, width, f"page-waiting-{width}.png")
         # a waiting hand with a declared set and a seat: the builder takes those too
         page.fill("#notation", "123m456p23s55z 789s:E seat:S")
         page.press("#notation", "Enter")
