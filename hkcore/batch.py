@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import pickle
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,8 +25,8 @@ from typing import Any, TypeVar
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HandError, HkcoreError, TileError, shown
 from hkcore.models import MAX_JSON, Hand, ScoreResult
-from hkcore.preset import Preset, PresetError, export_toml
-from hkcore.registry import PluginError
+from hkcore.preset import Preset, PresetError, export_toml, read_preset
+from hkcore.registry import PluginError, Registry, current
 
 #: hands per chunk sent to a worker process
 CHUNK = 2000
@@ -39,9 +41,9 @@ def score_many(hands: Iterable[Any], preset: str | Path | Preset = "bga-old-styl
     ``ScoreResult``, or the ``HkcoreError`` of a hand that cannot be scored
     (the batch goes on). ``as_json``: yield JSON text instead, the result's
     ``to_json()`` or ``{"error": ..., "type": ..., "field": ...}``. ``jobs``:
-    worker processes (1: this process; plugins given to ``register_plugin``
-    are not seen by worker processes). A bad preset or ``jobs`` is an error
-    at once, before any hand is read."""
+    worker processes (they see the plugins given to ``register_plugin`` here
+    as well as the installed ones). A bad preset or ``jobs`` is an error at
+    once, before any hand is read."""
     check_jobs(jobs)
     compiled = compiled_for(preset)
     try:
@@ -52,7 +54,7 @@ def score_many(hands: Iterable[Any], preset: str | Path | Preset = "bga-old-styl
         return (_one(compiled, item, as_json) for item in items)
     work = _work_json if as_json else _work_objects
     return (_answer(line, errors.get(i), as_json)
-            for done, errors in in_workers(items, (spec(preset, compiled),), jobs, work)
+            for done, errors in in_workers(items, specs_for([(preset, compiled)]), jobs, work)
             for i, line in enumerate(done))
 
 
@@ -130,17 +132,41 @@ def spec(preset: str | Path | Preset, compiled: CompiledPreset) -> tuple[str, st
     return ("toml", export_toml(compiled.preset))
 
 
+@dataclass(frozen=True)
+class Specs:
+    """What a worker process needs to compile the caller's presets: each
+    preset as ``spec`` gives it, and the plugins the caller gave to
+    ``register_plugin`` (name, object)."""
+
+    presets: tuple[tuple[str, str], ...]
+    plugins: tuple[tuple[str, Any], ...] = ()
+
+
+def specs_for(pairs: Iterable[tuple[str | Path | Preset, CompiledPreset]]) -> Specs:
+    """The ``Specs`` of (preset as the caller named it, its compiled form) pairs, in this process."""
+    return Specs(tuple(spec(p, c) for p, c in pairs), current().extra)
+
+
 _WORKER: list[CompiledPreset] = []
 
 
-def compile_specs(specs: tuple[tuple[str, str], ...]) -> list[CompiledPreset]:
-    """The presets ``spec`` describes, compiled (``compiled_for``: a built-in id is compiled once for
-    the process's life, a path kept in its bounded LRU; TOML text makes a new preset each call)."""
-    return [compiled_for(Preset.from_toml(value) if kind == "toml" else value) for kind, value in specs]
+def compile_specs(specs: Specs) -> list[CompiledPreset]:
+    """The presets ``specs`` describe, compiled. Where this process has the
+    caller's plugins (the caller itself, or a forked copy), through
+    ``compiled_for``: a built-in id is compiled once for the process's life,
+    a path kept in its bounded LRU, TOML text made anew each call. Elsewhere
+    against a registry of the caller's plugins built for this call (this
+    process's own registry is not changed)."""
+    here = current().extra
+    if len(here) == len(specs.plugins) and all(a[0] == b[0] and a[1] is b[1] for a, b in zip(here, specs.plugins)):
+        return [compiled_for(Preset.from_toml(value) if kind == "toml" else value) for kind, value in specs.presets]
+    cat = Registry(specs.plugins).catalogue
+    return [CompiledPreset(Preset.from_toml(value, catalogue=cat) if kind == "toml" else read_preset(value, cat), cat)
+            for kind, value in specs.presets]
 
 
-def _start_worker(specs: tuple[tuple[str, str], ...]) -> None:
-    """A worker process compiles its presets once (``spec`` says how to find each)."""
+def _start_worker(specs: Specs) -> None:
+    """A worker process compiles its presets once."""
     _WORKER[:] = compile_specs(specs)
 
 
@@ -175,7 +201,7 @@ def _context() -> Any:
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
-def in_workers(items: Iterator[Any], specs: tuple[tuple[str, str], ...], jobs: int,
+def in_workers(items: Iterator[Any], specs: Specs, jobs: int,
                work: Callable[[list[str | None], int], T]) -> Iterator[tuple[T, dict[int, HkcoreError]]]:
     """``work(chunk, start)`` of each chunk of ``items`` (each item one line of
     text, or None where this process found it unreadable; ``start`` the index
@@ -197,11 +223,14 @@ def in_workers(items: Iterator[Any], specs: tuple[tuple[str, str], ...], jobs: i
         yield result, held.popleft()  # chunks are answered in the order they were made
 
 
-def _in_pool(tasks: Iterator[tuple[Any, ...]], specs: tuple[tuple[str, str], ...], jobs: int,
+def _in_pool(tasks: Iterator[tuple[Any, ...]], specs: Specs, jobs: int,
              work: Callable[..., T]) -> Iterator[T]:
     """``work(*task)`` of each task, in order, in ``jobs`` worker processes
     that compiled ``specs`` once; at most ``2 * jobs`` tasks in flight."""
-    with ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_start_worker, initargs=(specs,)) as pool:
+    context = _context()
+    if context.get_start_method() != "fork":
+        check_picklable(specs.plugins, pickle.dumps)
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker, initargs=(specs,)) as pool:
         pending: deque[Future[T]] = deque()
         try:
             while True:
@@ -214,8 +243,18 @@ def _in_pool(tasks: Iterator[tuple[Any, ...]], specs: tuple[tuple[str, str], ...
                     return
                 yield pending.popleft().result()
         except BrokenProcessPool as exc:
-            raise HkcoreError(f"jobs: a worker process stopped ({exc}); plugins given to register_plugin "
-                              "are not seen by worker processes") from None
+            raise HkcoreError(f"jobs: a worker process stopped ({exc})") from None
+
+
+def check_picklable(plugins: tuple[tuple[str, Any], ...], dumps: Callable[[Any], bytes]) -> None:
+    """Each plugin given to ``register_plugin`` can travel to another process with ``dumps``."""
+    for name, plugin in plugins:
+        try:
+            dumps(plugin)
+        except Exception as exc:  # pickle's PicklingError, TypeError, AttributeError...
+            raise PluginError(f"plugin {name!r} given to register_plugin cannot be sent to worker processes "
+                              f"({type(exc).__name__}: {shown(str(exc))}); define it at the top level of a "
+                              "module, install it through the 'hkcore' entry-point group, or use jobs=1") from None
 
 
 def score_blocks(blocks: Iterable[tuple[int, bytes]], preset: str | Path | Preset = "bga-old-style", *,
@@ -232,7 +271,7 @@ def score_blocks(blocks: Iterable[tuple[int, bytes]], preset: str | Path | Prese
     if jobs == 1:
         yield from (_score_block(compiled, first, block) for first, block in blocks)
         return
-    yield from _in_pool(iter(blocks), (spec(preset, compiled),), jobs, _work_block)
+    yield from _in_pool(iter(blocks), specs_for([(preset, compiled)]), jobs, _work_block)
 
 
 def _score_block(compiled: CompiledPreset, first: int, block: bytes) -> tuple[bytes, int, int]:

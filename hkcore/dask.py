@@ -19,8 +19,10 @@ kept for its life, a preset by path is kept in the bounded LRU of paths; a
 preset given as an object (its TOML) is compiled again for each partition.
 Nothing is kept in this module. Computing uses the active
 ``distributed.Client`` if there is one, else Dask's default scheduler for
-bags (or ``scheduler=``). Plugins given to ``register_plugin`` are not seen
-by workers in other processes; installed plugins are.
+bags (or ``scheduler=``). Plugins given to ``register_plugin`` travel with
+the tasks (pickled by Dask): a worker in another process compiles the
+presets against a registry of them made for the partition, its own
+registry untouched; installed plugins must be installed on the workers.
 """
 from __future__ import annotations
 
@@ -31,11 +33,12 @@ from pathlib import Path
 from typing import Any
 
 try:
+    import cloudpickle
     import dask.bag as db
 except ImportError:  # pragma: no cover - the test skips without dask
     raise ImportError('hkcore.dask needs Dask: pip install "hkcore[dask]"') from None
 
-from hkcore.batch import compile_specs, spec
+from hkcore.batch import Specs, check_picklable, compile_specs, specs_for
 from hkcore.errors import HkcoreError, shown
 from hkcore.preset import Preset
 from hkcore.summary import ComparisonSummary, _Tally, empty_for, resolve
@@ -98,14 +101,15 @@ def _compute(bag: Any, presets: Presets, kind: str, scheduler: str | None,
     if not isinstance(bag, db.Bag):
         raise HkcoreError(f"bag: expected a dask.bag.Bag, got {shown(bag)}")
     refs, compiled = resolve(presets)  # a bad preset is an error here, before any task runs
-    specs = tuple(spec(r, c) for r, c in zip(refs, compiled))
+    specs = specs_for(zip(refs, compiled))
+    check_picklable(specs.plugins, cloudpickle.dumps)
     total = bag.reduction(partial(_summarise_partition, specs=specs, kind=kind),
                           partial(_merge, empty=empty_for(compiled)), split_every=split_every,
                           name="hkcore-summary")
     return total.compute(scheduler=scheduler)
 
 
-def _summarise_partition(items: Iterable[Any], specs: tuple[tuple[str, str], ...], kind: str) -> ComparisonSummary:
+def _summarise_partition(items: Iterable[Any], specs: Specs, kind: str) -> ComparisonSummary:
     """One partition's summary (its hands' indices from 0: ``_merge`` adds
     partitions in order). ``kind``: "lines" (stripped, blank ones skipped),
     "rows" (a dataframe column's values) or "items" (taken as they are)."""

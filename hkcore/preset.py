@@ -718,6 +718,12 @@ def _payments(raw: Any, file: str, cat: Any, cap: int | None) -> dict[str, Any]:
     return dict(raw)
 
 
+def read_preset(ref: str, catalogue: Catalogue) -> Preset:
+    """A built-in preset by id or a preset file by path, read now with the
+    patterns of ``catalogue`` (and kept nowhere)."""
+    return _load(ref, catalogue)[0]
+
+
 def _load(ref: str, cat: Catalogue, root: Path | None = None) -> tuple[Preset, tuple[tuple[str, bytes], ...]]:
     """A preset from its id or path, and every file read for it with its content."""
     files: list[tuple[str, bytes]] = []

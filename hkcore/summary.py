@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from hkcore.batch import check_jobs, decode, in_workers, spec
+from hkcore.batch import check_jobs, decode, in_workers, specs_for
 from hkcore.comparison import preset_refs
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HkcoreError, shown
@@ -302,8 +302,7 @@ def compare_many(hands: Iterable[Any], presets: Iterable[str | Path | Preset] | 
             tally.add(item)
         return tally.summary()
     total = empty_for(compiled)
-    specs = tuple(spec(r, c) for r, c in zip(refs, compiled))
-    for part, _ in in_workers(items, specs, jobs, _summarise):
+    for part, _ in in_workers(items, specs_for(zip(refs, compiled)), jobs, _summarise):
         total = total + part
     return total
 

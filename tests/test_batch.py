@@ -6,6 +6,9 @@ import json
 import subprocess
 import tempfile
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +17,7 @@ import pytest
 import hkcore
 from hkcore.batch import score_many
 from hkcore.cli import main
+from hkcore.patterns import Pattern, Situation, tile_mask
 
 #: hands, with what each is worth under hk-classic (RULES.md values, worked by hand)
 HANDS: list[tuple[Any, int | str]] = [
@@ -179,3 +183,70 @@ def test_jsonl_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "one preset" in capsys.readouterr().err
     assert main(["score", "--jsonl", "/no/such/file.jsonl"]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+GREEN = tile_mask("23468s6z")
+#: hk-classic with All Green as a 13-faan limit (docs/house-rules.md)
+GREEN_HOUSE = 'id = "green"\nextends = "hk-classic"\n[patterns]\nall_green = { limit = 13 }'
+#: (hand, faan under GREEN_HOUSE): all green and self-drawn, the limit; four chows self-drawn, 3 (HANDS above)
+GREEN_HANDS = [("234234666888s66z win:6z self-draw", 13), ("123m456p234789s55z win:5z self-draw", 3)]
+
+
+def _all_green(s: Situation, options: Any) -> int:
+    return int(s.only(GREEN))
+
+
+class GreenPlugin:
+    @hkcore.hookimpl
+    def hkcore_patterns(self) -> list[Pattern]:
+        return [Pattern("all_green", "All Green", "綠一色", _all_green)]
+
+
+@contextmanager
+def _another_thread() -> Iterator[None]:
+    """A second thread running, so that worker processes come from a fork
+    server (they do not inherit this process's registry)."""
+    stop = threading.Event()
+    t = threading.Thread(target=stop.wait)
+    t.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        t.join()
+
+
+@pytest.mark.parametrize("threads", [False, True], ids=["forked", "forkserver"])
+def test_workers_see_plugins_given_to_register_plugin(threads: bool) -> None:
+    plugin = GreenPlugin()
+    hkcore.register_plugin(plugin, "green-test")
+    try:
+        house = hkcore.load_preset(GREEN_HOUSE)
+        hands = [h for h, _ in GREEN_HANDS] * 1500  # more than one chunk
+        with _another_thread() if threads else nullcontext():
+            two = list(score_many(hands, house, jobs=2))
+            summary = hkcore.compare_many(hands, [house, "hk-classic"], jobs=2)
+    finally:
+        hkcore.unregister_plugin(plugin)
+    assert [r.faan for r in two] == [f for _, f in GREEN_HANDS] * 1500
+    assert ["all_green" in [p.id for p in r.patterns] for r in two[:2]] == [True, False]
+    assert summary.presets["green"].pattern_counts["all_green"] == 1500
+    assert summary.presets["green"].limit == 1500
+
+
+def test_a_plugin_that_cannot_travel_is_named_before_any_work() -> None:
+    class Local(GreenPlugin):  # defined in a function: pickle cannot find it again
+        pass
+
+    plugin = Local()
+    hkcore.register_plugin(plugin, "local-green")
+    try:
+        house = hkcore.load_preset(GREEN_HOUSE)
+        with _another_thread():
+            with pytest.raises(hkcore.PluginError, match="plugin 'local-green' given to register_plugin cannot be "
+                                                         "sent to worker processes"):
+                list(score_many([h for h, _ in GREEN_HANDS], house, jobs=2))
+        # forked workers inherit it: no pickling needed
+        assert [r.faan for r in score_many([h for h, _ in GREEN_HANDS], house, jobs=2)] == [13, 3]
+    finally:
+        hkcore.unregister_plugin(plugin)

@@ -99,6 +99,34 @@ def test_bag_on_a_cluster(client: distributed.Client, corpus: tuple[list[Path], 
     _same(got, compare_many(lines, [preset, "bga-old-style"]))
 
 
+GREEN_HOUSE = 'id = "green"\nextends = "hk-classic"\n[patterns]\nall_green = { limit = 13 }'
+
+
+def test_plugins_given_to_register_plugin_travel(client: distributed.Client) -> None:
+    from hkcore.patterns import Pattern, tile_mask
+
+    green = tile_mask("23468s6z")
+
+    class Green:  # defined here: Dask sends it by value
+        @hkcore.hookimpl
+        def hkcore_patterns(self) -> list[Pattern]:
+            return [Pattern("all_green", "All Green", "綠一色", lambda s, options: int(s.only(green)))]
+
+    plugin = Green()
+    hkcore.register_plugin(plugin, "green-dask")
+    try:
+        house = load_preset(GREEN_HOUSE)
+        # all green, self-drawn: the limit, 13 (docs/house-rules.md); four chows self-drawn: 3, all_green not met
+        lines = ["234234666888s66z win:6z self-draw", "123m456p234789s55z win:5z self-draw"] * 40
+        got = compare_bag(db.from_sequence(lines, npartitions=4), [house, "hk-classic"])
+    finally:
+        hkcore.unregister_plugin(plugin)
+    assert got.presets["green"].pattern_counts["all_green"] == got.presets["green"].limit == 40
+    assert got.presets["green"].faan_histogram == {"13": 40, "3": 40}
+    # the workers' own registries were not changed
+    assert set(client.run(lambda: __import__("hkcore").registry.current().extra).values()) == {()}
+
+
 def _frames() -> tuple[object, object, object]:
     dd = pytest.importorskip("dask.dataframe", reason='Dask\'s dataframe is not installed (pip install "hkcore[dask]")')
     pa = pytest.importorskip("pyarrow", reason='pyarrow is not installed (pip install "hkcore[dask]")')
