@@ -66,10 +66,26 @@ def _answer(line: str | HkcoreError | None, error: HkcoreError | None, as_json: 
     return line if as_json or isinstance(line, HkcoreError) else _from_json(line)
 
 
-def error_json(exc: HkcoreError) -> str:
-    """An error as one JSON object (ASCII): message, type and field (or TOML path)."""
+def error_json(exc: HkcoreError, preset: str | None = None) -> str:
+    """An error as one JSON object (ASCII): message, type and field (or TOML
+    path), after the id of the preset it came from when given."""
     field = getattr(exc, "field", None) or getattr(exc, "path", None)
-    return json.dumps({"error": str(exc), "type": type(exc).__name__, "field": field})
+    head = {"preset": preset} if preset is not None else {}
+    return json.dumps({**head, "error": str(exc), "type": type(exc).__name__, "field": field})
+
+
+def line_error(number: int, text: str) -> str:
+    """``error_json``'s text with the number of the input line it answers first."""
+    return '{"line": ' + str(number) + ", " + text[1:]
+
+
+def answer_lines(compiled: CompiledPreset, lines: Iterable[tuple[int, bytes | str]]) -> list[str]:
+    """The JSON answer of each numbered hand line: its result, or its error after its line number."""
+    out = []
+    for number, line in lines:
+        text = _one(compiled, line, True)
+        out.append(line_error(number, text) if text.startswith('{"error"') else text)
+    return out
 
 
 def score_one(compiled: CompiledPreset, item: Any) -> ScoreResult:
@@ -275,23 +291,18 @@ def score_blocks(blocks: Iterable[tuple[int, bytes]], preset: str | Path | Prese
 
 
 def _score_block(compiled: CompiledPreset, first: int, block: bytes) -> tuple[bytes, int, int]:
-    out = []
-    failed = 0
-    for i, raw in enumerate(block.split(b"\n")):
-        if len(raw) >= MAX_JSON + 2:  # what a reader of lines of at most MAX_JSON + 2 bytes sees of it
-            raw = raw[:MAX_JSON + 2]
-        line = raw.strip()
-        if not line:
-            continue
-        text = _one(compiled, line, True)
-        if text.startswith('{"error"'):
-            failed += 1
-            text = '{"line": ' + str(first + i) + ", " + text[1:]
-        out.append(text)
-    if not out:
+    numbered = [(first + i, line) for i, raw in enumerate(block.split(b"\n")) if (line := clip(raw).strip())]
+    if not numbered:
         return b"", 0, 0
+    out = answer_lines(compiled, numbered)
     out.append("")
-    return "\n".join(out).encode(), len(out) - 1, failed
+    return "\n".join(out).encode(), len(numbered), sum(1 for text in out if text.startswith('{"line"'))
+
+
+def clip(line: bytes) -> bytes:
+    """A line as a reader of lines of at most ``MAX_JSON + 2`` bytes sees it
+    (a longer one is answered by its size, not read whole)."""
+    return line[:MAX_JSON + 2] if len(line) >= MAX_JSON + 2 else line
 
 
 def _work_block(first: int, block: bytes) -> tuple[bytes, int, int]:

@@ -92,7 +92,7 @@ def print_rows(rows: Sequence[Sequence[Any]], fmt: str) -> None:
 def _error_entry(preset_id: str, exc: HkcoreError) -> dict[str, Any]:
     """A preset's error in a list of results: ``{"preset", "error", "type", "field"}``."""
     from hkcore.batch import error_json
-    return {"preset": preset_id, **json.loads(error_json(exc))}
+    return json.loads(error_json(exc, preset_id))
 
 
 def _failures(failed: int, total: int, what: str) -> int:

@@ -6,8 +6,8 @@ the bag's items in order, exactly: each partition is counted into a partial
 summary where it lives, and the partials are added (``+``) in partition
 order, consecutive ones first, so flip examples keep their input indices.
 ``compare_files(paths, presets)`` does so for JSON-lines files read with
-``dask.bag.read_text``, lines stripped and blank ones skipped as
-``hkscore report`` skips them. ``compare_frame(frame, presets, column=)``
+``dask.bytes.read_bytes`` and split into lines as ``hkscore report`` splits
+them (bytes at newlines, stripped, blank lines skipped). ``compare_frame(frame, presets, column=)``
 does so for a column of a Dask dataframe (Parquet files read with
 ``dask.dataframe.read_parquet``, for instance): JSON text, notation, or a
 struct column of hand fields, in which a null field counts as absent.
@@ -38,7 +38,7 @@ try:
 except ImportError:  # pragma: no cover - the test skips without dask
     raise ImportError('hkcore.dask needs Dask: pip install "hkcore[dask]"') from None
 
-from hkcore.batch import Specs, check_picklable, compile_specs, specs_for
+from hkcore.batch import Specs, check_picklable, clip, compile_specs, specs_for
 from hkcore.errors import HkcoreError, shown
 from hkcore.preset import Preset
 from hkcore.summary import ComparisonSummary, _Tally, empty_for, resolve
@@ -62,16 +62,31 @@ def compare_files(paths: str | Path | Sequence[str | Path], presets: Presets = N
                   blocksize: int | str | None = None, scheduler: str | None = None,
                   split_every: int | None = None) -> ComparisonSummary:
     """The ``ComparisonSummary`` of JSON-lines files (a path, a glob or a list
-    of them, anything ``dask.bag.read_text`` reads, remote ones included), one
-    hand a line, blank lines skipped: equal to ``compare_many`` over the
-    files' stripped non-blank lines in order. ``blocksize``: split each file
+    of them, anything ``dask.bytes.read_bytes`` reads, remote ones included,
+    compressed ones too), one hand a line, blank lines skipped: equal to
+    ``hkscore report`` over the files one after the other. ``blocksize``: split each file
     into partitions of about this many bytes (default: one partition a file)."""
     if isinstance(paths, Path):
         paths = str(paths)
     elif not isinstance(paths, str):
         paths = [str(p) for p in paths]
-    bag = db.read_text(paths, blocksize=blocksize, encoding="utf-8")
-    return _compute(bag, presets, "lines", scheduler, split_every)
+    from dask import delayed
+    from dask.bytes import read_bytes
+
+    try:
+        _, blocks = read_bytes(paths, delimiter=b"\n", blocksize=blocksize, sample=False, compression="infer")
+    except (OSError, ValueError) as exc:  # no such file, a bad glob or blocksize
+        raise HkcoreError(f"paths: cannot read {shown(paths)}: {shown(str(exc))}") from None
+    parts = [delayed(_lines)(block) for per_file in blocks for block in per_file]
+    bag = db.from_delayed(parts) if parts else db.from_sequence([], npartitions=1)
+    return _compute(bag, presets, "items", scheduler, split_every)
+
+
+def _lines(block: bytes) -> list[bytes]:
+    """A block's hand lines as ``hkscore report`` reads a file: split at
+    newlines, an over-long line cut to the head its reader keeps, ASCII
+    white space stripped, blank lines left out."""
+    return [line for raw in block.split(b"\n") if (line := clip(raw).strip())]
 
 
 def compare_frame(frame: Any, presets: Presets = None, *, column: str = "hand", scheduler: str | None = None,
@@ -111,14 +126,10 @@ def _compute(bag: Any, presets: Presets, kind: str, scheduler: str | None,
 
 def _summarise_partition(items: Iterable[Any], specs: Specs, kind: str) -> ComparisonSummary:
     """One partition's summary (its hands' indices from 0: ``_merge`` adds
-    partitions in order). ``kind``: "lines" (stripped, blank ones skipped),
-    "rows" (a dataframe column's values) or "items" (taken as they are)."""
+    partitions in order). ``kind``: "rows" (a dataframe column's values) or
+    "items" (taken as they are)."""
     tally = _Tally(compile_specs(specs))
-    if kind == "lines":
-        for line in items:
-            if line := line.strip():
-                tally.add(line)
-    elif kind == "rows":
+    if kind == "rows":
         for row in items:
             tally.add(_plain(row))
     else:

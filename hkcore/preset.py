@@ -272,6 +272,11 @@ def _toml_data(text: str) -> dict[str, Any]:
     if len(text) > MAX_FILE:
         raise PresetError(f"TOML text of {len(text):,} characters; at most {MAX_FILE:,}", "<toml>", None)
     try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a TOML document is UTF-8 text; a lone surrogate is not
+        raise PresetError(f"not valid TOML: character {exc.start + 1:,} is a lone surrogate "
+                          f"{shown(text[exc.start])}, not text", "<toml>") from None
+    try:
         return tomllib.loads(text)
     except ValueError as exc:  # TOMLDecodeError, or an int too long to read
         raise PresetError(f"not valid TOML: {str(exc)[:2 * SHOWN]}", "<toml>") from None
@@ -336,15 +341,17 @@ def _read(ref: str, base_dir: Path | None, files: list[tuple[str, bytes]],
         if root is not None and not full.is_relative_to(root):
             raise PresetError(f"{shown(ref)}: presets may extend only a built-in preset or a file inside the "
                               "presets folder", None, "preset")
+        said = shown(ref if root is not None else str(path))  # a server's folder is not shown to its clients
         try:
-            if not full.is_file():
-                raise PresetError(f"no preset file {shown(str(path))}", None, "preset")
-            if full.stat().st_size > MAX_FILE:
-                raise PresetError(f"{shown(str(path))} is larger than {MAX_FILE:,} bytes", None, "preset")
-            raw = full.read_bytes()
+            found, size = full.is_file(), full.stat().st_size if full.exists() else 0
+            raw = full.read_bytes() if found and size <= MAX_FILE else b""
         except (OSError, ValueError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
-            raise PresetError(f"cannot read preset file {shown(str(path))}: {reason}", None, "preset") from None
+            raise PresetError(f"cannot read preset file {said}: {reason}", None, "preset") from None
+        if not found:
+            raise PresetError(f"no preset file {said}", None, "preset")
+        if size > MAX_FILE:
+            raise PresetError(f"{said} is larger than {MAX_FILE:,} bytes", None, "preset")
         label, folder = str(path), full.parent
         files.append((str(full), raw))
         try:

@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 from starlette.exceptions import HTTPException
 
 from hkcore.analysis import Analysis, analyse
-from hkcore.batch import score_many
+from hkcore.batch import answer_lines, error_json
 from hkcore.claims import Claim, legal_claims, resolve_claims
 from hkcore.comparison import Comparison, compare
 from hkcore.engine import compile_preset, compiled_for
@@ -313,7 +313,7 @@ def from_error(exc: HkcoreError, prefix: str | None = None) -> ApiError:
 def problem_response(err: ApiError) -> Response:
     body = {"type": "about:blank", "title": err.title, "status": err.status, "detail": err.detail,
             "error_type": err.error_type, "field": err.field, "value": _plain(err.value), "errors": err.errors}
-    return Response(json.dumps(body, ensure_ascii=False), status_code=err.status, media_type=PROBLEM)
+    return Response(json.dumps(body), status_code=err.status, media_type=PROBLEM)  # ASCII: a lone surrogate in a value stays text
 
 
 def _validation_problem(exc: RequestValidationError) -> ApiError:
@@ -624,16 +624,8 @@ class _LinesResponse(Response):
 
 def _scored(compiled: Any, lines: list[tuple[int, bytes]]) -> bytes:
     """The answer lines of some hand lines: a result each, or an error carrying the line number."""
-    out = []
-    for (n, _), text in zip(lines, score_many((line for _, line in lines), compiled.preset, as_json=True)):
-        out.append('{"line": ' + str(n) + ", " + text[1:] if text.startswith('{"error"') else text)
+    out = answer_lines(compiled, lines)
     return ("\n".join(out) + "\n").encode() if out else b""
-
-
-def _entry(pid: str, exc: HkcoreError) -> str:
-    field = getattr(exc, "field", None) or getattr(exc, "path", None)
-    return json.dumps({"preset": pid, "error": str(exc), "type": type(exc).__name__, "field": field},
-                      ensure_ascii=False)
 
 
 _ERRORS = {422: {"model": Problem, "description": "bad input (problem+json naming the field and the value)"},
@@ -695,7 +687,7 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
             try:
                 out.append('{"preset":' + json.dumps(p.id) + ',"result":' + answer(p) + "}")
             except HkcoreError as exc:
-                out.append(_entry(p.id, exc))
+                out.append(error_json(exc, p.id))
         return _listing(out)
 
     # -- scoring

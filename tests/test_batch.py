@@ -3,6 +3,7 @@ a bad hand's error in its place, the same on one process and on two."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import subprocess
 import tempfile
 import sys
@@ -216,8 +217,16 @@ def _another_thread() -> Iterator[None]:
         t.join()
 
 
+def _forked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worker processes forked from this one, whatever threads earlier tests left running
+    (a Dask cluster's, for one): what `batch._context` picks in a single-threaded process."""
+    monkeypatch.setattr("hkcore.batch._context", lambda: multiprocessing.get_context("fork"))
+
+
 @pytest.mark.parametrize("threads", [False, True], ids=["forked", "forkserver"])
-def test_workers_see_plugins_given_to_register_plugin(threads: bool) -> None:
+def test_workers_see_plugins_given_to_register_plugin(threads: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not threads:
+        _forked(monkeypatch)
     plugin = GreenPlugin()
     hkcore.register_plugin(plugin, "green-test")
     try:
@@ -234,7 +243,7 @@ def test_workers_see_plugins_given_to_register_plugin(threads: bool) -> None:
     assert summary.presets["green"].limit == 1500
 
 
-def test_a_plugin_that_cannot_travel_is_named_before_any_work() -> None:
+def test_a_plugin_that_cannot_travel_is_named_before_any_work(monkeypatch: pytest.MonkeyPatch) -> None:
     class Local(GreenPlugin):  # defined in a function: pickle cannot find it again
         pass
 
@@ -247,6 +256,7 @@ def test_a_plugin_that_cannot_travel_is_named_before_any_work() -> None:
                                                          "sent to worker processes"):
                 list(score_many([h for h, _ in GREEN_HANDS], house, jobs=2))
         # forked workers inherit it: no pickling needed
+        _forked(monkeypatch)
         assert [r.faan for r in score_many([h for h, _ in GREEN_HANDS], house, jobs=2)] == [13, 3]
     finally:
         hkcore.unregister_plugin(plugin)

@@ -180,6 +180,25 @@ def test_default_schedulers(scheduler: str, corpus: tuple[list[Path], list[str],
     _same(compare_bag(db.from_sequence(few, npartitions=5), None, scheduler=scheduler), compare_many(few))
 
 
+def test_files_split_as_the_report_splits_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Lines with a carriage return inside, Windows line ends, lines of only non-ASCII white space or of a
+    control character, bytes that are not UTF-8 and an over-long line: read as `hkscore report` reads them."""
+    pytest.importorskip("matplotlib", reason='the report needs matplotlib (pip install "hkcore[report]")')
+    from hkcore.cli import main
+
+    hands = [json.dumps(h).encode() for h in sample(12, 5)]
+    raw = (b"\n".join(hands[:4]) + b"\n" + hands[4][:15] + b"\r" + hands[4][15:] + b"\n\xe3\x80\x80\n\x1c\n"
+           + b"\xff\xfe\n" + b"x" * 70_000 + b"\n" + b"\r\n".join(hands[5:]) + b"\r\n")
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(raw)
+    assert main(["report", str(path), "--preset", "all", "--out", str(tmp_path / "out"), "--json"]) == 1
+    want = json.loads(capsys.readouterr().out)
+    # 12 hands (one with a \r inside), then unreadable: the ideographic space, \x1c, the non-UTF-8 line, the long one
+    assert want["hands"] == 16 and want["unreadable"] >= 4
+    for blocksize in (None, 400):
+        assert compare_files([path], ALL, blocksize=blocksize, scheduler="sync").model_dump() == want
+
+
 def test_empty_input(tmp_path: Path) -> None:
     path = tmp_path / "blank.jsonl"
     path.write_text("\n  \n", encoding="utf-8")
