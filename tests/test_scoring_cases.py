@@ -8,7 +8,7 @@ import pytest
 import hkcore
 from cases import Case, Expect
 
-MODULES = ("cases.patterns", "cases.examples")
+MODULES = ("cases.patterns", "cases.examples", "cases.handworked")
 
 
 def _load() -> list[tuple[Case, str, Expect]]:
