@@ -107,6 +107,28 @@ def _overview_rows(summary: ComparisonSummary) -> Iterator[tuple[str, list[tuple
         ]
 
 
+def _refused(s: PresetSummary) -> str:
+    """What a preset refused, most first: "flowers 7,200, seasons 1,800"."""
+    return ", ".join(f"{k} {n:,}" for k, n in sorted(s.refused.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _mixed_units(summary: ComparisonSummary) -> bool:
+    return len({s.unit for s in summary.presets.values()}) > 1
+
+
+def _refusal_note(summary: ComparisonSummary) -> str:
+    """Why hands are refused, when they are: the rows of the tables then cover different hands."""
+    if not any(s.refused for s in summary.presets.values()):
+        return ""
+    bonus = any(k in ("flowers", "seasons") for s in summary.presets.values() for k in s.refused)
+    text = ("Refused: hands a preset would not score, by the field its error names; each preset's shares "
+            "are of the hands it reads, so the rows cover different hands.")
+    if bonus:
+        text += (" A 136-tile preset refuses every hand with bonus tiles (flowers, seasons): "
+                 "`hkscore sample --preset hk-classic` makes hands without them, which every built-in preset reads.")
+    return text
+
+
 def _payout_rows(summary: ComparisonSummary) -> Iterator[tuple[str, list[tuple[str, str, Any]]]]:
     for pid, s in summary.presets.items():
         if not s.pays:
@@ -169,10 +191,13 @@ def markdown(summary: ComparisonSummary) -> str:
     out = [f"# {summary.hands:,} hands under {len(ids)} presets", ""]
     if summary.unreadable:
         out += [f"{_hands(summary.unreadable)} could not be read under any preset.", ""]
-    rows = [["preset", "hands", "errors", "complete", "winnable", "winnable share", "limit", "mean"]]
-    rows += [[pid, *(text for _, text, _ in cells)] for pid, cells in _overview_rows(summary)]
+    rows = [["preset", "hands", "errors", "refused", "complete", "winnable", "winnable share", "limit", "mean"]]
+    rows += [[pid, cells[0][1], cells[1][1], _refused(summary.presets[pid]), *(text for _, text, _ in cells[2:])]
+             for pid, cells in _overview_rows(summary)]
     out += ["## Presets", "", "winnable share: of the hands the preset reads (not errors); "
             "mean: of the complete hands.", "", _md_table(rows), ""]
+    if note := _refusal_note(summary):
+        out += [note, ""]
     rows = [["faan", *ids]]
     for f in _faan_values(summary):
         rows.append([str(f), *(str(summary.presets[p].faan_histogram.get(str(f), "")) for p in ids)])
@@ -190,7 +215,7 @@ def markdown(summary: ComparisonSummary) -> str:
             _md_table(rows), ""]
     rows = [["A", "B", "hands complete under both", "same", "A higher", "B higher", "mean A - B"]]
     rows += [[a, b, *(text for _, text in cells)] for a, b, cells in _difference_rows(summary)]
-    out += ["## Faan differences", "", _md_table(rows), ""]
+    out += ["## Faan differences", "", *([_UNITS_NOTE, ""] if _mixed_units(summary) else []), _md_table(rows), ""]
     rows = [["winnable under", "not under", "hands"]]
     flips = [(a, b, f) for a, row in summary.flips.items() for b, f in row.items()]
     rows += [[a, b, f"{f.count:,}"] for a, b, f in flips]
@@ -221,8 +246,18 @@ code { font-size: 0.95em; } ol.examples li { margin: 0.2em 0; }
 """
 
 
+_UNITS_NOTE = ("A preset that counts points is compared in its own unit: a difference between a points preset and "
+               "a faan preset says which scores a hand higher in its own terms, not by how much.")
+
+
 def _attrs(**kw: Any) -> str:
     return "".join(f' data-{k.replace("_", "-")}="{html.escape(str(v))}"' for k, v in kw.items() if v is not None)
+
+
+def _code(text: str) -> str:
+    """Escaped text with its `backticked` parts as <code>."""
+    pieces = html.escape(text).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
 
 
 def _td(text: str, **kw: Any) -> str:
@@ -244,12 +279,17 @@ def page(summary: ComparisonSummary) -> str:
     # overview
     parts.append('<h2>Presets</h2><p class="note">winnable share: of the hands the preset reads (not errors); '
                  "mean: of the complete hands.</p><table id=\"overview\"><tr><th class=\"id\">preset</th>"
-                 "<th>hands</th><th>errors</th><th>complete</th><th>winnable</th><th>winnable share</th>"
-                 "<th>limit</th><th>mean</th></tr>")
+                 "<th>hands</th><th>errors</th><th>refused</th><th>complete</th><th>winnable</th>"
+                 "<th>winnable share</th><th>limit</th><th>mean</th></tr>")
     for pid, cells in _overview_rows(summary):
-        parts.append(f'<tr><td class="id">{e(pid)}</td>'
-                     + "".join(_td(text, preset=pid, field=f, value=v) for f, text, v in cells) + "</tr>")
+        tds = [_td(text, preset=pid, field=f, value=v) for f, text, v in cells]
+        refused = ", ".join(f"<span{_attrs(preset=pid, field='refused', key=k, value=n)}>{e(k)} {n:,}</span>"
+                            for k, n in sorted(summary.presets[pid].refused.items(), key=lambda kv: (-kv[1], kv[0])))
+        tds.insert(2, f'<td class="id">{refused}</td>')
+        parts.append(f'<tr><td class="id">{e(pid)}</td>' + "".join(tds) + "</tr>")
     parts.append("</table>")
+    if note := _refusal_note(summary):
+        parts.append(f'<p class="note" id="refusal-note">{_code(note)}</p>')
     parts.append(f'<div class="figure" id="fig-winnable">{figures["winnable"]}</div>')
     # faan
     parts.append('<h2>Faan of complete hands</h2><p class="note">Share of each preset\'s complete hands '
@@ -292,7 +332,7 @@ def page(summary: ComparisonSummary) -> str:
     parts.append("</table>")
     # differences
     parts.append('<h2>Faan differences</h2><p class="note">On hands complete under both presets: faan under A '
-                 "less faan under B.</p><table id=\"differences\"><tr><th class=\"id\">A</th>"
+                 "less faan under B." + (" " + e(_UNITS_NOTE) if _mixed_units(summary) else "") + "</p><table id=\"differences\"><tr><th class=\"id\">A</th>"
                  '<th class="id">B</th><th>hands</th><th>same</th><th>A higher</th><th>B higher</th>'
                  "<th>mean A &minus; B</th></tr>")
     for a, b, cells in _difference_rows(summary):
@@ -342,7 +382,7 @@ def _svg(fig: Any) -> str:
 def _figures(summary: ComparisonSummary) -> dict[str, str]:
     import matplotlib
     from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator, PercentFormatter
+    from matplotlib.ticker import MaxNLocator, NullFormatter, PercentFormatter
 
     matplotlib.rcParams["svg.hashsalt"] = "hkcore"  # the same ids on every run
     matplotlib.rcParams["svg.fonttype"] = "none"    # text stays text (the page's font)
@@ -395,6 +435,11 @@ def _figures(summary: ComparisonSummary) -> dict[str, str]:
         ax.step(xs, ys_, where="post", color=colours[p], label=p, linewidth=2)
     if paying:
         ax.set_xscale("log")
+        gains = [max(int(k), 1) for p in paying for k in summary.presets[p].payout_histogram]
+        low, top = min(gains), max(gains)
+        ticks = [m * 10 ** d for d in range(len(str(top))) for m in (1, 2, 5) if low / 2.5 <= m * 10 ** d <= top]
+        ax.set_xticks(ticks, [f"{t:,}" for t in ticks])  # 1, 2, 5, 10, 20, ... (a log axis labels only 10^n)
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.legend(fontsize=9)
     ax.set_xlabel("winner's net gain")
     ax.set_ylabel("paid hands, cumulative")

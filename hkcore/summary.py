@@ -42,6 +42,9 @@ class PresetSummary(Value):
     pays: bool = Field(description="the preset has a payment table")
     hands: int = Field(0, description="hands read")
     errors: int = Field(0, description="hands the preset refuses (bad input, bonus tiles at a 136-tile table)")
+    refused: dict[str, int] = Field(
+        default_factory=dict, description="the field its error names -> hands that read as a hand but "
+                                          "this preset refuses (e.g. flowers at a 136-tile table)")
     complete: int = Field(0, description="hands complete under the preset")
     winnable: int = Field(0, description="complete hands allowed to win")
     limit: int = Field(0, description="complete hands scored as a limit hand")
@@ -73,7 +76,7 @@ class PresetSummary(Value):
             if name in ("unit", "pays"):
                 continue
             if isinstance(value, dict):
-                data[name] = _add(data[name], value, name != "pattern_counts")
+                data[name] = _add(data[name], value, name not in ("pattern_counts", "refused"))
             else:
                 data[name] += value
         return PresetSummary.model_validate(data)
@@ -169,6 +172,7 @@ class _Tally:
         self.counts = [[0] * 9 for _ in range(n)]  # errors complete winnable limit paid gain dpaid dwins dgain
         self.faan: list[Counter[int]] = [Counter() for _ in range(n)]
         self.patterns: list[Counter[str]] = [Counter() for _ in range(n)]
+        self.refused: list[Counter[str]] = [Counter() for _ in range(n)]
         self.payout: list[Counter[int]] = [Counter() for _ in range(n)]
         self.pairs = list(permutations(range(n), 2))
         self.flips: dict[tuple[int, int], list[Any]] = {p: [0, []] for p in self.pairs}
@@ -187,8 +191,9 @@ class _Tally:
         for i, compiled in enumerate(self.compiled):
             try:
                 r = compiled.score(hand)
-            except HkcoreError:
+            except HkcoreError as exc:
                 self.counts[i][0] += 1
+                self.refused[i][getattr(exc, "field", None) or "hand"] += 1
                 results.append(None)
                 continue
             results.append(r)
@@ -243,6 +248,7 @@ class _Tally:
                 complete=k[1], winnable=k[2], limit=k[3],
                 faan_histogram={str(f): n for f, n in sorted(self.faan[i].items())},
                 pattern_counts=dict(sorted(self.patterns[i].items())),
+                refused=dict(sorted(self.refused[i].items())),
                 paid=k[4], payout_histogram={str(g): n for g, n in sorted(self.payout[i].items())},
                 winner_gain=k[5], discarder_paid=k[6], discard_wins_paid=k[7], discard_wins_gain=k[8])
         ids = self.ids

@@ -49,8 +49,10 @@ N3 = "123m456p22s 888s:W 345m:E win:2s from:W seat:S"
 
 
 def _preset(unit: str, pays: bool, errors: int, complete: int, winnable: int, faan: dict[str, int],
-            patterns: dict[str, int], payouts: list[int] = (), discarders: list[int] = ()) -> dict[str, Any]:
-    return {"unit": unit, "pays": pays, "hands": 5, "errors": errors, "complete": complete, "winnable": winnable,
+            patterns: dict[str, int], payouts: list[int] = (), discarders: list[int] = (),
+            refused: dict[str, int] | None = None) -> dict[str, Any]:
+    return {"unit": unit, "pays": pays, "hands": 5, "errors": errors, "refused": refused or {},
+            "complete": complete, "winnable": winnable,
             "limit": 0, "faan_histogram": faan, "pattern_counts": patterns, "paid": len(payouts),
             "payout_histogram": {str(g): payouts.count(g) for g in sorted(set(payouts))},
             "winner_gain": sum(payouts), "discarder_paid": sum(discarders), "discard_wins_paid": len(discarders),
@@ -71,11 +73,13 @@ EXPECTED = {
         "bga-old-style": _preset("faan", True, 1, 3, 1, {"1": 2, "9": 1},
                                  {"no_bonus": 2, "dragon_pung": 1, "half_flush": 1, "little_three_dragons": 1,
                                   "seat_flower": 1}, [384], [192]),
+        # H5 unreadable; H2 read, refused for its flowers (ruling 14: the error names the field)
         "hk-classic": _preset("faan", False, 2, 2, 1, {"0": 1, "8": 1},
-                              {"half_flush": 1, "little_three_dragons": 1, "chicken_hand": 1}),
+                              {"half_flush": 1, "little_three_dragons": 1, "chicken_hand": 1},
+                              refused={"flowers": 1}),
         "just-cards": _preset("faan", True, 2, 2, 1, {"0": 1, "8": 1},
                               {"dragon_pung": 1, "half_flush": 1, "little_three_dragons": 1, "chicken_hand": 1},
-                              [256], [256]),
+                              [256], [256], refused={"flowers": 1}),
         "mistboard": _preset("faan", False, 1, 3, 1, {"1": 2, "9": 1},
                              {"no_bonus": 2, "half_flush": 1, "little_three_dragons": 1, "seat_flower": 1}),
         "playingcards-io": _preset("points", True, 1, 3, 3, {"0": 1, "1": 1, "6": 1},

@@ -46,7 +46,11 @@ def test_report_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["report", str(_corpus_file(tmp_path)), "--out", str(out), "--json"]) == 1
     assert json.loads(capsys.readouterr().out) == EXPECTED
     md = (out / "summary.md").read_text(encoding="utf-8")
-    assert "| bga-old-style | 5 | 1 | 3 | 1 | 25.0% | 0 | 3.7 faan |" in md
+    assert "| bga-old-style | 5 | 1 |  | 3 | 1 | 25.0% | 0 | 3.7 faan |" in md
+    # H2 refused for its flowers: 1 winnable of the 3 hands read, mean (0 + 8) / 2
+    assert "| hk-classic | 5 | 2 | flowers 1 | 2 | 1 | 33.3% | 0 | 4.0 faan |" in md
+    assert "A 136-tile preset refuses every hand with bonus tiles" in md
+    assert "A preset that counts points is compared in its own unit" in md  # playingcards-io beside faan
     assert "| playingcards-io | 3 | 26.3 | 25 | 79 | 31 | 39.2% | 39.2% |" in md
     assert f"- #1: `{N2}` 🀇🀈🀉🀜🀝🀞🀑🀑 🀗🀗🀗 🀉🀊🀋 🀣" in md  # flower 2 (orchid) is U+1F023
     assert f"- #2: `{N3}`" in md
@@ -65,6 +69,8 @@ def test_report_with_presets_and_jobs(tmp_path: Path, capsys: pytest.CaptureFixt
     assert list(data["presets"]) == ["mistboard", "just-cards"]
     lines = src.read_text(encoding="utf-8").splitlines()
     assert ComparisonSummary.model_validate(data) == compare_many(lines, ["mistboard", "just-cards"])
+    md = (tmp_path / "r" / "summary.md").read_text(encoding="utf-8")
+    assert "counts points" not in md  # both count faan
 
 
 def _chromium() -> str:
@@ -120,6 +126,9 @@ def test_page_in_a_browser(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         elif c["field"] in ("faan_histogram", "pattern_counts"):
             expected = summary["presets"][c["preset"]][c["field"]].get(c["key"])
             assert (None if c["value"] is None else int(c["value"])) == expected, c
+        elif c["field"] == "refused":
+            assert int(c["value"]) == summary["presets"][c["preset"]]["refused"][c["key"]], c
+            assert c["text"] == f'{c["key"]} {int(c["value"]):,}'
         elif c["field"] == "flips":
             assert int(c["value"]) == summary["flips"][c["a"]][c["b"]]["count"]
             assert c["text"].replace(",", "") == c["value"]
