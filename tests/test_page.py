@@ -175,6 +175,26 @@ def test_typed_notation_fills_the_builder(browser: Any, url: str) -> None:
         page.press("#notation", "Enter")
         page.wait_for_selector("#problem:not([hidden])")
         assert "667z is not a chow, pung or kong" in page.inner_text("#problem")
+        status = page.inner_text("#status")
+        assert "scored" not in status and "not read" in status  # not the hand scored before it
+    finally:
+        page.close()
+
+
+def test_self_draw_and_the_winning_tile(browser: Any, url: str) -> None:
+    """A self-draw has no discarder to choose; of two copies of the winning tile, one is marked."""
+    page = _page(browser, url, 1280, 900)
+    try:
+        _build_readme_hand(page)
+        _faans(page)
+        assert page.is_enabled("#discarder")
+        assert page.locator("#hand .win").count() == 1
+        assert page.get_attribute("#hand [data-hand]:nth-child(5)", "class").split()[-1] == "win"
+        page.select_option("#how", "self")
+        page.wait_for_function("() => document.querySelector('#notation').value.includes('self-draw')")
+        assert page.is_disabled("#discarder") and "from:" not in page.input_value("#notation")
+        page.select_option("#how", "discard")
+        assert page.is_enabled("#discarder")
     finally:
         page.close()
 

@@ -156,8 +156,9 @@ function handJSON() {
 
 function render() {
   const hand = $("hand");
+  const winAt = state.tiles.lastIndexOf(state.win);  // one copy is the winning tile, not every copy of it
   hand.replaceChildren(...state.tiles.map((code, i) => tileFace(code, {
-    class: `tile ${SUITS[code[1]] ? code[1] : HONOURS[Number(code[0]) - 1][3]}${code === state.win ? " win" : ""}`,
+    class: `tile ${SUITS[code[1]] ? code[1] : HONOURS[Number(code[0]) - 1][3]}${i === winAt ? " win" : ""}`,
     "aria-label": `Remove ${tileName(code)} (${code}) from the hand`, "data-hand": code,
     onclick: () => { state.tiles.splice(i, 1); if (!state.tiles.includes(state.win)) state.win = state.tiles.at(-1) || null; render(); },
   })));
@@ -183,6 +184,7 @@ function render() {
       el("button", { type: "button", class: "secondary", "aria-label": `Remove the ${label} ${m.tiles}`, text: "Remove",
         onclick: () => { state.melds.splice(i, 1); render(); } }));
   }));
+  $("discarder").disabled = state.self;  // a self-draw has no discarder
   $("notation").value = notation();
   schedule();
 }
@@ -238,6 +240,8 @@ async function ask(typed) {
     if (mine !== asked) return;
     $("results").replaceChildren();
     $("waits-section").hidden = true;
+    // the status must not go on naming the hand scored before this one
+    say(typed ? "not read: the typed hand has an error (the tiles above are the hand before it)" : "not scored: the hand has an error");
     showProblem(problem);
   }
 }
