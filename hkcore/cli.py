@@ -217,13 +217,15 @@ def render(result: ScoreResult, preset: Preset) -> str:
     return "\n".join(lines)
 
 
-def _jsonl_lines(source: str) -> Iterator[tuple[int, bytes]]:
+def _jsonl_lines(source: str, argument: str = "--jsonl") -> Iterator[tuple[int, bytes]]:
     """(line number, line) of a JSON-lines file or stdin, blank lines skipped;
-    a progress bar on stderr when reading a file on a terminal."""
+    a progress bar on stderr when reading a file on a terminal. ``argument``:
+    how the command line named the file, for the error."""
     try:
         f = sys.stdin.buffer if source == "-" else open(source, "rb")
     except OSError as exc:
-        raise HandError(f"--jsonl: cannot read {shown(source)}: {exc.strerror}", "jsonl", source) from None
+        raise HandError(f"{argument}: cannot read {shown(source)}: {exc.strerror}", argument.lstrip("-"),
+                        source) from None
     bar = None
     if source != "-" and sys.stderr.isatty():
         from tqdm import tqdm
@@ -781,7 +783,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
     require_matplotlib()  # before reading any hand
     refs = _preset_list(args.preset) if args.preset else ["all"]
-    summary = compare_many(_counted(_jsonl_lines(args.source), args.source), refs, jobs=args.jobs)
+    summary = compare_many(_counted(_jsonl_lines(args.source, "source"), args.source), refs, jobs=args.jobs)
     written = write_report(summary, args.out)
     if args.format == "json":
         print_json(summary.model_dump())

@@ -625,6 +625,17 @@ def test_every_command_takes_json() -> None:
         assert ("--format" in options) == (name in ("compare", "waits", "presets")), name
 
 
+def test_the_readme_shows_every_command() -> None:
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    readme = (Path(__file__).resolve().parent.parent / "README.md")
+    if not readme.is_file():
+        pytest.skip("README.md is not beside tests/ (an installed copy of the tests)")
+    block = readme.read_text(encoding="utf-8").split("## The command line", 1)[1].split("```")[1]
+    shown = {line.split()[1] for line in block.splitlines() if line.startswith("hkscore ")}
+    assert set(commands.choices) <= shown, set(commands.choices) - shown
+
+
 JSON_SHAPES = [
     (["score", *EXAMPLE_NOTATION], list, 1),
     (["score", *EXAMPLE_NOTATION, "-p", "all"], list, 5),

@@ -143,3 +143,11 @@ def test_page_in_a_browser(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert seen["pattern_counts"] == n * len({k for s in summary["presets"].values() for k in s["pattern_counts"]})
     assert seen["examples"] == sum(1 for row in summary["flips"].values() for f in row.values() if f["examples"])
     assert seen["paid"] == sum(1 for s in summary["presets"].values() if s["pays"])
+
+
+def test_missing_file_is_named_as_the_command_names_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _need("matplotlib", "hkcore[report] draws the plots")
+    assert main(["report", str(tmp_path / "nosuch.jsonl"), "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert "source: cannot read" in err and "nosuch.jsonl" in err and "--jsonl" not in err
+    assert not (tmp_path / "r" / "summary.json").exists()
