@@ -264,3 +264,27 @@ def test_a_cluster_started_as_the_docs_say(corpus: tuple[list[Path], list[str], 
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+
+
+def test_the_docs_local_cluster_example(tmp_path: Path) -> None:
+    """docs/at-scale.md's LocalCluster example, run as a script in a folder holding hands.jsonl: its
+    report/summary.json is the summary `compare_many` gives of the same lines."""
+    pytest.importorskip("matplotlib", reason='the example writes a report (pip install "hkcore[report]")')
+    import subprocess
+
+    doc = Path(__file__).resolve().parent.parent / "docs" / "at-scale.md"
+    if not doc.is_file():
+        pytest.skip("docs/ is not beside tests/")
+    blocks = doc.read_text(encoding="utf-8").split("```python\n")[1:]
+    script = next(b.split("```", 1)[0] for b in blocks if "LocalCluster(" in b)
+    lines = [json.dumps(h) for h in sample(600, 21)]
+    (tmp_path / "hands.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "run.py").write_text(script, encoding="utf-8")
+    root = str(Path(hkcore.__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
+    proc = subprocess.run([sys.executable, "run.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    got = ComparisonSummary.model_validate_json((tmp_path / "report" / "summary.json").read_text(encoding="utf-8"))
+    assert got == compare_many(lines, ALL) and got.hands == 600
+    assert (tmp_path / "report" / "report.html").is_file()
