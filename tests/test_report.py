@@ -134,3 +134,22 @@ def test_page_in_a_browser(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert seen["pattern_counts"] == n * len({k for s in summary["presets"].values() for k in s["pattern_counts"]})
     assert seen["examples"] == sum(1 for row in summary["flips"].values() for f in row.values() if f["examples"])
     assert seen["paid"] == sum(1 for s in summary["presets"].values() if s["pays"])
+
+
+def test_preset_ids_are_text_in_the_plots_and_the_page(tmp_path: Path) -> None:
+    # a preset id is any text: '$...$' is not matplotlib mathtext (a bad one raised ValueError), markup is escaped
+    _need("matplotlib", "hkcore[report] draws the plots")
+    import html
+
+    from hkcore.preset import Preset
+    from hkcore.report import write_report
+
+    ids = ["$\\frac$", "x $y^2$ z", "<script>alert(1)</script>"]
+    presets = [Preset.from_toml(f"extends = \"playingcards-io\"\nid = '{i}'\n") for i in ids]
+    write_report(compare_many(CORPUS, presets), tmp_path)
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "<script" not in page
+    svgs = page.split('<div class="figure" id="fig-')
+    for i in ids:
+        for svg in svgs[1:]:  # winnable (tick labels), faan (titles), payout (legend)
+            assert html.escape(i, quote=False) in svg, (i, svg[:40])
