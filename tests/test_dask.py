@@ -264,3 +264,22 @@ def test_a_cluster_started_as_the_docs_say(corpus: tuple[list[Path], list[str], 
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+
+
+def test_bad_files_and_blocksizes_are_errors_naming_them(tmp_path: Path) -> None:
+    path = tmp_path / "one.jsonl"
+    path.write_text("123m456p234789s55z win:5z self-draw\n", encoding="utf-8")
+    # a negative blocksize looped for ever in read_bytes; 0 divided by zero; a float was a TypeError
+    for blocksize in (-1, 0, 1.5, True, "-1 kB", "0 B", "abc"):
+        with pytest.raises(HkcoreError, match=r"^blocksize: expected a whole number of bytes .*, got "):
+            compare_files([path], ALL, blocksize=blocksize, scheduler="sync")  # type: ignore[arg-type]
+    for paths in (5, None, b"hands.jsonl", [path, 5]):
+        with pytest.raises(HkcoreError, match=r"^paths: expected a path, a glob or a list of them, got "):
+            compare_files(paths, ALL, scheduler="sync")  # type: ignore[arg-type]
+    # found unreadable only when its partition is read (a folder, a broken gzip file): named as well
+    broken = tmp_path / "broken.jsonl.gz"
+    broken.write_bytes(b"not gzip at all\n")
+    for bad in (tmp_path, broken):
+        with pytest.raises(HkcoreError, match=r"^paths: cannot read "):
+            compare_files([path, bad], ALL, scheduler="sync")
+    assert compare_files([path], ALL, blocksize="1 kB", scheduler="sync").hands == 1
