@@ -141,6 +141,15 @@ def _compute(bag: Any, presets: Presets, kind: str, scheduler: str | None,
              split_every: int | None) -> ComparisonSummary:
     if not isinstance(bag, db.Bag):
         raise HkcoreError(f"bag: expected a dask.bag.Bag, got {shown(bag)}")
+    if split_every is not None and not (type(split_every) is int and split_every >= 2):  # 1 never ends the tree
+        raise HkcoreError(f"split_every: expected a whole number 2 or more, got {shown(split_every)}")
+    if scheduler is not None:
+        from dask.base import get_scheduler
+
+        try:
+            get_scheduler(scheduler=scheduler)
+        except (ValueError, RuntimeError, TypeError) as exc:
+            raise HkcoreError(f"scheduler: {shown(scheduler)}: {shown(str(exc))}") from None
     refs, compiled = resolve(presets)  # a bad preset is an error here, before any task runs
     specs = specs_for(zip(refs, compiled))
     check_picklable(specs.plugins, cloudpickle.dumps)

@@ -283,3 +283,15 @@ def test_bad_files_and_blocksizes_are_errors_naming_them(tmp_path: Path) -> None
         with pytest.raises(HkcoreError, match=r"^paths: cannot read "):
             compare_files([path, bad], ALL, scheduler="sync")
     assert compare_files([path], ALL, blocksize="1 kB", scheduler="sync").hands == 1
+
+
+def test_bad_split_every_and_scheduler_are_errors_naming_them() -> None:
+    bag = db.from_sequence(["123m456p234789s55z win:5z self-draw"] * 10, npartitions=5)
+    # split_every=1 looped for ever building the tree; 0, -1 and text escaped as UnboundLocalError / TypeError
+    for split_every in (1, 0, -1, 1.5, "x", True):
+        with pytest.raises(HkcoreError, match=r"^split_every: expected a whole number 2 or more, got "):
+            compare_bag(bag, ALL, split_every=split_every, scheduler="sync")  # type: ignore[arg-type]
+    for scheduler in ("nonsense", 5):
+        with pytest.raises(HkcoreError, match=r"^scheduler: "):
+            compare_bag(bag, ALL, scheduler=scheduler)  # type: ignore[arg-type]
+    assert compare_bag(bag, ALL, split_every=2, scheduler="sync").hands == 10
