@@ -114,7 +114,7 @@ def _payout_rows(summary: ComparisonSummary) -> Iterator[tuple[str, list[tuple[s
         yield pid, [
             ("paid", f"{s.paid:,}", s.paid),
             ("mean_gain", _num(_mean(s.payout_histogram)), None),
-            ("median_gain", str(_median(s.payout_histogram) or "-"), None),
+            ("median_gain", _num(_median(s.payout_histogram), 0), None),
             ("winner_gain", f"{s.winner_gain:,}", s.winner_gain),
             ("discarder_paid", f"{s.discarder_paid:,}", s.discarder_paid),
             ("discarder_share", _share(s.discarder_share()), None),

@@ -153,3 +153,13 @@ def test_preset_ids_are_text_in_the_plots_and_the_page(tmp_path: Path) -> None:
     for i in ids:
         for svg in svgs[1:]:  # winnable (tick labels), faan (titles), payout (legend)
             assert html.escape(i, quote=False) in svg, (i, svg[:40])
+
+
+def test_a_median_gain_of_0_is_shown_as_0() -> None:
+    # winners who gained nothing on two of three paid hands (a table paying 0 for 0 faan): the median is 0, not "-"
+    from hkcore.report import markdown
+
+    data = compare_many(CORPUS, ["just-cards"]).model_dump()
+    data["presets"]["just-cards"].update(paid=3, payout_histogram={"0": 2, "256": 1}, winner_gain=256)
+    md = markdown(ComparisonSummary.model_validate(data))
+    assert "| just-cards | 3 | 85.3 | 0 | 256 | 256 | 100.0% | 100.0% |" in md, md
