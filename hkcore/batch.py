@@ -126,8 +126,8 @@ def as_line(item: Any) -> tuple[bool, Any]:
         return True, json.dumps(item, ensure_ascii=False)
     except HandError as exc:
         return False, exc
-    except (TypeError, ValueError):  # not JSON: read here, as one process would read it
-        try:
+    except (TypeError, ValueError, RecursionError):  # not JSON (or nested too deeply for it): read here,
+        try:                                            # as one process would read it
             return True, Hand.parse(item).to_json()
         except HkcoreError as exc:
             return False, exc

@@ -66,20 +66,46 @@ def compare_files(paths: str | Path | Sequence[str | Path], presets: Presets = N
     compressed ones too), one hand a line, blank lines skipped: equal to
     ``hkscore report`` over the files one after the other. ``blocksize``: split each file
     into partitions of about this many bytes (default: one partition a file)."""
-    if isinstance(paths, Path):
-        paths = str(paths)
-    elif not isinstance(paths, str):
-        paths = [str(p) for p in paths]
+    paths = _paths(paths)
+    blocksize = _blocksize(blocksize)
     from dask import delayed
     from dask.bytes import read_bytes
 
     try:
         _, blocks = read_bytes(paths, delimiter=b"\n", blocksize=blocksize, sample=False, compression="infer")
-    except (OSError, ValueError) as exc:  # no such file, a bad glob or blocksize
+    except (OSError, ValueError) as exc:  # no such file, a bad glob, chunks of a compressed file
         raise HkcoreError(f"paths: cannot read {shown(paths)}: {shown(str(exc))}") from None
     parts = [delayed(_lines)(block) for per_file in blocks for block in per_file]
     bag = db.from_delayed(parts) if parts else db.from_sequence([], npartitions=1)
-    return _compute(bag, presets, "items", scheduler, split_every)
+    try:
+        return _compute(bag, presets, "items", scheduler, split_every)
+    except OSError as exc:  # found when a partition is read: a folder, a broken compressed file
+        raise HkcoreError(f"paths: cannot read {shown(paths)}: {type(exc).__name__}: {shown(str(exc))}") from None
+
+
+def _paths(paths: Any) -> str | list[str]:
+    """``compare_files``'s paths as ``read_bytes`` takes them: a path or glob, or a list of them."""
+    if isinstance(paths, (str, Path)):
+        return str(paths)
+    if isinstance(paths, (list, tuple)) and all(isinstance(p, (str, Path)) for p in paths):
+        return [str(p) for p in paths]
+    raise HkcoreError(f"paths: expected a path, a glob or a list of them, got {shown(paths)}")
+
+
+def _blocksize(blocksize: Any) -> int | None:
+    """A partition size in bytes: None (a partition a file), a whole number above 0, or text such as "64 MiB"."""
+    size = blocksize
+    if isinstance(blocksize, str):
+        from dask.utils import parse_bytes
+
+        try:
+            size = parse_bytes(blocksize)
+        except (ValueError, TypeError):
+            size = None
+    if blocksize is None or (type(size) is int and size > 0):
+        return size
+    raise HkcoreError(f'blocksize: expected a whole number of bytes above 0 or text such as "64 MiB", '
+                      f"got {shown(blocksize)}")
 
 
 def _lines(block: bytes) -> list[bytes]:
@@ -115,6 +141,15 @@ def _compute(bag: Any, presets: Presets, kind: str, scheduler: str | None,
              split_every: int | None) -> ComparisonSummary:
     if not isinstance(bag, db.Bag):
         raise HkcoreError(f"bag: expected a dask.bag.Bag, got {shown(bag)}")
+    if split_every is not None and not (type(split_every) is int and split_every >= 2):  # 1 never ends the tree
+        raise HkcoreError(f"split_every: expected a whole number 2 or more, got {shown(split_every)}")
+    if scheduler is not None:
+        from dask.base import get_scheduler
+
+        try:
+            get_scheduler(scheduler=scheduler)
+        except (ValueError, RuntimeError, TypeError) as exc:
+            raise HkcoreError(f"scheduler: {shown(scheduler)}: {shown(str(exc))}") from None
     refs, compiled = resolve(presets)  # a bad preset is an error here, before any task runs
     specs = specs_for(zip(refs, compiled))
     check_picklable(specs.plugins, cloudpickle.dumps)

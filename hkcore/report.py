@@ -136,7 +136,7 @@ def _payout_rows(summary: ComparisonSummary) -> Iterator[tuple[str, list[tuple[s
         yield pid, [
             ("paid", f"{s.paid:,}", s.paid),
             ("mean_gain", _num(_mean(s.payout_histogram)), None),
-            ("median_gain", str(_median(s.payout_histogram) or "-"), None),
+            ("median_gain", _num(_median(s.payout_histogram), 0), None),
             ("winner_gain", f"{s.winner_gain:,}", s.winner_gain),
             ("discarder_paid", f"{s.discarder_paid:,}", s.discarder_paid),
             ("discarder_share", _share(s.discarder_share()), None),
@@ -379,6 +379,11 @@ def _svg(fig: Any) -> str:
     return text[text.index("<svg"):]
 
 
+def _plain(text: str) -> str:
+    """Text matplotlib draws as it is: every ``$`` escaped, so that a preset id is never read as mathtext."""
+    return text.replace("$", r"\$")
+
+
 def _figures(summary: ComparisonSummary) -> dict[str, str]:
     import matplotlib
     from matplotlib.figure import Figure
@@ -399,7 +404,7 @@ def _figures(summary: ComparisonSummary) -> dict[str, str]:
         ax.barh(y, s.complete / read, color=colours[p], alpha=0.3)
         ax.barh(y, s.winnable / read, color=colours[p])
         ax.text(s.winnable / read + 0.01, y, _pct(s.winnable, s.hands - s.errors), va="center", fontsize=9)
-    ax.set_yticks(list(ys), ids)
+    ax.set_yticks(list(ys), [_plain(p) for p in ids])
     ax.invert_yaxis()
     ax.set_xlim(0, 1.08)
     ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
@@ -413,7 +418,7 @@ def _figures(summary: ComparisonSummary) -> dict[str, str]:
         pts = _hist(s.faan_histogram)
         total = max(s.complete, 1)
         ax.bar([k for k, _ in pts], [n / total for _, n in pts], color=colours[p], width=0.8)
-        ax.set_title(p, fontsize=10)
+        ax.set_title(_plain(p), fontsize=10)
         ax.set_xlabel(_unit(s))
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
@@ -432,7 +437,7 @@ def _figures(summary: ComparisonSummary) -> dict[str, str]:
             seen += n
             xs.append(max(k, 1))
             ys_.append(seen / total)
-        ax.step(xs, ys_, where="post", color=colours[p], label=p, linewidth=2)
+        ax.step(xs, ys_, where="post", color=colours[p], label=_plain(p), linewidth=2)
     if paying:
         ax.set_xscale("log")
         gains = [max(int(k), 1) for p in paying for k in summary.presets[p].payout_histogram]

@@ -52,6 +52,9 @@ ROBBING_SHARE = 0.05                # of discard wins whose winning tile is held
 BONUS_SHARE = 0.25                  # each of the 8 bonus tiles (144-tile presets)
 ORPHANS_SHARE = 0.01
 CHOW_SHARE = 0.5
+#: ``sample(only=...)`` gives up after this many hands drawn in a row that are not so under the preset
+#: (about a minute of drawing; a limit hand at mistboard comes about once in 4,000 draws)
+MOST_MISSES = 1_000_000
 
 # tiles by index: 0..8 = 1m..9m, 9..17 = 1p..9p, 18..26 = 1s..9s, 27..33 = 1z..7z
 TILE_CODES = tuple(f"{n + 1}{s}" for s in "mps" for n in range(9)) + tuple(f"{n}z" for n in range(1, 8))
@@ -265,8 +268,8 @@ def sample(n: int, seed: int = 0, preset: str | Path | Preset | None = None, *,
     """``n`` random complete hands (RULES.md dicts), the same for the same
     arguments. With ``preset``: no bonus tiles when it plays 136 tiles; with
     ``only`` ("complete" or "winnable", which needs ``preset``), hands that
-    are not so under the preset are skipped (and more drawn, so ``n`` come).
-    Memory stays flat: hands are not checked for repeats."""
+    are not so under the preset are skipped (and more drawn, so ``n`` come;
+    ``MOST_MISSES`` skipped in a row is an ``HkcoreError``). Memory stays flat: hands are not checked for repeats."""
     from hkcore.errors import HkcoreError, shown
 
     if type(n) is not int or n < 0:
@@ -289,12 +292,19 @@ def sample(n: int, seed: int = 0, preset: str | Path | Preset | None = None, *,
 
 def _draw(n: int, rng: Random, bonus: bool, compiled: Any, only: str | None) -> Iterator[dict[str, Any]]:
     source = HandSource(rng, distinct=False)
-    kept = 0
+    kept = misses = 0
     while kept < n:
         hand = hk_dict(source.draw(), bonus)
         if compiled is not None:
             result = compiled.score(hand)
             if not (result.winnable if only == "winnable" else result.complete):
+                misses += 1
+                if misses >= MOST_MISSES:
+                    from hkcore.errors import HkcoreError, shown
+
+                    raise HkcoreError(f"only={only}: no hand {only} under {shown(compiled.preset.id)} in "
+                                      f"{misses:,} draws in a row; can any hand be {only} under it?")
                 continue
         kept += 1
+        misses = 0
         yield hand

@@ -106,7 +106,7 @@ class ServerPresets:
         """A preset by id, or from TOML text (``ref`` holding a newline or ``=``)."""
         if not isinstance(ref, str):
             raise PresetError(f"expected a preset id or TOML text, got {shown(ref)}", None, field)
-        if "\n" in ref or "=" in ref:
+        if is_toml(ref):
             return self.custom(ref, field)
         if ref in self.builtin:
             return load_preset(ref)
@@ -138,6 +138,11 @@ class ServerPresets:
                 "cap": preset.cap, "tiles": preset.tiles,
                 "origin": "built-in" if preset.id in self.builtin and preset.file == f"{preset.id}.toml"
                 else "presets folder"}
+
+
+def is_toml(ref: str) -> bool:
+    """Whether a preset named in a request is TOML text (read and compiled for the request) rather than an id."""
+    return "\n" in ref or "=" in ref
 
 
 # ---------------------------------------------------------------- request and answer models
@@ -700,7 +705,12 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
         """Score a finished hand under one preset or several."""
         deadline = deadline_of(request)
         refs, alone = _refs(body.preset, "preset")
-        hand = _guard("hand", lambda: Hand.parse(body.hand))
+        if any(is_toml(r) for r in refs):  # read and compiled for the request: off the event loop
+            return await anyio.to_thread.run_sync(score_under, body.hand, refs, alone, deadline)
+        return score_under(body.hand, refs, alone, deadline)  # compiled presets: no thread to wait for
+
+    def score_under(given: Any, refs: list[str], alone: bool, deadline: Deadline) -> Response:
+        hand = _guard("hand", lambda: Hand.parse(given))
         if alone:
             p = preset_of(refs[0], "preset")
             return _json(_guard("hand", lambda: compiled_for(p).score(hand)).to_json())
@@ -824,7 +834,8 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
         except UnicodeDecodeError as exc:
             raise ApiError(400, "Bad request", f"body: not UTF-8 text (byte {exc.start:,})", "PresetError",
                            "body") from None
-        return _json(_guard(None, lambda: known.custom(text, "toml")).model_dump_json())
+        preset = await anyio.to_thread.run_sync(lambda: _guard(None, lambda: known.custom(text, "toml")))
+        return _json(preset.model_dump_json())
 
     # -- the service
 

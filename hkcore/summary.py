@@ -14,7 +14,7 @@ from itertools import combinations, permutations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from hkcore.batch import check_jobs, decode, in_workers, specs_for
 from hkcore.comparison import preset_refs
@@ -26,6 +26,18 @@ from hkcore.preset import Preset, PresetError
 
 #: the most example hands kept for each flip
 EXAMPLES = 10
+
+
+def _whole_keys(histogram: dict[str, int], what: str) -> dict[str, int]:
+    """A histogram whose keys are whole numbers written as ``str(int)`` writes them (ValueError otherwise)."""
+    for key in histogram:
+        try:
+            ok = str(int(key)) == key
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(f"{what}: key {key[:40]!r} is not a whole number (as text, e.g. '3' or '-2')")
+    return histogram
 
 
 def _add(a: dict[str, int], b: dict[str, int], numeric: bool) -> dict[str, int]:
@@ -59,6 +71,11 @@ class PresetSummary(Value):
     discarder_paid: int = Field(0, description="what discarders paid, summed over paid hands (0 on a self-draw)")
     discard_wins_paid: int = Field(0, description="paid hands won on a discard")
     discard_wins_gain: int = Field(0, description="the winners' net gains, summed over paid discard wins")
+
+    @field_validator("faan_histogram", "payout_histogram")
+    @classmethod
+    def _numbers(cls, histogram: dict[str, int], info: Any) -> dict[str, int]:
+        return _whole_keys(histogram, info.field_name)
 
     def discarder_share(self) -> float | None:
         """The share of the winners' gains paid by discarders (over every paid hand)."""
@@ -130,6 +147,9 @@ class ComparisonSummary(Value):
         if {a: list(b) for a, b in self.faan_differences.items()} != {
                 a: ids[i + 1:] for i, a in enumerate(ids[:-1])}:
             raise ValueError("faan_differences: one entry for every pair of presets, in the order of presets")
+        for a, row in self.faan_differences.items():
+            for b, histogram in row.items():
+                _whole_keys(histogram, f"faan_differences.{a[:40]}.{b[:40]}")
         return self
 
     @classmethod

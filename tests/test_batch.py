@@ -260,3 +260,23 @@ def test_a_plugin_that_cannot_travel_is_named_before_any_work(monkeypatch: pytes
         assert [r.faan for r in score_many([h for h, _ in GREEN_HANDS], house, jobs=2)] == [13, 3]
     finally:
         hkcore.unregister_plugin(plugin)
+
+
+def _nested(depth: int) -> list[Any]:
+    top: list[Any] = []
+    inner = top
+    for _ in range(depth):
+        inner.append([])
+        inner = inner[0]
+    return top
+
+
+def test_a_hand_nested_too_deeply_for_json_is_its_error_on_two_processes_too() -> None:
+    # json.dumps of such a hand (to send it to a worker) raises RecursionError: the hand is read here instead
+    bad = [_nested(100_000), {"tiles": _nested(100_000)}]
+    one = list(score_many(bad, "hk-classic"))
+    two = list(score_many(bad, "hk-classic", jobs=2))
+    assert all(isinstance(r, hkcore.HandError) for r in one + two)
+    assert [(str(a), a.field) for a in one] == [(str(b), b.field) for b in two]  # type: ignore[union-attr]
+    summary = hkcore.compare_many(bad, ["hk-classic", "mistboard"], jobs=2)
+    assert (summary.hands, summary.unreadable) == (2, 2)

@@ -185,3 +185,21 @@ def test_report_without_matplotlib_says_how_to_install(capsys: pytest.CaptureFix
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "pip install 'hkcore[report]'" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_summary_read_back_has_whole_number_histogram_keys() -> None:
+    # a summary.json edited by hand: its histograms' keys are read as numbers by + and the report
+    # (a ValueError from int() there); refused when the summary is read instead, naming the field
+    from pydantic import ValidationError
+
+    good = compare_many(CORPUS, ["bga-old-style", "mistboard"]).model_dump()
+    for field, key in (("faan_histogram", "abc"), ("payout_histogram", "1.5"), ("faan_histogram", "01")):
+        data = json.loads(json.dumps(good))
+        data["presets"]["bga-old-style"][field] = {key: 1}
+        with pytest.raises(ValidationError, match=field):
+            ComparisonSummary.model_validate(data)
+    data = json.loads(json.dumps(good))
+    data["faan_differences"]["bga-old-style"]["mistboard"] = {"x": 3}
+    with pytest.raises(ValidationError, match="faan_differences"):
+        ComparisonSummary.model_validate(data)
+    assert ComparisonSummary.model_validate(good).presets["bga-old-style"].faan_histogram == {"1": 2, "9": 1}

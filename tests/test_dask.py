@@ -288,3 +288,34 @@ def test_the_docs_local_cluster_example(tmp_path: Path) -> None:
     got = ComparisonSummary.model_validate_json((tmp_path / "report" / "summary.json").read_text(encoding="utf-8"))
     assert got == compare_many(lines, ALL) and got.hands == 600
     assert (tmp_path / "report" / "report.html").is_file()
+
+
+def test_bad_files_and_blocksizes_are_errors_naming_them(tmp_path: Path) -> None:
+    path = tmp_path / "one.jsonl"
+    path.write_text("123m456p234789s55z win:5z self-draw\n", encoding="utf-8")
+    # a negative blocksize looped for ever in read_bytes; 0 divided by zero; a float was a TypeError
+    for blocksize in (-1, 0, 1.5, True, "-1 kB", "0 B", "abc"):
+        with pytest.raises(HkcoreError, match=r"^blocksize: expected a whole number of bytes .*, got "):
+            compare_files([path], ALL, blocksize=blocksize, scheduler="sync")  # type: ignore[arg-type]
+    for paths in (5, None, b"hands.jsonl", [path, 5]):
+        with pytest.raises(HkcoreError, match=r"^paths: expected a path, a glob or a list of them, got "):
+            compare_files(paths, ALL, scheduler="sync")  # type: ignore[arg-type]
+    # found unreadable only when its partition is read (a folder, a broken gzip file): named as well
+    broken = tmp_path / "broken.jsonl.gz"
+    broken.write_bytes(b"not gzip at all\n")
+    for bad in (tmp_path, broken):
+        with pytest.raises(HkcoreError, match=r"^paths: cannot read "):
+            compare_files([path, bad], ALL, scheduler="sync")
+    assert compare_files([path], ALL, blocksize="1 kB", scheduler="sync").hands == 1
+
+
+def test_bad_split_every_and_scheduler_are_errors_naming_them() -> None:
+    bag = db.from_sequence(["123m456p234789s55z win:5z self-draw"] * 10, npartitions=5)
+    # split_every=1 looped for ever building the tree; 0, -1 and text escaped as UnboundLocalError / TypeError
+    for split_every in (1, 0, -1, 1.5, "x", True):
+        with pytest.raises(HkcoreError, match=r"^split_every: expected a whole number 2 or more, got "):
+            compare_bag(bag, ALL, split_every=split_every, scheduler="sync")  # type: ignore[arg-type]
+    for scheduler in ("nonsense", 5):
+        with pytest.raises(HkcoreError, match=r"^scheduler: "):
+            compare_bag(bag, ALL, scheduler=scheduler)  # type: ignore[arg-type]
+    assert compare_bag(bag, ALL, split_every=2, scheduler="sync").hands == 10

@@ -151,3 +151,32 @@ def test_missing_file_is_named_as_the_command_names_it(tmp_path: Path, capsys: p
     err = capsys.readouterr().err
     assert "source: cannot read" in err and "nosuch.jsonl" in err and "--jsonl" not in err
     assert not (tmp_path / "r" / "summary.json").exists()
+
+
+def test_preset_ids_are_text_in_the_plots_and_the_page(tmp_path: Path) -> None:
+    # a preset id is any text: '$...$' is not matplotlib mathtext (a bad one raised ValueError), markup is escaped
+    _need("matplotlib", "hkcore[report] draws the plots")
+    import html
+
+    from hkcore.preset import Preset
+    from hkcore.report import write_report
+
+    ids = ["$\\frac$", "x $y^2$ z", "<script>alert(1)</script>"]
+    presets = [Preset.from_toml(f"extends = \"playingcards-io\"\nid = '{i}'\n") for i in ids]
+    write_report(compare_many(CORPUS, presets), tmp_path)
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "<script" not in page
+    svgs = page.split('<div class="figure" id="fig-')
+    for i in ids:
+        for svg in svgs[1:]:  # winnable (tick labels), faan (titles), payout (legend)
+            assert html.escape(i, quote=False) in svg, (i, svg[:40])
+
+
+def test_a_median_gain_of_0_is_shown_as_0() -> None:
+    # winners who gained nothing on two of three paid hands (a table paying 0 for 0 faan): the median is 0, not "-"
+    from hkcore.report import markdown
+
+    data = compare_many(CORPUS, ["just-cards"]).model_dump()
+    data["presets"]["just-cards"].update(paid=3, payout_histogram={"0": 2, "256": 1}, winner_gain=256)
+    md = markdown(ComparisonSummary.model_validate(data))
+    assert "| just-cards | 3 | 85.3 | 0 | 256 | 256 | 100.0% | 100.0% |" in md, md

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -110,3 +111,18 @@ def test_bench_score_uses_the_package_generator() -> None:
     finally:
         sys.path.remove(str(bench))
     assert bench_score.HandSource is sm.HandSource and bench_score.hk_dict is sm.hk_dict
+
+
+def test_only_under_a_preset_no_drawn_hand_satisfies_ends_with_an_error(monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str],
+                                                                        tmp_path: Path) -> None:
+    # minimum 1000 with no cap: no hand can win (RULES.md: a hand wins at the minimum or more); it drew for ever
+    monkeypatch.setattr(sm, "MOST_MISSES", 2_000)
+    house = tmp_path / "unwinnable.toml"
+    house.write_text('extends = "mistboard"\nid = "unwinnable"\nminimum = 1000\ncap = false\n')
+    with pytest.raises(HkcoreError, match=r"^only=winnable: no hand winnable under 'unwinnable' in 2,000 draws"):
+        list(sm.sample(1, 3, str(house), only="winnable"))
+    assert main(["sample", "-n", "1", "--preset", str(house), "--only", "winnable"]) == 2
+    assert "no hand winnable under 'unwinnable'" in capsys.readouterr().err
+    # a rare but possible hand still comes: the count is of misses in a row, not in all
+    assert len(list(sm.sample(3, 3, "mistboard", only="winnable"))) == 3
