@@ -73,11 +73,13 @@ _DIST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]{0,98}[A-Za-z0-9])?")
 class PresetError(HkcoreError, ValueError):
     """A preset that cannot be loaded: names the file and the TOML path."""
 
-    def __init__(self, message: str, file: str | None = None, path: str | None = None):
+    def __init__(self, message: str, file: str | None = None, path: str | None = None, *, value: Any = None):
         where = ": ".join(x if len(x) <= 2 * SHOWN else x[:2 * SHOWN - 3] + "..." for x in (file, path) if x)
         super().__init__(f"{where}: {message}" if where else message)
         self.file = file
         self.path = path
+        #: the value found at ``path`` (the offending key for an unknown key), where there is one
+        self.value = value
 
 
 def freeze(value: Any) -> Any:
@@ -275,7 +277,7 @@ def _toml_data(text: str) -> dict[str, Any]:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:  # a TOML document is UTF-8 text; a lone surrogate is not
         raise PresetError(f"not valid TOML: character {exc.start + 1:,} is a lone surrogate "
-                          f"{shown(text[exc.start])}, not text", "<toml>") from None
+                          f"{shown(text[exc.start])}, not text", "<toml>", value=text[exc.start]) from None
     try:
         return tomllib.loads(text)
     except ValueError as exc:  # TOMLDecodeError, or an int too long to read
@@ -327,7 +329,7 @@ def _read(ref: str, base_dir: Path | None, files: list[tuple[str, bytes]],
         ids = builtin_ids()
         if ref not in ids:
             raise PresetError(f"unknown preset {shown(ref)}{_nearest(ref, ids)}; built-in presets: {', '.join(ids)}",
-                              None, "preset")
+                              None, "preset", value=ref)
         text = (_builtin_root() / f"{ref}.toml").read_text(encoding="utf-8")
         label, folder = f"{ref}.toml", None
     else:
@@ -337,21 +339,21 @@ def _read(ref: str, base_dir: Path | None, files: list[tuple[str, bytes]],
                 path = base_dir / path
             full = path.resolve()
         except (OSError, ValueError, RuntimeError):
-            raise PresetError(f"no preset file {shown(ref)}", None, "preset") from None
+            raise PresetError(f"no preset file {shown(ref)}", None, "preset", value=ref) from None
         if root is not None and not full.is_relative_to(root):
             raise PresetError(f"{shown(ref)}: presets may extend only a built-in preset or a file inside the "
-                              "presets folder", None, "preset")
+                              "presets folder", None, "preset", value=ref)
         said = shown(ref if root is not None else str(path))  # a server's folder is not shown to its clients
         try:
             found, size = full.is_file(), full.stat().st_size if full.exists() else 0
             raw = full.read_bytes() if found and size <= MAX_FILE else b""
         except (OSError, ValueError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
-            raise PresetError(f"cannot read preset file {said}: {reason}", None, "preset") from None
+            raise PresetError(f"cannot read preset file {said}: {reason}", None, "preset", value=ref) from None
         if not found:
-            raise PresetError(f"no preset file {said}", None, "preset")
+            raise PresetError(f"no preset file {said}", None, "preset", value=ref)
         if size > MAX_FILE:
-            raise PresetError(f"{said} is larger than {MAX_FILE:,} bytes", None, "preset")
+            raise PresetError(f"{said} is larger than {MAX_FILE:,} bytes", None, "preset", value=ref)
         label, folder = str(path), full.parent
         files.append((str(full), raw))
         try:
@@ -401,12 +403,12 @@ def _apply_extends(data: dict[str, Any], label: str, folder: Path | None, seen: 
             out["patterns"] = {k: v for k, v in raw_patterns.items() if v is not False}
         return out, origin
     if not isinstance(parent, str):
-        raise PresetError(f"extends must be a preset id or a file path, not {shown(parent)}", label, "extends")
+        raise PresetError(f"extends must be a preset id or a file path, not {shown(parent)}", label, "extends", value=parent)
     try:
         base, base_origin = _resolve(parent, folder, (*seen, label), files, root)
     except PresetError as exc:
         if exc.file is None:  # the parent itself could not be found: say who named it
-            raise PresetError(str(exc).removeprefix("preset: "), label, "extends") from None
+            raise PresetError(str(exc).removeprefix("preset: "), label, "extends", value=parent) from None
         raise
     merged = {k: v for k, v in base.items() if k not in ("id", "name", "source")}
     merged[_DISABLED] = [*base.get(_DISABLED, []), *disabled]
@@ -445,15 +447,15 @@ MAX_VALUE = 1000
 def _check_count(value: Any, file: str, path: str, low: int = 0) -> int:
     """A whole number ``low``..MAX_VALUE."""
     if type(value) is not int or not low <= value <= MAX_VALUE:
-        raise PresetError(f"expected a whole number {low}..{MAX_VALUE}, got {shown(value)}", file, path)
+        raise PresetError(f"expected a whole number {low}..{MAX_VALUE}, got {shown(value)}", file, path, value=value)
     return value
 
 
 def _check_type(value: Any, kinds: tuple[type, ...], what: str, file: str, path: str) -> Any:
     if isinstance(value, bool) and bool not in kinds:
-        raise PresetError(f"expected {what}, got {shown(value)}", file, path)
+        raise PresetError(f"expected {what}, got {shown(value)}", file, path, value=value)
     if not isinstance(value, kinds):
-        raise PresetError(f"expected {what}, got {shown(value)}", file, path)
+        raise PresetError(f"expected {what}, got {shown(value)}", file, path, value=value)
     return value
 
 
@@ -464,33 +466,33 @@ def _build(data: dict[str, Any], origin: dict[str, str], cat: Catalogue) -> Pres
     disabled = data.pop(_DISABLED, [])
     for key in data:
         if key not in TOP_KEYS:
-            raise PresetError(f"unknown key {shown(key)}{_nearest(key, TOP_KEYS)}", where(key), key)
+            raise PresetError(f"unknown key {shown(key)}{_nearest(key, TOP_KEYS)}", where(key), key, value=key)
     for i, dist in enumerate(_check_list(data.get("requires", []), where("requires"), "requires")):
         if not _DIST_NAME.fullmatch(dist):
-            raise PresetError(f"{shown(dist)} is not a package name", where("requires"), f"requires[{i}]")
+            raise PresetError(f"{shown(dist)} is not a package name", where("requires"), f"requires[{i}]", value=dist)
         try:
             importlib.metadata.distribution(dist)
         except (importlib.metadata.PackageNotFoundError, ValueError):
             raise PresetError(f"needs the plugin package {shown(dist)}, which is not installed (pip install {dist})",
-                              where("requires"), f"requires[{i}]") from None
+                              where("requires"), f"requires[{i}]", value=dist) from None
     pid = _check_type(data.get("id", ""), (str,), "a string", where("id"), "id")
     if not 0 < len(pid) <= 100:
-        raise PresetError(f"id must be 1 to 100 characters, got {shown(pid)}", where("id"), "id")
+        raise PresetError(f"id must be 1 to 100 characters, got {shown(pid)}", where("id"), "id", value=pid)
     for key in ("name", "source"):
         if key in data:
             _check_type(data[key], (str,), "a string", where(key), key)
     unit = data.get("unit", "faan")
     if unit not in ("faan", "points"):
-        raise PresetError(f"unit must be 'faan' or 'points', not {shown(unit)}", where("unit"), "unit")
+        raise PresetError(f"unit must be 'faan' or 'points', not {shown(unit)}", where("unit"), "unit", value=unit)
     minimum = _check_count(data.get("minimum", 0), where("minimum"), "minimum")
     cap = data.get("cap", False)
     if cap is not False:
         if type(cap) is not int or not 1 <= cap <= MAX_VALUE:
             raise PresetError(f"expected a whole number 1..{MAX_VALUE}, or false for no cap, got {shown(cap)}",
-                              where("cap"), "cap")
+                              where("cap"), "cap", value=cap)
     tiles = data.get("tiles", 144)
     if type(tiles) is not int or tiles not in (136, 144):
-        raise PresetError(f"tiles must be 136 or 144, not {shown(tiles)}", where("tiles"), "tiles")
+        raise PresetError(f"tiles must be 136 or 144, not {shown(tiles)}", where("tiles"), "tiles", value=tiles)
 
     plugins = _plugins(data.get("plugins", []), where("plugins"), cat)
     shapes, shape_opts = _shapes(data.get("shapes", ["standard", "thirteen_orphans"]), where("shapes"), cat)
@@ -504,12 +506,12 @@ def _build(data: dict[str, Any], origin: dict[str, str], cat: Catalogue) -> Pres
     in_play = {r.id for r in rules}
     for off, file in disabled:
         if off not in cat.patterns:
-            raise PresetError(f"unknown pattern id {shown(off)}{_nearest(off, cat.patterns)}", file, f"patterns.{off}")
+            raise PresetError(f"unknown pattern id {shown(off)}{_nearest(off, cat.patterns)}", file, f"patterns.{off}", value=off)
     for r in rules:
         for j, inc in enumerate(r.includes):
             if inc not in cat.patterns:
                 raise PresetError(f"unknown pattern id {shown(inc)}{_nearest(inc, cat.patterns)}",
-                                  where(f"patterns.{r.id}"), f"patterns.{r.id}.includes[{j}]")
+                                  where(f"patterns.{r.id}"), f"patterns.{r.id}.includes[{j}]", value=inc)
     limit_adds = tuple(_check_list(data.get("limit_adds", []), where("limit_adds"), "limit_adds"))
     if where("limit_adds") != origin[_SELF]:
         # inherited: a pattern this file switched off no longer adds to limits
@@ -517,7 +519,7 @@ def _build(data: dict[str, Any], origin: dict[str, str], cat: Catalogue) -> Pres
     for i, a in enumerate(limit_adds):
         if a not in in_play:
             raise PresetError(f"{shown(a)} is not a pattern in play{_nearest(a, in_play)}",
-                              where("limit_adds"), f"limit_adds[{i}]")
+                              where("limit_adds"), f"limit_adds[{i}]", value=a)
 
     if cap is not False and minimum > cap:
         raise PresetError(f"minimum {minimum} is above the cap {cap}: no hand could ever reach it",
@@ -537,7 +539,7 @@ def _build(data: dict[str, Any], origin: dict[str, str], cat: Catalogue) -> Pres
 
 def _check_list(value: Any, file: str, path: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise PresetError(f"expected a list of strings, got {shown(value)}", file, path)
+        raise PresetError(f"expected a list of strings, got {shown(value)}", file, path, value=value)
     return value
 
 
@@ -551,12 +553,12 @@ def _rule(pat_id: str, entry: Any, file: str, cat: Any) -> PatternRule:
         if cat.broken_plugins:
             hint += "; plugins that failed: " + "; ".join(cat.broken_plugins.values())
         raise PresetError(f"unknown pattern id {shown(pat_id)}{hint} (is the plugin that provides it installed?)",
-                          file, path)
+                          file, path, value=pat_id)
     pattern = cat.patterns[pat_id]
     if type(entry) is int:
         return PatternRule(pat_id, value=_check_count(entry, file, path), options=_options(pattern, {}, file, path))
     if not isinstance(entry, dict):
-        raise PresetError(f"expected a number or a table, got {shown(entry)}", file, path)
+        raise PresetError(f"expected a number or a table, got {shown(entry)}", file, path, value=entry)
     opts = _options(pattern, {k: v for k, v in entry.items() if k not in ENTRY_KEYS}, file, path)
     kinds = [k for k in ("value", "by_count", "limit") if k in entry]
     if len(kinds) != 1:
@@ -568,7 +570,7 @@ def _rule(pat_id: str, entry: Any, file: str, cat: Any) -> PatternRule:
     if by_count is not None:
         if not isinstance(by_count, list) or not 1 <= len(by_count) <= MAX_BY_COUNT:
             raise PresetError(f"expected a list of 1..{MAX_BY_COUNT} whole numbers by count, got {shown(by_count)}",
-                              file, f"{path}.by_count")
+                              file, f"{path}.by_count", value=by_count)
         by_count = tuple(_check_count(x, file, f"{path}.by_count[{i}]") for i, x in enumerate(by_count))
     limit = entry.get("limit")
     if limit is not None:
@@ -586,15 +588,15 @@ def _when(raw: Any, file: str, path: str) -> tuple[str, ...]:
     words = [raw] if isinstance(raw, str) else raw
     if not isinstance(words, list) or not words or not all(isinstance(w, str) for w in words):
         raise PresetError(f"expected one of {', '.join(WHEN)} or a non-empty list of them, got {shown(raw)}",
-                          file, path)
+                          file, path, value=raw)
     for i, w in enumerate(words):
         if w not in WHEN:
             raise PresetError(f"unknown condition {shown(w)}{_nearest(w, WHEN)}; when takes {', '.join(WHEN)}",
-                              file, path if isinstance(raw, str) else f"{path}[{i}]")
+                              file, path if isinstance(raw, str) else f"{path}[{i}]", value=w)
     found = tuple(w for w in WHEN if w in words)
     for a, b in zip(tuple(WHEN)[::2], tuple(WHEN)[1::2]):  # WHEN lists each condition beside its opposite
         if a in found and b in found:
-            raise PresetError(f"{shown(raw)} can never hold: {a!r} and {b!r} exclude each other", file, path)
+            raise PresetError(f"{shown(raw)} can never hold: {a!r} and {b!r} exclude each other", file, path, value=raw)
     return found
 
 
@@ -611,14 +613,14 @@ def _options(pattern: Any, given: dict[str, Any], file: str, path: str, what: st
         if key not in spec:
             valid = [*ENTRY_KEYS, *spec] if what == "pattern" else list(spec)
             raise PresetError(f"unknown key {shown(key)}{_nearest(key, valid)}; {what} {shown(pattern.id)} takes "
-                              + (", ".join(valid) or "no options"), file, f"{path}.{key}")
+                              + (", ".join(valid) or "no options"), file, f"{path}.{key}", value=key)
         default = spec[key]
         if isinstance(default, tuple):
             if not any(type(value) is type(d) and value == d for d in default):
                 raise PresetError(f"{shown(value)} is not one of {', '.join(map(repr, default))}"
-                                  f"{_nearest(value, default)}", file, f"{path}.{key}")
+                                  f"{_nearest(value, default)}", file, f"{path}.{key}", value=value)
         elif type(value) is not type(default):
-            raise PresetError(f"expected {type(default).__name__}, got {shown(value)}", file, f"{path}.{key}")
+            raise PresetError(f"expected {type(default).__name__}, got {shown(value)}", file, f"{path}.{key}", value=value)
         out[key] = value
     return out
 
@@ -629,7 +631,7 @@ def _shapes(raw: Any, file: str, cat: Any) -> tuple[tuple[str, ...], dict[str, d
     if as_list:
         raw = {sid: {} for sid in _check_list(raw, file, "shapes")}
     if not isinstance(raw, dict):
-        raise PresetError(f"expected a list of shape ids or a table of their options, got {shown(raw)}", file, "shapes")
+        raise PresetError(f"expected a list of shape ids or a table of their options, got {shown(raw)}", file, "shapes", value=raw)
     options: dict[str, dict[str, Any]] = {}
     for i, (sid, opts) in enumerate(raw.items()):
         if sid not in cat.shapes:
@@ -638,9 +640,9 @@ def _shapes(raw: Any, file: str, cat: Any) -> tuple[tuple[str, ...], dict[str, d
                 hint += "; plugins that failed: " + "; ".join(cat.broken_plugins.values())
             else:
                 hint += " (is the plugin that provides it installed?)"
-            raise PresetError(f"unknown shape {shown(sid)}{hint}", file, f"shapes[{i}]" if as_list else f"shapes.{sid}")
+            raise PresetError(f"unknown shape {shown(sid)}{hint}", file, f"shapes[{i}]" if as_list else f"shapes.{sid}", value=sid)
         if not isinstance(opts, dict):
-            raise PresetError(f"expected a table of options, got {shown(opts)}", file, f"shapes.{sid}")
+            raise PresetError(f"expected a table of options, got {shown(opts)}", file, f"shapes.{sid}", value=opts)
         filled = _options(cat.shapes[sid], opts, file, f"shapes.{sid}", "shape")
         if filled:
             options[sid] = filled
@@ -659,7 +661,7 @@ def _plugins(raw: Any, file: str, cat: Any) -> dict[str, dict[str, Any]]:
     if isinstance(raw, list):
         raw = {name: {} for name in _check_list(raw, file, "plugins")}
     if not isinstance(raw, dict):
-        raise PresetError(f"expected a list of plugin ids or a table of their options, got {shown(raw)}", file, "plugins")
+        raise PresetError(f"expected a list of plugin ids or a table of their options, got {shown(raw)}", file, "plugins", value=raw)
     out = {}
     for name, opts in raw.items():
         if name not in cat.adjustments:
@@ -670,40 +672,40 @@ def _plugins(raw: Any, file: str, cat: Any) -> dict[str, dict[str, Any]]:
                 hint += "; plugins that failed: " + "; ".join(cat.broken_plugins.values())
             else:
                 hint += " (is the plugin that provides it installed?)"
-            raise PresetError(f"unknown plugin {shown(name)}{hint}", file, f"plugins.{name}")
+            raise PresetError(f"unknown plugin {shown(name)}{hint}", file, f"plugins.{name}", value=name)
         if opts is True:
             opts = {}
         if not isinstance(opts, dict):
-            raise PresetError(f"expected a table of options, got {shown(opts)}", file, f"plugins.{name}")
+            raise PresetError(f"expected a table of options, got {shown(opts)}", file, f"plugins.{name}", value=opts)
         out[name] = _options(cat.adjustments[name], opts, file, f"plugins.{name}", "plugin")
     return out
 
 
 def _claims(raw: Any, file: str) -> dict[str, Any]:
     if not isinstance(raw, dict):
-        raise PresetError(f"expected a table of claim rules, got {shown(raw)}", file, "claims")
+        raise PresetError(f"expected a table of claim rules, got {shown(raw)}", file, "claims", value=raw)
     out = {k: v[0] for k, v in CLAIM_RULES.items()}
     for key, value in raw.items():
         if key not in CLAIM_RULES:
             raise PresetError(f"unknown key {shown(key)}{_nearest(key, CLAIM_RULES)}; claims take "
-                              + ", ".join(CLAIM_RULES), file, f"claims.{key}")
+                              + ", ".join(CLAIM_RULES), file, f"claims.{key}", value=key)
         allowed = CLAIM_RULES[key]
         if value not in allowed or type(value) is not type(allowed[0]):
             raise PresetError(f"{shown(value)} is not one of {', '.join(map(repr, allowed))}"
-                              f"{_nearest(str(value), map(str, allowed))}", file, f"claims.{key}")
+                              f"{_nearest(str(value), map(str, allowed))}", file, f"claims.{key}", value=value)
         out[key] = value
     return out
 
 
 def _payments(raw: Any, file: str, cat: Any, cap: int | None) -> dict[str, Any]:
     if not isinstance(raw, dict):
-        raise PresetError(f"expected a table (or false for none), got {shown(raw)}", file, "payments")
+        raise PresetError(f"expected a table (or false for none), got {shown(raw)}", file, "payments", value=raw)
     if "scheme" not in raw:
         raise PresetError(f"scheme is required; schemes: {', '.join(cat.schemes)}", file, "payments.scheme")
     scheme_id = raw["scheme"]
     if not isinstance(scheme_id, str) or scheme_id not in cat.schemes:
         raise PresetError(f"unknown payment scheme {shown(scheme_id)}{_nearest(scheme_id, cat.schemes)}; "
-                          f"schemes: {', '.join(cat.schemes)}", file, "payments.scheme")
+                          f"schemes: {', '.join(cat.schemes)}", file, "payments.scheme", value=scheme_id)
     scheme = cat.schemes[scheme_id]
     params = {k: v for k, v in raw.items() if k != "scheme"}
     try:
@@ -830,7 +832,7 @@ class PresetStore:
         try:
             key = (str(Path(ref).resolve()), root)
         except (OSError, ValueError, RuntimeError):
-            raise PresetError(f"no preset file {shown(ref)}", None, "preset") from None
+            raise PresetError(f"no preset file {shown(ref)}", None, "preset", value=ref) from None
         with self._lock:
             hit = self._by_path.get(key)
         if hit is not None and all(_content(f) == raw for f, raw in hit[0]):
@@ -911,9 +913,9 @@ def _folder(path: str | Path, what: str) -> Path:
     try:
         found = Path(path).resolve(strict=True)
     except (OSError, ValueError, RuntimeError, TypeError):
-        raise PresetError(f"no folder {shown(str(path))}", None, what) from None
+        raise PresetError(f"no folder {shown(str(path))}", None, what, value=str(path)) from None
     if not found.is_dir():
-        raise PresetError(f"no folder {shown(str(path))}", None, what)
+        raise PresetError(f"no folder {shown(str(path))}", None, what, value=str(path))
     return found
 
 

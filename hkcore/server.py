@@ -105,7 +105,7 @@ class ServerPresets:
     def get(self, ref: Any, field: str = "preset") -> Preset:
         """A preset by id, or from TOML text (``ref`` holding a newline or ``=``)."""
         if not isinstance(ref, str):
-            raise PresetError(f"expected a preset id or TOML text, got {shown(ref)}", None, field)
+            raise PresetError(f"expected a preset id or TOML text, got {shown(ref)}", None, field, value=ref)
         if is_toml(ref):
             return self.custom(ref, field)
         if ref in self.builtin:
@@ -115,7 +115,7 @@ class ServerPresets:
             return found
         ids = self.ids()
         raise PresetError(f"unknown preset {shown(ref)}{_nearest(ref, ids)}; presets here: {', '.join(ids)}",
-                          None, field)
+                          None, field, value=ref)
 
     def custom(self, text: str, field: str = "preset") -> Preset:
         """A preset from TOML text sent in a request (see the class)."""
@@ -125,12 +125,12 @@ class ServerPresets:
             data["extends"] = self.files[parent]
         elif isinstance(parent, str) and _is_path(parent) and self.folder is None:
             raise PresetError(f"{shown(parent)}: presets may extend only a built-in preset or a file inside the "
-                              "presets folder (this server has none)", "<toml>", "extends")
+                              "presets folder (this server has none)", "<toml>", "extends", value=parent)
         try:
             return load_preset(data, root=self.folder) if self.folder is not None else load_preset(data)
         except PresetError as exc:
             if exc.file is None and exc.path is not None and not exc.path.startswith(field):
-                raise PresetError(str(exc), "<toml>", exc.path) from None
+                raise PresetError(str(exc), "<toml>", exc.path, value=exc.value) from None
             raise
 
     def summary(self, preset: Preset) -> dict[str, Any]:
@@ -209,6 +209,9 @@ class LegalClaimsRequest(_Request):
     kong: Literal["added", "concealed"] | None = None
     last_tile: bool = False
 
+
+#: the fields of ``POST /claims/legal`` that are not the hand's own (an error about the hand names ``hand.X``)
+_CLAIM_FIELDS = frozenset(LegalClaimsRequest.model_fields) - {"hand"}
 
 class ResolveClaimsRequest(_Request):
     """``POST /claims/resolve``: who gets the tile among the claims made."""
@@ -290,6 +293,10 @@ def _plain(value: Any) -> Any:
 
 
 def _joined(prefix: str | None, field: str | None) -> str | None:
+    """``field`` under the request field ``prefix`` (``hand`` + ``tiles`` -> ``hand.tiles``; an error
+    about the whole of ``hand`` is ``hand``, not ``hand.hand``)."""
+    if prefix and field and (field == prefix or field.startswith(prefix + ".")):
+        return field
     return ".".join(p for p in (prefix, field) if p) or None
 
 
@@ -297,12 +304,11 @@ def from_error(exc: HkcoreError, prefix: str | None = None) -> ApiError:
     """An hkcore error as an ApiError; ``prefix`` is the request field the error's field lies under."""
     name = type(exc).__name__
     if isinstance(exc, PresetError):
-        field = exc.path if exc.path in (None, "preset", "presets", "extends") else f"toml.{exc.path}"
-        if exc.path in ("preset", "presets"):
+        if exc.file is None:  # about the request field naming the preset (an unknown id, say)
             field = prefix or exc.path
-        else:
-            field = _joined(prefix, field)
-        return ApiError(422, "Bad preset", str(exc), name, field, None,
+        else:  # inside a preset's TOML: its dotted TOML path under "toml"
+            field = _joined(prefix, ".".join(p for p in ("toml", exc.path) if p))
+        return ApiError(422, "Bad preset", str(exc), name, field, _plain(exc.value),
                         [{"type": "value_error", "loc": list(loc(field)), "msg": str(exc), "file": exc.file}])
     if isinstance(exc, HandError):
         problems = [dict(p, loc=[*loc(prefix), *p["loc"]], input=_plain(p.get("input"))) for p in exc.errors()]
@@ -321,31 +327,49 @@ def problem_response(err: ApiError) -> Response:
     return Response(json.dumps(body), status_code=err.status, media_type=PROBLEM)  # ASCII: a lone surrogate in a value stays text
 
 
-def _validation_problem(exc: RequestValidationError) -> ApiError:
+#: the parts of a pydantic error's ``loc`` that name a member of a union (``constrained-str``,
+#: ``list[str]``, ``function-after[...]``), not a field of the request
+_UNION_TAG = re.compile(r"(constrained-)?(str|int|float|bool|none|list|dict|tuple)(\[.*\])?|[\w-]+\[.*\]")
+
+
+def _where(loc: Iterable[Any]) -> list[str]:
+    """A pydantic ``loc`` as the request's field path: no ``body``, no union members."""
+    return [str(p) for p in loc if p != "body" and not (isinstance(p, str) and _UNION_TAG.fullmatch(p))]
+
+
+def _validation_problem(exc: RequestValidationError, content_type: str = JSON) -> ApiError:
     found = list(exc.errors())
     if not found:
         return ApiError(400, "Bad request", "the request could not be read", "RequestValidationError")
     first = found[0]
-    where = [str(p) for p in first.get("loc", ()) if p != "body"]
+    where = _where(first.get("loc", ()))
     field = ".".join(where) or None
     if first.get("type") == "json_invalid" or not where:
-        why = first.get("msg", "") if first.get("type") == "json_invalid" else "expected a JSON object"
-        return ApiError(400, "Bad JSON", f"body: not a JSON object ({why}); send Content-Type: application/json",
-                        "RequestValidationError", "body")
+        if not content_type.split(";")[0].strip().lower().endswith("json"):
+            return ApiError(400, "Bad JSON", f"body: sent as {shown(content_type or 'no Content-Type')}; send the "
+                            "JSON object with Content-Type: application/json", "RequestValidationError", "body")
+        if first.get("type") == "json_invalid":
+            return ApiError(400, "Bad JSON", f"body: not JSON ({first.get('msg', '')})", "RequestValidationError",
+                            "body")
+        return ApiError(400, "Bad JSON", f"body: expected a JSON object, got {shown(first.get('input'))}",
+                        "RequestValidationError", "body", _plain(first.get("input")))
     msg = str(first.get("msg", "invalid"))
     value = first.get("input")
     detail = f"{field or 'body'} = {shown(value)}: {msg}" if first.get("type") != "missing" else \
         f"{field}: missing"
-    errors = [{"type": e.get("type"), "loc": [p for p in e.get("loc", ()) if p != "body"], "msg": e.get("msg"),
+    errors = [{"type": e.get("type"), "loc": _where(e.get("loc", ())), "msg": e.get("msg"),
                "input": _plain(e.get("input"))} for e in found[:20]]
     return ApiError(422, "Bad request", detail, "RequestValidationError", field, _plain(value), errors)
 
 
-def _guard(prefix: str | None, call: Callable[[], Any]) -> Any:
+def _guard(prefix: str | None, call: Callable[[], Any], own: frozenset[str] = frozenset()) -> Any:
+    """``call()``, its hkcore error as an ApiError whose field lies under ``prefix`` (unless the
+    error names one of ``own``, fields of the request itself)."""
     try:
         return call()
     except HkcoreError as exc:
-        raise from_error(exc, prefix) from None
+        field = getattr(exc, "field", None)
+        raise from_error(exc, None if field and field.split(".")[0] in own else prefix) from None
     except RecursionError:
         raise ApiError(422, "Bad request", f"{prefix or 'body'}: nested too deeply", "RecursionError",
                        prefix) from None
@@ -663,7 +687,7 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
-        return problem_response(_validation_problem(exc))
+        return problem_response(_validation_problem(exc, request.headers.get("content-type", "")))
 
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> Response:
@@ -671,8 +695,9 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
         detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
         if exc.status_code == 404 and detail == "Not Found":
             detail = f"no such page: {request.url.path}"
+        kind = "RequestTooLarge" if exc.status_code == 413 else "HTTPException"  # as when told by Content-Length
         return problem_response(ApiError(exc.status_code, titles.get(exc.status_code, "Bad request"), detail,
-                                         "HTTPException", "body" if exc.status_code == 413 else None))
+                                         kind, "body" if exc.status_code == 413 else None))
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> Response:  # a bug: say so, as problem+json
@@ -760,8 +785,8 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
         """Every claim the hand's seat may make on the discard: the win first, then kong, pung, chows."""
         p = preset_of(body.preset, "preset")
         pos = _guard("hand", lambda: Position.parse(body.hand))
-        found = _guard(None, lambda: legal_claims(pos, body.discard, body.discarder, p, kong=body.kong,
-                                                  last_tile=body.last_tile))
+        found = _guard("hand", lambda: legal_claims(pos, body.discard, body.discarder, p, kong=body.kong,
+                                                    last_tile=body.last_tile), _CLAIM_FIELDS)
         return _listing(c.to_json() for c in found)
 
     @app.post("/claims/resolve", tags=["claims"], response_model=None,
@@ -812,7 +837,8 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
         """One preset, resolved (no extends)."""
         if preset_id not in known.builtin and preset_id not in known.local:
             err = from_error(PresetError(f"unknown preset {shown(preset_id)}{_nearest(preset_id, known.ids())}; "
-                                         f"presets here: {', '.join(known.ids())}", None, "preset"), "preset_id")
+                                         f"presets here: {', '.join(known.ids())}", None, "preset", value=preset_id),
+                             "preset_id")
             err.status, err.title = 404, "Not found"
             return problem_response(err)
         p = preset_of(preset_id, "preset_id")

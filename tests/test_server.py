@@ -116,13 +116,45 @@ def test_bad_input_is_problem_json_naming_field_and_value(url: str) -> None:
     assert status == 404 and kind == "application/problem+json"
 
 
+def test_every_problem_names_the_request_field_and_its_value(url: str) -> None:
+    """The field is the request's own dotted path (no pydantic union tags, no doubled prefix, a TOML path
+    under ``toml``), and the value is the one found there."""
+    status, p = post(url, "/score", {"hand": README_HAND, "preset": "mistbord"})
+    assert (status, p["field"], p["value"]) == (422, "preset", "mistbord")
+    status, p = post(url, "/score", {"hand": README_HAND, "preset": ["mistboard", "nosuch"]})
+    assert (status, p["field"], p["value"]) == (422, "preset.1", "nosuch")
+    status, p = post(url, "/score", {"hand": README_HAND, "preset": 5})
+    assert (status, p["field"], p["value"]) == (422, "preset", 5)
+    status, p = post(url, "/score", {"hand": 5})
+    assert (status, p["field"], p["value"]) == (422, "hand", 5)
+    status, p = post(url, "/score", {"hand": README_HAND, "preset": 'extends = "bga-old-style"\nhalf_flsh = 4\n'})
+    assert (status, p["field"], p["value"]) == (422, "toml.half_flsh", "half_flsh")  # an unknown key: the key
+    status, p = post(url, "/score", {"hand": README_HAND,
+                                     "preset": 'extends = "bga-old-style"\n[patterns]\nhalf_flush = "lots"\n'})
+    assert (status, p["field"], p["value"]) == (422, "toml.patterns.half_flush", "lots")
+    status, p = post(url, "/score", {"hand": README_HAND, "preset": "extends = \n"})
+    assert (status, p["field"]) == (422, "toml") and "not valid TOML" in p["detail"]
+    status, kind, raw = call(url + "/presets/nosuch")
+    assert (status, json.loads(raw)["field"], json.loads(raw)["value"]) == (404, "preset_id", "nosuch")
+    # a 14-tile hand cannot claim: the field is the request's hand.tiles, as under /score
+    status, p = post(url, "/claims/legal", {"hand": "123m456p789s11z22z3z", "discard": "3z", "discarder": "W"})
+    assert (status, p["field"]) == (422, "hand.tiles") and "13" in p["detail"]
+    # no Content-Type: the answer says so, not that the body is no JSON object
+    status, kind, raw = call(url + "/score", "POST", raw=json.dumps({"hand": README_HAND}).encode(),
+                             headers={"Content-Type": "text/plain"})
+    assert status == 400 and "Content-Type: application/json" in json.loads(raw)["detail"]
+    status, p = post(url, "/score", [README_HAND])
+    assert (status, p["field"]) == (400, "body") and "expected a JSON object" in p["detail"]
+
+
 def test_custom_preset_in_a_request(url: str) -> None:
     toml = 'extends = "mistboard"\nid = "beginners"\nminimum = 0\n'
     status, data = post(url, "/score", {"hand": README_HAND, "preset": toml})
     assert status == 200 and data["preset"] == "beginners"
     for parent in ("/etc/hostname", "../presets/x.toml"):
         status, p = post(url, "/score", {"hand": README_HAND, "preset": f'extends = "{parent}"\n'})
-        assert status == 422 and p["field"] == "extends" and "presets may extend only" in p["detail"]
+        assert status == 422 and p["field"] == "toml.extends" and "presets may extend only" in p["detail"]
+        assert p["value"] == parent
 
 
 def test_presets_folder(club: str, tmp_path: Path) -> None:
@@ -207,7 +239,8 @@ def test_batch_custom_preset_errors(url: str) -> None:
     assert status == 422 and p["field"] == "toml.patterns.half_flush" and "'lots'" in p["detail"]
     for parent in ("/etc/hostname", "../presets/x.toml"):
         status, _, p = batch(url, [json.dumps({"preset": f'extends = "{parent}"\n'}), README_HAND])
-        assert status == 422 and p["field"] == "extends" and "presets may extend only" in p["detail"]
+        assert status == 422 and p["field"] == "toml.extends" and "presets may extend only" in p["detail"]
+        assert p["value"] == parent
         assert parent in p["detail"]
     status, _, p = batch(url, [json.dumps({"preset": "mistboard"}), README_HAND], "?preset=hk-classic")
     assert status == 422 and p["field"] == "preset" and "given twice" in p["detail"]
@@ -230,7 +263,18 @@ def test_limits(url: str) -> None:
         conn.endheaders()
         r = conn.getresponse()
         assert r.status == 413 and r.getheader("content-type") == "application/problem+json"
-        assert json.loads(r.read())["field"] == "body"
+        p = json.loads(r.read())
+        assert (p["field"], p["error_type"]) == ("body", "RequestTooLarge")
+    finally:
+        conn.close()
+    # sent in chunks (no Content-Length): found while it arrives, the same answer
+    conn = http.client.HTTPConnection(url.removeprefix("http://"), timeout=30)
+    try:
+        conn.request("POST", "/score", body=(b" " * 100_000 for _ in range(22)), encode_chunked=True,
+                     headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+        r = conn.getresponse()
+        p = json.loads(r.read())
+        assert (r.status, p["field"], p["error_type"]) == (413, "body", "RequestTooLarge")
     finally:
         conn.close()
 
