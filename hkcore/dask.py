@@ -75,6 +75,8 @@ def compare_files(paths: str | Path | Sequence[str | Path], presets: Presets = N
         _, blocks = read_bytes(paths, delimiter=b"\n", blocksize=blocksize, sample=False, compression="infer")
     except (OSError, ValueError) as exc:  # no such file, a bad glob, chunks of a compressed file
         raise HkcoreError(f"paths: cannot read {shown(paths)}: {shown(str(exc))}") from None
+    except ImportError as exc:  # a protocol whose fsspec filesystem is not installed (s3:// without s3fs)
+        raise HkcoreError(f"paths: cannot read {shown(paths)}: {shown(str(exc))}") from None
     parts = [delayed(_lines)(block) for per_file in blocks for block in per_file]
     bag = db.from_delayed(parts) if parts else db.from_sequence([], npartitions=1)
     try:

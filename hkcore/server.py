@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 from starlette.exceptions import HTTPException
 
 from hkcore.analysis import Analysis, analyse
-from hkcore.batch import answer_lines, error_json
+from hkcore.batch import answer_lines, clip, error_json
 from hkcore.claims import Claim, legal_claims, resolve_claims
 from hkcore.comparison import Comparison, compare
 from hkcore.engine import compile_preset, compiled_for
@@ -526,11 +526,30 @@ _HEADER = re.compile(rb'\s*\{\s*"preset"\s*:')
 _GRACE = 2.0
 
 
+class _Repeated(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict; a key given twice is ``_Repeated`` (JSON would keep the last)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Repeated(key)
+        out[key] = value
+    return out
+
+
 def batch_preset(line: bytes, known: ServerPresets) -> Preset:
     """The preset a batch's first line ``{"preset": P}`` names (P as in every
     other request: an id, or a custom preset as TOML text)."""
     try:
-        data = json.loads(line)
+        data = json.loads(line, object_pairs_hook=_pairs)
+    except _Repeated as exc:
+        raise ApiError(422, "Bad request", f"line 1: {shown(exc.key)} given twice: the first line names one "
+                       "preset", "BatchHeaderError", exc.key) from None
     except (ValueError, RecursionError) as exc:
         raise ApiError(400, "Bad JSON", f"line 1: not a JSON object ({str(exc)[:200]}); a first line "
                        '{"preset": ...} names the preset of the batch', "BatchHeaderError", "body") from None
@@ -612,11 +631,12 @@ class _LinesResponse(Response):
                         pending = b""
                     for raw in parts:
                         number += 1
-                        if raw.strip():
-                            lines.append((number, raw.strip()))
-                    if len(pending) > MAX_JSON:  # a line longer than a hand can be: answered by its size, skipped
+                        if line := clip(raw).strip():  # an over-long line's head, as hkscore reads a file
+                            lines.append((number, line))
+                    if len(pending) > MAX_JSON + 1:  # longer than a hand can be: its head answered, the rest skipped
                         number += 1
-                        lines.append((number, pending[:MAX_JSON + 1]))
+                        if line := clip(pending).strip():  # white space alone is a blank line (as hkscore reads it)
+                            lines.append((number, line))
                         pending, skipping = b"", True
                     for at in range(0, len(lines), _CHUNK):
                         if gone is not None and gone.done():

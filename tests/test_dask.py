@@ -215,6 +215,9 @@ def test_errors_before_any_task() -> None:
         compare_bag(bag, ["bga-old-style", "bga-old-style"])
     with pytest.raises(PresetError):
         compare_bag(bag, "no-such-preset")
+    # a protocol no installed filesystem reads (s3:// needs s3fs, not a dependency)
+    with pytest.raises(HkcoreError, match="paths: cannot read 'nosuchproto://bucket/x.jsonl'"):
+        compare_files("nosuchproto://bucket/x.jsonl", ALL)
 
 
 def test_without_dask_one_line_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -245,3 +245,30 @@ def test_typed_waiting_hand_fills_the_builder(browser: Any, url: str, width: int
         assert page.input_value("#notation") == "123m456p23s55z 789s:E seat:S"
     finally:
         page.close()
+
+
+def test_more_presets_than_one_request_names(browser: Any, tmp_path: Path) -> None:
+    """A server with 66 presets in its folder (71 in all, more than MOST_PRESETS a request may name): the page
+    asks in groups and shows every one, in the order of GET /presets."""
+    from hkcore.server import MOST_PRESETS
+
+    for i in range(66):
+        (tmp_path / f"club-{i:02}.toml").write_text(f'extends = "mistboard"\nid = "club-{i:02}"\nminimum = {i % 4}\n')
+    assert 5 + 66 > MOST_PRESETS
+    js = (Path(hkcore.__file__).parent / "web" / "app.js").read_text(encoding="utf-8")
+    assert f"const MOST_PRESETS = {MOST_PRESETS};" in js
+    with running("--presets", str(tmp_path)) as url:
+        page = _page(browser, url, 1280, 900)
+        try:
+            page.fill("#notation", README_HAND)
+            page.press("#notation", "Enter")
+            page.wait_for_function("() => document.querySelectorAll('#results [data-faan]').length === 71")
+            shown = page.eval_on_selector_all("#results [data-preset]", "ns => ns.map(n => n.dataset.preset)")
+            assert shown == hkcore.presets() + [f"club-{i:02}" for i in range(66)]
+            # mistboard 9 faan (README hand), whatever the club's minimum
+            assert page.get_attribute('#results [data-preset="club-65"] [data-faan]', "data-faan") == "9"
+            page.fill("#notation", WAITING_HAND)
+            page.press("#notation", "Enter")
+            page.wait_for_function("() => document.querySelectorAll('#waits thead th').length === 72")
+        finally:
+            page.close()

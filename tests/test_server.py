@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import http.client
+import contextlib
 import json
 import math
 import re
@@ -204,6 +205,35 @@ def test_batch_streams_json_lines(url: str) -> None:
     assert status == 422 and kind == "application/problem+json"
 
 
+def test_batch_reads_lines_as_hkscore_does(url: str, tmp_path: Path) -> None:
+    """Blank lines (white space alone, however long), an over-long line and a bad one: answered line for line
+    as `hkscore score --jsonl` answers the same file."""
+    from hkcore.batch import MAX_JSON
+    from hkcore.cli import main
+
+    lines = [README_HAND, " " * (MAX_JSON + 500), "x" * (MAX_JSON + 500), "", "234m55z 667z:W win:5z", README_HAND]
+    status, _, out = batch(url, lines, "?preset=mistboard")
+    path = tmp_path / "hands.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out_file = tmp_path / "out.jsonl"
+    with open(out_file, "w", encoding="utf-8") as f, contextlib.redirect_stdout(f):
+        main(["score", "--jsonl", str(path), "-p", "mistboard"])
+    want = [json.loads(line) for line in out_file.read_text(encoding="utf-8").splitlines()]
+    assert status == 200 and out == want
+    assert [o.get("line") for o in out] == [None, 3, 5, None]  # the blank ones answered by nothing
+    # the same body arriving in pieces of 8 KiB (the long lines span many): the same answer
+    body = ("\n".join(lines) + "\n").encode()
+    conn = http.client.HTTPConnection(url.removeprefix("http://"), timeout=30)
+    try:
+        conn.request("POST", "/score/batch?preset=mistboard", encode_chunked=True,
+                     body=(body[i:i + 8192] for i in range(0, len(body), 8192)),
+                     headers={"Content-Type": "application/x-ndjson", "Transfer-Encoding": "chunked"})
+        r = conn.getresponse()
+        assert r.status == 200 and [json.loads(line) for line in r.read().decode().splitlines()] == want
+    finally:
+        conn.close()
+
+
 # README_HAND under bga-old-style: no_bonus 1 + dragon_pung 1 x 2 + half_flush 3 + little_three_dragons 3 = 9;
 # CLUB_TOML makes half_flush 4, so 10 (worked by hand; below its cap of 13).
 CLUB_TOML = 'extends = "bga-old-style"\nid = "club"\n[patterns]\nhalf_flush = 4\n'
@@ -248,6 +278,8 @@ def test_batch_custom_preset_errors(url: str) -> None:
     assert status == 422 and (p["field"], p["value"]) == ("cap", 5)
     status, _, p = batch(url, [json.dumps({"preset": ["mistboard"]}), README_HAND])
     assert status == 422 and (p["field"], p["value"]) == ("preset", ["mistboard"])
+    status, _, p = batch(url, ['{"preset": "mistboard", "preset": "hk-classic"}', README_HAND])
+    assert status == 422 and p["field"] == "preset" and "given twice" in p["detail"]
     status, _, p = batch(url, ['{"preset": "mistboard"', README_HAND])
     assert status == 400 and p["field"] == "body" and "line 1" in p["detail"]
 

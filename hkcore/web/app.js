@@ -19,6 +19,8 @@ const FLOWERS = ["梅 plum", "蘭 orchid", "菊 chrysanthemum", "竹 bamboo"];
 const SEASONS = ["春 spring", "夏 summer", "秋 autumn", "冬 winter"];
 const SEATS = ["E", "S", "W", "N"];
 const ORDER = "mpsz";
+// a request names at most this many presets (hkcore.server.MOST_PRESETS): more are asked in groups
+const MOST_PRESETS = 64;
 
 const state = {
   tiles: [], melds: [], win: null, self: false, discarder: "", seat: "E", round: "E",
@@ -194,6 +196,22 @@ function schedule() {
   timer = setTimeout(ask, 120);
 }
 
+function groups(ids) {
+  const out = [];
+  for (let i = 0; i < ids.length; i += MOST_PRESETS) out.push(ids.slice(i, i + MOST_PRESETS));
+  return out;
+}
+
+async function analyseAll(hand, ids) {  // one analysis per preset, in the order of ids
+  const parts = await Promise.all(groups(ids).map((g) => post("/analyse", { hand, preset: g })));
+  return parts.flat();
+}
+
+async function compareAll(hand, ids) {  // {hand, presets: one entry per preset, in the order of ids}
+  const parts = await Promise.all(groups(ids).map((g) => post("/compare", { hand, presets: g })));
+  return { ...parts[0], presets: parts.flatMap((p) => p.presets) };
+}
+
 async function post(path, body) {
   const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await response.json();
@@ -213,10 +231,11 @@ async function ask(typed) {
   const size = typed ? null : handSize();
   const hand = typed || handJSON();
   const ids = presets.map((p) => p.id);
+  if (!ids.length) { say("reading the presets of the service..."); return; }  // asked again once they are in
   showProblem(null);
   try {
     if (typed ? !/(^|\s)win:/.test(typed) : size === 13) {
-      const [entries, read] = await Promise.all([post("/analyse", { hand, preset: ids }),
+      const [entries, read] = await Promise.all([analyseAll(hand, ids),
         typed ? post("/position", { hand: typed }) : null]);
       if (mine !== asked) return;
       if (read) load(read);
@@ -224,7 +243,7 @@ async function ask(typed) {
       showWaits(entries);
       say(typed ? `hand in play: ${notation()}` : `${size} tiles: waiting hands show their waits`);
     } else if (typed || size === 14) {
-      const cmp = await post("/compare", { hand, presets: ids });
+      const cmp = await compareAll(hand, ids);
       if (mine !== asked) return;
       if (typed) load(cmp.hand);
       $("waits-section").hidden = true;
