@@ -7,6 +7,7 @@ expected summary is compare_many over the files' non-blank lines in order.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import os
 import sys
@@ -218,6 +219,9 @@ def test_errors_before_any_task() -> None:
     # a protocol no installed filesystem reads (s3:// needs s3fs, not a dependency)
     with pytest.raises(HkcoreError, match="paths: cannot read 'nosuchproto://bucket/x.jsonl'"):
         compare_files("nosuchproto://bucket/x.jsonl", ALL)
+    if importlib.util.find_spec("s3fs") is None:  # fsspec raises ImportError for a filesystem not installed
+        with pytest.raises(HkcoreError, match="paths: cannot read 's3://bucket/x.jsonl'.*s3fs"):
+            compare_files("s3://bucket/x.jsonl", ALL)
 
 
 def test_without_dask_one_line_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
