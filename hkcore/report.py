@@ -279,7 +279,7 @@ def page(summary: ComparisonSummary) -> str:
     # overview
     parts.append('<h2>Presets</h2><p class="note">winnable share: of the hands the preset reads (not errors); '
                  "mean: of the complete hands.</p><table id=\"overview\"><tr><th class=\"id\">preset</th>"
-                 "<th>hands</th><th>errors</th><th>refused</th><th>complete</th><th>winnable</th>"
+                 "<th>hands</th><th>errors</th><th class=\"id\">refused</th><th>complete</th><th>winnable</th>"
                  "<th>winnable share</th><th>limit</th><th>mean</th></tr>")
     for pid, cells in _overview_rows(summary):
         tds = [_td(text, preset=pid, field=f, value=v) for f, text, v in cells]
