@@ -6,7 +6,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
+from pydantic import Field, model_validator
 
 from hkcore.engine import compile_preset
 from hkcore.errors import HkcoreError, shown
@@ -14,13 +14,21 @@ from hkcore.models import Hand, ScoreResult, Value
 from hkcore.preset import Preset, PresetError, builtin_ids, load_preset
 
 
+def _absent(value: Any) -> bool:
+    return value is None
+
+
 class Column(Value):
     """One preset's verdict: its id with its result, or with the error it
-    gave for this hand (the other key is left out of the dump)."""
+    gave for this hand (its message, type and field, as a list of results
+    from ``POST /score`` gives them); what it does not hold is left out of
+    the dump."""
 
     preset: str
-    result: ScoreResult | None = None
-    error: str | None = None
+    result: ScoreResult | None = Field(None, exclude_if=_absent)
+    error: str | None = Field(None, exclude_if=_absent)
+    type: str | None = Field(None, exclude_if=_absent, description="the error's type (HandError, PresetError, ...)")
+    field: str | None = Field(None, exclude_if=_absent, description="the field (or TOML path) the error names")
 
     @model_validator(mode="after")
     def _one_of(self) -> Column:
@@ -28,11 +36,6 @@ class Column(Value):
             raise ValueError("a column holds a result or an error (exactly one)")
         return self
 
-    @model_serializer(mode="wrap")
-    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data = handler(self)
-        data.pop("error" if self.result is not None else "result", None)
-        return data
 
 
 class Comparison(Value):
@@ -140,5 +143,6 @@ def compare(hand: Any, presets: Iterable[str | Preset] | None = None) -> Compari
         try:
             columns.append(Column(preset=preset.id, result=compile_preset(preset).score(h)))
         except HkcoreError as exc:
-            columns.append(Column(preset=preset.id, error=str(exc)))
+            columns.append(Column(preset=preset.id, error=str(exc), type=type(exc).__name__,
+                                  field=getattr(exc, "field", None) or getattr(exc, "path", None)))
     return Comparison(hand=h, presets=tuple(columns))

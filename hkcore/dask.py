@@ -26,6 +26,9 @@ registry untouched; installed plugins must be installed on the workers.
 """
 from __future__ import annotations
 
+import lzma
+import zipfile
+import zlib
 from collections.abc import Iterable, Sequence
 from functools import partial, reduce
 from operator import add
@@ -73,16 +76,22 @@ def compare_files(paths: str | Path | Sequence[str | Path], presets: Presets = N
 
     try:
         _, blocks = read_bytes(paths, delimiter=b"\n", blocksize=blocksize, sample=False, compression="infer")
-    except (OSError, ValueError) as exc:  # no such file, a bad glob, chunks of a compressed file
-        raise HkcoreError(f"paths: cannot read {shown(paths)}: {shown(str(exc))}") from None
-    except ImportError as exc:  # a protocol whose fsspec filesystem is not installed (s3:// without s3fs)
+    except (OSError, ValueError, ImportError) as exc:  # no such file, a bad glob, chunks of a compressed
+        # file, a protocol whose fsspec filesystem is not installed (s3:// without s3fs)
         raise HkcoreError(f"paths: cannot read {shown(paths)}: {shown(str(exc))}") from None
     parts = [delayed(_lines)(block) for per_file in blocks for block in per_file]
     bag = db.from_delayed(parts) if parts else db.from_sequence([], npartitions=1)
     try:
         return _compute(bag, presets, "items", scheduler, split_every)
-    except OSError as exc:  # found when a partition is read: a folder, a broken compressed file
+    except HkcoreError:
+        raise
+    except _UNREADABLE as exc:  # found when a partition is read: a folder, a broken compressed file
         raise HkcoreError(f"paths: cannot read {shown(paths)}: {type(exc).__name__}: {shown(str(exc))}") from None
+
+
+#: what reading a partition of the files raises for a file it cannot read: no such file or a folder
+#: (OSError), a broken .gz (OSError, EOFError), .bz2 (OSError), .xz/.lzma (LZMAError), .zip (BadZipFile)
+_UNREADABLE = (OSError, EOFError, lzma.LZMAError, zipfile.BadZipFile, zlib.error)
 
 
 def _paths(paths: Any) -> str | list[str]:

@@ -440,7 +440,7 @@ def _figures(summary: ComparisonSummary) -> dict[str, str]:
         ax.step(xs, ys_, where="post", color=colours[p], label=_plain(p), linewidth=2)
     if paying:
         ax.set_xscale("log")
-        gains = [max(int(k), 1) for p in paying for k in summary.presets[p].payout_histogram]
+        gains = [max(int(k), 1) for p in paying for k in summary.presets[p].payout_histogram] or [1]
         low, top = min(gains), max(gains)
         ticks = [m * 10 ** d for d in range(len(str(top))) for m in (1, 2, 5) if low / 2.5 <= m * 10 ** d <= top]
         ax.set_xticks(ticks, [f"{t:,}" for t in ticks])  # 1, 2, 5, 10, 20, ... (a log axis labels only 10^n)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import importlib.resources
 import json
 import re
@@ -30,7 +31,8 @@ import anyio
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field, SkipValidation
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation, TypeAdapter
 from starlette.exceptions import HTTPException
 
 from hkcore.analysis import Analysis, analyse
@@ -40,8 +42,8 @@ from hkcore.comparison import Comparison, compare
 from hkcore.engine import compile_preset, compiled_for
 from hkcore.errors import HandError, HkcoreError, TileError, loc, shown
 from hkcore.models import MAX_JSON, Hand, Position, ScoreResult
-from hkcore.preset import (Preset, PresetError, _is_path, _nearest, _toml_data, builtin_ids, export_toml,
-                           load_preset)
+from hkcore.preset import (Preset, PresetData, PresetError, _is_path, _nearest, _toml_data, builtin_ids,
+                           export_toml, load_preset)
 
 #: the largest request body of a JSON endpoint, in bytes (a custom preset's TOML may ride along)
 MAX_BODY = 2 << 20
@@ -67,6 +69,17 @@ def _version() -> str:
 
 
 # ---------------------------------------------------------------- presets
+
+def _unsaid(exc: PresetError, path: str, ref: str) -> PresetError:
+    """``exc`` with the server-side ``path`` it names told as ``ref``, the id the request gave."""
+    if path not in str(exc) and exc.value != path and exc.file != path:
+        return exc
+    out = copy.copy(exc)
+    out.args = (str(exc).replace(path, ref),)
+    out.value = ref if exc.value == path else exc.value
+    out.file = ref if exc.file == path else exc.file
+    return out
+
 
 @dataclass(frozen=True)
 class ServerPresets:
@@ -129,9 +142,11 @@ class ServerPresets:
         try:
             return load_preset(data, root=self.folder) if self.folder is not None else load_preset(data)
         except PresetError as exc:
+            if isinstance(parent, str) and parent in self.local:  # the folder's path is not the client's to see
+                exc = _unsaid(exc, self.files[parent], parent)
             if exc.file is None and exc.path is not None and not exc.path.startswith(field):
                 raise PresetError(str(exc), "<toml>", exc.path, value=exc.value) from None
-            raise
+            raise exc from None
 
     def summary(self, preset: Preset) -> dict[str, Any]:
         return {"id": preset.id, "name": preset.name, "unit": preset.unit, "minimum": preset.minimum,
@@ -151,14 +166,14 @@ _HAND_DOC = ("a finished hand: the RULES.md JSON (a Hand) or the compact notatio
              "'234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N'")
 _POSITION_DOC = "a hand in play: the RULES.md JSON without the win (a Position) or notation without win:"
 _PRESET_DOC = ("a preset id (GET /presets), or a custom preset as TOML text (it may extend the built-in "
-               "presets and the server's presets folder only); a list for several")
+               "presets and the server's presets folder only)")
 
 # Hands are read with Hand.parse / Position.parse, whose errors name the field
 # in the words of the Python API; the schema still says what they are.
 HandIn = Annotated[SkipValidation[Hand | str], Field(description=_HAND_DOC)]
 PositionIn = Annotated[SkipValidation[Position | str], Field(description=_POSITION_DOC)]
 PresetRef = Annotated[str, Field(description=_PRESET_DOC, max_length=MAX_BODY)]
-Presets = Annotated[PresetRef | list[PresetRef], Field(description=_PRESET_DOC)]
+Presets = Annotated[PresetRef | list[PresetRef], Field(description=_PRESET_DOC + "; a list for several")]
 Seat = Literal["E", "S", "W", "N"]
 _BATCH_BODY_DOC = ('one hand per line (JSON or notation). The first line may name the preset, as in every other '
                    'request: {"preset": P}, P a preset id or a custom preset as TOML text (JSON-escaped); '
@@ -210,8 +225,12 @@ class LegalClaimsRequest(_Request):
     last_tile: bool = False
 
 
-#: the fields of ``POST /claims/legal`` that are not the hand's own (an error about the hand names ``hand.X``)
-_CLAIM_FIELDS = frozenset(LegalClaimsRequest.model_fields) - {"hand"}
+
+
+def _own(request: type[BaseModel]) -> frozenset[str]:
+    """A request's fields beside its ``hand``: an error naming one of them is about it, not the hand's ``hand.X``."""
+    return frozenset(request.model_fields) - {"hand"}
+
 
 class ResolveClaimsRequest(_Request):
     """``POST /claims/resolve``: who gets the tile among the claims made."""
@@ -262,6 +281,16 @@ class Problem(BaseModel):
     errors: list[dict[str, Any]] = []
 
 
+class BatchError(BaseModel):
+    """A line of ``POST /score/batch``'s answer for a hand line that could not be scored (or, last, for
+    the lines the time limit or the size limit left unscored)."""
+
+    line: int = Field(description="the number of the input line it answers (from 1)")
+    error: str
+    type: str = Field(description="HandError, PresetError, ..., or Timeout, RequestTooLarge for the last line")
+    field: str | None = Field(None, description="the hand's field the error names")
+
+
 class Health(BaseModel):
     status: Literal["ok"]
     version: str
@@ -282,7 +311,9 @@ class ApiError(Exception):
 
 
 def _plain(value: Any) -> Any:
-    """``value`` if it is JSON as it stands, else its shortened repr."""
+    """``value`` if it is JSON as it stands (and short), else its shortened repr."""
+    if isinstance(value, int) and value.bit_length() > 200:  # as shown() tells it: its size
+        return shown(value)
     try:
         json.dumps(value, allow_nan=False)
     except (TypeError, ValueError, RecursionError):
@@ -332,9 +363,42 @@ def problem_response(err: ApiError) -> Response:
 _UNION_TAG = re.compile(r"(constrained-)?(str|int|float|bool|none|list|dict|tuple)(\[.*\])?|[\w-]+\[.*\]")
 
 
-def _where(loc: Iterable[Any]) -> list[str]:
-    """A pydantic ``loc`` as the request's field path: no ``body``, no union members."""
-    return [str(p) for p in loc if p != "body" and not (isinstance(p, str) and _UNION_TAG.fullmatch(p))]
+def _where(loc: Iterable[Any], kind: Any = None) -> list[str]:
+    """A pydantic ``loc`` as the request's field path: no ``body``, no union members (but the last
+    part of an ``extra_forbidden`` error is the key sent, whatever it is called)."""
+    parts = list(loc)
+    key = [parts.pop()] if kind == "extra_forbidden" and parts else []
+    return [str(p) for p in parts if p != "body" and not (isinstance(p, str) and _UNION_TAG.fullmatch(p))] + \
+        [str(p) for p in key]
+
+
+#: pydantic's words for a JSON client: a request is JSON, not Python
+_SAID = {"tuple_type": "expected a list", "list_type": "expected a list", "extra_forbidden": "not a field of this request",
+         "bool_type": "expected true or false", "bool_parsing": "expected true or false",
+         "int_type": "expected a whole number", "int_parsing": "expected a whole number",
+         "string_type": "expected a string", "dict_type": "expected a JSON object",
+         "model_type": "expected a JSON object", "model_attributes_type": "expected a JSON object"}
+
+
+def _said(error: Mapping[str, Any]) -> str:
+    """A pydantic error's message as a JSON client reads it."""
+    kind, ctx = error.get("type"), error.get("ctx") or {}
+    if kind in _SAID:
+        return _SAID[kind]
+    if kind == "too_long" and "max_length" in ctx:
+        return f"at most {ctx['max_length']:,} items, got {ctx.get('actual_length', 'more'):,}"
+    if kind == "string_too_long" and "max_length" in ctx:
+        return f"at most {ctx['max_length']:,} characters"
+    return str(error.get("msg", "invalid")).replace("Input should be ", "expected ")
+
+
+def _as_json(value: Any) -> str:
+    """A value as its JSON text, cut to about ``SHOWN`` characters (a request's values are JSON)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return shown(value)
+    return text if len(text) <= 90 else text[:80] + "..."
 
 
 def _validation_problem(exc: RequestValidationError, content_type: str = JSON) -> ApiError:
@@ -342,7 +406,7 @@ def _validation_problem(exc: RequestValidationError, content_type: str = JSON) -
     if not found:
         return ApiError(400, "Bad request", "the request could not be read", "RequestValidationError")
     first = found[0]
-    where = _where(first.get("loc", ()))
+    where = _where(first.get("loc", ()), first.get("type"))
     field = ".".join(where) or None
     if first.get("type") == "json_invalid" or not where:
         if not content_type.split(";")[0].strip().lower().endswith("json"):
@@ -353,11 +417,11 @@ def _validation_problem(exc: RequestValidationError, content_type: str = JSON) -
                             "body")
         return ApiError(400, "Bad JSON", f"body: expected a JSON object, got {shown(first.get('input'))}",
                         "RequestValidationError", "body", _plain(first.get("input")))
-    msg = str(first.get("msg", "invalid"))
-    value = first.get("input")
-    detail = f"{field or 'body'} = {shown(value)}: {msg}" if first.get("type") != "missing" else \
+    msg = _said(first)
+    value = first.get("input") if first.get("type") != "missing" else None  # (the object it is missing from)
+    detail = f"{field or 'body'} = {_as_json(value)}: {msg}" if first.get("type") != "missing" else \
         f"{field}: missing"
-    errors = [{"type": e.get("type"), "loc": _where(e.get("loc", ())), "msg": e.get("msg"),
+    errors = [{"type": e.get("type"), "loc": _where(e.get("loc", ()), e.get("type")), "msg": _said(e),
                "input": _plain(e.get("input"))} for e in found[:20]]
     return ApiError(422, "Bad request", detail, "RequestValidationError", field, _plain(value), errors)
 
@@ -526,18 +590,18 @@ _HEADER = re.compile(rb'\s*\{\s*"preset"\s*:')
 _GRACE = 2.0
 
 
-class _Repeated(Exception):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
+class _Object(dict[str, Any]):
+    """A JSON object read with ``_pairs``: ``repeated``, each key it gives more than once with its values."""
+
+    repeated: dict[str, list[Any]]
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object's pairs as a dict; a key given twice is ``_Repeated`` (JSON would keep the last)."""
-    out: dict[str, Any] = {}
+def _pairs(pairs: list[tuple[str, Any]]) -> _Object:
+    out = _Object()
+    out.repeated = {}
     for key, value in pairs:
         if key in out:
-            raise _Repeated(key)
+            out.repeated.setdefault(key, [out[key]]).append(value)
         out[key] = value
     return out
 
@@ -547,14 +611,14 @@ def batch_preset(line: bytes, known: ServerPresets) -> Preset:
     other request: an id, or a custom preset as TOML text)."""
     try:
         data = json.loads(line, object_pairs_hook=_pairs)
-    except _Repeated as exc:
-        raise ApiError(422, "Bad request", f"line 1: {shown(exc.key)} given twice: the first line names one "
-                       "preset", "BatchHeaderError", exc.key) from None
     except (ValueError, RecursionError) as exc:
         raise ApiError(400, "Bad JSON", f"line 1: not a JSON object ({str(exc)[:200]}); a first line "
                        '{"preset": ...} names the preset of the batch', "BatchHeaderError", "body") from None
     if not isinstance(data, dict):
         raise ApiError(400, "Bad JSON", "line 1: not a JSON object", "BatchHeaderError", "body")
+    for key, values in data.repeated.items():  # the line's own keys (JSON would keep the last of each)
+        raise ApiError(422, "Bad request", f"line 1: {shown(key)} given {len(values)} times ({_as_json(values)}): "
+                       "the first line names one preset", "BatchHeaderError", key, _plain(values))
     for key, value in data.items():
         if key != "preset":
             raise ApiError(422, "Bad request", f"line 1: {shown(key)} = {shown(value)}: the first line of a batch "
@@ -677,9 +741,52 @@ def _scored(compiled: Any, lines: list[tuple[int, bytes]]) -> bytes:
     return ("\n".join(out) + "\n").encode() if out else b""
 
 
-_ERRORS = {422: {"model": Problem, "description": "bad input (problem+json naming the field and the value)"},
-           413: {"model": Problem, "description": "the body is larger than the limit"},
-           503: {"model": Problem, "description": "the request took longer than the time limit"}}
+_ERRORS = {400: {"description": "a body that is not JSON (or not UTF-8), or not a JSON object"},
+           422: {"description": "bad input (problem+json naming the field and the value)"},
+           413: {"description": "the body is larger than the limit"},
+           503: {"description": "the request took longer than the time limit"}}
+
+
+def _add_schema(doc: dict[str, Any], kind: Any, name: str | None = None) -> dict[str, str]:
+    """The JSON Schema of ``kind`` (a model or any type pydantic knows) put among the document's
+    components, the schemas it uses beside it; a ``$ref`` to it."""
+    schema = TypeAdapter(kind).json_schema(ref_template="#/components/schemas/{model}", mode="serialization")
+    found = doc.setdefault("components", {}).setdefault("schemas", {})
+    for key, sub in schema.pop("$defs", {}).items():
+        found.setdefault(key, sub)
+    name = name or schema.get("title") or getattr(kind, "__name__", "Schema")
+    found[name] = schema
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def openapi_document(app: FastAPI) -> dict[str, Any]:
+    """The application's OpenAPI document, as FastAPI writes it from the models, with what it cannot
+    know: every error is application/problem+json (a ``Problem``), a preset is its ``Preset`` schema
+    (the preset file's data), and the batch answer is JSON lines of ``ScoreResult`` or ``BatchError``."""
+    doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes,
+                      tags=app.openapi_tags)
+    problem = _add_schema(doc, Problem)
+    preset = _add_schema(doc, PresetData, "Preset")
+    line = _add_schema(doc, ScoreResult | BatchError, "BatchLine")
+    for path, item in doc.get("paths", {}).items():
+        for method, op in item.items():
+            responses = op.setdefault("responses", {})
+            if method == "post":
+                responses.setdefault("400", {"description": _ERRORS[400]["description"]})
+            for status, answer in responses.items():
+                if int(status) >= 400:
+                    answer["content"] = {PROBLEM: {"schema": problem}}
+            ok = responses.get("200", {}).get("content", {})
+            if path in ("/presets/{preset_id}", "/presets/check"):
+                ok[JSON] = {"schema": preset}
+            elif path == _BATCH_PATH:
+                ok.pop(JSON, None)
+                ok["application/x-ndjson"] = {"schema": line}
+    schemas = doc["components"]["schemas"]
+    for unused in ("HTTPValidationError", "ValidationError"):  # FastAPI's own 422 body, never sent here
+        if f'"#/components/schemas/{unused}"' not in json.dumps(doc):
+            schemas.pop(unused, None)
+    return doc
 
 
 def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BODY,
@@ -694,6 +801,13 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
                   description="Score Hong Kong mahjong hands under any house ruleset (RULES.md). "
                               "Errors are application/problem+json.")
     app.state.presets = known
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = openapi_document(app)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     app.add_middleware(Limits, max_body=max_body, max_batch_body=max_batch_body, time_limit=time_limit,
                        batch_time_limit=batch_time_limit)
 
@@ -713,19 +827,28 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
     async def _http(request: Request, exc: HTTPException) -> Response:
         titles = {404: "Not found", 405: "Method not allowed", 413: "Request too large"}
         detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        field = "body" if exc.status_code in (400, 413) else None
         if exc.status_code == 404 and detail == "Not Found":
             detail = f"no such page: {request.url.path}"
+        elif exc.status_code == 405 and exc.headers and "Allow" in exc.headers:
+            detail = f"{request.method} {request.url.path}: this path takes {exc.headers['Allow']}"
+        elif exc.status_code == 400 and detail == "There was an error parsing the body":  # Starlette's words
+            detail = "body: not JSON text (not UTF-8, or nested too deeply to read)"
         kind = "RequestTooLarge" if exc.status_code == 413 else "HTTPException"  # as when told by Content-Length
-        return problem_response(ApiError(exc.status_code, titles.get(exc.status_code, "Bad request"), detail,
-                                         kind, "body" if exc.status_code == 413 else None))
+        answer = problem_response(ApiError(exc.status_code, titles.get(exc.status_code, "Bad request"), detail,
+                                           kind, field))
+        answer.headers.update(exc.headers or {})  # a 405's Allow
+        return answer
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> Response:  # a bug: say so, as problem+json
         return problem_response(ApiError(500, "Internal error", f"{type(exc).__name__}: {shown(str(exc))}",
                                          type(exc).__name__))
 
-    def preset_of(ref: Any, field: str) -> Preset:
-        return _guard(None, lambda: known.get(ref, field))
+    def preset_of(ref: Any, field: str, listed: bool = False) -> Preset:
+        """The preset ``ref`` names; its error names ``field`` (for an item of a list, a custom preset's TOML
+        path under it: ``preset.1.toml.minimum``)."""
+        return _guard(field if listed else None, lambda: known.get(ref, field))
 
     def each(refs: list[str], answer: Callable[[Preset], str], deadline: Deadline) -> Response:
         """A list answer: ``{"preset", "result"}`` for each preset, or its error in its place
@@ -733,7 +856,7 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
         out = []
         for i, ref in enumerate(refs):
             deadline.check()
-            p = preset_of(ref, f"preset.{i}")
+            p = preset_of(ref, f"preset.{i}", listed=True)
             try:
                 out.append('{"preset":' + json.dumps(p.id) + ',"result":' + answer(p) + "}")
             except HkcoreError as exc:
@@ -790,7 +913,7 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
         pos = _guard("hand", lambda: Position.parse(body.hand))
         if alone:
             p = preset_of(refs[0], "preset")
-            return _json(_guard("hand", lambda: analyse(pos, p, body.visible)).to_json())
+            return _json(_guard("hand", lambda: analyse(pos, p, body.visible), _own(AnalyseRequest)).to_json())
         return each(refs, lambda p: analyse(pos, p, body.visible).to_json(), deadline)
 
     @app.post("/position", tags=["scoring"], response_model=None,
@@ -806,7 +929,7 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
         p = preset_of(body.preset, "preset")
         pos = _guard("hand", lambda: Position.parse(body.hand))
         found = _guard("hand", lambda: legal_claims(pos, body.discard, body.discarder, p, kong=body.kong,
-                                                    last_tile=body.last_tile), _CLAIM_FIELDS)
+                                                    last_tile=body.last_tile), _own(LegalClaimsRequest))
         return _listing(c.to_json() for c in found)
 
     @app.post("/claims/resolve", tags=["claims"], response_model=None,
@@ -823,9 +946,8 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
                                "description": "one JSON line per hand, in order: its ScoreResult, or "
                                               '{"line": N, "error": ..., "type": ..., "field": ...}; when the '
                                               'time limit passes, a last line {"line": N, "type": "Timeout", ...}'},
-                         400: {"model": Problem, "description": "a first line that starts as {\"preset\": but "
-                                                               "is not JSON"},
-                         **_ERRORS},
+                         **_ERRORS,
+                         400: {"description": "a first line that starts as {\"preset\": but is not JSON"}},
               openapi_extra={"requestBody": {"required": True, "content": {"application/x-ndjson": {
                   "schema": {"type": "string", "description": _BATCH_BODY_DOC},
                   "example": '{"preset": "extends = \\"mistboard\\"\\nid = \\"beginners\\"\\nminimum = 0\\n"}\n'
@@ -850,9 +972,8 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
     @app.get("/presets/{preset_id}", tags=["presets"], response_model=None,
              responses={200: {"description": "the resolved preset: its TOML data as JSON, or TOML with "
                                              "Accept: application/toml",
-                              "content": {JSON: {"schema": Preset.model_json_schema()},
-                                          "application/toml": {"schema": {"type": "string"}}}},
-                        404: {"model": Problem}})
+                              "content": {"application/toml": {"schema": {"type": "string"}}}},
+                        404: {"description": "no preset of that id here"}})
     def get_preset(preset_id: str, request: Request) -> Response:
         """One preset, resolved (no extends)."""
         if preset_id not in known.builtin and preset_id not in known.local:
@@ -868,8 +989,7 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
         return _json(p.model_dump_json())
 
     @app.post("/presets/check", tags=["presets"], response_model=None,
-              responses={200: {"description": "the resolved preset as JSON",
-                               "content": {JSON: {"schema": Preset.model_json_schema()}}}, **_ERRORS},
+              responses={200: {"description": "the resolved preset as JSON"}, **_ERRORS},
               openapi_extra={"requestBody": {"required": True, "content": {
                   "application/toml": {"schema": {"type": "string", "description": "a preset file's text"}}}}})
     async def check_preset(request: Request) -> Response:

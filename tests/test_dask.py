@@ -308,9 +308,11 @@ def test_bad_files_and_blocksizes_are_errors_naming_them(tmp_path: Path) -> None
         with pytest.raises(HkcoreError, match=r"^paths: expected a path, a glob or a list of them, got "):
             compare_files(paths, ALL, scheduler="sync")  # type: ignore[arg-type]
     # found unreadable only when its partition is read (a folder, a broken gzip file): named as well
-    broken = tmp_path / "broken.jsonl.gz"
-    broken.write_bytes(b"not gzip at all\n")
-    for bad in (tmp_path, broken):
+    broken = []
+    for suffix in ("gz", "bz2", "xz", "lzma", "zip"):  # every compression read_bytes infers from a name
+        broken.append(tmp_path / f"broken.jsonl.{suffix}")
+        broken[-1].write_bytes(b"not compressed at all\n")
+    for bad in (tmp_path, *broken):
         with pytest.raises(HkcoreError, match=r"^paths: cannot read "):
             compare_files([path, bad], ALL, scheduler="sync")
     assert compare_files([path], ALL, blocksize="1 kB", scheduler="sync").hands == 1

@@ -154,7 +154,8 @@ def test_comparison_dump() -> None:
     assert d["hand"]["melds"] == [] and d["hand"]["flowers"] == [1]
     ok, bad = d["presets"]
     assert set(ok) == {"preset", "result"} and ok["preset"] == "mistboard" and ok["result"]["faan"] == 4
-    assert set(bad) == {"preset", "error"} and "bonus tiles" in bad["error"]
+    assert set(bad) == {"preset", "error", "type", "field"} and "bonus tiles" in bad["error"]
+    assert (bad["type"], bad["field"]) == ("HandError", "flowers")  # ruling 14: the error names the field
 
 
 def test_a_column_holds_a_result_or_an_error() -> None:

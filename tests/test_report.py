@@ -180,3 +180,15 @@ def test_a_median_gain_of_0_is_shown_as_0() -> None:
     data["presets"]["just-cards"].update(paid=3, payout_histogram={"0": 2, "256": 1}, winner_gain=256)
     md = markdown(ComparisonSummary.model_validate(data))
     assert "| just-cards | 3 | 85.3 | 0 | 256 | 256 | 100.0% | 100.0% |" in md, md
+
+
+def test_a_summary_with_paid_hands_but_no_payouts_still_draws(tmp_path: Path) -> None:
+    # a summary.json edited by hand: the counts say 3 paid hands, the histogram is empty
+    _need("matplotlib", "hkcore[report] draws the plots")
+    from hkcore.report import write_report
+
+    data = compare_many(CORPUS, ["just-cards"]).model_dump()
+    data["presets"]["just-cards"].update(paid=3, payout_histogram={})
+    written = write_report(ComparisonSummary.model_validate(data), tmp_path)
+    assert [p.name for p in written] == ["summary.json", "summary.md", "report.html"]
+    assert (tmp_path / "report.html").read_text(encoding="utf-8").count("<svg") == 3

@@ -146,6 +146,37 @@ def test_every_problem_names_the_request_field_and_its_value(url: str) -> None:
     assert status == 400 and "Content-Type: application/json" in json.loads(raw)["detail"]
     status, p = post(url, "/score", [README_HAND])
     assert (status, p["field"]) == (400, "body") and "expected a JSON object" in p["detail"]
+    status, kind, raw = call(url + "/score", "POST", raw=b'{"hand": "\xff"}', headers={"Content-Type": "application/json"})
+    assert (status, json.loads(raw)["field"]) == (400, "body") and "UTF-8" in json.loads(raw)["detail"]
+    conn = http.client.HTTPConnection(url.removeprefix("http://"), timeout=30)
+    try:
+        conn.request("GET", "/score")
+        r = conn.getresponse()
+        assert (r.status, r.getheader("Allow")) == (405, "POST") and "takes POST" in json.loads(r.read())["detail"]
+    finally:
+        conn.close()
+    for key in ("str", "list", "a[0]"):  # a key sent is named, whatever it is called
+        status, p = post(url, "/score", {"hand": README_HAND, key: 1})
+        assert (status, p["field"], p["value"]) == (422, key, 1) and "not a field of this request" in p["detail"]
+    # a custom preset among several: its TOML path under its place in the list
+    bad = 'extends = "mistboard"\nminimum = "x"\n'
+    status, p = post(url, "/score", {"hand": README_HAND, "preset": ["mistboard", bad]})
+    assert (status, p["field"], p["value"]) == (422, "preset.1.toml.minimum", "x")
+    status, p = post(url, "/analyse", {"hand": WAITING, "visible": "1x"})
+    assert (status, p["field"], p["value"]) == (422, "visible", "1x")  # the request's own field, not hand.visible
+    status, p = post(url, "/score", {"hand": README_HAND, "preset": 'extends = "mistboard"\nminimum = 1' + "0" * 400})
+    assert status == 422 and "digits" in p["value"]  # a 400-digit number is told by its size, as the message tells it
+
+
+def test_a_folder_preset_gone_is_named_as_the_request_named_it(tmp_path: Path) -> None:
+    """A presets folder's file that disappears after start: the request that extends it by id hears of the id,
+    never of the server's folder."""
+    (tmp_path / "club.toml").write_text('extends = "mistboard"\nid = "club"\n', encoding="utf-8")
+    with running("--presets", str(tmp_path)) as base:
+        (tmp_path / "club.toml").unlink()
+        status, p = post(base, "/score", {"hand": README_HAND, "preset": 'extends = "club"\nminimum = 1\n'})
+    assert status == 422 and p["field"] == "toml.extends" and p["value"] == "club"
+    assert str(tmp_path) not in json.dumps(p) and "club" in p["detail"]
 
 
 def test_custom_preset_in_a_request(url: str) -> None:
@@ -279,7 +310,10 @@ def test_batch_custom_preset_errors(url: str) -> None:
     status, _, p = batch(url, [json.dumps({"preset": ["mistboard"]}), README_HAND])
     assert status == 422 and (p["field"], p["value"]) == ("preset", ["mistboard"])
     status, _, p = batch(url, ['{"preset": "mistboard", "preset": "hk-classic"}', README_HAND])
-    assert status == 422 and p["field"] == "preset" and "given twice" in p["detail"]
+    assert status == 422 and (p["field"], p["value"]) == ("preset", ["mistboard", "hk-classic"])
+    assert "given 2 times" in p["detail"]
+    status, _, p = batch(url, ['{"preset": "mistboard", "x": {"a": 1, "a": 2}}', README_HAND])
+    assert status == 422 and (p["field"], p["value"]) == ("x", {"a": 2})  # x is not a key of the line
     status, _, p = batch(url, ['{"preset": "mistboard"', README_HAND])
     assert status == 400 and p["field"] == "body" and "line 1" in p["detail"]
 
@@ -498,6 +532,35 @@ def test_health_openapi_docs(url: str) -> None:
         status, kind, raw = call(url + page)
         assert status == 200
         assert not re.search(rb"(src|href)=[\"']?(https?:)?//", raw), f"{page} loads something from another site"
+
+
+def test_openapi_is_whole_for_client_generators(url: str) -> None:
+    """Every $ref of /openapi.json resolves inside it (a code generator reads it as it is); every error
+    answer is application/problem+json with the Problem schema; the batch answers JSON lines of a
+    ScoreResult or a BatchError; a preset is the Preset schema (the preset file's data)."""
+    api = json.loads(call(url + "/openapi.json")[2])
+    schemas = api["components"]["schemas"]
+    refs = set(re.findall(r'"\$ref": "([^"]+)"', json.dumps(api)))
+    assert refs and {r for r in refs if r.removeprefix("#/components/schemas/") not in schemas} == set()
+    for path, item in api["paths"].items():
+        for method, op in item.items():
+            for status, answer in op["responses"].items():
+                if int(status) >= 400:
+                    assert answer["content"] == {"application/problem+json": {
+                        "schema": {"$ref": "#/components/schemas/Problem"}}}, (method, path, status)
+            if method == "post":
+                assert "400" in op["responses"], path
+    ok = api["paths"]["/score/batch"]["post"]["responses"]["200"]["content"]
+    assert list(ok) == ["application/x-ndjson"]
+    line = schemas[ok["application/x-ndjson"]["schema"]["$ref"].split("/")[-1]]
+    assert {r["$ref"].split("/")[-1] for r in line["anyOf"]} == {"ScoreResult", "BatchError"}
+    for path, method in (("/presets/{preset_id}", "get"), ("/presets/check", "post")):
+        got = api["paths"][path][method]["responses"]["200"]["content"]["application/json"]["schema"]
+        assert got == {"$ref": "#/components/schemas/Preset"}
+    assert set(schemas["Preset"]["properties"]) >= {"id", "extends", "minimum", "cap", "patterns", "payments"}
+    assert "HTTPValidationError" not in schemas  # FastAPI's own 422 body: never sent
+    column = schemas["Column"]["properties"]
+    assert set(column) == {"preset", "result", "error", "type", "field"}
 
 
 # -- never a 500: random JSON and bytes to every endpoint, through the real server
