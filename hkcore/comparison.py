@@ -6,7 +6,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from hkcore.engine import compile_preset
 from hkcore.errors import HkcoreError, shown
@@ -23,6 +23,9 @@ class Column(Value):
     gave for this hand (its message, type and field, as a list of results
     from ``POST /score`` gives them); what it does not hold is left out of
     the dump."""
+
+    # what the column does not hold is left out of its dump: not required there
+    model_config = ConfigDict(json_schema_serialization_defaults_required=False)
 
     preset: str
     result: ScoreResult | None = Field(None, exclude_if=_absent)

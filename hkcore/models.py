@@ -45,7 +45,9 @@ class Value(BaseModel):
     ``model_validate(x.model_dump())`` and ``model_validate_json(x.to_json())``
     give ``x`` back. ``to_json()`` is ``model_dump_json()``."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", serialize_by_alias=True)
+    # the schema of a dump says every field is there (it always is): a client generated from it need not check
+    model_config = ConfigDict(frozen=True, extra="forbid", serialize_by_alias=True,
+                              json_schema_serialization_defaults_required=True)
 
     def to_json(self, **kwargs: Any) -> str:
         """This value's JSON (with ``kwargs``, as ``model_dump_json`` takes them)."""

@@ -260,7 +260,7 @@ class AnalysisEntry(_Entry):
 class PresetSummary(BaseModel):
     id: str
     name: str
-    unit: str
+    unit: Literal["faan", "points"]
     minimum: int
     cap: int | None
     tiles: int
@@ -752,8 +752,16 @@ def _add_schema(doc: dict[str, Any], kind: Any, name: str | None = None) -> dict
     components, the schemas it uses beside it; a ``$ref`` to it."""
     schema = TypeAdapter(kind).json_schema(ref_template="#/components/schemas/{model}", mode="serialization")
     found = doc.setdefault("components", {}).setdefault("schemas", {})
-    for key, sub in schema.pop("$defs", {}).items():
-        found.setdefault(key, sub)
+    defs = schema.pop("$defs", {})
+    # a model FastAPI already wrote as an answer (``Model-Output`` where its input schema differs) is used as it is
+    same = {key: f"{key}-Output" for key in defs if f"{key}-Output" in found}
+    text = json.dumps(schema)
+    for key, there in same.items():
+        text = text.replace(f'"#/components/schemas/{key}"', f'"#/components/schemas/{there}"')
+    schema = json.loads(text)
+    for key, sub in defs.items():
+        if key not in same:
+            found.setdefault(key, sub)
     name = name or schema.get("title") or getattr(kind, "__name__", "Schema")
     found[name] = schema
     return {"$ref": f"#/components/schemas/{name}"}
