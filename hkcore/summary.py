@@ -197,6 +197,8 @@ class _Tally:
         self.pairs = list(permutations(range(n), 2))
         self.flips: dict[tuple[int, int], list[Any]] = {p: [0, []] for p in self.pairs}
         self.diffs: dict[tuple[int, int], Counter[int]] = {p: Counter() for p in combinations(range(n), 2)}
+        #: what ``add`` counts into, preset by preset
+        self.slots = list(zip(compiled, self.counts, self.faan, self.patterns, self.refused, self.payout))
 
     def add(self, item: Any) -> None:
         index = self.start + self.hands
@@ -206,51 +208,54 @@ class _Tally:
             self.error()
             return
         self.hands += 1
-        results: list[Any] = []
         discarder = hand.discarder if not hand.self_draw else None
-        for i, compiled in enumerate(self.compiled):
+        wins: list[int] = []  # presets under which the hand wins
+        others: list[int] = []  # presets that read it and under which it does not win
+        done: list[tuple[int, int]] = []  # (preset, faan) for the presets under which it is complete
+        for i, (compiled, c, faan, patterns, refused, payout) in enumerate(self.slots):
             try:
                 r = compiled.score(hand)
             except HkcoreError as exc:
-                self.counts[i][0] += 1
-                self.refused[i][getattr(exc, "field", None) or "hand"] += 1
-                results.append(None)
+                c[0] += 1
+                refused[getattr(exc, "field", None) or "hand"] += 1
                 continue
-            results.append(r)
             if not r.complete:
+                others.append(i)
                 continue
-            c = self.counts[i]
             c[1] += 1
-            self.faan[i][r.faan] += 1
-            self.patterns[i].update({p.id for p in r.patterns})
+            faan[r.faan] += 1
+            done.append((i, r.faan))
+            for pid in {p.id for p in r.patterns}:
+                patterns[pid] += 1
             if r.limit:
                 c[3] += 1
-            if r.winnable:
-                c[2] += 1
-                pays = r.payments
-                if pays is not None:
-                    gain = max(pays.values())
-                    c[4] += 1
-                    c[5] += gain
-                    self.payout[i][gain] += 1
-                    if discarder is not None:
-                        c[6] += -pays[discarder]
-                        c[7] += 1
-                        c[8] += gain
-        if all(r is None for r in results):
+            if not r.winnable:
+                others.append(i)
+                continue
+            wins.append(i)
+            c[2] += 1
+            pays = r.payments
+            if pays is not None:
+                gain = max(pays.values())
+                c[4] += 1
+                c[5] += gain
+                payout[gain] += 1
+                if discarder is not None:
+                    c[6] += -pays[discarder]
+                    c[7] += 1
+                    c[8] += gain
+        if not wins and not others:
             self.unreadable += 1
             return
-        for a, b in self.pairs:
-            ra, rb = results[a], results[b]
-            if ra is None or rb is None:
-                continue
-            if ra.winnable and not rb.winnable:
+        for a in wins:
+            for b in others:
                 flip = self.flips[(a, b)]
                 flip[0] += 1
                 if len(flip[1]) < EXAMPLES:
                     flip[1].append(Example(index=index, hand=format_hand(hand)))
-            if a < b and ra.complete and rb.complete:
-                self.diffs[(a, b)][ra.faan - rb.faan] += 1
+        for k, (a, fa) in enumerate(done):
+            for b, fb in done[k + 1:]:
+                self.diffs[(a, b)][fa - fb] += 1
 
     def error(self) -> None:
         """A hand no preset can read."""
