@@ -37,6 +37,8 @@ class Column(Value):
     def _one_of(self) -> Column:
         if (self.result is None) == (self.error is None):
             raise ValueError("a column holds a result or an error (exactly one)")
+        if self.result is not None and (self.type is not None or self.field is not None):
+            raise ValueError("a column with a result holds no error type or field")
         return self
 
 

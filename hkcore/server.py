@@ -319,15 +319,21 @@ def _plain(value: Any) -> Any:
     except (TypeError, ValueError, RecursionError):
         return shown(value)
     if isinstance(value, str) and len(value) > 200:
-        return shown(value)
+        return value[:200] + "..."
     return value
+
+
+#: the field an error about a whole object names (a hand that is not an object, say)
+_WHOLE = ("hand", "position", "claim")
 
 
 def _joined(prefix: str | None, field: str | None) -> str | None:
     """``field`` under the request field ``prefix`` (``hand`` + ``tiles`` -> ``hand.tiles``; an error
-    about the whole of ``hand`` is ``hand``, not ``hand.hand``)."""
+    about the whole of ``hand``, or of ``claims.0``, is that field, not ``hand.hand``)."""
     if prefix and field and (field == prefix or field.startswith(prefix + ".")):
         return field
+    if prefix and field in _WHOLE:
+        return prefix
     return ".".join(p for p in (prefix, field) if p) or None
 
 
@@ -342,7 +348,9 @@ def from_error(exc: HkcoreError, prefix: str | None = None) -> ApiError:
         return ApiError(422, "Bad preset", str(exc), name, field, _plain(exc.value),
                         [{"type": "value_error", "loc": list(loc(field)), "msg": str(exc), "file": exc.file}])
     if isinstance(exc, HandError):
-        problems = [dict(p, loc=[*loc(prefix), *p["loc"]], input=_plain(p.get("input"))) for p in exc.errors()]
+        head = list(loc(prefix))
+        problems = [dict(p, loc=list(loc(_joined(prefix, ".".join(map(str, p["loc"]))))) if p["loc"] else head,
+                         input=_plain(p.get("input"))) for p in exc.errors()]
         for p in problems:
             p.pop("ctx", None)
             p.pop("url", None)
@@ -405,7 +413,8 @@ def _validation_problem(exc: RequestValidationError, content_type: str = JSON) -
     found = list(exc.errors())
     if not found:
         return ApiError(400, "Bad request", "the request could not be read", "RequestValidationError")
-    first = found[0]
+    # of a union's errors, the one that goes deepest says most (preset.1 = 5, not the whole list)
+    first = max(found, key=lambda e: len(_where(e.get("loc", ()), e.get("type"))))
     where = _where(first.get("loc", ()), first.get("type"))
     field = ".".join(where) or None
     if first.get("type") == "json_invalid" or not where:
@@ -625,7 +634,7 @@ def batch_preset(line: bytes, known: ServerPresets) -> Preset:
                            'holds only "preset"', "BatchHeaderError", key, _plain(value))
     ref = data["preset"]
     if not isinstance(ref, str):
-        raise ApiError(422, "Bad preset", f"preset = {shown(ref)}: expected a preset id or TOML text",
+        raise ApiError(422, "Bad preset", f"preset = {_as_json(ref)}: expected a preset id or TOML text",
                        "PresetError", "preset", _plain(ref))
     return _guard(None, lambda: known.get(ref, "preset"))
 
@@ -767,6 +776,19 @@ def _add_schema(doc: dict[str, Any], kind: Any, name: str | None = None) -> dict
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+def _refer(node: Any, schemas: Mapping[str, Any], top: bool = True) -> None:
+    """Each copy inside ``node`` of a component schema FastAPI wrote out in full (a ``SkipValidation``
+    model's, in a list) replaced by a ``$ref`` to it, so a client generator names its type."""
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in list(items):
+        if isinstance(value, dict) and "properties" in value and not (top and key in schemas):
+            named = next((n for n, sub in schemas.items() if sub == value and sub is not value), None)
+            if named is not None:
+                node[key] = {"$ref": f"#/components/schemas/{named}"}
+                continue
+        _refer(value, schemas, False)
+
+
 def openapi_document(app: FastAPI) -> dict[str, Any]:
     """The application's OpenAPI document, as FastAPI writes it from the models, with what it cannot
     know: every error is application/problem+json (a ``Problem``), a preset is its ``Preset`` schema
@@ -791,6 +813,8 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
                 ok.pop(JSON, None)
                 ok["application/x-ndjson"] = {"schema": line}
     schemas = doc["components"]["schemas"]
+    _refer(doc["paths"], schemas)
+    _refer(schemas, schemas)
     for unused in ("HTTPValidationError", "ValidationError"):  # FastAPI's own 422 body, never sent here
         if f'"#/components/schemas/{unused}"' not in json.dumps(doc):
             schemas.pop(unused, None)
@@ -901,7 +925,7 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
         chosen = []
         for i, r in enumerate(refs):  # read and compiled one by one, so that the deadline can stop them
             deadline.check()
-            chosen.append(preset_of(r, f"presets.{i}"))
+            chosen.append(preset_of(r, f"presets.{i}", listed=True))
             try:
                 compile_preset(chosen[-1])
             except HkcoreError:

@@ -163,6 +163,8 @@ def test_a_column_holds_a_result_or_an_error() -> None:
         Column(preset="mistboard")
     with pytest.raises(ValidationError):
         Column(preset="mistboard", result=VALUES["result"], error="and an error")
+    with pytest.raises(ValidationError):
+        Column(preset="mistboard", result=VALUES["result"], type="HandError")
 
 
 def test_claim_dump() -> None:

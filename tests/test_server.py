@@ -162,6 +162,14 @@ def test_every_problem_names_the_request_field_and_its_value(url: str) -> None:
     bad = 'extends = "mistboard"\nminimum = "x"\n'
     status, p = post(url, "/score", {"hand": README_HAND, "preset": ["mistboard", bad]})
     assert (status, p["field"], p["value"]) == (422, "preset.1.toml.minimum", "x")
+    status, p = post(url, "/compare", {"hand": README_HAND, "presets": ["mistboard", bad]})
+    assert (status, p["field"], p["value"]) == (422, "presets.1.toml.minimum", "x")
+    status, p = post(url, "/score", {"hand": README_HAND, "preset": ["hk-classic", 5]})
+    assert (status, p["field"], p["value"]) == (422, "preset.1", 5)  # the item, not the whole list
+    status, p = post(url, "/claims/resolve", {"claims": [5], "discarder": "E"})
+    assert (status, p["field"]) == (422, "claims.0")
+    status, p = post(url, "/score", {"hand": 5})
+    assert [e["loc"] for e in p["errors"]] == [["hand"]]
     status, p = post(url, "/analyse", {"hand": WAITING, "visible": "1x"})
     assert (status, p["field"], p["value"]) == (422, "visible", "1x")  # the request's own field, not hand.visible
     status, p = post(url, "/score", {"hand": README_HAND, "preset": 'extends = "mistboard"\nminimum = 1' + "0" * 400})
@@ -563,6 +571,8 @@ def test_openapi_is_whole_for_client_generators(url: str) -> None:
         assert got == {"$ref": "#/components/schemas/Preset"}
     assert set(schemas["Preset"]["properties"]) >= {"id", "extends", "minimum", "cap", "patterns", "payments"}
     assert "HTTPValidationError" not in schemas  # FastAPI's own 422 body: never sent
+    claims = schemas["ResolveClaimsRequest"]["properties"]["claims"]["items"]
+    assert claims == {"$ref": "#/components/schemas/Claim-Input"}  # a named type, not a copy of it
     column = schemas["Column"]["properties"]
     assert set(column) == {"preset", "result", "error", "type", "field"}
 
