@@ -302,7 +302,7 @@ def _score_block(compiled: CompiledPreset, first: int, block: bytes) -> tuple[by
 def clip(line: bytes) -> bytes:
     """A line as a reader of lines of at most ``MAX_JSON + 2`` bytes sees it
     (a longer one is answered by its size, not read whole)."""
-    return line[:MAX_JSON + 2] if len(line) >= MAX_JSON + 2 else line
+    return line[:MAX_JSON + 2]
 
 
 def _work_block(first: int, block: bytes) -> tuple[bytes, int, int]:

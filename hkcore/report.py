@@ -107,9 +107,14 @@ def _overview_rows(summary: ComparisonSummary) -> Iterator[tuple[str, list[tuple
         ]
 
 
+def _refusals(s: PresetSummary) -> list[tuple[str, int]]:
+    """What a preset refused (field, hands), most first."""
+    return sorted(s.refused.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
 def _refused(s: PresetSummary) -> str:
     """What a preset refused, most first: "flowers 7,200, seasons 1,800"."""
-    return ", ".join(f"{k} {n:,}" for k, n in sorted(s.refused.items(), key=lambda kv: (-kv[1], kv[0])))
+    return ", ".join(f"{k} {n:,}" for k, n in _refusals(s))
 
 
 def _mixed_units(summary: ComparisonSummary) -> bool:
@@ -284,7 +289,7 @@ def page(summary: ComparisonSummary) -> str:
     for pid, cells in _overview_rows(summary):
         tds = [_td(text, preset=pid, field=f, value=v) for f, text, v in cells]
         refused = ", ".join(f"<span{_attrs(preset=pid, field='refused', key=k, value=n)}>{e(k)} {n:,}</span>"
-                            for k, n in sorted(summary.presets[pid].refused.items(), key=lambda kv: (-kv[1], kv[0])))
+                            for k, n in _refusals(summary.presets[pid]))
         tds.insert(2, f'<td class="id">{refused}</td>')
         parts.append(f'<tr><td class="id">{e(pid)}</td>' + "".join(tds) + "</tr>")
     parts.append("</table>")

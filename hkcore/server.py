@@ -225,8 +225,6 @@ class LegalClaimsRequest(_Request):
     last_tile: bool = False
 
 
-
-
 def _own(request: type[BaseModel]) -> frozenset[str]:
     """A request's fields beside its ``hand``: an error naming one of them is about it, not the hand's ``hand.X``."""
     return frozenset(request.model_fields) - {"hand"}
@@ -756,9 +754,9 @@ _ERRORS = {400: {"description": "a body that is not JSON (or not UTF-8), or not 
            503: {"description": "the request took longer than the time limit"}}
 
 
-def _add_schema(doc: dict[str, Any], kind: Any, name: str | None = None) -> dict[str, str]:
+def _add_schema(doc: dict[str, Any], kind: Any, name: str) -> None:
     """The JSON Schema of ``kind`` (a model or any type pydantic knows) put among the document's
-    components, the schemas it uses beside it; a ``$ref`` to it."""
+    components as ``name``, the schemas it uses beside it."""
     schema = TypeAdapter(kind).json_schema(ref_template="#/components/schemas/{model}", mode="serialization")
     found = doc.setdefault("components", {}).setdefault("schemas", {})
     defs = schema.pop("$defs", {})
@@ -771,9 +769,7 @@ def _add_schema(doc: dict[str, Any], kind: Any, name: str | None = None) -> dict
     for key, sub in defs.items():
         if key not in same:
             found.setdefault(key, sub)
-    name = name or schema.get("title") or getattr(kind, "__name__", "Schema")
     found[name] = schema
-    return {"$ref": f"#/components/schemas/{name}"}
 
 
 def _refer(node: Any, schemas: Mapping[str, Any], top: bool = True) -> None:
@@ -789,29 +785,34 @@ def _refer(node: Any, schemas: Mapping[str, Any], top: bool = True) -> None:
         _refer(value, schemas, False)
 
 
+#: the schemas the endpoints refer to by name (``_ref``) that are no FastAPI response model: a preset's data
+#: (a TypedDict), the lines of the batch answer, and every error answer
+_COMPONENTS: Mapping[str, Any] = MappingProxyType(
+    {"Problem": Problem, "Preset": PresetData, "BatchLine": ScoreResult | BatchError})
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
 def openapi_document(app: FastAPI) -> dict[str, Any]:
     """The application's OpenAPI document, as FastAPI writes it from the models, with what it cannot
-    know: every error is application/problem+json (a ``Problem``), a preset is its ``Preset`` schema
-    (the preset file's data), and the batch answer is JSON lines of ``ScoreResult`` or ``BatchError``."""
+    know: the ``_COMPONENTS`` schemas, and every error answer application/problem+json (a ``Problem``)."""
     doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes,
                       tags=app.openapi_tags)
-    problem = _add_schema(doc, Problem)
-    preset = _add_schema(doc, PresetData, "Preset")
-    line = _add_schema(doc, ScoreResult | BatchError, "BatchLine")
-    for path, item in doc.get("paths", {}).items():
+    for name, kind in _COMPONENTS.items():
+        _add_schema(doc, kind, name)
+    for item in doc.get("paths", {}).values():
         for method, op in item.items():
             responses = op.setdefault("responses", {})
             if method == "post":
                 responses.setdefault("400", {"description": _ERRORS[400]["description"]})
             for status, answer in responses.items():
                 if int(status) >= 400:
-                    answer["content"] = {PROBLEM: {"schema": problem}}
+                    answer["content"] = {PROBLEM: {"schema": _ref("Problem")}}
             ok = responses.get("200", {}).get("content", {})
-            if path in ("/presets/{preset_id}", "/presets/check"):
-                ok[JSON] = {"schema": preset}
-            elif path == _BATCH_PATH:
-                ok.pop(JSON, None)
-                ok["application/x-ndjson"] = {"schema": line}
+            if ok.get(JSON) == {"schema": {}} and len(ok) > 1:  # FastAPI's JSON guess beside the declared answer
+                del ok[JSON]
     schemas = doc["components"]["schemas"]
     _refer(doc["paths"], schemas)
     _refer(schemas, schemas)
@@ -974,7 +975,7 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
         return _listing(c.to_json() for c in found)
 
     @app.post(_BATCH_PATH, tags=["scoring"], response_model=None,
-              responses={200: {"content": {"application/x-ndjson": {}},
+              responses={200: {"content": {"application/x-ndjson": {"schema": _ref("BatchLine")}},
                                "description": "one JSON line per hand, in order: its ScoreResult, or "
                                               '{"line": N, "error": ..., "type": ..., "field": ...}; when the '
                                               'time limit passes, a last line {"line": N, "type": "Timeout", ...}'},
@@ -1004,7 +1005,8 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
     @app.get("/presets/{preset_id}", tags=["presets"], response_model=None,
              responses={200: {"description": "the resolved preset: its TOML data as JSON, or TOML with "
                                              "Accept: application/toml",
-                              "content": {"application/toml": {"schema": {"type": "string"}}}},
+                              "content": {JSON: {"schema": _ref("Preset")},
+                                          "application/toml": {"schema": {"type": "string"}}}},
                         404: {"description": "no preset of that id here"}})
     def get_preset(preset_id: str, request: Request) -> Response:
         """One preset, resolved (no extends)."""
@@ -1021,7 +1023,8 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
         return _json(p.model_dump_json())
 
     @app.post("/presets/check", tags=["presets"], response_model=None,
-              responses={200: {"description": "the resolved preset as JSON"}, **_ERRORS},
+              responses={200: {"description": "the resolved preset as JSON",
+                               "content": {JSON: {"schema": _ref("Preset")}}}, **_ERRORS},
               openapi_extra={"requestBody": {"required": True, "content": {
                   "application/toml": {"schema": {"type": "string", "description": "a preset file's text"}}}}})
     async def check_preset(request: Request) -> Response:

@@ -194,8 +194,7 @@ class _Tally:
         self.patterns: list[Counter[str]] = [Counter() for _ in range(n)]
         self.refused: list[Counter[str]] = [Counter() for _ in range(n)]
         self.payout: list[Counter[int]] = [Counter() for _ in range(n)]
-        self.pairs = list(permutations(range(n), 2))
-        self.flips: dict[tuple[int, int], list[Any]] = {p: [0, []] for p in self.pairs}
+        self.flips: dict[tuple[int, int], list[Any]] = {p: [0, []] for p in permutations(range(n), 2)}
         self.diffs: dict[tuple[int, int], Counter[int]] = {p: Counter() for p in combinations(range(n), 2)}
         #: what ``add`` counts into, preset by preset
         self.slots = list(zip(compiled, self.counts, self.faan, self.patterns, self.refused, self.payout))
