@@ -38,7 +38,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Callable, Literal
 
 import tomli_w
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
@@ -48,11 +48,12 @@ from hkcore import registry
 from hkcore.core._codes import WHEN
 from hkcore.errors import SHOWN, HkcoreError, shown
 from hkcore.registry import Catalogue
+from hkcore.table_rules import TableRules, table_problems
 
 BUILTIN_SHAPES = ("standard", "thirteen_orphans")
 TOP_KEYS = (
     "id", "name", "source", "extends", "requires", "unit", "minimum", "cap", "tiles", "shapes", "plugins",
-    "limit_adds", "claims", "patterns", "payments",
+    "limit_adds", "claims", "patterns", "payments", "table",
 )
 #: claim rules (``[claims]``), each with its allowed values, the first the default
 CLAIM_RULES: dict[str, tuple[Any, ...]] = {
@@ -175,6 +176,8 @@ class Preset:
     shape_options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _EMPTY)
     #: plugin distributions the preset needs installed
     requires: tuple[str, ...] = ()
+    #: how a hand and a match are played (``[table]``)
+    table: TableRules = field(default_factory=TableRules)
 
     def __post_init__(self) -> None:
         for name in ("shapes", "plugins", "limit_adds", "patterns", "payments", "claims", "shape_options",
@@ -231,6 +234,7 @@ class Preset:
             out["requires"] = list(self.requires)
         out["patterns"] = {r.id: r.to_toml() for r in self.patterns}
         out["payments"] = thaw(self.payments) if self.payments is not None else False
+        out["table"] = self.table.to_toml()
         return out
 
     def model_dump_json(self, *, indent: int | None = None) -> str:
@@ -395,6 +399,8 @@ def _apply_extends(data: dict[str, Any], label: str, folder: Path | None, seen: 
     raw_patterns = data.get("patterns") if isinstance(data.get("patterns"), dict) else {}
     for key in raw_patterns:
         origin[f"patterns.{key}"] = label
+    if isinstance(data.get("table"), dict) and "start_points" in data["table"]:
+        origin["table.start_points"] = label
     disabled = [(pid, label) for pid, entry in raw_patterns.items() if entry is False]
     parent = data.get("extends")
     if parent is None:
@@ -427,13 +433,15 @@ def _apply_extends(data: dict[str, Any], label: str, folder: Path | None, seen: 
         elif key == "payments" and isinstance(value, dict) and "scheme" not in value \
                 and isinstance(merged.get("payments"), dict):
             merged["payments"] = {**merged["payments"], **value}
-        elif key == "claims" and isinstance(value, dict) and isinstance(merged.get("claims"), dict):
-            merged["claims"] = {**merged["claims"], **value}
+        elif key in ("claims", "table") and isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
         else:
             merged[key] = value
         merged_origin[key] = label
     for key in raw_patterns:
         merged_origin[f"patterns.{key}"] = label
+    if isinstance(data.get("table"), dict) and "start_points" in data["table"]:
+        merged_origin["table.start_points"] = label
     merged_origin[_SELF] = label
     if "id" not in data:
         merged["id"] = Path(label).stem
@@ -528,12 +536,14 @@ def _build(data: dict[str, Any], origin: dict[str, str], cat: Catalogue) -> Pres
     if payments is not False:
         payments = _payments(payments, where("payments"), cat, None if cap is False else cap)
     claims = _claims(data.get("claims", {}), where("claims"))
+    table = _table(data.get("table", {}), where, payments is not False, claims["robbing_kong"],
+                   origin.get("table.start_points") == origin[_SELF])
     return Preset(
         id=pid, name=str(data.get("name", pid)), unit=unit, minimum=minimum,
         cap=None if cap is False else cap, tiles=tiles, shapes=shapes, plugins=plugins,
         limit_adds=limit_adds, patterns=tuple(rules), payments=payments or None, claims=claims,
         source=str(data.get("source", "")), file=origin[_SELF], shape_options=shape_opts,
-        requires=tuple(data.get("requires", [])),
+        requires=tuple(data.get("requires", [])), table=table,
     )
 
 
@@ -697,6 +707,34 @@ def _claims(raw: Any, file: str) -> dict[str, Any]:
     return out
 
 
+def _table(raw: Any, where: Callable[[str], str], payments: bool, robbing_kong: str, own_start: bool) -> TableRules:
+    """The ``[table]`` section checked: each key by ``TableRules``, then the
+    combinations it may not make with the rest of the preset (``own_start``:
+    ``start_points`` is given by the file itself, not inherited)."""
+    file = where("table")
+    if not isinstance(raw, dict):
+        raise PresetError(f"expected a table of play rules, got {shown(raw)}", file, "table", value=raw)
+    given = dict(raw)
+    if "start_points" not in given or (not own_start and (given["start_points"] is False) == payments):
+        # points from 0 under a payment table, a faan ledger without one (also when a house preset switches
+        # payments on or off and keeps its parent's start_points)
+        given["start_points"] = 0 if payments else False
+    try:
+        rules = TableRules.model_validate(given)
+    except ValidationError as exc:
+        err = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
+        key = str(err["loc"][0])
+        path = "table." + ".".join(str(x) for x in err["loc"])
+        if err["type"] == "extra_forbidden":
+            raise PresetError(f"unknown key {shown(key)}{_nearest(key, TableRules.model_fields)}; table takes "
+                              + ", ".join(TableRules.model_fields), file, f"table.{key}", value=key) from None
+        value = raw.get(key, err.get("input"))
+        raise PresetError(f"{err['msg']}, got {shown(value)}", file, path, value=value) from None
+    for path, message, value in table_problems(rules, payments=payments, robbing_kong=robbing_kong):
+        raise PresetError(message, where(path.split(".")[0]), path, value=value)
+    return rules
+
+
 def _payments(raw: Any, file: str, cat: Any, cap: int | None) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise PresetError(f"expected a table (or false for none), got {shown(raw)}", file, "payments", value=raw)
@@ -794,6 +832,7 @@ class PresetData(TypedDict, total=False):
     claims: Claims
     patterns: dict[str, _Count | Literal[False] | PatternEntry]
     payments: Payments | Literal[False]
+    table: TableRules
 
 
 #: custom presets kept by path, least recently used dropped first
@@ -933,12 +972,14 @@ def export_toml(preset: Preset) -> str:
     plugins = data.pop("plugins")
     claims = data.pop("claims")
     shapes = data.pop("shapes")
+    table = data.pop("table")
     out = [f"# {preset.name}: resolved by hkcore from {preset.file or preset.id}", tomli_w.dumps(data).rstrip()]
     if payments is False:
         out.append("payments = false")
     out.append("shapes = " + _inline(shapes))
     out.append("plugins = " + _inline(plugins))
     out.append("claims = " + _inline(claims))
+    out.append("table = " + _inline(table))
     # one line per pattern, in preset order (it decides between equal limits)
     out.append("\n[patterns]")
     out += [f"{pid} = {_inline(entry)}" for pid, entry in patterns.items()]
@@ -970,7 +1011,7 @@ def diff(a: Preset, b: Preset) -> list[Difference]:
     da, db = a.model_dump(), b.model_dump()
     out: list[Difference] = []
     for key in da.keys() | db.keys():
-        if key in ("id", "name", "source", "patterns", "payments", "plugins", "shapes", "claims"):
+        if key in ("id", "name", "source", "patterns", "payments", "plugins", "shapes", "claims", "table"):
             continue
         if da.get(key) != db.get(key):
             out.append(Difference(key, da.get(key), db.get(key)))
@@ -994,7 +1035,7 @@ def diff(a: Preset, b: Preset) -> list[Difference]:
         for k in list(ra) + [k for k in rb if k not in ra]:
             if ra.get(k) != rb.get(k):
                 out.append(Difference(f"patterns.{pid}.{k}", ra.get(k), rb.get(k)))
-    for key in ("claims", "plugins", "payments"):
+    for key in ("claims", "table", "plugins", "payments"):
         xa, xb = da.get(key), db.get(key)
         if xa == xb:
             continue

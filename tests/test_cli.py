@@ -609,7 +609,7 @@ WAITS_BY_PRESET = {"bga-old-style": (2, False, 3, True), "hk-classic": (1, False
                    "just-cards": (1, False, 2, False), "mistboard": (2, False, 3, True),
                    "playingcards-io": (2, True, 3, True)}
 PRESET_KEYS = {"id", "name", "source", "requires", "unit", "minimum", "cap", "tiles", "shapes", "plugins",
-               "limit_adds", "claims", "patterns", "payments"}
+               "limit_adds", "claims", "patterns", "payments", "table"}
 
 
 def test_every_command_takes_json() -> None:

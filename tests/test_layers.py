@@ -51,6 +51,7 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.plugins", 3.5, "plugin API: plugins"),
     ("hkcore.plugins.*", 3.5, "plugin API: plugins"),
     ("hkcore.registry", 4, "registry"),
+    ("hkcore.table_rules", 5, "presets"),
     ("hkcore.preset", 5, "presets"),
     ("hkcore.shaping", 5, "presets"),
     ("hkcore.engine", 6, "engine"),

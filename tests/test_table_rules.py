@@ -1,0 +1,99 @@
+"""The ``[table]`` section of a preset: the built-ins' values, the checks, the docs' table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import hkcore
+from hkcore.table_rules import TABLE_KEYS, docs_table
+
+# GAME.md §7, copied by hand: key -> (mistboard, bga-old-style, just-cards, hk-classic, playingcards-io);
+# None where the table says false
+PRESETS = ("mistboard", "bga-old-style", "just-cards", "hk-classic", "playingcards-io")
+KNOBS = {
+    "dead_wall": (14, 0, 0, 0, 0),
+    "replacement": ("back", "back", "back", "back", "front"),
+    "concealed_kong": (False, True, True, True, True),
+    "added_kong": (False, True, True, True, True),
+    "kong_tile": ("any", "any", "any", "any", "drawn"),
+    "self_pung": (False, False, False, False, True),
+    "show_concealed_kongs": (True, True, True, True, False),
+    "claim_seconds": (6, None, None, None, None),
+    "dealer_stays": ((), ("dealer_win",), ("dealer_win",), ("dealer_win",), ()),
+    "rounds": (None, 4, 4, 4, None),
+    "hands": (1, None, None, None, 16),
+    "target": (None, None, None, None, None),
+    "start_points": (None, 10000, 0, None, 0),
+    "last_discard": ("win",) * 5,
+    "max_dealer_repeats": (None,) * 5,
+}
+
+
+def test_every_knob_is_tabled() -> None:
+    assert set(KNOBS) == set(TABLE_KEYS)
+
+
+@pytest.mark.parametrize("i,pid", list(enumerate(PRESETS)))
+def test_builtin_values_are_game_md_s(i: int, pid: str) -> None:
+    table = hkcore.load_preset(pid).table
+    assert {k: getattr(table, k) for k in KNOBS} == {k: v[i] for k, v in KNOBS.items()}
+
+
+def test_a_house_preset_changes_only_what_it_names() -> None:
+    p = hkcore.load_preset('extends = "bga-old-style"\n[table]\nrounds = false\nhands = 1\n')
+    assert (p.table.rounds, p.table.hands, p.table.start_points, p.table.concealed_kong) == (None, 1, 10000, True)
+
+
+def test_switching_payments_off_or_on_follows_with_start_points() -> None:
+    assert hkcore.load_preset('extends = "bga-old-style"\npayments = false\n').table.start_points is None
+    on = hkcore.load_preset('extends = "hk-classic"\nunit = "points"\n[payments]\nscheme = "points"\nfixed = 8\n')
+    assert on.table.start_points == 0
+
+
+@pytest.mark.parametrize("text,path", [
+    ('[table]\nrownds = 2', "table.rownds"),
+    ('[table]\nrounds = true', "table.rounds"),
+    ('[table]\nrounds = 0', "table.rounds"),
+    ('[table]\ndead_wall = -1', "table.dead_wall"),
+    ('[table]\nreplacement = "middle"', "table.replacement"),
+    ('[table]\ndealer_stays = ["dealer_loss"]', "table.dealer_stays.0"),
+    ('table = 3', "table"),
+    ('extends = "mistboard"\n[table]\nreplacement = "front"', "table.dead_wall"),
+    ('extends = "hk-classic"\n[table]\nstart_points = 5', "table.start_points"),
+    ('extends = "bga-old-style"\n[table]\nstart_points = false', "table.start_points"),
+    ('extends = "hk-classic"\n[table]\nrounds = false', "table.rounds"),
+    ('extends = "mistboard"\n[claims]\nrobbing_kong = "added"', "claims.robbing_kong"),
+    ('extends = "bga-old-style"\n[table]\nconcealed_kong = false', "claims.robbing_kong"),
+])
+def test_refused_with_the_toml_path(text: str, path: str) -> None:
+    with pytest.raises(hkcore.HkcoreError) as err:
+        hkcore.load_preset(text)
+    assert err.value.path == path, str(err.value)
+    assert f": {path}: " in str(err.value)
+
+
+def test_unknown_key_has_a_suggestion() -> None:
+    with pytest.raises(hkcore.HkcoreError, match=r"did you mean 'rounds'"):
+        hkcore.load_preset('[table]\nrownds = 2')
+
+
+def test_export_and_reload_keeps_the_table() -> None:
+    for pid in PRESETS:
+        p = hkcore.load_preset(pid)
+        again = hkcore.load_preset(hkcore.preset.export_toml(p))
+        assert again.table == p.table, pid
+
+
+def test_diff_names_table_keys() -> None:
+    a, b = hkcore.load_preset("bga-old-style"), hkcore.load_preset("playingcards-io")
+    paths = {d.path for d in hkcore.preset.diff(a, b)}
+    assert {"table.replacement", "table.kong_tile", "table.hands", "table.rounds"} <= paths
+
+
+def test_docs_table_is_the_model_s() -> None:
+    docs = Path(__file__).resolve().parents[1] / "docs" / "house-rules.md"
+    if not docs.exists():
+        pytest.skip("docs/ is not beside the tests")
+    assert docs_table() in docs.read_text(encoding="utf-8")
