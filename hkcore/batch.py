@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import pickle
 import threading
 from collections import deque
@@ -20,7 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HandError, HkcoreError, TileError, shown
@@ -181,9 +182,13 @@ def compile_specs(specs: Specs) -> list[CompiledPreset]:
             for kind, value in specs.presets]
 
 
-def _start_worker(specs: Specs) -> None:
-    """A worker process compiles its presets once."""
+_SHARED: list[Any] = []
+
+
+def _start_worker(specs: Specs, shared: tuple[Any, ...] = ()) -> None:
+    """A worker process compiles its presets once (and keeps what its pool shares, ``shared``)."""
     _WORKER[:] = compile_specs(specs)
+    _SHARED[:] = shared
 
 
 def _work_json(lines: list[str | None], start: int) -> list[str | None]:
@@ -240,13 +245,16 @@ def in_workers(items: Iterator[Any], specs: Specs, jobs: int,
 
 
 def _in_pool(tasks: Iterator[tuple[Any, ...]], specs: Specs, jobs: int,
-             work: Callable[..., T]) -> Iterator[T]:
+             work: Callable[..., T], context: Any = None, shared: tuple[Any, ...] = ()) -> Iterator[T]:
     """``work(*task)`` of each task, in order, in ``jobs`` worker processes
-    that compiled ``specs`` once; at most ``2 * jobs`` tasks in flight."""
-    context = _context()
+    that compiled ``specs`` once (started by ``context``, ``_context()`` if
+    None; each keeps ``shared`` in ``_SHARED``); at most ``2 * jobs`` tasks in
+    flight."""
+    context = context or _context()
     if context.get_start_method() != "fork":
         check_picklable(specs.plugins, pickle.dumps)
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker, initargs=(specs,)) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
+                             initargs=(specs, shared)) as pool:
         pending: deque[Future[T]] = deque()
         try:
             while True:
@@ -288,6 +296,77 @@ def score_blocks(blocks: Iterable[tuple[int, bytes]], preset: str | Path | Prese
         yield from (_score_block(compiled, first, block) for first, block in blocks)
         return
     yield from _in_pool(iter(blocks), specs_for([(preset, compiled)]), jobs, _work_block)
+
+
+def write_blocks(blocks: Iterable[tuple[int, bytes]], out: BinaryIO,
+                 preset: str | Path | Preset = "bga-old-style", *, jobs: int = 1) -> tuple[int, int]:
+    """Score JSON-lines text given in blocks of whole lines (as ``score_blocks``
+    takes them) and write the answers to ``out`` in input order, the bytes
+    ``score_blocks`` gives; return (lines read, lines failed). With ``jobs`` > 1,
+    ``out`` a file with a descriptor and workers forked from this process,
+    each worker writes its blocks' answers to that descriptor itself, in its
+    block's turn, so that they do not pass through this process."""
+    check_jobs(jobs)
+    compiled = compiled_for(preset)
+    context = _context() if jobs > 1 else None
+    fd = _descriptor(out) if context is not None and context.get_start_method() == "fork" else None
+    total = failed = 0
+    if fd is None:
+        for text, n, bad in score_blocks(blocks, preset, jobs=jobs):
+            out.write(text)
+            total += n
+            failed += bad
+        out.flush()
+        return total, failed
+    out.flush()  # what ``out`` holds goes before the workers' answers
+    turns = _Turns(context)
+    tasks = ((i, first, block) for i, (first, block) in enumerate(blocks))
+    for n, bad in _in_pool(tasks, specs_for([(preset, compiled)]), jobs, _write_block, context, (fd, turns)):
+        total += n
+        failed += bad
+    return total, failed
+
+
+def _descriptor(out: BinaryIO) -> int | None:
+    """The file descriptor under ``out``, or None if it has none."""
+    try:
+        return out.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError and a ValueError
+        return None
+
+
+class _Turns:
+    """Whose turn it is to write, shared by a pool's workers: block 0's
+    worker first, then block 1's, and so on."""
+
+    def __init__(self, context: Any) -> None:
+        self.next = context.Value("q", 0, lock=False)
+        self.changed = context.Condition()
+
+    def write(self, index: int, fd: int, data: bytes) -> None:
+        """Write ``data`` to ``fd`` in block ``index``'s turn, then pass the
+        turn on (also when the write fails: the next blocks' writers must not
+        wait for ever)."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.next.value == index)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+            finally:
+                self.next.value = index + 1
+                self.changed.notify_all()
+
+
+def _write_block(index: int, first: int, block: bytes) -> tuple[int, int]:
+    fd, turns = _SHARED
+    try:
+        text, n, bad = _score_block(_WORKER[0], first, block)
+    except BaseException:
+        turns.write(index, fd, b"")  # the turn passes on; the error reaches the caller in order
+        raise
+    turns.write(index, fd, text)
+    return n, bad
 
 
 def _score_block(compiled: CompiledPreset, first: int, block: bytes) -> tuple[bytes, int, int]:

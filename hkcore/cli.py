@@ -301,16 +301,10 @@ def _file_blocks(path: str) -> Iterator[tuple[int, bytes]]:
 
 def _score_file(path: str, preset: str, jobs: int) -> int:
     """``score --jsonl FILE``: the file in blocks, answers written as they come."""
-    from hkcore.batch import score_blocks
+    from hkcore.batch import write_blocks
 
-    failed = total = 0
     sys.stdout.flush()
-    out = sys.stdout.buffer
-    for text, n, bad in score_blocks(_file_blocks(path), preset, jobs=jobs):
-        out.write(text)
-        total += n
-        failed += bad
-    out.flush()
+    total, failed = write_blocks(_file_blocks(path), sys.stdout.buffer, preset, jobs=jobs)
     return _failures(failed, total, "lines")
 
 
