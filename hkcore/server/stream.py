@@ -49,7 +49,7 @@ def batch_preset(line: bytes, known: ServerPresets) -> Preset:
     """The preset a batch's first line ``{"preset": P}`` names (P as in every
     other request: an id, or a custom preset as TOML text)."""
     try:
-        data = json.loads(line, objectpairs_hook_hook=pairs_hook)
+        data = json.loads(line, object_pairs_hook=pairs_hook)
     except (ValueError, RecursionError) as exc:
         raise ApiError(400, "Bad JSON", f"line 1: not a JSON object ({str(exc)[:200]}); a first line "
                        '{"preset": ...} names the preset of the batch', "BatchHeaderError", "body") from None
