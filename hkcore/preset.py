@@ -1048,3 +1048,8 @@ def diff(a: Preset, b: Preset) -> list[Difference]:
     order_keys = [*TOP_KEYS]
     out.sort(key=lambda d: (order_keys.index(d.path.split(".")[0]) if d.path.split(".")[0] in order_keys else 99))
     return out
+
+# public names of the helpers the server uses (the preset package will export them as such)
+is_path = _is_path
+nearest = _nearest
+toml_data = _toml_data

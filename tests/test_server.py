@@ -601,3 +601,34 @@ def test_never_a_500(url: str, path: str, body: bytes, kind: str) -> None:
     assert status < 500, (path, body, raw[:300])
     if status >= 400:
         assert answered == "application/problem+json"
+
+
+# -- hostile clients
+
+def test_every_answer_sends_csp_and_nosniff(url: str) -> None:
+    """Pages, JSON, problems and the page's files all say what may load and that types are not guessed."""
+    import urllib.request
+    for path, body in (("/", None), ("/docs", None), ("/web/app.js", None), ("/health", None),
+                       ("/score", {"hand": README_HAND}), ("/score", {"hand": "234m5"}), ("/nowhere", None)):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(url + path, data=data, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                headers = r.headers
+        except urllib.error.HTTPError as exc:
+            headers = exc.headers
+        csp = headers.get("content-security-policy", "")
+        assert "script-src 'self'" in csp and "default-src 'none'" in csp and "unsafe-inline" not in csp, path
+        assert headers.get("x-content-type-options") == "nosniff", path
+
+
+def test_a_preset_id_that_reads_as_toml_is_refused_at_start(tmp_path: Path) -> None:
+    """An id holding '=' would be taken for TOML text by every request naming it: the server does not start,
+    and says which file."""
+    folder = tmp_path / "presets"
+    folder.mkdir()
+    (folder / "odd.toml").write_text('extends = "mistboard"\nid = "a=b"\n')
+    with pytest.raises(RuntimeError) as caught:
+        with running("--presets", str(folder), timeout=20):
+            pass
+    assert "odd.toml" in str(caught.value) and "a=b" in str(caught.value)

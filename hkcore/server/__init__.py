@@ -1,0 +1,36 @@
+"""hkcore over HTTP: a FastAPI application (``create_app``) and ``hkscore serve``.
+
+JSON in and out as RULES.md and the Python models say; the OpenAPI document
+(``/openapi.json``) is generated from the same pydantic models, and ``/docs``
+is a local page that reads it (no CDN). Errors are ``application/problem+json``
+naming the field and the value with the words of the Python errors; bad
+input is a 4xx, never a 500. The page at ``/`` is plain HTML, CSS and JS
+shipped in ``hkcore/web``. See docs/server.md.
+
+The package, by part: ``app`` (the application and its serving),
+``routes`` (one router per resource), ``models`` (requests and answers),
+``catalog`` (the server's presets, given to endpoints as a dependency),
+``problems`` (every error as problem+json), ``limits`` (body size, time
+and header middleware), ``stream`` (the NDJSON batch answer) and
+``openapi``.
+
+State: an application holds its presets in one immutable value
+(``ServerPresets``, in ``app.state``); nothing here is a module-level
+mutable table, and every request handler is safe to run on several threads
+at once.
+"""
+from __future__ import annotations
+
+from hkcore.server.app import app_from_env, create_app, serve, serving
+from hkcore.server.catalog import ServerPresets, is_toml
+from hkcore.server.limits import (BATCH_TIME_LIMIT, MAX_BATCH_BODY, MAX_BODY, MOST_PRESETS, TIME_LIMIT, Deadline,
+                                  Limits)
+from hkcore.server.models import (AnalyseRequest, CompareRequest, Health, LegalClaimsRequest, PositionRequest,
+                                  PresetSummary, Problem, ResolveClaimsRequest, ScoreRequest)
+from hkcore.server.openapi import openapi_document
+from hkcore.server.problems import PROBLEM, ApiError
+
+__all__ = ["BATCH_TIME_LIMIT", "MAX_BATCH_BODY", "MAX_BODY", "MOST_PRESETS", "PROBLEM", "TIME_LIMIT",
+           "AnalyseRequest", "ApiError", "CompareRequest", "Deadline", "Health", "LegalClaimsRequest", "Limits",
+           "PositionRequest", "PresetSummary", "Problem", "ResolveClaimsRequest", "ScoreRequest", "ServerPresets",
+           "app_from_env", "create_app", "is_toml", "openapi_document", "serve", "serving"]

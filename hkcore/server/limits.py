@@ -1,0 +1,157 @@
+"""The service's limits: body sizes, time limits, and the ASGI middleware that keeps them."""
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+from starlette.exceptions import HTTPException
+
+from hkcore.server.problems import ApiError, problem_response
+
+#: the largest request body of a JSON endpoint, in bytes (a custom preset's TOML may ride along)
+MAX_BODY = 2 << 20
+#: the largest body of ``POST /score/batch``, in bytes (it is read and answered line by line)
+MAX_BATCH_BODY = 256 << 20
+#: seconds a request may take, from its first byte to its answer (batch: to its last line)
+TIME_LIMIT = 10.0
+BATCH_TIME_LIMIT = 600.0
+#: the most presets one request may name
+MOST_PRESETS = 64
+#: the path of the streamed batch endpoint (its own body and time limits)
+BATCH_PATH = "/score/batch"
+#: the key of a request's Deadline in its ASGI scope
+DEADLINE_KEY = "hkcore.deadline"
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When one request's time is up (``time.monotonic()`` seconds) and the
+    limit it comes from. ``Limits`` makes one per request; the endpoints
+    check it between the steps of their loops, so that work past the limit
+    is abandoned rather than finished unseen."""
+
+    at: float
+    seconds: float
+
+    @classmethod
+    def after(cls, seconds: float) -> Deadline:
+        """The deadline ``seconds`` from now."""
+        return cls(time.monotonic() + seconds, seconds)
+
+    def left(self) -> float:
+        """Seconds left (negative once passed)."""
+        return self.at - time.monotonic()
+
+    def passed(self) -> bool:
+        """Whether the time is up."""
+        return time.monotonic() >= self.at
+
+    def check(self) -> None:
+        """Raise the 503 ``ApiError`` if the time is up."""
+        if self.passed():
+            raise self.error()
+
+    def error(self) -> ApiError:
+        """The 503 of a request whose time is up."""
+        return ApiError(503, "Too slow", f"the request took longer than {self.seconds:g} s", "Timeout")
+
+
+def deadline_of(request: Request) -> Deadline:
+    """The request's deadline, as ``Limits`` set it (``TIME_LIMIT`` from now in an application without it).
+    Endpoints call it themselves: as a FastAPI dependency it costs a tenth of a ``POST /score``."""
+    found = request.scope.get(DEADLINE_KEY)
+    return found if isinstance(found, Deadline) else Deadline.after(TIME_LIMIT)
+
+
+class Limits:
+    """ASGI middleware: a body larger than the limit is a 413 (told by its
+    Content-Length, or found while it arrives); a request that takes longer
+    than the time limit is a 503 (when its answer has not begun). Each
+    request gets its ``Deadline`` in its scope, for the endpoints to check;
+    a batch answer, once begun, keeps its own time (it ends with an error
+    line)."""
+
+    def __init__(self, app: Any, max_body: int, max_batch_body: int, time_limit: float,
+                 batch_time_limit: float) -> None:
+        self.app = app
+        self.max_body, self.max_batch_body = max_body, max_batch_body
+        self.time_limit, self.batch_time_limit = time_limit, batch_time_limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        batch = scope.get("path") == BATCH_PATH
+        limit = self.max_batch_body if batch else self.max_body
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    size = int(value)
+                except ValueError:
+                    size = -1
+                if size < 0 or size > limit:
+                    err = ApiError(413, "Request too large", f"body: {value.decode('latin-1')[:20]} bytes; "
+                                   f"at most {limit:,}", "RequestTooLarge", "body", None)
+                    await problem_response(err)(scope, receive, send)
+                    return
+        seen = 0
+
+        async def counted() -> Any:
+            nonlocal seen
+            message = await receive()
+            if message.get("type") == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    raise HTTPException(413, f"body: more than {limit:,} bytes")
+            return message
+
+        deadline = Deadline.after(self.batch_time_limit if batch else self.time_limit)
+        started = False
+        try:
+            async with asyncio.timeout(deadline.seconds) as guard:
+
+                async def sending(message: Any) -> None:
+                    nonlocal started
+                    if message["type"] == "http.response.start":
+                        started = True
+                        if batch:  # the stream keeps its own time from here (LinesResponse)
+                            guard.reschedule(None)
+                    await send(message)
+
+                await self.app({**scope, DEADLINE_KEY: deadline}, counted, sending)
+        except TimeoutError:
+            if not started:
+                await problem_response(deadline.error())(scope, receive, send)
+
+
+#: the headers every answer carries: the pages load only their own files and talk only to the service
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"content-security-policy", b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                                 b"connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; "
+                                 b"frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+)
+
+
+class SecurityHeaders:
+    """ASGI middleware: ``SECURITY_HEADERS`` on every HTTP answer (pages, JSON, problems, streams)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", ())}
+                message = {**message, "headers": [*message.get("headers", ()),
+                                                  *(h for h in SECURITY_HEADERS if h[0] not in have)]}
+            await send(message)
+
+        await self.app(scope, receive, sending)

@@ -1,0 +1,1 @@
+"""The service's endpoints, one router per resource."""
