@@ -1,7 +1,7 @@
 """Scoring many hands: in order, a bad hand's error in its place, on one
 process or several.
 
-``score_many`` takes any iterable of hands (RULES.md dicts, JSON text or
+``score_many`` takes any iterable of hands (docs/rules.md dicts, JSON text or
 bytes, one hand per JSON line, compact notation, ``Hand`` objects) and
 yields one answer per hand, in order. With ``jobs=N`` the hands go to N
 worker processes in chunks of raw text lines (never pickled objects), at

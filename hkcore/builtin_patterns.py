@@ -1,4 +1,4 @@
-"""The built-in faan patterns of RULES.md, registered as a plugin.
+"""The built-in faan patterns of docs/rules.md, registered as a plugin.
 
 Each detector says how many times its pattern is met in one situation
 (see :class:`hkcore.patterns.Situation`); values live in presets.
@@ -249,5 +249,5 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = tuple(
 
 @hookimpl
 def hkcore_patterns() -> list[Pattern]:
-    """The patterns of RULES.md."""
+    """The patterns of docs/rules.md."""
     return list(BUILTIN_PATTERNS)

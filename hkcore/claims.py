@@ -11,7 +11,7 @@ and "Four matching tiles", the Hong Kong reference, PlayingCards.io):
   the preset (its minimum, its shapes);
 - while another player adds a tile to an exposed pung (an added kong), or
   declares a concealed kong, only a win may be claimed on that tile: robbing
-  the kong, as the preset's ``[claims] robbing_kong`` allows (RULES.md ruling 13).
+  the kong, as the preset's ``[claims] robbing_kong`` allows (docs/rules.md ruling 13).
 
 Priority: a win beats a pung or kong, which beat a chow; between equal
 claims the seat nearest after the discarder gets the tile, unless the preset

@@ -1,6 +1,6 @@
 """The ``hkscore`` command line.
 
-    hkscore example                        the RULES.md example hand, as JSON
+    hkscore example                        the example hand of docs/rules.md, as JSON
     hkscore score HAND --preset all        score a hand (JSON file, - for stdin, or notation)
     hkscore compare HAND [--preset P]      one hand under several presets, side by side
     hkscore waits HAND [--preset P]        a hand in play: tiles away, waits and their value
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 # (and --help) stays quick.
 MAX_JSON = 65536  # the same bound as hkcore.models.MAX_JSON (tests hold them equal)
 
-#: The example hand of RULES.md ("A hand as data").
+#: The example hand of docs/rules.md ("A hand as data").
 EXAMPLE_HAND: dict[str, Any] = {
     "tiles": "234m55z",
     "melds": [{"kind": "pung", "tiles": "666z", "from": "W"},
@@ -863,7 +863,7 @@ def build_parser() -> argparse.ArgumentParser:
     _output(wt, "a list of analyses, one per preset in order (an error in its place)", table=True)
     wt.set_defaults(func=_cmd_waits)
 
-    ex = sub.add_parser("example", help="print the RULES.md example hand as JSON")
+    ex = sub.add_parser("example", help="print the example hand of docs/rules.md as JSON")
     _output(ex, "always JSON")
     ex.set_defaults(func=_cmd_example)
 

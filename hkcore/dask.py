@@ -130,7 +130,7 @@ def compare_frame(frame: Any, presets: Presets = None, *, column: str = "hand", 
                   split_every: int | None = None) -> ComparisonSummary:
     """The ``ComparisonSummary`` of one column of a Dask dataframe (or of a
     Dask series), one hand a row in row order: JSON text or bytes, notation,
-    or a struct column (a dict a row, as Parquet stores RULES.md's hand
+    or a struct column (a dict a row, as Parquet stores docs/rules.md's hand
     objects), whose null fields count as absent (Parquet writes a field a row
     lacks as null). A null row is an unreadable hand."""
     try:

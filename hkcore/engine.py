@@ -2,7 +2,7 @@
 
 For each reading the core gives (and each place the winning tile can sit in
 it), every pattern in play is detected; the preset's values are added up
-(RULES.md ruling 1): what an ``includes`` names is not added; a limit hand
+(docs/rules.md ruling 1): what an ``includes`` names is not added; a limit hand
 scores its highest limit alone (equal limits: the one listed first), plus
 the preset's ``limit_adds``; a limit never lowers a hand (the ordinary count
 stands when it is worth strictly more after the cap; on a tie the limit is
@@ -187,7 +187,7 @@ class CompiledPreset:
         self._scores: Mapping[tuple[int, int, int], PatternScore] = MappingProxyType({
             (e.index, n, e.contribution(n)): self._make_pattern(e.index, n, e.contribution(n))
             for e in self.entries for n in range(1, _MOST_COUNTED.get(e.id, 1) + 1)})
-        #: what a result says of its payments under a preset without a payment table (RULES.md: "the result says so")
+        #: what a result says of its payments under a preset without a payment table (docs/rules.md: "the result says so")
         self.no_table_note = (None if preset.payments is not None
                               else f"no payment table: {preset.id} scores {preset.unit} only")
         self.kernel = self._build_kernel() if use_kernel else None
@@ -622,7 +622,7 @@ def compiled_for(preset: str | Preset) -> CompiledPreset:
 
 
 def score(hand: Any, preset: str | Preset = "bga-old-style") -> ScoreResult:
-    """Score a hand (RULES.md dict, ``Hand``, JSON or compact notation) under a preset.
+    """Score a hand (docs/rules.md dict, ``Hand``, JSON or compact notation) under a preset.
 
     ``preset`` is a built-in id, a TOML path or a loaded ``Preset``.
     """

@@ -1,6 +1,6 @@
-"""Validated data: a hand as RULES.md writes it, its declared sets, a result.
+"""Validated data: a hand as docs/rules.md writes it, its declared sets, a result.
 
-``Hand`` is exactly the JSON of RULES.md ("A hand as data"): unknown fields
+``Hand`` is exactly the JSON of docs/rules.md ("A hand as data"): unknown fields
 are refused and every context that cannot happen is an error naming the
 field and the value. A validated hand also carries what the scorer needs
 (counts, set codes), computed once.
@@ -125,7 +125,7 @@ class Meld(_Checked):
 
 
 class Hand(_Checked):
-    """A finished hand with its context, as in RULES.md "A hand as data"."""
+    """A finished hand with its context, as in docs/rules.md "A hand as data"."""
 
     tiles: str
     melds: tuple[Meld, ...] = ()
@@ -294,7 +294,7 @@ class Hand(_Checked):
 
     @classmethod
     def parse(cls, data: Any) -> Hand:
-        """A ``Hand`` from a dict (RULES.md JSON), a JSON string, compact notation or a Hand.
+        """A ``Hand`` from a dict (docs/rules.md JSON), a JSON string, compact notation or a Hand.
 
         Errors are ``HandError`` naming the field and the value.
         """
@@ -578,7 +578,7 @@ def reading_part(kind: str, tiles: str, concealed: bool, declared: bool, winning
 
 
 class ScoreResult(Value):
-    """A hand scored under one preset (RULES.md "A result as data").
+    """A hand scored under one preset (docs/rules.md "A result as data").
 
     ``faan`` is the counted total after the cap (points when ``unit`` is
     "points"); each pattern's ``faan`` is its contribution before the cap, so

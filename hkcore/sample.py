@@ -231,7 +231,7 @@ def _counts_of(tiles: Sequence[int]) -> list[int]:
 
 
 def hk_dict(s: Situation, bonus: bool) -> dict[str, Any]:
-    """The RULES.md dict of a situation (bonus tiles only when ``bonus``)."""
+    """The docs/rules.md dict of a situation (bonus tiles only when ``bonus``)."""
     melds = []
     for code, hidden, frm in s.melds:
         kind = ("chow", "pung", "kong")[code // 34]
@@ -265,7 +265,7 @@ ONLY = ("complete", "winnable")
 
 def sample(n: int, seed: int = 0, preset: str | Path | Preset | None = None, *,
            only: str | None = None) -> Iterator[dict[str, Any]]:
-    """``n`` random complete hands (RULES.md dicts), the same for the same
+    """``n`` random complete hands (docs/rules.md dicts), the same for the same
     arguments. With ``preset``: no bonus tiles when it plays 136 tiles; with
     ``only`` ("complete" or "winnable", which needs ``preset``), hands that
     are not so under the preset are skipped (and more drawn, so ``n`` come;

@@ -25,7 +25,7 @@ def _Maybe(low: int, high: int) -> Any:
 
 
 class TableRules(BaseModel):
-    """How a preset's table plays (GAME.md's knobs): the wall, kongs, the
+    """How a preset's table plays (docs/house-rules.md, "[table]"): the wall, kongs, the
     claim window, the dealer's turn and the length of a match."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, title="Table")

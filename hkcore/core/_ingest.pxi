@@ -1,5 +1,5 @@
 # Fast ingestion, included by _ccore.pyx: a hand given as a dict (the hand
-# JSON of RULES.md) read straight into a validated Hand.
+# JSON of docs/rules.md) read straight into a validated Hand.
 #
 # "Fast accept, slow reject": the reader accepts only plain, valid input
 # (exact types, plain ASCII tile notation, every count and context check

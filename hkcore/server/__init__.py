@@ -1,6 +1,6 @@
 """hkcore over HTTP: a FastAPI application (``create_app``) and ``hkscore serve``.
 
-JSON in and out as RULES.md and the Python models say; the OpenAPI document
+JSON in and out as docs/rules.md and the Python models say; the OpenAPI document
 (``/openapi.json``) is generated from the same pydantic models, and ``/docs``
 is a local page that reads it (no CDN). Errors are ``application/problem+json``
 naming the field and the value with the words of the Python errors; bad

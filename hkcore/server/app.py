@@ -24,7 +24,7 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
     served beside the built-in ones (and the only files a preset sent in a
     request may extend)."""
     app = FastAPI(title="hkcore", version=health.version(), docs_url=None, redoc_url=None,
-                  description="Score Hong Kong mahjong hands under any house ruleset (RULES.md). "
+                  description="Score Hong Kong mahjong hands under any house ruleset (docs/rules.md). "
                               "Errors are application/problem+json.")
     app.state.presets = ServerPresets.load(presets_dir)
     for kind in (ApiError, HkcoreError, RequestValidationError, HTTPException, Exception):

@@ -14,9 +14,9 @@ from hkcore.models import Hand, Position, ScoreResult
 from hkcore.server.limits import MAX_BODY
 from hkcore.server.problems import PARSED
 
-_HAND_DOC = ("a finished hand: the RULES.md JSON (a Hand) or the compact notation, e.g. "
+_HAND_DOC = ("a finished hand: the docs/rules.md JSON (a Hand) or the compact notation, e.g. "
              "'234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N'")
-_POSITION_DOC = "a hand in play: the RULES.md JSON without the win (a Position) or notation without win:"
+_POSITION_DOC = "a hand in play: the docs/rules.md JSON without the win (a Position) or notation without win:"
 _PRESET_DOC = ("a preset id (GET /presets), or a custom preset as TOML text (it may extend the built-in "
                "presets and the server's presets folder only)")
 

@@ -116,5 +116,5 @@ def analyse_hand(body: AnalyseRequest, request: Request, known: Known) -> RawJSO
 
 @router.post("/position", response_model=Position, responses={**ERRORS})
 def read_position(body: PositionRequest) -> RawJSON:
-    """A hand in play (JSON or notation without win:) as the server reads it: its RULES.md JSON, canonical."""
+    """A hand in play (JSON or notation without win:) as the server reads it: its docs/rules.md JSON, canonical."""
     return RawJSON(body.hand.to_json())
