@@ -273,6 +273,21 @@ class Preset:
 
 # ---------------------------------------------------------------- loading
 
+#: the most parts a dotted key may have (``a.b.c`` has 3): the TOML parser's time grows with the square of a
+#: key's parts, so a 32 KB key of 16,000 parts would take seconds and a gigabyte
+MAX_KEY_PARTS = 32
+_LONG_KEY = re.compile(r"""(?:(?:[A-Za-z0-9_-]+|"[^"\n]{0,200}"|'[^'\n]{0,200}')[ \t]*\.[ \t]*){%d}""" % MAX_KEY_PARTS)
+
+
+def _bounded(text: str, label: str) -> None:
+    """Refuse TOML text whose cost to parse is not bounded by its length (a dotted key of too many parts)."""
+    found = _LONG_KEY.search(text)
+    if found is not None:
+        line = text.count("\n", 0, found.start()) + 1
+        raise PresetError(f"a dotted key of more than {MAX_KEY_PARTS} parts at line {line:,} "
+                          f"(at most {MAX_KEY_PARTS})", label, None, value=found.group(0))
+
+
 def _toml_data(text: str) -> dict[str, Any]:
     """The data of TOML text given as a string (at most ``MAX_FILE`` characters)."""
     if len(text) > MAX_FILE:
@@ -282,6 +297,7 @@ def _toml_data(text: str) -> dict[str, Any]:
     except UnicodeEncodeError as exc:  # a TOML document is UTF-8 text; a lone surrogate is not
         raise PresetError(f"not valid TOML: character {exc.start + 1:,} is a lone surrogate "
                           f"{shown(text[exc.start])}, not text", "<toml>", value=text[exc.start]) from None
+    _bounded(text, "<toml>")
     try:
         return tomllib.loads(text)
     except ValueError as exc:  # TOMLDecodeError, or an int too long to read
@@ -364,6 +380,7 @@ def _read(ref: str, base_dir: Path | None, files: list[tuple[str, bytes]],
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise PresetError(f"not UTF-8 text (byte {exc.start:,} is {raw[exc.start]:#04x})", label) from None
+    _bounded(text, label)
     try:
         return tomllib.loads(text), label, folder
     except ValueError as exc:  # TOMLDecodeError, or an int too long to read
