@@ -422,6 +422,8 @@ def _apply_extends(data: dict[str, Any], label: str, folder: Path | None, seen: 
     parent = data.get("extends")
     if parent is None:
         out = {**data, _DISABLED: disabled}
+        if "id" not in data and not label.startswith("<"):  # a file's id defaults to its name
+            out["id"] = Path(label).stem
         if disabled:
             out["patterns"] = {k: v for k, v in raw_patterns.items() if v is not False}
         return out, origin
@@ -548,7 +550,7 @@ def _build(data: dict[str, Any], origin: dict[str, str], cat: Catalogue) -> Pres
 
     if cap is not False and minimum > cap:
         raise PresetError(f"minimum {minimum} is above the cap {cap}: no hand could ever reach it",
-                          where("minimum"), "minimum")
+                          where("minimum"), "minimum", value=minimum)
     payments = data.get("payments", False)
     if payments is not False:
         payments = _payments(payments, where("payments"), cat, None if cap is False else cap)

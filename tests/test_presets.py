@@ -605,3 +605,17 @@ def test_full_spicy_base_2_cap_8(tmp_path: Path) -> None:
     # 11 faan self-drawn: the spicy cap 8 holds, b = 512, each pays 1024
     r = hkcore.score("123m123m456m789m99m win:9m self-draw", f)
     assert r.faan == 11 and r.payments == {"E": 3072, "S": -1024, "W": -1024, "N": -1024}
+
+
+def test_a_file_without_id_or_extends_is_named_after_the_file(tmp_path: Path) -> None:
+    # docs/house-rules.md: "id defaults to the file name"
+    f = tmp_path / "our-club.toml"
+    f.write_text('name = "x"\n[patterns]\nall_chows = 1\n', encoding="utf-8")
+    p = hkcore.load_preset(f)
+    assert (p.id, p.name) == ("our-club", "x")
+
+
+def test_minimum_above_cap_shows_the_value() -> None:
+    with pytest.raises(hkcore.HkcoreError) as err:
+        hkcore.load_preset('extends = "mistboard"\nminimum = 12\n')
+    assert (err.value.path, err.value.value) == ("minimum", 12)

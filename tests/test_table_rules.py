@@ -97,3 +97,4 @@ def test_docs_table_is_the_model_s() -> None:
     if not docs.exists():
         pytest.skip("docs/ is not beside the tests")
     assert docs_table() in docs.read_text(encoding="utf-8")
+
