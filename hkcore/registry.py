@@ -23,13 +23,13 @@ from itertools import islice
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, get_args
 
 import pluggy
 
 from hkcore import hookspecs
 from hkcore.errors import HkcoreError, shown
-from hkcore.patterns import Pattern
+from hkcore.patterns import Pattern, Scope
 from hkcore.payments import PaymentAdjustment, PaymentScheme
 from hkcore.shapes import Shape
 
@@ -143,6 +143,10 @@ def _build_catalogue(pm: pluggy.PluginManager, broken: dict[str, str]) -> Catalo
                      broken_plugins=MappingProxyType(broken_plugins), available=MappingProxyType(available))
 
 
+#: the scopes a pattern may have
+SCOPES: tuple[str, ...] = get_args(Scope)
+
+
 def _check_pattern(item: Any) -> str | None:
     if not isinstance(item, Pattern):
         return f"{item!r}, not a hkcore.patterns.Pattern"
@@ -150,6 +154,8 @@ def _check_pattern(item: Any) -> str | None:
         return f"a pattern with id {item.id!r} (ids are lower_snake_case)"
     if not callable(item.detect):
         return f"pattern {item.id!r} whose detect is not callable"
+    if item.scope not in SCOPES:
+        return f"pattern {item.id!r} with scope {shown(item.scope)}, not one of {', '.join(SCOPES)}"
     return None
 
 
