@@ -47,7 +47,9 @@ def write_report(summary: ComparisonSummary, out: str | Path) -> list[Path]:
     written = []
     for name, text in files.items():
         path = folder / name
-        path.write_text(text, encoding="utf-8")
+        partial = folder / f".{name}.partial"  # an interrupted write leaves no file that looks complete
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
         written.append(path)
     return written
 

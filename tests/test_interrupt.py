@@ -1,0 +1,37 @@
+"""Ctrl-C during ``hkscore report`` prints one line, exits 130 and leaves no report behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+HAND = {"tiles": "234m55z", "melds": [{"kind": "pung", "tiles": "666z", "from": "W"},
+                                      {"kind": "pung", "tiles": "777z", "from": "E"},
+                                      {"kind": "kong", "tiles": "1111m", "concealed": True}],
+        "win_tile": "5z", "seat_wind": "S", "discarder": "N"}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+def test_sigint_during_report_is_one_line_and_130(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="hkscore report needs matplotlib (pip install 'hkcore[report]')")
+    out = tmp_path / "report"
+    proc = subprocess.Popen([sys.executable, "-m", "hkcore.cli", "report", "-", "--preset", "all", "--out", str(out),
+                             "--jobs", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin is not None
+    line = (json.dumps(HAND) + "\n").encode()
+    proc.stdin.write(line * 2000)
+    proc.stdin.flush()           # the pipe stays open: report is reading when the signal comes
+    time.sleep(3)
+    assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+    os.kill(proc.pid, signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert stderr.decode() == "hkscore: interrupted\n"
+    assert not (out / "summary.json").exists() and not (out / "report.html").exists()
