@@ -792,8 +792,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise HkcoreError(f"serve needs the server extra ({exc.name} is missing): pip install 'hkcore[server]'") \
             from None
-    if not 1 <= args.port <= 65535:
-        raise HkcoreError(f"--port: expected 1..65535, got {args.port}")
+    if not 0 <= args.port <= 65535:
+        raise HkcoreError(f"--port: expected 0..65535 (0: a free port, printed), got {args.port}")
     if not 1 <= args.workers <= 64:
         raise HkcoreError(f"--workers: expected 1..64, got {args.workers}")
     for option, seconds in (("--time-limit", args.time_limit), ("--batch-time-limit", args.batch_time_limit)):
@@ -912,7 +912,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=_cmd_report)
     sv = sub.add_parser("serve", help="the HTTP service (JSON API, /docs) and the scoring page at /")
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sv.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one and prints it)")
     sv.add_argument("--presets", metavar="DIR", help="a folder of preset files served beside the built-in ones")
     sv.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     sv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])

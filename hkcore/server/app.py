@@ -48,8 +48,12 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
 def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | None = None,
           workers: int = 1, log_level: str = "info", *, time_limit: float = TIME_LIMIT,
           batch_time_limit: float = BATCH_TIME_LIMIT) -> None:
-    """Run the application on uvicorn until interrupted (``workers`` > 1: that many processes)."""
+    """Run the application on uvicorn until interrupted (``workers`` > 1: that many processes);
+    ``port`` 0 picks a free port, printed when the service starts. An address that cannot be listened on
+    is an HkcoreError saying why, before anything starts."""
     import uvicorn
+
+    port = listenable(host, port)
 
     if workers > 1:
         if presets_dir is not None:
@@ -63,6 +67,27 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
         return
     app = serving(create_app(presets_dir, time_limit=time_limit, batch_time_limit=batch_time_limit))
     uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_keep_alive=5)
+
+
+def listenable(host: str, port: int) -> int:
+    """The port ``host``:``port`` can be listened on (``port`` 0: a free one), checked by binding it."""
+    import socket
+
+    if not 0 <= port <= 65535:
+        raise HkcoreError(f"--port must be 0..65535, got {port}")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+            chosen = int(sock.getsockname()[1])
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise HkcoreError(f"cannot listen on {host}:{port}: {reason}") from None
+    if port == 0:
+        print(f"hkscore: serving on http://{host}:{chosen}", flush=True)
+    return chosen
 
 
 def app_from_env() -> FastAPI:
