@@ -772,10 +772,11 @@ def _counted(lines: Iterator[tuple[int, bytes]], source: str) -> Iterator[bytes]
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from hkcore.report import require_matplotlib, write_report
+    from hkcore.report import report_folder, require_matplotlib, write_report
     from hkcore.summary import compare_many
 
     require_matplotlib()  # before reading any hand
+    report_folder(args.out)
     refs = _preset_list(args.preset) if args.preset else ["all"]
     summary = compare_many(_counted(_jsonl_lines(args.source, "source"), args.source), refs, jobs=args.jobs)
     written = write_report(summary, args.out)

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from hkcore.errors import HkcoreError
+from hkcore.errors import HkcoreError, shown
 from hkcore.models import Hand
 from hkcore.notation import unicode_hand
 from hkcore.summary import ComparisonSummary, PresetSummary, summary_json
@@ -36,12 +36,24 @@ def require_matplotlib() -> None:
         raise MissingExtra(INSTALL) from None
 
 
+def report_folder(out: str | Path) -> Path:
+    """The folder a report is written into, made if missing; an HkcoreError naming ``out`` when it is a file
+    or cannot be made (checked before any hand is read)."""
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise HkcoreError(f"out: {shown(str(out))} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise HkcoreError(f"out: cannot make the folder {shown(str(out))}: {exc.strerror or exc}") from None
+    return folder
+
+
 def write_report(summary: ComparisonSummary, out: str | Path) -> list[Path]:
     """Write summary.json, summary.md and report.html into ``out`` (made if
     missing); the paths written."""
     require_matplotlib()
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = report_folder(out)
     files = {"summary.json": summary_json(summary), "summary.md": markdown(summary),
              "report.html": page(summary)}
     written = []

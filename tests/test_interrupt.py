@@ -35,3 +35,20 @@ def test_sigint_during_report_is_one_line_and_130(tmp_path: Path) -> None:
     assert proc.returncode == 130, stderr
     assert stderr.decode() == "hkscore: interrupted\n"
     assert not (out / "summary.json").exists() and not (out / "report.html").exists()
+
+
+def test_report_into_a_file_is_refused_before_any_hand_is_read(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="hkscore report needs matplotlib (pip install 'hkcore[report]')")
+    afile = tmp_path / "afile"
+    afile.write_text("keep me", encoding="utf-8")
+    # (before the check this read every hand, then failed writing: exit 3, internal error)
+    proc = subprocess.Popen([sys.executable, "-m", "hkcore.cli", "report", "-", "--out", str(afile)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 2, stderr
+    assert stderr.startswith("hkscore: error: out: ") and "is a file, not a folder" in stderr
+    assert len(stderr.splitlines()) == 1
+    assert afile.read_text(encoding="utf-8") == "keep me"
