@@ -65,6 +65,7 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.dask", 7.5, "analysis, claims, compare: report"),
     ("hkcore.cli", 8, "CLI, server"),
     ("hkcore.server", 8, "CLI, server"),
+    ("hkcore.__main__", 8, "CLI, server"),
     ("hkcore.server.*", 8, "CLI, server"),
     (FACADE, math.inf, "facade"),
 ]
