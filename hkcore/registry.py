@@ -22,6 +22,7 @@ import warnings
 from itertools import islice
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+import types
 from types import MappingProxyType
 from typing import Any, get_args
 
@@ -233,12 +234,35 @@ def reload_plugins() -> Registry:
     return _publish(lambda extra: extra)
 
 
+def _default_name(plugin: object) -> str:
+    """A plugin's name when none is given: a module's name, else its class's (module and qualified name)."""
+    module_name = getattr(plugin, "__name__", None)
+    if isinstance(plugin, types.ModuleType) and isinstance(module_name, str):
+        return module_name
+    kind = type(plugin)
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _has_hooks(obj: object) -> bool:
+    return any(hasattr(getattr(obj, attr, None), f"{hookspecs.PROJECT}_impl") for attr in dir(obj) if attr.startswith("hkcore_"))
+
+
 def register_plugin(plugin: object, name: str | None = None) -> Registry:
     """Register a plugin object or module (with ``@hookimpl`` functions) in
     this process, beside the installed ones; returns the new registry."""
-    key = name or getattr(plugin, "__name__", None) or f"plugin-{id(plugin)}"
+    if not any(_has_hooks(x) for x in (plugin, type(plugin))):
+        warnings.warn(f"plugin {name or _default_name(plugin)!r} has no @hookimpl functions: it adds nothing "
+                      "(mark them with hkcore.hookspecs.hookimpl)", PluginWarning, stacklevel=2)
 
     def add(extra: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, Any], ...]:
+        key = name
+        if key is None:  # its module's or its class's name; a second of the same is numbered
+            key = base = _default_name(plugin)
+            taken = {n for n, _ in extra}
+            for i in range(2, len(taken) + 3):
+                if key not in taken:
+                    break
+                key = f"{base}-{i}"
         if any(n == key for n, _ in extra) or key in BUILTIN_PLUGINS:
             raise PluginError(f"plugin name {key!r} is already registered")
         return (*extra, (key, plugin))

@@ -31,3 +31,35 @@ def test_a_pattern_of_no_known_scope_is_refused_naming_the_plugin() -> None:
         assert r.faan == 9
     finally:
         hkcore.unregister_plugin(plugin)
+
+
+class Unnamed:
+    @hookimpl
+    def hkcore_patterns(self) -> list[Pattern]:
+        return []
+
+
+class NoHooks:
+    def hkcore_patterns(self) -> list[Pattern]:  # no @hookimpl: pluggy never calls it
+        return []
+
+
+def test_a_plugin_given_no_name_is_named_after_its_class() -> None:
+    first, second = Unnamed(), Unnamed()
+    registry = hkcore.register_plugin(first)
+    try:
+        registry = hkcore.register_plugin(second)
+        try:
+            names = [n for n, _ in registry.extra]
+            assert names[-2:] == [f"{__name__}.Unnamed", f"{__name__}.Unnamed-2"], names
+        finally:
+            hkcore.unregister_plugin(second)
+    finally:
+        hkcore.unregister_plugin(first)
+
+
+def test_a_plugin_without_hooks_is_warned_about() -> None:
+    plugin = NoHooks()
+    with pytest.warns(PluginWarning, match=r"has no @hookimpl functions"):
+        hkcore.register_plugin(plugin, "hookless")
+    hkcore.unregister_plugin(plugin)
