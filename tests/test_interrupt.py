@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -17,13 +18,16 @@ HAND = {"tiles": "234m55z", "melds": [{"kind": "pung", "tiles": "666z", "from": 
                                       {"kind": "kong", "tiles": "1111m", "concealed": True}],
         "win_tile": "5z", "seat_wind": "S", "discarder": "N"}
 
+#: run the command from outside the source tree: the installed hkcore, not the checkout's
+OUTSIDE = tempfile.gettempdir()
+
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
 def test_sigint_during_report_is_one_line_and_130(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib", reason="hkscore report needs matplotlib (pip install 'hkcore[report]')")
     out = tmp_path / "report"
     proc = subprocess.Popen([sys.executable, "-m", "hkcore.cli", "report", "-", "--preset", "all", "--out", str(out),
-                             "--jobs", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             "--jobs", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=OUTSIDE)
     assert proc.stdin is not None
     line = (json.dumps(HAND) + "\n").encode()
     proc.stdin.write(line * 2000)
@@ -43,7 +47,8 @@ def test_report_into_a_file_is_refused_before_any_hand_is_read(tmp_path: Path) -
     afile.write_text("keep me", encoding="utf-8")
     # (before the check this read every hand, then failed writing: exit 3, internal error)
     proc = subprocess.Popen([sys.executable, "-m", "hkcore.cli", "report", "-", "--out", str(afile)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=OUTSIDE)
     try:
         _, stderr = proc.communicate(timeout=60)
     finally:

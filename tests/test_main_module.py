@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
+
+#: run the command from outside the source tree: the installed hkcore, not the checkout's
+OUTSIDE = tempfile.gettempdir()
 
 
 def test_python_m_hkcore_runs_hkscore() -> None:
     example = subprocess.run([sys.executable, "-m", "hkcore", "example"], capture_output=True, text=True,
-                             timeout=60)
+                             timeout=60, cwd=OUTSIDE)
     assert example.returncode == 0, example.stderr
     scored = subprocess.run([sys.executable, "-m", "hkcore", "score", "--preset", "bga-old-style", "--json",
-                             "-"], input=example.stdout, capture_output=True, text=True, timeout=60)
+                             "-"], input=example.stdout, capture_output=True, text=True, timeout=60, cwd=OUTSIDE)
     assert scored.returncode == 0, scored.stderr
     # the example hand (docs/rules.md): 9 faan under bga-old-style, South paid 384 (README)
     data = json.loads(scored.stdout)
@@ -22,5 +26,5 @@ def test_python_m_hkcore_runs_hkscore() -> None:
 
 def test_python_m_hkcore_errors_like_hkscore() -> None:
     proc = subprocess.run([sys.executable, "-m", "hkcore", "score", "--preset", "mistbord", "-"], input="{}",
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60, cwd=OUTSIDE)
     assert proc.returncode == 2 and proc.stderr.startswith("hkscore: error: "), proc.stderr

@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 
@@ -14,10 +15,13 @@ import pytest
 pytest.importorskip("fastapi", reason="hkscore serve needs the server extra (pip install 'hkcore[server]')")
 pytest.importorskip("uvicorn", reason="hkscore serve needs the server extra (pip install 'hkcore[server]')")
 
+#: run the command from outside the source tree: the installed hkcore, not the checkout's
+OUTSIDE = tempfile.gettempdir()
+
 
 def serve(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "hkcore.cli", "serve", *args], capture_output=True, text=True,
-                          timeout=60)
+                          timeout=60, cwd=OUTSIDE)
 
 
 def test_a_port_in_use_is_one_line_exit_2() -> None:
@@ -41,7 +45,8 @@ def test_an_address_not_of_this_machine_is_one_line_exit_2(host: str) -> None:
 
 def test_port_0_picks_a_free_port_and_prints_it() -> None:
     proc = subprocess.Popen([sys.executable, "-m", "hkcore.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-                             "--log-level", "warning"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--log-level", "warning"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=OUTSIDE)
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
