@@ -297,13 +297,18 @@ def _toml_data(text: str) -> dict[str, Any]:
     except UnicodeEncodeError as exc:  # a TOML document is UTF-8 text; a lone surrogate is not
         raise PresetError(f"not valid TOML: character {exc.start + 1:,} is a lone surrogate "
                           f"{shown(text[exc.start])}, not text", "<toml>", value=text[exc.start]) from None
-    _bounded(text, "<toml>")
+    return _parsed(text, "<toml>")
+
+
+def _parsed(text: str, label: str) -> dict[str, Any]:
+    """TOML text (from ``label``) parsed, in time bounded by its length; errors are PresetErrors."""
+    _bounded(text, label)
     try:
         return tomllib.loads(text)
     except ValueError as exc:  # TOMLDecodeError, or an int too long to read
-        raise PresetError(f"not valid TOML: {str(exc)[:2 * SHOWN]}", "<toml>") from None
+        raise PresetError(f"not valid TOML: {str(exc)[:2 * SHOWN]}", label) from None
     except RecursionError:
-        raise PresetError("not valid TOML: nested too deeply", "<toml>") from None
+        raise PresetError("not valid TOML: nested too deeply", label) from None
 
 
 def _from_data(data: dict[str, Any], here: Path | None, folder: Path | None,
@@ -380,13 +385,7 @@ def _read(ref: str, base_dir: Path | None, files: list[tuple[str, bytes]],
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise PresetError(f"not UTF-8 text (byte {exc.start:,} is {raw[exc.start]:#04x})", label) from None
-    _bounded(text, label)
-    try:
-        return tomllib.loads(text), label, folder
-    except ValueError as exc:  # TOMLDecodeError, or an int too long to read
-        raise PresetError(f"not valid TOML: {str(exc)[:2 * SHOWN]}", label) from None
-    except RecursionError:
-        raise PresetError("not valid TOML: nested too deeply", label) from None
+    return _parsed(text, label), label, folder
 
 
 _DISABLED = "__disabled__"
@@ -749,7 +748,9 @@ def _table(raw: Any, where: Callable[[str], str], payments: bool, robbing_kong: 
                               + ", ".join(TableRules.model_fields), file, f"table.{key}", value=key) from None
         value = raw.get(key, err.get("input"))
         raise PresetError(f"{err['msg']}, got {shown(value)}", file, path, value=value) from None
-    for path, message, value in table_problems(rules, payments=payments, robbing_kong=robbing_kong):
+    problems = table_problems(rules, payments=payments, robbing_kong=robbing_kong)
+    if problems:
+        path, message, value = problems[0]
         raise PresetError(message, where(path.split(".")[0]), path, value=value)
     return rules
 

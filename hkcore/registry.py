@@ -22,8 +22,7 @@ import warnings
 from itertools import islice
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-import types
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import Any, get_args
 
 import pluggy
@@ -237,20 +236,22 @@ def reload_plugins() -> Registry:
 def _default_name(plugin: object) -> str:
     """A plugin's name when none is given: a module's name, else its class's (module and qualified name)."""
     module_name = getattr(plugin, "__name__", None)
-    if isinstance(plugin, types.ModuleType) and isinstance(module_name, str):
+    if isinstance(plugin, ModuleType) and isinstance(module_name, str):
         return module_name
     kind = type(plugin)
     return f"{kind.__module__}.{kind.__qualname__}"
 
 
-def _has_hooks(obj: object) -> bool:
-    return any(hasattr(getattr(obj, attr, None), f"{hookspecs.PROJECT}_impl") for attr in dir(obj) if attr.startswith("hkcore_"))
+def _has_hooks(plugin: object) -> bool:
+    """Whether pluggy finds a ``@hookimpl`` function on ``plugin`` (its own parser, not a guess at its marks)."""
+    parser = pluggy.PluginManager(hookspecs.PROJECT)
+    return any(parser.parse_hookimpl_opts(plugin, attr) is not None for attr in dir(plugin))
 
 
 def register_plugin(plugin: object, name: str | None = None) -> Registry:
     """Register a plugin object or module (with ``@hookimpl`` functions) in
     this process, beside the installed ones; returns the new registry."""
-    if not any(_has_hooks(x) for x in (plugin, type(plugin))):
+    if not _has_hooks(plugin):
         warnings.warn(f"plugin {name or _default_name(plugin)!r} has no @hookimpl functions: it adds nothing "
                       "(mark them with hkcore.hookspecs.hookimpl)", PluginWarning, stacklevel=2)
 

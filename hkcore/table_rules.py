@@ -61,8 +61,9 @@ TABLE_KEYS = tuple(TableRules.model_fields)
 def docs_table() -> str:
     """The keys of ``[table]`` as the Markdown table of docs/house-rules.md."""
     rows = ["| key | default | meaning |", "|---|---|---|"]
+    defaults = TableRules().to_toml()
     for key, info in TableRules.model_fields.items():
-        default = TableRules().to_toml()[key]
+        default = defaults[key]
         shown = "false" if default is False else "true" if default is True else repr(default).replace("'", '"')
         rows.append(f"| `{key}` | `{shown}` | {info.description} |")
     return "\n".join(rows)
