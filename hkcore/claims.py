@@ -34,9 +34,9 @@ from hkcore.engine import score
 from hkcore.errors import HandError, TileError, shown
 from hkcore.models import SEATS, Position, ScoreResult, Seat, Value, _err, canonical_tiles, hand_error
 from hkcore.preset import Preset, load_preset
-from hkcore.tiles import Tile, format_tiles, parse_tiles, tile
+from hkcore.tiles import TILES, Tile, format_tiles, parse_tiles, tile
 
-__all__ = ["Claim", "ClaimKind", "Robbing", "legal_claims", "may_discard", "resolve_claims"]
+__all__ = ["Claim", "ClaimKind", "Robbing", "legal_claims", "may_discard", "priority", "resolve_claims", "set_claims"]
 
 ClaimKind = Literal["chow", "pung", "kong", "win"]
 Robbing = Literal["added", "concealed"]
@@ -69,6 +69,12 @@ def _seat(value: Any, field: str) -> str:
 def _next_seat(seat: str) -> str:
     """The seat that plays after ``seat`` (E -> S -> W -> N -> E)."""
     return SEATS[(SEATS.index(seat) + 1) % 4]
+
+
+def priority(kind: str, seat: str, discarder: str) -> tuple[int, int]:
+    """The order of claims on one discard, lowest first: a win, then a pung or
+    kong, then a chow; between equals, the seat nearest after the discarder."""
+    return _RANK[kind], _distance(seat, discarder)
 
 
 def _distance(seat: str, discarder: str) -> int:
@@ -157,24 +163,6 @@ class Claim(Value):
             raise hand_error(exc) from None
 
 
-def _forbidden(kind: str, run_low: Tile, discard: Tile) -> tuple[str, ...]:
-    """Tiles the claimant may not discard at once under the swap rule.
-
-    A pung: the claimed tile. A chow: the claimed tile and, when the claimed
-    tile is an end of the run, the tile just beyond the other end (chowing 4
-    with 5-6: 4 and 7; 6 with 4-5: 6 and 3; a middle tile: only itself; no
-    tile beyond 9 or below 1). The claimed tile comes first.
-    """
-    if kind == "pung":
-        return (discard.code,)
-    out = [discard.code]
-    low, high = run_low.number, run_low.number + 2
-    beyond = high + 1 if discard.number == low else low - 1 if discard.number == high else None
-    if beyond is not None and 1 <= beyond <= 9:
-        out.append(f"{beyond}{discard.suit}")
-    return tuple(out)
-
-
 def legal_claims(hand: Any, discard: str, discarder: str, preset: str | Path | Preset = "bga-old-style", *,
                  kong: Literal["added", "concealed"] | None = None, last_tile: bool = False) -> list[Claim]:
     """Every claim the hand's seat may make on ``discard`` thrown by ``discarder``.
@@ -234,20 +222,44 @@ def legal_claims(hand: Any, discard: str, discarder: str, preset: str | Path | P
     if kong is not None or len(pos.melds) >= 4:
         return claims
     swap = bool(p.claims.get("swap_rule"))
-    if held >= 3:
-        claims.append(Claim(seat=seat, kind="kong", tiles=format_tiles([d] * 4), discard=d.code))
-    if held >= 2:
-        claims.append(Claim(seat=seat, kind="pung", tiles=format_tiles([d] * 3), discard=d.code,
-                            forbidden_discards=_forbidden("pung", d, d) if swap else ()))
-    if d.is_suited and seat == _next_seat(discarder):
-        for low in range(d.number - 2, d.number + 1):
-            if low < 1 or low + 2 > 9:
-                continue
-            run = [tile(f"{n}{d.suit}") for n in range(low, low + 3)]
-            if all(pos.counts[t.index] >= 1 for t in run if t is not d):
-                claims.append(Claim(seat=seat, kind="chow", tiles=format_tiles(run), discard=d.code,
-                                    forbidden_discards=_forbidden("chow", run[0], d) if swap else ()))
+    for kind, run, forbidden in set_claims(pos.counts, d.index, seat, discarder, swap=swap):
+        claims.append(Claim(seat=seat, kind=kind, tiles=format_tiles([TILES[i] for i in run]), discard=d.code,
+                            forbidden_discards=tuple(TILES[i].code for i in forbidden)))
     return claims
+
+
+def set_claims(counts: Sequence[int], discard: int, seat: str, discarder: str, *,
+               swap: bool = False) -> list[tuple[ClaimKind, tuple[int, ...], tuple[int, ...]]]:
+    """The sets ``seat``, holding ``counts`` (34 counts of its concealed tiles),
+    may claim on the discard with tile index ``discard`` (0..33) thrown by
+    ``discarder``: ``(kind, the set's tile indices, the tiles it may not then
+    discard under the swap rule)``, in ``legal_claims``' order: a kong, a
+    pung, then chows by lowest tile. Wins are not among them (they need the
+    preset's scorer), nor is the limit of four declared sets checked.
+
+    Forbidden under the swap rule: for a pung its tile; for a chow the
+    claimed tile and, when the claimed tile is an end of the run, the tile
+    just beyond the other end (chowing 4 with 5-6: 4 and 7; 6 with 4-5: 6
+    and 3; a middle tile: only itself; no tile beyond 9 or below 1).
+    """
+    out: list[tuple[ClaimKind, tuple[int, ...], tuple[int, ...]]] = []
+    held = counts[discard]
+    if held >= 3:
+        out.append(("kong", (discard,) * 4, ()))
+    if held >= 2:
+        out.append(("pung", (discard,) * 3, (discard,) if swap else ()))
+    if discard < 27 and seat == _next_seat(discarder):
+        number = discard % 9  # 0 for a 1
+        base = discard - number
+        for low in range(max(0, number - 2), min(number, 6) + 1):
+            run = (base + low, base + low + 1, base + low + 2)
+            if all(counts[i] >= 1 for i in run if i != discard):
+                forbidden: tuple[int, ...] = ()
+                if swap:
+                    beyond = low + 3 if number == low else low - 1 if number == low + 2 else -1
+                    forbidden = (discard, base + beyond) if 0 <= beyond <= 8 else (discard,)
+                out.append(("chow", run, forbidden))
+    return out
 
 
 def _win_claim(pos: Position, d: Tile, discarder: str, p: Preset, kong: str | None,
@@ -315,7 +327,7 @@ def resolve_claims(claims: Iterable[Claim | dict[str, Any]], discarder: str,
     if not given:
         return []
     order = sorted(range(len(given)),
-                   key=lambda i: (_RANK[given[i].kind], _distance(given[i].seat, discarder), i))
+                   key=lambda i: (*priority(given[i].kind, given[i].seat, discarder), i))
     best = given[order[0]]
     if best.kind == "win" and p.claims.get("multiple_winners"):
         winners: list[Claim] = []

@@ -93,3 +93,17 @@ def loc(field: str | None) -> tuple[str | int, ...]:
     if not field:
         return ()
     return tuple(int(part) if part.isascii() and part.isdigit() else part for part in field.split("."))
+
+
+class TableError(HkcoreError, ValueError):
+    """A game record or a decision the table refuses (hkcore.table).
+
+    ``field`` names the offending field (dotted: ``start.hands.E``, ``act``)
+    and ``value`` holds the offending value. A refused decision leaves the
+    table as it was.
+    """
+
+    def __init__(self, message: str, field: str | None = None, value: Any = None):
+        super().__init__(message)
+        self.field = field
+        self.value = value

@@ -1,0 +1,243 @@
+"""Replay a game log record for record (GAME.md §8.2; docs/table.md, "Replay").
+
+The engine reads a ``start``, then each line in turn: a decision line
+(``discard``, ``chow``, ``pung``, ``kong``, ``win``, ``claim``, ``pass``) is
+submitted as its seat's answer to the open prompt; every other line is what
+the engine itself must write at that point. In a window, a seat that no line
+names is taken to pass.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from hkcore.errors import TableError, shown
+from hkcore.preset import Preset
+from hkcore.table.table import Table, legal_text
+
+#: the lines a seat decides, and the records the engine writes
+DECISIONS = ("discard", "chow", "pung", "kong", "win", "claim", "pass")
+ENGINE = ("bonus", "draw", "exhausted", "end_hand", "end_match")
+EVENTS = ("start", *DECISIONS, *ENGINE)
+#: the longest line a log may hold
+MAX_LINE = 1 << 20
+
+
+class ReplayError(TableError):
+    """A log the engine does not reproduce. ``line`` is its 1-based line
+    number; ``kind`` is ``"difference"`` (the engine wrote something else),
+    ``"illegal"`` (a decision not among the legal actions) or ``"invalid"``
+    (not a record: bad JSON, an unknown event, a field that cannot be)."""
+
+    def __init__(self, message: str, line: int, kind: str, field: str | None = None, value: Any = None):
+        super().__init__(message, field, value)
+        self.line = line
+        self.kind = kind
+
+
+def _records(lines: Iterable[Any]) -> list[tuple[int, dict[str, Any]]]:
+    out = []
+    for n, raw in enumerate(lines, 1):
+        if isinstance(raw, (str, bytes)):
+            if isinstance(raw, bytes):
+                raw = raw.decode("utf-8", "replace")
+            if not raw.strip():
+                continue
+            if len(raw) > MAX_LINE:
+                raise ReplayError(f"line {n}: longer than {MAX_LINE} characters", n, "invalid", "line", None)
+            try:
+                rec = json.loads(raw)
+            except ValueError as exc:
+                raise ReplayError(f"line {n}: not valid JSON ({exc})", n, "invalid", "line", shown(raw)) from None
+        else:
+            rec = raw
+        if not isinstance(rec, Mapping):
+            raise ReplayError(f"line {n}: a record is a JSON object, not {shown(rec)}", n, "invalid", "line", rec)
+        event = rec.get("event")
+        if event not in EVENTS:
+            raise ReplayError(f"line {n}: event = {shown(event)}: not a known event ({', '.join(EVENTS)})", n,
+                              "invalid", "event", event)
+        out.append((n, dict(rec)))
+    return out
+
+
+def _first_difference(expected: Any, engine: Any, path: str, only_given: bool) -> tuple[str, Any, Any] | None:
+    if isinstance(expected, Mapping) and isinstance(engine, Mapping):
+        keys = list(expected) if only_given else list(dict.fromkeys([*expected, *engine]))
+        for k in keys:
+            where = f"{path}.{k}" if path else str(k)
+            if k not in engine or k not in expected:
+                return where, expected.get(k, "(absent)"), engine.get(k, "(absent)")
+            if k == "patterns" and isinstance(expected[k], list) and isinstance(engine[k], list):
+                if _pattern_set(expected[k]) != _pattern_set(engine[k]):
+                    return where, expected[k], engine[k]
+                continue
+            found = _first_difference(expected[k], engine[k], where, False)
+            if found is not None:
+                return found
+        return None
+    if isinstance(expected, list) and isinstance(engine, list):
+        if len(expected) != len(engine):
+            return path, expected, engine
+        for i, (a, b) in enumerate(zip(expected, engine)):
+            found = _first_difference(a, b, f"{path}.{i}", False)
+            if found is not None:
+                return found
+        return None
+    if expected != engine or type(expected) is not type(engine):
+        return path, expected, engine
+    return None
+
+
+def _pattern_set(items: list[Any]) -> Any:
+    try:
+        return sorted(json.dumps(x, sort_keys=True) for x in items)
+    except (TypeError, ValueError):
+        return items
+
+
+def _show(value: Any) -> str:
+    return shown(value) if not isinstance(value, (dict, list)) else shown(json.dumps(value, separators=(",", ":")))
+
+
+class _Replay:
+    def __init__(self, preset: Preset | None) -> None:
+        self.preset = preset
+        self.table: Table | None = None
+        self.pos = 0
+        self.out: list[dict[str, Any]] = []
+        self.n = 0
+
+    def differ(self, field: str, expected: Any, engine: Any) -> ReplayError:
+        return ReplayError(f"line {self.n}: {field}: expected {_show(expected)}, engine {_show(engine)}", self.n,
+                           "difference", field, expected)
+
+    def pending(self) -> dict[str, Any] | None:
+        assert self.table is not None
+        return self.table.log[self.pos] if self.pos < len(self.table.log) else None
+
+    def waiting(self) -> str:
+        assert self.table is not None
+        seats = [p["seat"] for p in self.table.prompts()]
+        return f"a decision by {', '.join(seats)}" if seats else "the end of the hand"
+
+    def pass_all(self) -> None:
+        """Every seat still asked in an open window passes."""
+        t = self.table
+        assert t is not None
+        while True:
+            open_ = t.prompts()
+            if not open_ or open_[0]["phase"] not in ("claim", "rob", "instant"):
+                return
+            p = open_[0]
+            t.submit({"prompt": p["prompt"], "seat": p["seat"], "act": "pass"})
+
+    def start(self, rec: dict[str, Any]) -> None:
+        prev = self.table
+        progress = None
+        if prev is not None:
+            if self.pending() is not None:
+                raise self.differ("event", "start", self.pending()["event"])  # type: ignore[index]
+            if not prev.over:
+                raise self.differ("event", "start", self.waiting())
+            nxt = prev.log[-1] if prev.log[-1]["event"] == "end_hand" else prev.log[-2]
+            want = nxt.get("next")
+            if want is None:
+                raise self.differ("event", "start", "the end of the match")
+            seats = rec.get("seats") if isinstance(rec.get("seats"), Mapping) else {}
+            for field, expected, found in (("hand", want["hand"], rec.get("hand")),
+                                           ("round", want["round"], rec.get("round")),
+                                           ("seats.E", want["dealer"], seats.get("E")),
+                                           ("points", prev.points, rec.get("points"))):
+                if expected != found:
+                    raise self.differ(field, found, expected)
+            progress = prev.progress
+        try:
+            self.table = Table(rec, self.preset, progress=progress)
+        except TableError as exc:
+            raise ReplayError(f"line {self.n}: {exc}", self.n, "invalid", exc.field, exc.value) from None
+        self.out.extend(self.table.log[:1])
+        self.pos = 1
+
+    def decide(self, rec: dict[str, Any]) -> None:
+        t = self.table
+        assert t is not None
+        event = rec["event"]
+        if event not in ("claim", "pass"):
+            if self.pending() is not None:
+                raise self.differ("event", event, self.pending()["event"])  # type: ignore[index]
+        seat = rec.get("seat")
+        act = rec.get("act") if event == "claim" else event
+        prompt = next((p for p in t.prompts() if p["seat"] == seat), None)
+        if prompt is None:
+            raise ReplayError(f"line {self.n}: {act}: not legal for {shown(seat)} (not asked; the engine waits for "
+                              f"{self.waiting()})", self.n, "illegal", "seat", seat)
+        decision: dict[str, Any] = {"prompt": prompt["prompt"], "seat": seat, "act": act}
+        if act == "kong":
+            decision["kind"] = rec.get("kind")
+        if act in ("chow", "pung", "kong"):
+            decision["tiles"] = rec.get("tiles")
+        if act == "discard":
+            decision["tile"] = rec.get("tile")
+        try:
+            t.submit(decision)
+        except TableError as exc:
+            raise ReplayError(f"line {self.n}: {act}: not legal for {seat} (legal: {legal_text(prompt['actions'])})",
+                              self.n, "illegal", exc.field, exc.value) from None
+        if event in ("claim", "pass"):
+            return
+        if prompt["phase"] in ("claim", "rob", "instant"):
+            self.pass_all()
+        self.compare(rec, only_given=True)
+
+    def compare(self, rec: dict[str, Any], only_given: bool) -> None:
+        found = self.pending()
+        if found is None:
+            raise self.differ("event", rec["event"], self.waiting())
+        if rec["event"] == "draw" and "source" not in rec:
+            rec = {**rec, "source": "live"}
+        if found["event"] != rec["event"]:
+            raise self.differ("event", rec["event"], found["event"])
+        diff = _first_difference(rec, found, "", only_given)
+        if diff is not None:
+            raise self.differ(*diff)
+        self.out.append(found)
+        self.pos += 1
+
+    def engine_line(self, rec: dict[str, Any]) -> None:
+        if self.pending() is None:
+            self.pass_all()
+        self.compare(rec, only_given=False)
+
+    def finish(self) -> None:
+        found = self.pending() if self.table is not None else None
+        if found is not None:
+            self.n += 1
+            raise self.differ("event", "the end of the log", found["event"])
+
+
+def replay(lines: Iterable[Any], preset: Preset | None = None) -> list[dict[str, Any]]:
+    """The engine's records for a log (JSON lines as strings, or parsed
+    records), checked against it record for record.
+
+    A ReplayError (a TableError) names the first line the engine does not
+    reproduce: ``line N: FIELD: expected X, engine Y``, or ``line N: ACT: not
+    legal for SEAT (legal: ...)`` for a decision not among the legal actions.
+    ``preset`` plays every hand under that preset instead of the one each
+    ``start`` names."""
+    r = _Replay(preset)
+    for n, rec in _records(lines):
+        r.n = n
+        event = rec["event"]
+        if event == "start":
+            r.start(rec)
+        elif r.table is None:
+            raise ReplayError(f"line {n}: event = {shown(event)}: a log begins with a start record", n, "invalid",
+                              "event", event)
+        elif event in DECISIONS:
+            r.decide(rec)
+        else:
+            r.engine_line(rec)
+    r.finish()
+    return r.out
