@@ -123,14 +123,24 @@ def read_start(record: Any, preset: Preset | None = None) -> Deal:
     full = tile_set(p.bonus_tiles)
     reserve = p.table.dead_wall
     if "seed" in record:
-        for key in ("hands", "live", "dead"):
-            if key in record:
-                raise TableError(f"start.{key}: a start record gives a seed or the tiles, not both", f"start.{key}",
-                                 record[key])
         seed = _int(record, "seed", 0, MAX_SEED)
         out["seed"] = seed
-        return dealt(p, out, shuffle(full, random.Random(seed)))
+        found = dealt(p, out, shuffle(full, random.Random(seed)))
+        for key in ("hands", "live", "dead"):  # a record the engine wrote from a seed gives both: they must agree
+            if key in record and not _same(record[key], found.record[key], key):
+                raise TableError(f"start.{key} = {shown(record[key])}: not what seed {seed} deals under preset "
+                                 f"{p.id!r}", f"start.{key}", record[key])
+        return found
     return _explicit(p, record, out, full, reserve)
+
+
+def _same(given: Any, dealt_: Any, key: str) -> bool:
+    if key == "hands":
+        if not isinstance(given, Mapping) or sorted(given) != sorted(SEATS):
+            return False
+        return all(sorted(_tiles(given[s], f"start.hands.{s}", False)) == sorted(
+            _tiles(dealt_[s], f"start.hands.{s}", False)) for s in SEATS)
+    return _tiles(given, f"start.{key}", True) == _tiles(dealt_, f"start.{key}", True)
 
 
 def dealt(p: Preset, out: dict[str, Any], shuffled: list[int]) -> Deal:

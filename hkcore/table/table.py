@@ -728,6 +728,8 @@ class Table:
         for n, (s, (hand, result, frm, tile, robbing)) in enumerate(winners):
             if tile is not None and frm is not None and n == 0:
                 self._counts[s][tile] += 1  # the tile goes to the nearest winner
+                if robbing is None:
+                    self._ponds[frm].pop()
             payments = None if result.payments is None else dict(result.payments)
             self._emit({"event": "win", "seat": SEATS[s], "from": None if frm is None else SEATS[frm],
                         "tile": None if tile is None else CODES[tile], "robbing": robbing, "hand": hand,

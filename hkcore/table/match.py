@@ -1,0 +1,105 @@
+"""A match: hands in turn under one preset until its rounds, hands or point
+target end it (GAME.md §6; docs/table.md, "A match")."""
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from hkcore.errors import TableError, shown
+from hkcore.preset import Preset
+from hkcore.table.rotation import Progress, Tally, seating, standings
+from hkcore.table.start import MAX_NAME, MAX_SEED, dealt, resolve_preset
+from hkcore.table.table import Table
+from hkcore.table.wall import SEATS, shuffle, tile_set
+
+
+class Match:
+    """Hands in turn under ``preset`` (an id, preset TOML text or a Preset),
+    each dealt from one seeded generator (hand 1 is the deal of a ``Table``
+    with the same seed). The surface is a Table's: ``prompts()``,
+    ``submit()``, ``log`` (every hand's records in order), ``over``.
+
+    >>> m = Match("mistboard", seed=3)
+    >>> m.prompts()[0]["seat"], m.log[0]["seed"]
+    ('E', 3)
+    """
+
+    def __init__(self, preset: str | Preset, players: Sequence[str] | None = None, seed: int | None = None) -> None:
+        p = resolve_preset(preset, "preset")
+        self.preset = p
+        self._ref = preset if isinstance(preset, str) else p.id
+        names = tuple(players) if players is not None else ("p1", "p2", "p3", "p4")
+        if len(names) != 4 or len(set(names)) != 4 or not all(
+                isinstance(x, str) and 0 < len(x) <= MAX_NAME and x.isprintable() for x in names):
+            raise TableError(f"players = {shown(players)}: four different names of 1 to {MAX_NAME} characters",
+                             "players", players)
+        if seed is None:
+            seed = secrets.randbits(63)
+        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+            raise TableError(f"seed = {shown(seed)}: a whole number from 0 to {MAX_SEED}", "seed", seed)
+        self.players = names
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.log: list[dict[str, Any]] = []
+        self._done = 0  # records of finished hands in the log
+        self._stopped = False
+        start_points = p.table.start_points
+        points = None if start_points is None else {s: start_points for s in SEATS}
+        tally = {n: Tally(start_points) for n in names}
+        seats = seating(names, names[0])
+        record = {"event": "start", "preset": self._ref, "hand": 1, "round": "E", "seats": seats,
+                  "points": points, "seed": seed}
+        shuffle(tile_set(p.bonus_tiles), self._rng)  # hand 1's shuffle: the Table makes the same one
+        self._before = Progress(names, 0, 0, tally)
+        self.table = Table(record, p, progress=self._before)
+        self._sync()
+
+    @property
+    def over(self) -> bool:
+        """True once the match has ended."""
+        return self._stopped or (self.table.over and self.table.log[-1]["event"] == "end_match")
+
+    def prompts(self) -> list[dict[str, Any]]:
+        """The prompts open now (``[]`` once the match is over)."""
+        return [] if self._stopped else self.table.prompts()
+
+    def submit(self, decision: Any) -> list[dict[str, Any]]:
+        """One seat's answer (as ``Table.submit``); a hand that ends starts the
+        next one, whose start and first records are returned too."""
+        if self._stopped:
+            raise TableError("prompt: the match is over; nothing is asked", "prompt", None)
+        before = len(self.log)
+        self.table.submit(decision)
+        self._sync()
+        return self.log[before:]
+
+    def stop(self) -> list[dict[str, Any]]:
+        """End the match after the last finished hand (a hand in play is
+        dropped): ``end_match`` with reason ``"stopped"``."""
+        if self.over:
+            raise TableError("stop: the match is over", "stop", None)
+        del self.log[self._done:]
+        self._stopped = True
+        progress = self.table.progress if self.table.over else self._before
+        tally = progress.tally or {}
+        record = {"event": "end_match", "reason": "stopped", "standings": standings(self.players, tally)}
+        self.log.append(record)
+        return [record]
+
+    def _sync(self) -> None:
+        t = self.table
+        self.log.extend(t.log[len(self.log) - self._done:])
+        while t.over and t.log[-1]["event"] == "end_hand":
+            nxt = t.log[-1]["next"]
+            self._done = len(self.log)
+            self._before = t.progress
+            record: dict[str, Any] = {"event": "start", "preset": self._ref, "hand": nxt["hand"],
+                                      "round": nxt["round"], "seats": seating(self.players, nxt["dealer"]),
+                                      "points": t.points}
+            deal = dealt(self.preset, dict(record), shuffle(tile_set(self.preset.bonus_tiles), self._rng))
+            given = {**record, "hands": deal.record["hands"], "live": deal.record["live"],
+                     "dead": deal.record["dead"]}
+            t = self.table = Table(given, self.preset, progress=t.progress)
+            self.log.extend(t.log)
