@@ -34,6 +34,7 @@ from typing import Any
 
 from typing import TYPE_CHECKING
 
+from hkcore.cli_table import add_table_commands
 from hkcore.errors import HandError, HkcoreError, shown
 from hkcore.notation import format_hand, unicode_hand
 from hkcore.tiles import TILES, format_tiles, parse_tiles, to_unicode
@@ -922,6 +923,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--batch-time-limit", type=float, metavar="SECONDS",
                     help="time a POST /score/batch may take (default 600)")
     sv.set_defaults(func=_cmd_serve)
+    add_table_commands(sub)
     return parser
 
 

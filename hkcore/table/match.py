@@ -15,6 +15,14 @@ from hkcore.table.table import Table
 from hkcore.table.wall import SEATS, shuffle, tile_set
 
 
+def carried(table: Table, seats: dict[str, str]) -> dict[str, int] | None:
+    """The points after ``table``'s hand, by the seats of the next hand."""
+    if table.points is None:
+        return None
+    by_player = {table.seats[s]: table.points[s] for s in SEATS}
+    return {s: by_player[seats[s]] for s in SEATS}
+
+
 class Match:
     """Hands in turn under ``preset`` (an id, preset TOML text or a Preset),
     each dealt from one seeded generator (hand 1 is the deal of a ``Table``
@@ -61,9 +69,9 @@ class Match:
         """True once the match has ended."""
         return self._stopped or (self.table.over and self.table.log[-1]["event"] == "end_match")
 
-    def prompts(self) -> list[dict[str, Any]]:
+    def prompts(self, views: bool = True) -> list[dict[str, Any]]:
         """The prompts open now (``[]`` once the match is over)."""
-        return [] if self._stopped else self.table.prompts()
+        return [] if self._stopped else self.table.prompts(views)
 
     def submit(self, decision: Any) -> list[dict[str, Any]]:
         """One seat's answer (as ``Table.submit``); a hand that ends starts the
@@ -95,9 +103,9 @@ class Match:
             nxt = t.log[-1]["next"]
             self._done = len(self.log)
             self._before = t.progress
+            seats = seating(self.players, nxt["dealer"])
             record: dict[str, Any] = {"event": "start", "preset": self._ref, "hand": nxt["hand"],
-                                      "round": nxt["round"], "seats": seating(self.players, nxt["dealer"]),
-                                      "points": t.points}
+                                      "round": nxt["round"], "seats": seats, "points": carried(t, seats)}
             deal = dealt(self.preset, dict(record), shuffle(tile_set(self.preset.bonus_tiles), self._rng))
             given = {**record, "hands": deal.record["hands"], "live": deal.record["live"],
                      "dead": deal.record["dead"]}

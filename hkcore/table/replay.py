@@ -14,6 +14,8 @@ from typing import Any
 
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
+from hkcore.table.match import carried
+from hkcore.table.rotation import seating, standings
 from hkcore.table.table import Table, legal_text
 
 #: the lines a seat decides, and the records the engine writes
@@ -108,6 +110,7 @@ class _Replay:
         self.pos = 0
         self.out: list[dict[str, Any]] = []
         self.n = 0
+        self.match_over = False
 
     def differ(self, field: str, expected: Any, engine: Any) -> ReplayError:
         return ReplayError(f"line {self.n}: {field}: expected {_show(expected)}, engine {_show(engine)}", self.n,
@@ -141,15 +144,20 @@ class _Replay:
                 raise self.differ("event", "start", self.pending()["event"])  # type: ignore[index]
             if not prev.over:
                 raise self.differ("event", "start", self.waiting())
+        if prev is not None and not self.match_over:
             nxt = prev.log[-1] if prev.log[-1]["event"] == "end_hand" else prev.log[-2]
-            want = nxt.get("next")
+            want = nxt.get("next")  # the match goes on: this start must be its next hand
             if want is None:
                 raise self.differ("event", "start", "the end of the match")
             seats = rec.get("seats") if isinstance(rec.get("seats"), Mapping) else {}
+            players = prev.progress.players
             for field, expected, found in (("hand", want["hand"], rec.get("hand")),
                                            ("round", want["round"], rec.get("round")),
-                                           ("seats.E", want["dealer"], seats.get("E")),
-                                           ("points", prev.points, rec.get("points"))):
+                                           ("seats", seating(players, want["dealer"]), seats)):
+                if expected != found:
+                    raise self.differ(field, found, expected)
+            for field, expected, found in (("points", carried(prev, seating(players, want["dealer"])),
+                                            rec.get("points")),):
                 if expected != found:
                     raise self.differ(field, found, expected)
             progress = prev.progress
@@ -159,6 +167,7 @@ class _Replay:
             raise ReplayError(f"line {self.n}: {exc}", self.n, "invalid", exc.field, exc.value) from None
         self.out.extend(self.table.log[:1])
         self.pos = 1
+        self.match_over = False
 
     def decide(self, rec: dict[str, Any]) -> None:
         t = self.table
@@ -204,10 +213,19 @@ class _Replay:
             raise self.differ(*diff)
         self.out.append(found)
         self.pos += 1
+        if found["event"] == "end_match":
+            self.match_over = True
 
     def engine_line(self, rec: dict[str, Any]) -> None:
         if self.pending() is None:
             self.pass_all()
+        t = self.table
+        assert t is not None
+        if (rec["event"] == "end_match" and self.pending() is None and t.over and not self.match_over
+                and rec.get("reason") == "stopped" and t.progress.tally is not None):
+            # a match a server stopped after this hand
+            t.log.append({"event": "end_match", "reason": "stopped",
+                          "standings": standings(t.progress.players, t.progress.tally)})
         self.compare(rec, only_given=False)
 
     def finish(self) -> None:

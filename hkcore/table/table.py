@@ -155,6 +155,10 @@ class Table:
         """True once the hand has ended (``prompts()`` is then empty)."""
         return self._over
 
+    def wall_left(self) -> int:
+        """Tiles left in the wall, the dead wall's included."""
+        return self._back - self._front
+
     def live_left(self) -> int:
         """Tiles live draws may still take."""
         return self._back - self._front - max(0, self._reserve - self._from_back)
@@ -230,9 +234,10 @@ class Table:
         self._answers = {}
         self._window = window
 
-    def prompts(self) -> list[dict[str, Any]]:
+    def prompts(self, views: bool = True) -> list[dict[str, Any]]:
         """The prompts open now, one per seat still to answer (``[]`` once the
-        hand is over): GAME.md §8.4's JSON, each with the seat's ``view``."""
+        hand is over): GAME.md §8.4's JSON, each with the seat's ``view``
+        (left out with ``views=False``, for a player that needs none)."""
         out = []
         for s, actions in self._asked.items():
             if s in self._answers:
@@ -242,7 +247,8 @@ class Table:
                 p["tile"] = CODES[self._window["tile"]]
                 p["from"] = SEATS[self._window["from"]]
             p["actions"] = [dict(a) for a in actions]
-            p["view"] = self.view(SEATS[s])
+            if views:
+                p["view"] = self.view(SEATS[s])
             out.append(p)
         return out
 

@@ -1,0 +1,140 @@
+"""``hkscore play`` and ``hkscore replay``: hands played by built-in
+policies (or a person at the terminal) and logs replayed (docs/table.md)."""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Iterator
+from typing import IO, Any
+
+from hkcore.errors import HkcoreError
+from hkcore.preset import builtin_ids
+from hkcore.table.match import Match
+from hkcore.table.policy import POLICIES, Policy, decision, policy
+from hkcore.table.replay import ReplayError, replay
+from hkcore.table.wall import SEATS
+
+
+def _line(record: dict[str, Any]) -> str:
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+
+
+def _human(inp: IO[str], out: IO[str]) -> Policy:
+    """A person at the terminal: the view, the actions numbered, a number read."""
+    def choose(prompt: dict[str, Any]) -> dict[str, Any]:
+        v = prompt["view"]
+        print(f"\n-- hand {v['hand']}, round {v['round']}, you are {v['seat']}; {v['live_left']} tiles left --", file=out)
+        for s in SEATS:
+            melds = " ".join(m["tiles"] or "(hidden kong)" for m in v["melds"][s])
+            print(f"  {s}: pond {v['ponds'][s] or '-'}  sets {melds or '-'}  bonus {v['bonus'][s] or '-'}",
+                  file=out)
+        drawn = f"  drew {v['drawn']}" if v["drawn"] else ""
+        print(f"  your tiles: {v['tiles']}{drawn}", file=out)
+        if "tile" in prompt:
+            print(f"  {prompt['from']} discarded {prompt['tile']}", file=out)
+        for i, a in enumerate(prompt["actions"], 1):
+            words = " ".join(str(a[k]) for k in ("kind", "tiles", "tile", "faan") if k in a)
+            print(f"  {i}. {a['act']} {words}".rstrip(), file=out)
+        while True:
+            print(f"{prompt['phase']} - choose 1-{len(prompt['actions'])}: ", end="", file=out, flush=True)
+            text = inp.readline()
+            if not text:
+                raise KeyboardInterrupt
+            if text.strip().isdigit() and 1 <= int(text) <= len(prompt["actions"]):
+                return decision(prompt, prompt["actions"][int(text) - 1])
+            print(f"  not a number from 1 to {len(prompt['actions'])}", file=out)
+    return choose
+
+
+def play_hands(preset: str, seed: int, hands: int | None, choose: Callable[[str], Policy],
+               views: bool) -> Iterator[dict[str, Any]]:
+    """The records of ``hands`` hands under ``preset`` (a whole match when
+    None): matches from seeds ``seed``, ``seed + 1``, ...; a match cut short
+    ends ``stopped``."""
+    played = 0
+    while True:
+        m = Match(preset, seed=seed)
+        seed += 1
+        sent = 0
+        while not m.over:
+            for p in m.prompts(views):
+                m.submit(choose(p["seat"])(p))
+                break
+            for r in m.log[sent:]:
+                if r["event"] == "end_hand":
+                    played += 1
+                    if hands is not None and played >= hands and not m.over:
+                        m.stop()  # drops the next hand's first records
+                        break
+            yield from m.log[sent:]
+            sent = len(m.log)
+        yield from m.log[sent:]
+        if hands is None or played >= hands:
+            return
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    presets = builtin_ids() if args.preset == "all" else [args.preset]
+    rng = random.Random(args.seed)
+    bot = policy(args.policy, rng)
+    human = _human(sys.stdin, sys.stderr) if args.human else None
+    if args.human and args.human not in SEATS:
+        raise HkcoreError(f"--human {args.human!r}: a seat (E, S, W or N)")
+
+    def choose(seat: str) -> Policy:
+        return human if human is not None and seat == args.human else bot
+
+    hands = None if args.match else args.hands
+    out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
+    try:
+        wins = count = 0
+        for preset in presets:
+            for r in play_hands(preset, args.seed, hands, choose, views=args.policy != "random" or bool(human)):
+                out.write(_line(r) + "\n")
+                if r["event"] == "end_hand":
+                    count += 1
+                    wins += r["result"] == "win"
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    print(f"hkscore: {count} hand{'s' * (count != 1)} played ({wins} won, {count - wins} drawn)", file=sys.stderr)
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    source = sys.stdin if args.log == "-" else open(args.log, encoding="utf-8")  # noqa: SIM115
+    try:
+        records = replay(source)
+    except ReplayError as exc:
+        print(f"hkscore: {exc}", file=sys.stderr)
+        return 2 if exc.kind == "invalid" else 1
+    finally:
+        if source is not sys.stdin:
+            source.close()
+    hands = sum(r["event"] == "end_hand" for r in records)
+    print(f"hkscore: {len(records)} records replayed ({hands} hand{'s' * (hands != 1)}): the log matches",
+          file=sys.stderr)
+    return 0
+
+
+def add_table_commands(sub: Any) -> None:
+    """The ``play`` and ``replay`` subcommands."""
+    pl = sub.add_parser("play", help="play hands with built-in policies (or yourself: --human SEAT); the log as JSON lines")
+    pl.add_argument("--preset", "-p", default="bga-old-style",
+                    help="preset id or TOML text; 'all' plays each built-in (default bga-old-style)")
+    pl.add_argument("--seed", type=int, default=0, help="the seed of the deal and of the random policy (default 0)")
+    group = pl.add_mutually_exclusive_group()
+    group.add_argument("--hands", type=int, default=1, help="how many hands (default 1)")
+    group.add_argument("--match", action="store_true", help="play one whole match")
+    pl.add_argument("--policy", choices=POLICIES, default="simple",
+                    help="simple: the first win, else the discard leaving the fewest tiles away; random: a "
+                         "seeded uniformly random legal action")
+    pl.add_argument("--human", metavar="SEAT", help="you play this seat (E, S, W or N) at the terminal")
+    pl.add_argument("--out", "-o", metavar="FILE", help="write the log here instead of stdout")
+    pl.set_defaults(func=_cmd_play)
+
+    rp = sub.add_parser("replay", help="replay a game log; exit 1 at the first difference")
+    rp.add_argument("log", help="a JSON-lines game log, - for stdin")
+    rp.set_defaults(func=_cmd_replay)
