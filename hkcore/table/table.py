@@ -20,7 +20,7 @@ from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
 from hkcore.table.rotation import Progress, Tally, after_hand, progress_for, standings
-from hkcore.table.start import read_start
+from hkcore.table.start import read_start, resolve_preset
 from hkcore.table.wall import BONUS, CODES, SEATS, canonical
 from hkcore.tiles import parse_tiles
 
@@ -70,6 +70,8 @@ class Table:
         d = read_start(start, preset)
         p = d.preset
         self.preset = p
+        #: how a pickled table finds its preset again: the record's, unless one was given
+        self._preset_ref = d.record["preset"] if preset is None else None
         rules = p.table
         self._rules = rules
         rec = d.record
@@ -130,14 +132,21 @@ class Table:
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["_compiled"] = None  # rebuilt from the preset: a compiled ruleset is not a value to copy
+        if self._preset_ref is not None:
+            state["preset"] = None  # read again from the record's reference
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self.preset is None:
+            self.preset = resolve_preset(self._preset_ref)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         new = Table.__new__(Table)
         state = self.__getstate__()
-        preset = state.pop("preset")
+        del state["preset"]
         new.__dict__.update(copy.deepcopy(state, memo))
-        new.preset = preset  # immutable: shared
+        new.preset = self.preset  # immutable: shared
         return new
 
     def copy(self) -> Table:
