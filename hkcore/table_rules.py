@@ -30,7 +30,7 @@ class TableRules(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, title="Table")
 
-    dead_wall: Annotated[Annotated[int, Field(ge=0, le=32, strict=True)], Field(description='tiles at the back of the wall that live draws never take (the dead wall)')] = 0
+    dead_wall: Annotated[Annotated[int, Field(ge=0, le=120, strict=True)], Field(description='tiles at the back of the wall that live draws never take (the dead wall)')] = 0
     replacement: Annotated[Literal["back", "front"], Field(description='the end of the wall replacement draws (after a bonus tile or a kong) take from')] = "back"
     concealed_kong: Annotated[StrictBool, Field(description='a seat may declare a concealed kong on its turn')] = True
     added_kong: Annotated[StrictBool, Field(description='a seat may add a drawn or held tile to its own exposed pung')] = True

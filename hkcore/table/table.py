@@ -796,12 +796,5 @@ def _held_part(run: tuple[int, ...], tile: int) -> list[int]:
 
 
 def legal_text(actions: list[dict[str, Any]]) -> str:
-    """The actions of a prompt in words: ``pass, pung 555z, discard 1m 2m``."""
-    out: list[str] = []
-    for a in actions:
-        words = " ".join(str(a[k]) for k in ("kind", "tiles", "tile") if k in a)
-        if a["act"] == "discard" and out and out[-1].startswith("discard "):
-            out[-1] += " " + a["tile"]
-        else:
-            out.append(f"{a['act']} {words}".strip())
-    return ", ".join(out)
+    """The kinds of action a prompt lists, in its order: ``pass, win``."""
+    return ", ".join(dict.fromkeys(a["act"] for a in actions))
