@@ -887,3 +887,13 @@ _THIS = _sys.modules[__name__]
 
 include "_kernel.pxi"
 include "_ingest.pxi"
+
+
+cdef bint standard_shape(const int *c) noexcept nogil:
+    """The 34 counts ``c`` (14 - 3k tiles) form 4 - k sets and a pair (the table engine's win check)."""
+    return _standard(c)
+
+
+cdef bint orphans_shape(const int *c) noexcept nogil:
+    """The 34 counts ``c`` are thirteen orphans."""
+    return _orphans(c)

@@ -70,15 +70,20 @@ class Table(Engine):
 
     # ------------------------------------------------------------------ state
 
+    def _values(self) -> dict[str, Any]:
+        """The table's own values (the log included), without the preset and its compiled ruleset."""
+        out = {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "preset")}
+        out["log"] = self.log
+        return out
+
     def __reduce__(self) -> tuple[Any, ...]:
-        extra = {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "preset")}
-        return _rebuild, (self.preset if self._preset_ref is None else None, extra, self.engine_state())
+        return _rebuild, (self.preset if self._preset_ref is None else None, self._values(), self.engine_state())
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         import copy
         new = Table.__new__(Table)
-        new.__dict__.update(copy.deepcopy({k: v for k, v in self.__dict__.items()
-                                           if k not in ("_compiled", "preset")}, memo))
+        for k, v in copy.deepcopy(self._values(), memo).items():
+            setattr(new, k, v)
         new.preset = self.preset  # immutable: shared
         new._compiled = self._compiled
         new.load_engine_state(self.engine_state())
@@ -253,7 +258,8 @@ class Table(Engine):
 
 def _rebuild(preset: Preset | None, extra: dict[str, Any], state: tuple[Any, ...]) -> Table:
     t = Table.__new__(Table)
-    t.__dict__.update(extra)
+    for k, v in extra.items():
+        setattr(t, k, v)
     t.preset = preset if preset is not None else resolve_preset(t._preset_ref)
     t._compiled = None
     t.load_engine_state(state)
