@@ -3,7 +3,7 @@ policies (or a person at the terminal) and logs replayed (docs/table.md)."""
 from __future__ import annotations
 
 import argparse
-import json
+
 import random
 import sys
 from collections.abc import Callable, Iterator
@@ -13,12 +13,9 @@ from hkcore.errors import HkcoreError
 from hkcore.preset import builtin_ids
 from hkcore.table.match import Match
 from hkcore.table.policy import POLICIES, Policy, decision, policy
+from hkcore.table.records import line
 from hkcore.table.replay import ReplayError, replay
 from hkcore.table.wall import SEATS
-
-
-def _line(record: dict[str, Any]) -> str:
-    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
 
 
 def _human(inp: IO[str], out: IO[str]) -> Policy:
@@ -48,20 +45,26 @@ def _human(inp: IO[str], out: IO[str]) -> Policy:
     return choose
 
 
-def play_hands(preset: str, seed: int, hands: int | None, choose: Callable[[str], Policy],
-               views: bool) -> Iterator[dict[str, Any]]:
+def play_hands(preset: str, seed: int, hands: int | None, choose: Callable[[str], Policy] | None,
+               views: bool, rng: random.Random | None = None) -> Iterator[dict[str, Any]]:
     """The records of ``hands`` hands under ``preset`` (a whole match when
     None): matches from seeds ``seed``, ``seed + 1``, ...; a match cut short
-    ends ``stopped``."""
+    ends ``stopped``. ``choose`` gives each seat's policy; without it every
+    seat plays uniformly random legal actions from ``rng`` (the ``random``
+    policy's choices, made inside the engine)."""
     played = 0
     while True:
         m = Match(preset, seed=seed)
         seed += 1
         sent = 0
         while not m.over:
-            for p in m.prompts(views):
-                m.submit(choose(p["seat"])(p))
-                break
+            if choose is None:
+                assert rng is not None
+                m.play_random(rng)
+            else:
+                for p in m.prompts(views):
+                    m.submit(choose(p["seat"])(p))
+                    break
             for r in m.log[sent:]:
                 if r["event"] == "end_hand":
                     played += 1
@@ -91,11 +94,19 @@ def _cmd_play(args: argparse.Namespace) -> int:
     try:
         wins = count = 0
         for preset in presets:
-            for r in play_hands(preset, args.seed, hands, choose, views=args.policy != "random" or bool(human)):
-                out.write(_line(r) + "\n")
+            fast = args.policy == "random" and human is None
+            block: list[str] = []
+            for r in play_hands(preset, args.seed, hands, None if fast else choose, views=not fast, rng=rng):
+                block.append(line(r))
                 if r["event"] == "end_hand":
                     count += 1
                     wins += r["result"] == "win"
+                    block.append("")
+                    out.write("\n".join(block))
+                    block = []
+            if block:
+                block.append("")
+                out.write("\n".join(block))
     finally:
         if out is not sys.stdout:
             out.close()

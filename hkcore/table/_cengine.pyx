@@ -449,6 +449,22 @@ cdef class Engine:
         self.step(s, k)
         return self.log[before:]
 
+    def play_random(self, rng):
+        """Play the hand to its end, every decision a uniformly random legal
+        action drawn as ``actions[int(rng.random() * len(actions))]`` for the
+        first seat still to answer (what the ``random`` policy does through
+        ``prompts()``); returns the number of decisions."""
+        cdef int n = 0, j, s = 0
+        rand = rng.random
+        while not self.over:
+            for j in range(self.nasked):
+                s = self.asked[j]
+                if self.answer[s] < 0:
+                    break
+            self.step(s, <int>(<double>rand() * self.ncodes[s]))
+            n += 1
+        return n
+
     cpdef step(self, int s, int k):
         """Seat ``s`` takes action ``k`` of its open prompt (unchecked: ``submit`` checks)."""
         cdef int code, tile
@@ -603,9 +619,10 @@ cdef class Engine:
         cdef int i, c
         cdef int drawn = self.drawn
         self._ask(s)
-        win = self._self_win(s)
-        if win is not None:
-            self._add(s, WIN, -1, win)
+        if drawn >= 0 and (self.r_extra or self.instant_due[s] or self._complete(s, self.counts[s])):
+            win = self._self_win(s)
+            if win is not None:
+                self._add(s, WIN, -1, win)
         if self.live_left() > 0 and (self.r_concealed or self.r_added):
             for i in range(34):
                 c = self.counts[s][i]
@@ -886,3 +903,14 @@ cdef class Engine:
                 if self.mkind[s][j] == M_KONG and self.mlow[s][j] == i and not self.mconc[s][j]:
                     self.mkind[s][j] = M_PUNG
                     break
+
+
+def shuffle(list tiles, rng):
+    """``tiles`` shuffled in place by Fisher-Yates on ``rng.random()``, as
+    ``hkcore.table.wall.shuffle`` does; returns ``tiles``."""
+    cdef Py_ssize_t i, j
+    rand = rng.random
+    for i in range(len(tiles) - 1, 0, -1):
+        j = <Py_ssize_t>(<double>rand() * (i + 1))
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    return tiles

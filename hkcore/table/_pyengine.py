@@ -294,6 +294,20 @@ class Engine:
         self.step(s, k)
         return self.log[before:]
 
+    def play_random(self, rng: Any) -> int:
+        """Play the hand to its end, every decision a uniformly random legal
+        action drawn as ``actions[int(rng.random() * len(actions))]`` for the
+        first seat still to answer (what the ``random`` policy does through
+        ``prompts()``); returns the number of decisions."""
+        n = 0
+        while not self.over:
+            for s in self.asked:
+                if self.answer[s] < 0:
+                    break
+            self.step(s, int(rng.random() * len(self.codes[s])))
+            n += 1
+        return n
+
     def step(self, s: int, k: int) -> None:
         """Seat ``s`` takes action ``k`` of its open prompt (unchecked: ``submit`` checks)."""
         if self.phase in (CLAIM, ROB, INSTANT):
@@ -436,10 +450,11 @@ class Engine:
         s = self.turn
         counts = self.counts[s]
         self.asked = [s]
-        win = self._self_win(s)
-        if win is not None:
-            self._add(s, WIN, -1, win)
         drawn = self.drawn
+        if drawn >= 0 and (self._r_extra or self.instant_due[s] or self._complete(s, counts)):
+            win = self._self_win(s)
+            if win is not None:
+                self._add(s, WIN, -1, win)
         if self.live_left() > 0 and (self._r_concealed or self._r_added):
             for i in range(34):
                 c = counts[i]

@@ -22,7 +22,7 @@ from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
 from hkcore.table.engine import Engine
 from hkcore.table.rotation import Progress, Tally, after_hand, progress_for, standings
-from hkcore.table.start import read_start, resolve_preset
+from hkcore.table.start import Deal, read_start, resolve_preset
 from hkcore.table.wall import BONUS, CODES, SEATS, canonical
 from hkcore.tiles import parse_tiles
 
@@ -40,11 +40,20 @@ class Table(Engine):
 
     def __init__(self, start: Mapping[str, Any], preset: Preset | None = None, *,
                  progress: Progress | None = None) -> None:
-        d = read_start(start, preset)
+        self._begin(read_start(start, preset), preset is None, progress)
+
+    @classmethod
+    def dealt(cls, deal: Deal, progress: Progress | None = None) -> Table:
+        """A table from a deal already made and checked (``hkcore.table.start``)."""
+        t = cls.__new__(cls)
+        t._begin(deal, False, progress)
+        return t
+
+    def _begin(self, d: Deal, by_reference: bool, progress: Progress | None) -> None:
         p = d.preset
         self.preset = p
         #: how a pickled table finds its preset again: the record's, unless one was given
-        self._preset_ref = d.record["preset"] if preset is None else None
+        self._preset_ref = d.record["preset"] if by_reference else None
         rec = d.record
         self.hand_no: int = rec["hand"]
         self.wind: str = rec["round"]
