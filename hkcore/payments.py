@@ -36,8 +36,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-
-SEATS = ("E", "S", "W", "N")
+from hkcore.tiles import SEATS
 
 
 class Win(NamedTuple):

@@ -36,6 +36,7 @@ FACADE = "hkcore"
 
 LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.errors", 0, "tiles"),
+    ("hkcore.cells", 0, "tiles"),
     ("hkcore.tiles", 0, "tiles"),
     ("hkcore.core", 1, "core"),
     ("hkcore.core.*", 1, "core"),
@@ -53,6 +54,7 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.registry", 4, "registry"),
     ("hkcore.table_rules", 5, "presets"),
     ("hkcore.preset", 5, "presets"),
+    ("hkcore.questions", 5, "presets"),
     ("hkcore.shaping", 5, "presets"),
     ("hkcore.engine", 6, "engine"),
     ("hkcore.analysis", 7, "analysis, claims, compare"),
