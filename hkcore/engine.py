@@ -112,6 +112,15 @@ class Outcome(NamedTuple):
     listed: tuple[tuple[int, int, int], ...]  # (entry index, count, contribution), preset order
 
 
+def native_code(pattern: Pattern) -> int:
+    """The compiled kernel's code of ``pattern``'s native detector; 0 when it
+    has none (``native`` unset or unknown to the kernel, or no compiled core):
+    then the pattern's own ``detect`` scores it."""
+    if pattern.native is None or core.compiled is None:
+        return 0
+    return int(core.compiled.NATIVE_CODES.get(pattern.native, 0))
+
+
 def _kernel_class() -> Any:
     if core.compiled is None:
         return None
@@ -180,7 +189,10 @@ class CompiledPreset:
                                   for sid in preset.shapes if sid not in CORE_SHAPES)
         #: the preset's shapes as the core takes them
         self.shape_set = ShapeSet("thirteen_orphans" in preset.shapes, self.extra_shapes)
-        self.python_entries = tuple(e for e in self.entries if e.pattern.native is None)
+        #: the entries the compiled kernel has no detector for (a pattern
+        #: without ``native``, or naming one the kernel lacks): their own
+        #: ``detect`` scores them
+        self.python_entries = tuple(e for e in self.entries if native_code(e.pattern) == 0)
         self.interned: dict[Any, Any] = {}
         self._scores: Mapping[tuple[int, int, int], PatternScore] = MappingProxyType({
             (e.index, n, e.contribution(n)): self._make_pattern(e.index, n, e.contribution(n))
@@ -220,12 +232,12 @@ class CompiledPreset:
         kernel_class = _kernel_class()
         if kernel_class is None:
             return None
-        NATIVE_CODES, OPTION_CODES = core.compiled.NATIVE_CODES, core.compiled.OPTION_CODES  # type: ignore[union-attr]
+        OPTION_CODES = core.compiled.OPTION_CODES  # type: ignore[union-attr]
 
         index = {e.id: e.index for e in self.entries}
         spec = []
         for e in self.entries:
-            native = NATIVE_CODES.get(e.pattern.native, 0) if e.pattern.native else 0
+            native = native_code(e.pattern)
             opt = OPTION_CODES[next(iter(e.options.values()))] if native and e.options else 0
             includes = 0
             for inc in e.includes:

@@ -423,8 +423,13 @@ class _ContextError(ValueError):
         self.value = value
 
 
-def _err(field: str, value: Any, message: str) -> _ContextError:
+def context_error(field: str, value: Any, message: str) -> ValueError:
+    """The error a model's validator raises for a field whose value does not
+    fit the rest of the value: validation reports it at ``field`` with ``value``."""
     return _ContextError(field, value, message)
+
+
+_err = context_error
 
 
 def _name(part: Any) -> str:
