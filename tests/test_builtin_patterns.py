@@ -65,9 +65,10 @@ def test_a_pattern_without_a_compiled_detector_is_scored_by_its_own(native: str 
         else:
             assert python.kernel is None
         native_scored = compiled_for(pid)
-        for data in sample(150, seed=21, preset=pid):
-            hand = Hand.parse(data)
-            assert python.score(hand) == native_scored.score(hand), data
+        hands = [Hand.parse(data) for data in sample(150, seed=21, preset=pid)]
+        assert len(hands) == 150
+        for hand in hands:
+            assert python.score(hand) == native_scored.score(hand), hand
 
 
 def test_a_hand_worked_by_hand_scores_the_same_without_natives() -> None:

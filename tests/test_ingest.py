@@ -20,8 +20,9 @@ from pydantic import ValidationError
 import hkcore
 from hkcore.errors import HandError
 from hkcore.models import Hand, Position, FAST_READERS, hand_error
-from strategies import hands
-from test_fuzz import JSON_VALUES, TOKENS, _mutate, mutated_hands
+
+from helpers.fuzzing import JSON_VALUES, TOKENS, mutate, mutated_hands
+from helpers.strategies import hands
 
 pytestmark = pytest.mark.skipif(not FAST_READERS, reason="the pure-Python core has no fast readers (nothing to compare)")
 
@@ -85,7 +86,7 @@ def positions(draw: st.DrawFn) -> dict[str, Any]:
         tiles.remove(hkcore.tile(hand["win_tile"]))
     data["tiles"] = hkcore.format_tiles(tiles)
     for _ in range(draw(st.integers(0, 1))):
-        data = _mutate(draw, data)
+        data = mutate(draw, data)
     return data
 
 

@@ -572,3 +572,22 @@ def test_private_checker_on_synthetic_package(tmp_path: Path) -> None:
     assert any(p.startswith("syn.d: syn.a._hidden ") for p in found), found   # through an alias
     assert any(p.startswith("syn.core._k: syn.a._hidden ") for p in found), found  # Cython too
     assert not any("os._exit" in p or "shown" in p for p in found), found
+
+
+# --------------------------------------------------------------------------
+# the tests themselves: shared helpers live in tests/helpers; no test module
+# imports another, and tests/ is no package
+
+
+def test_no_test_module_imports_another() -> None:
+    tests = Path(__file__).resolve().parent
+    assert not (tests / "__init__.py").exists(), "tests/ must not be a package (see tests/helpers/__init__.py)"
+    own = {p.stem for p in tests.glob("*.py")}
+    found = []
+    for path in sorted([*tests.glob("*.py"), *(tests / "helpers").glob("*.py")]):
+        for written, names, level, line in _python_imports(path.read_text(encoding="utf-8"), str(path)):
+            top = written.split(".")[0]
+            if level == 0 and top in own:
+                found.append(f"{path.relative_to(tests)}:{line} imports {written}")
+    assert found == [], "a test module imports another (move what is shared to tests/helpers):\n" + "\n".join(found)
+
