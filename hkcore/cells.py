@@ -23,7 +23,7 @@ T = TypeVar("T")
 K = TypeVar("K")
 V = TypeVar("V")
 
-__all__ = ["Published", "BoundedLRU"]
+__all__ = ["BoundedLRU", "Published"]
 
 
 class Published(Generic[T]):

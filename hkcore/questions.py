@@ -19,7 +19,6 @@ from hkcore.errors import HandError, shown
 from hkcore.preset import Preset, PresetError, shape_options
 from hkcore.registry import Catalogue, CheckedShape, catalogue
 
-
 #: the most shapes one call may name
 _MOST = 16
 
@@ -68,4 +67,4 @@ def shape_set(shapes: Any, cat: Catalogue | None = None) -> ShapeSet:
 
 is_complete, readings, tiles_away, waits = core.bind_shapes(shape_set)
 
-__all__ = ["shape_set", "is_complete", "readings", "tiles_away", "waits"]
+__all__ = ["is_complete", "readings", "shape_set", "tiles_away", "waits"]

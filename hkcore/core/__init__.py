@@ -20,14 +20,26 @@ from __future__ import annotations
 
 import os
 import warnings
-
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from hkcore.core import _shapeset
-from hkcore.core._codes import (CHOW, FULL_SIZES, KONG, ORPHAN_TILES, ORPHANS, PUNG, WAIT_SIZES, WHEN, copies_used,
-                                set_kind, set_tile, set_tiles, when_facts)
+from hkcore.core._codes import (
+    CHOW,
+    FULL_SIZES,
+    KONG,
+    ORPHAN_TILES,
+    ORPHANS,
+    PUNG,
+    WAIT_SIZES,
+    WHEN,
+    copies_used,
+    set_kind,
+    set_tile,
+    set_tiles,
+    when_facts,
+)
 from hkcore.core._normalize import meld_code, normalize
 from hkcore.core._shapeset import CORE_SHAPES, ShapeSet
 
@@ -95,37 +107,38 @@ def waits_of_counts(counts: list[int], codes: tuple[int, ...], k: int,
 def bind_shapes(resolve: Callable[[Any], ShapeSet]) -> tuple[Callable[..., Any], ...]:
     """is_complete, readings, tiles_away and waits with ``shapes=`` turned
     into a ShapeSet by ``resolve`` (shape ids or a preset, say)."""
-    return _impl.bind_shapes(resolve)  # type: ignore[no-any-return]
+    return _impl.bind_shapes(resolve)
+
 
 __all__ = [
-    "IMPLEMENTATION",
-    "compiled",
-    "ShapeSet",
-    "CORE_SHAPES",
-    "STANDARD_ONLY",
-    "STANDARD_AND_ORPHANS",
-    "complete_of_counts",
-    "readings_of_counts",
-    "tiles_away_of_counts",
-    "waits_of_counts",
-    "bind_shapes",
-    "normalize",
-    "meld_code",
-    "is_complete",
-    "readings",
-    "tiles_away",
-    "waits",
     "CHOW",
-    "PUNG",
+    "CORE_SHAPES",
+    "FULL_SIZES",
+    "IMPLEMENTATION",
     "KONG",
     "ORPHANS",
+    "ORPHAN_TILES",
+    "PUNG",
+    "STANDARD_AND_ORPHANS",
+    "STANDARD_ONLY",
+    "WAIT_SIZES",
+    "WHEN",
+    "ShapeSet",
+    "bind_shapes",
+    "compiled",
+    "complete_of_counts",
+    "copies_used",
+    "is_complete",
+    "meld_code",
+    "normalize",
+    "readings",
+    "readings_of_counts",
     "set_kind",
     "set_tile",
     "set_tiles",
-    "copies_used",
-    "ORPHAN_TILES",
-    "FULL_SIZES",
-    "WAIT_SIZES",
-    "WHEN",
+    "tiles_away",
+    "tiles_away_of_counts",
+    "waits",
+    "waits_of_counts",
     "when_facts",
 ]

@@ -11,10 +11,33 @@ ascending order, then the declared sets in the order given.  The thirteen
 orphans reading is ``(pair, ORPHANS)``, ``pair`` being the duplicated tile.
 """
 
-from hkcore.tiles import CHOW, KONG, ORPHAN_TILES, ORPHANS, PUNG, copies_used, set_kind, set_tile, set_tiles
+from hkcore.tiles import (
+    CHOW,
+    KONG,
+    ORPHAN_TILES,
+    ORPHANS,
+    PUNG,
+    copies_used,
+    set_kind,
+    set_tile,
+    set_tiles,
+)
 
-__all__ = ["CHOW", "PUNG", "KONG", "ORPHANS", "ORPHAN_TILES", "FULL_SIZES", "WAIT_SIZES", "WHEN", "copies_used",
-           "set_kind", "set_tile", "set_tiles", "when_facts"]
+__all__ = [
+    "CHOW",
+    "FULL_SIZES",
+    "KONG",
+    "ORPHANS",
+    "ORPHAN_TILES",
+    "PUNG",
+    "WAIT_SIZES",
+    "WHEN",
+    "copies_used",
+    "set_kind",
+    "set_tile",
+    "set_tiles",
+    "when_facts",
+]
 
 #: Concealed tile counts accepted for k declared sets: 14 - 3k (a complete
 #: or discarding hand) and 13 - 3k (a waiting hand).
