@@ -41,7 +41,8 @@ from hkcore.preset.reading import (MAX_EXTENDS, MAX_FILE, MAX_KEY_PARTS, builtin
                                    toml_data)
 from hkcore.preset.rules import PatternRule
 from hkcore.preset.schema import (BUILTIN_SHAPES, CLAIM_RULES, ENTRY_KEYS, MAX_BY_COUNT, MAX_VALUE, TOP_KEYS,
-                                  Claims, PatternEntry, Payments, PresetFile, docs_table)
+                                  Claims, PatternEntry, Payments, PresetFile, docs_claims_table, docs_entry_table,
+                                  docs_table, worth)
 from hkcore.preset.store import CACHE_SIZE, PresetStore, load_preset, presets, read_preset, store
 
 #: the schema of a preset file's data (``PresetFile``, by its former name)
@@ -56,6 +57,6 @@ __all__ = [
     "BUILTIN_SHAPES", "CACHE_SIZE", "CLAIM_RULES", "ENTRY_KEYS", "MAX_BY_COUNT", "MAX_EXTENDS", "MAX_FILE",
     "MAX_KEY_PARTS", "MAX_VALUE", "TOP_KEYS", "Claims", "Difference", "PatternEntry", "PatternRule", "Payments",
     "Preset", "PresetData", "PresetError", "PresetFile", "PresetStore", "builtin_ids", "builtin_root", "diff",
-    "docs_table", "export_toml", "freeze", "is_path", "load_preset", "nearest", "presets", "read_preset",
-    "shape_options", "store", "thaw", "toml_data",
+    "docs_claims_table", "docs_entry_table", "docs_table", "export_toml", "freeze", "is_path", "load_preset", "nearest", "presets", "read_preset",
+    "shape_options", "store", "thaw", "toml_data", "worth",
 ]

@@ -208,16 +208,16 @@ class PatternEntry(Options):
 
     model_config = ConfigDict(extra="allow", title="PatternEntry")  # in the schema: options beside the keys
 
-    value: Annotated[_Maybe, Field(description="faan (or points) each time the pattern is met")] = None
+    value: Annotated[_Maybe, Field(description="faan (or points) each time the pattern is met; give exactly one of `value`, `by_count` and `limit`")] = None
     by_count: Annotated[Annotated[list[Count], Field(min_length=1, max_length=MAX_BY_COUNT)] | None, BeforeValidator(
-        lambda v: v if v is None else _by_count(v)), Field(description="faan by how many times it is met")] = None
-    limit: Annotated[_Maybe, Field(description="a limit hand: scores this alone")] = None
-    includes: Annotated[Strings, Field(description="patterns this value already contains (they add nothing)")] = []
+        lambda v: v if v is None else _by_count(v)), Field(description="faan by how many times it is met (`[0, 2, 6, 6]`: the last for more), 1 to 8 entries")] = None
+    limit: Annotated[_Maybe, Field(description="a limit hand: scores this alone (plus `limit_adds`)")] = None
+    includes: Annotated[Strings, Field(description="patterns this value already contains: met with it, they add nothing")] = []
     wins_below_minimum: Annotated[bool, BeforeValidator(_flag),
-                                  Field(description="the pattern may win below the minimum")] = False
+                                  Field(description="the hand may win with it below the minimum")] = False
     when: Annotated[_When | Annotated[list[_When], Field(min_length=1)] | None, BeforeValidator(
         lambda v: v if v is None else _when(v)),
-        Field(description="conditions that must all hold for the pattern to count")] = None
+        Field(description="a condition, or a list of them that must all hold, for the pattern to count (below)")] = None
 
     @classmethod
     def whole(cls, data: dict[str, Any]) -> None:
@@ -275,18 +275,15 @@ def checked_options(model: type[Options], given: Any, what: str, owner: str) -> 
 class Claims(Section):
     """Claim rules, each one of its allowed values (the first the default)."""
 
-    # which kongs another player may rob: none at all, only added kongs, or also a
-    # concealed kong when the robbing hand is thirteen orphans (ruling 13)
     robbing_kong: Annotated[Literal["added", "none", "added_and_concealed_orphans"], Field(
-        description="which kongs another player may rob")] = "added"
-    # several players may win on one discard (each paid separately); else the
-    # nearest seat after the discarder wins
+        description="which kongs another player may rob: none at all, only added kongs, or also a concealed kong "
+                    "when the robbing hand is thirteen orphans (rules.md, ruling 13)")] = "added"
     multiple_winners: Annotated[Literal[False, True], Field(
-        description="several players may win on one discard; else the nearest seat after the discarder wins")] = False
-    # after a chow or pung the claimant may not at once discard a tile that would
-    # swap the claimed set: the claimed tile, or a chow's tile at the other end
+        description="several players may win on one discard (each paid separately); else the nearest seat after "
+                    "the discarder wins")] = False
     swap_rule: Annotated[Literal[False, True], Field(
-        description="after a chow or pung the claimant may not at once discard a tile that would swap the set")] = False
+        description="after a chow or pung the claimant may not at once discard a tile that would swap the claimed "
+                    "set: the claimed tile, or a chow's tile at the other end")] = False
 
     @classmethod
     def unknown(cls, key: str, info: ValidationInfo) -> str:
