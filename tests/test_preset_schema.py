@@ -10,7 +10,7 @@ import hkcore
 from hkcore import registry
 from hkcore.preset import (CLAIM_RULES, ENTRY_KEYS, TOP_KEYS, Claims, Preset, PresetError, PresetFile,
                            docs_claims_table, docs_entry_table, docs_table, load_preset, worth)
-from hkcore.preset.schema import entry_model, options_model
+from hkcore.options import options_model
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "house-rules.md"
 
@@ -49,11 +49,11 @@ def test_claim_rules_come_from_the_claims_model() -> None:
 
 def test_each_pattern_is_checked_by_its_own_model() -> None:
     cat = registry.catalogue()
-    nine = entry_model(cat.patterns["nine_gates"])
-    assert list(nine.model_fields) == [*ENTRY_KEYS, "wait"]
-    assert list(entry_model(cat.patterns["all_chows"]).model_fields) == list(ENTRY_KEYS)
-    assert nine.model_validate({"limit": 10}, context={"what": "pattern", "owner": "nine_gates"}).options() == \
-        {"wait": "pure"}
+    nine = cat.options[("pattern", "nine_gates")]
+    assert list(nine.model_fields) == ["wait"]
+    assert ("pattern", "all_chows") not in cat.options
+    assert nine.model_validate({}).model_dump() == {"wait": "pure"}
+    assert load_preset("bga-old-style").rule("nine_gates").options == {"wait": "pure"}
     # an option of one pattern is an unknown key of another
     with pytest.raises(PresetError) as info:
         load_preset('extends = "bga-old-style"\n[patterns]\nall_chows = { value = 1, wait = "pure" }\n')

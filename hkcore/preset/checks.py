@@ -12,7 +12,8 @@ from pydantic import ValidationError
 from hkcore.errors import shown
 from hkcore.preset.errors import PresetError, freeze, nearest
 from hkcore.preset.rules import PatternRule
-from hkcore.preset.schema import CHECK_ORDER, PresetFile, first_problem, options_model, scheme_params
+from hkcore.options import first_problem, options_model
+from hkcore.preset.schema import CHECK_ORDER, PresetFile, options_of, scheme_params
 from hkcore.registry import Catalogue
 from hkcore.table_rules import table_problems
 
@@ -96,10 +97,12 @@ def checked(data: dict[str, Any], origin: Mapping[str, str], cat: Catalogue) -> 
     }
 
 
-def shape_options(shape: Any, given: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A shape's options with defaults filled in; errors name the option."""
+def shape_options(shape: Any, given: Mapping[str, Any], catalogue: Catalogue | None = None) -> Mapping[str, Any]:
+    """A shape's options with defaults filled in (by the model of its options
+    in ``catalogue``, when it has them); errors name the option."""
+    model = options_of(catalogue, "shape", shape) if catalogue is not None else options_model(shape)
     try:
-        found = options_model(shape).model_validate(dict(given), context={"what": "shape", "owner": shape.id})
+        found = model.model_validate(dict(given), context={"what": "shape", "owner": shape.id})
     except ValidationError as exc:
         path, message, value = first_problem(exc)
         raise PresetError(message, None, f"shapes.{shape.id}.{path}", value=value) from None

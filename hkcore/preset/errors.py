@@ -1,12 +1,13 @@
 """The error of a preset that cannot be loaded, and the helpers every part of loading shares."""
+# nearest: re-exported for the modules of the package
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 from hkcore.errors import SHOWN, HkcoreError
+from hkcore.options import nearest
 
 #: an empty read-only mapping
 EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -22,14 +23,6 @@ class PresetError(HkcoreError, ValueError):
         self.path = path
         #: the value found at ``path`` (the offending key for an unknown key), where there is one
         self.value = value
-
-
-def nearest(word: Any, choices: Iterable[Any]) -> str:
-    """`` (did you mean 'x'?)`` for the choice nearest ``word``, or ``""`` when none is near."""
-    if not isinstance(word, str) or len(word) > 100:
-        return ""
-    found = difflib.get_close_matches(word, [str(c) for c in choices], n=1, cutoff=0.5)
-    return f" (did you mean {found[0]!r}?)" if found else ""
 
 
 def freeze(value: Any) -> Any:

@@ -18,13 +18,14 @@ from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo,
-                      ValidatorFunctionWrapHandler, create_model, field_validator, model_validator)
+                      ValidatorFunctionWrapHandler, field_validator)
 from pydantic_core import PydanticCustomError
 
 from hkcore import registry
 from hkcore.core._codes import WHEN
 from hkcore.errors import shown
-from hkcore.preset.errors import nearest
+from hkcore.options import (Options, Section, checked_options, first_problem, joined, nearest, one_of, option_fields,
+                            options_model, problem)
 from hkcore.registry import Catalogue
 from hkcore.table_rules import TableRules
 
@@ -34,41 +35,6 @@ MAX_VALUE = 1000
 MAX_BY_COUNT = 8
 BUILTIN_SHAPES = ("standard", "thirteen_orphans")
 _DIST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]{0,98}[A-Za-z0-9])?")
-
-#: the error type of every check of a preset key
-PROBLEM = "preset"
-
-
-def problem(message: str, value: Any = None, at: str = "") -> PydanticCustomError:
-    """The error of a key's check: ``message`` as is, the ``value`` found, and
-    ``at``, the path below the key pydantic is validating (``"[2]"``, ``"wait"``)."""
-    return PydanticCustomError(PROBLEM, "{message}", {"message": message, "value": value, "at": at})
-
-
-def joined(*parts: str | int) -> str:
-    """A dotted TOML path: keys joined with dots, list indices as ``[i]``."""
-    out = ""
-    for part in parts:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif part:
-            out += part if not out or part.startswith("[") else "." + part
-    return out
-
-
-def first_problem(exc: ValidationError, order: tuple[str, ...] = ()) -> tuple[str, str, Any]:
-    """(dotted path, message, value) of the first error of ``exc``; with
-    ``order``, errors of keys earlier in it first (a key-less error first of all)."""
-    errors = exc.errors()
-    if order:
-        errors = sorted(errors, key=lambda e: order.index(e["loc"][0]) if e["loc"] and e["loc"][0] in order
-                        else -1 if not e["loc"] else len(order))
-    err = errors[0]
-    ctx = err.get("ctx") or {}
-    if err["type"] == PROBLEM:
-        return joined(*err["loc"], ctx.get("at", "")), ctx["message"], ctx.get("value")
-    return joined(*err["loc"]), f"{err['msg']}, got {shown(err.get('input'))}", err.get("input")
-
 
 def _catalogue(info: ValidationInfo) -> Catalogue:
     found = info.context.get("catalogue") if isinstance(info.context, Mapping) else None
@@ -137,74 +103,12 @@ def _when(raw: Any) -> Any:
     return found
 
 
-def _one_of(allowed: tuple[Any, ...], by_text: bool = False) -> Callable[[Any], Any]:
-    """A check that a value is one of ``allowed`` (of the same type); the nearest
-    is looked for among their texts (with ``by_text``, by the value's text too)."""
-    def check(value: Any) -> Any:
-        if not any(type(value) is type(d) and value == d for d in allowed):
-            raise problem(f"{shown(value)} is not one of {', '.join(map(repr, allowed))}"
-                          f"{nearest(str(value) if by_text else value, map(str, allowed))}", value)
-        return value
-    return check
-
-
-def _of_type(kind: type) -> Callable[[Any], Any]:
-    def check(value: Any) -> Any:
-        if type(value) is not kind:
-            raise problem(f"expected {kind.__name__}, got {shown(value)}", value)
-        return value
-    return check
-
-
 # ---------------------------------------------------------------- sections
 
-class Section(BaseModel):
-    """A table of a preset file: unknown keys refused with the nearest valid one."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _known_keys(cls, data: Any, info: ValidationInfo) -> Any:
-        if not isinstance(data, (dict, cls)):
-            raise problem(f"expected a table of {cls.holds()}, got {shown(data)}", data)
-        if isinstance(data, dict):
-            for key in data:
-                if key not in cls.model_fields:
-                    raise problem(cls.unknown(key, info), key, key)
-            cls.whole(data)
-        return data
-
-    @classmethod
-    def unknown(cls, key: str, info: ValidationInfo) -> str:
-        """What an unknown ``key`` of this section is told."""
-        return f"unknown key {shown(key)}{nearest(key, cls.model_fields)}"
-
-    @classmethod
-    def whole(cls, data: dict[str, Any]) -> None:
-        """Checks of the section's keys together, before each key's own (none by default)."""
-
-    @classmethod
-    def holds(cls) -> str:
-        """What the section's table holds (to say what was expected)."""
-        return "options"
-
-
-class Options(Section):
-    """The options of one pattern, shape or plugin (a model made from its option table by ``options_model``)."""
-
-    @classmethod
-    def unknown(cls, key: str, info: ValidationInfo) -> str:
-        what, owner = info.context["what"], info.context["owner"]
-        valid = list(cls.model_fields)
-        return (f"unknown key {shown(key)}{nearest(key, valid)}; {what} {shown(owner)} takes "
-                + (", ".join(valid) or "no options"))
-
-
-class PatternEntry(Options):
+class PatternEntry(Section):
     """A pattern entry given as a table: exactly one of value, by_count or
-    limit; the pattern's own options go beside them (each pattern's entry
-    model, from ``entry_model``, adds them)."""
+    limit; the pattern's own options go beside them (checked by the model of
+    its options, ``options_of``; kept as the entry's extra keys)."""
 
     model_config = ConfigDict(extra="allow", title="PatternEntry")  # in the schema: options beside the keys
 
@@ -226,8 +130,8 @@ class PatternEntry(Options):
             raise problem(f"give exactly one of value, by_count or limit (found {kinds or 'none'})")
 
     def options(self) -> dict[str, Any]:
-        """The pattern's options, defaults filled in."""
-        return {k: getattr(self, k) for k in type(self).model_fields if k not in ENTRY_KEYS}
+        """The pattern's options, defaults filled in (checked by the pattern's own options model)."""
+        return dict(self.model_extra or {})
 
 
 #: the keys of a pattern entry given as a table (beside the pattern's options)
@@ -238,38 +142,10 @@ class _PatternEntry(PatternEntry):
     model_config = ConfigDict(extra="forbid")
 
 
-def _option_fields(spec: Mapping[str, Any]) -> dict[str, Any]:
-    """Pydantic fields of an option table: each option to its default, or to a tuple of its values (the first the default)."""
-    out: dict[str, Any] = {}
-    for key, default in spec.items():
-        if isinstance(default, tuple):
-            out[key] = (Annotated[Literal[default], BeforeValidator(_one_of(default))], default[0])
-        else:
-            out[key] = (Annotated[type(default), BeforeValidator(_of_type(type(default)))], default)
-    return out
-
-
-def options_model(plugin: Any) -> type[Options]:
-    """The model of a shape's or plugin's options (``plugin.options``)."""
-    if not plugin.options:
-        return Options
-    return create_model(f"{plugin.id}_options", __base__=Options, **_option_fields(plugin.options))
-
-
-def entry_model(pattern: Any) -> type[PatternEntry]:
-    """The model of a pattern's entry given as a table: the entry keys and the pattern's own options."""
-    if not pattern.options:
-        return _PatternEntry
-    return create_model(f"{pattern.id}_entry", __base__=_PatternEntry, **_option_fields(pattern.options))
-
-
-def checked_options(model: type[Options], given: Any, what: str, owner: str) -> Options:
-    """``given`` checked by an options ``model``; a problem names the option."""
-    try:
-        return model.model_validate(given, context={"what": what, "owner": owner})
-    except ValidationError as exc:
-        path, message, value = first_problem(exc)
-        raise problem(message, value, joined(owner, path)) from None
+def options_of(cat: Catalogue, kind: str, item: Any) -> type[Options]:
+    """The model of a pattern's, shape's or adjustment's options (``kind``: as the catalogue names them)."""
+    found = cat.options.get((kind, item.id))
+    return found if found is not None else options_model(item)
 
 
 class Claims(Section):
@@ -297,7 +173,7 @@ class Claims(Section):
     @classmethod
     def _allowed(cls, value: Any, info: ValidationInfo) -> Any:
         assert info.field_name is not None
-        return _one_of(CLAIM_RULES[info.field_name], by_text=True)(value)
+        return one_of(CLAIM_RULES[info.field_name], by_text=True)(value)
 
 
 def _claim_values(name: str) -> tuple[Any, ...]:
@@ -412,7 +288,7 @@ class PresetFile(Section):
                 raise problem(f"unknown shape {shown(sid)}{hint}", sid, at)
             if not isinstance(opts, dict):
                 raise problem(f"expected a table of options, got {shown(opts)}", opts, sid)
-            out[sid] = checked_options(options_model(cat.shapes[sid]), opts, "shape", sid).model_dump()
+            out[sid] = checked_options(options_of(cat, "shape", cat.shapes[sid]), opts, "shape", sid).model_dump()
         if "standard" not in raw:
             raise problem("shapes must include 'standard'")
         return out
@@ -440,7 +316,8 @@ class PresetFile(Section):
                 opts = {}
             if not isinstance(opts, dict):
                 raise problem(f"expected a table of options, got {shown(opts)}", opts, name)
-            out[name] = checked_options(options_model(cat.adjustments[name]), opts, "plugin", name).model_dump()
+            out[name] = checked_options(options_of(cat, "payment adjustment", cat.adjustments[name]), opts, "plugin",
+                                        name).model_dump()
         return out
 
     @field_validator("patterns", mode="wrap")
@@ -458,13 +335,18 @@ class PresetFile(Section):
                     raise problem(broken, None, pid)
                 raise problem(f"unknown pattern id {shown(pid)}{nearest(pid, cat.patterns)}{_failed(cat)} "
                               "(is the plugin that provides it installed?)", pid, pid)
-            model = entry_model(cat.patterns[pid])
-            if type(entry) is int:
+            model = options_of(cat, "pattern", cat.patterns[pid])
+            if type(entry) is int:  # a bare value: the options at their defaults
                 _checked(_count(0), entry, pid)
-                entry = {"value": entry}
-            elif not isinstance(entry, dict):
+                out[pid] = PatternEntry.model_construct(value=entry, **(model().model_dump() if model.model_fields
+                                                                        else {}))
+                continue
+            if not isinstance(entry, dict):
                 raise problem(f"expected a number or a table, got {shown(entry)}", entry, pid)
-            out[pid] = checked_entry(model, entry, pid)
+            opts = checked_options(model, {k: v for k, v in entry.items() if k not in ENTRY_KEYS}, "pattern", pid,
+                                   ENTRY_KEYS)
+            keys = checked_entry({k: v for k, v in entry.items() if k in ENTRY_KEYS}, pid)
+            out[pid] = PatternEntry.model_construct(**keys.model_dump(), **opts.model_dump())
         return out
 
     @field_validator("payments", mode="wrap")
@@ -515,10 +397,10 @@ def _checked(check: Callable[[Any], Any], value: Any, at: str) -> Any:
         raise problem(ctx["message"], ctx.get("value"), joined(at, ctx.get("at", ""))) from None
 
 
-def checked_entry(model: type[PatternEntry], entry: dict[str, Any], pid: str) -> PatternEntry:
-    """A pattern's entry given as a table, checked by its ``model``; a problem names the key under ``pid``."""
+def checked_entry(entry: dict[str, Any], pid: str) -> PatternEntry:
+    """The keys of a pattern's entry given as a table (not its options), checked; a problem names the key under ``pid``."""
     try:
-        return model.model_validate(entry, context={"what": "pattern", "owner": pid})
+        return _PatternEntry.model_validate(entry, context={"what": "pattern", "owner": pid})
     except ValidationError as exc:
         path, message, value = first_problem(exc)
         raise problem(message, value, joined(pid, path)) from None
