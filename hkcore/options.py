@@ -13,8 +13,15 @@ import difflib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import (BaseModel, BeforeValidator, ConfigDict, ValidationError, ValidationInfo, create_model,
-                      model_validator)
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    ValidationError,
+    ValidationInfo,
+    create_model,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from hkcore.errors import shown
@@ -120,8 +127,9 @@ class Options(Section):
 
     @classmethod
     def unknown(cls, key: str, info: ValidationInfo) -> str:
-        what, owner = info.context["what"], info.context["owner"]
-        valid = [*info.context.get("beside", ()), *cls.model_fields]
+        context = info.context if isinstance(info.context, Mapping) else {}
+        what, owner = context.get("what", "plugin"), context.get("owner", "?")
+        valid = [*context.get("beside", ()), *cls.model_fields]
         return (f"unknown key {shown(key)}{nearest(key, valid)}; {what} {shown(owner)} takes "
                 + (", ".join(valid) or "no options"))
 

@@ -8,9 +8,21 @@ import pytest
 
 import hkcore
 from hkcore import registry
-from hkcore.preset import (CLAIM_RULES, ENTRY_KEYS, TOP_KEYS, Claims, Preset, PresetError, PresetFile,
-                           docs_claims_table, docs_entry_table, docs_table, load_preset, worth)
 from hkcore.options import options_model
+from hkcore.preset import (
+    CLAIM_RULES,
+    ENTRY_KEYS,
+    TOP_KEYS,
+    Claims,
+    Preset,
+    PresetError,
+    PresetFile,
+    docs_claims_table,
+    docs_entry_table,
+    docs_table,
+    load_preset,
+    worth,
+)
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "house-rules.md"
 
@@ -65,8 +77,8 @@ def test_each_pattern_is_checked_by_its_own_model() -> None:
 def test_section_errors_name_the_path_the_value_and_the_nearest_key() -> None:
     cases = [
         ('id = "x"\n[claims]\nrobing_kong = "none"\n', "claims.robing_kong", "robing_kong",
-         "unknown key 'robing_kong' (did you mean 'robbing_kong'?); claims take robbing_kong, multiple_winners, "
-         "swap_rule"),
+         ("unknown key 'robing_kong' (did you mean 'robbing_kong'?); claims take robbing_kong, multiple_winners, "
+          "swap_rule")),
         ('id = "x"\n[claims]\nswap_rule = 1\n', "claims.swap_rule", 1, "1 is not one of False, True"),
         ('id = "x"\nclaims = 3\n', "claims", 3, "expected a table of claim rules, got 3"),
         ('id = "x"\n[patterns]\nall_chows = { value = 1, when = ["dealer", "slef_draw"] }\n',

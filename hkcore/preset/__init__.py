@@ -33,17 +33,45 @@ registry, ``load_preset``) and ``export`` (TOML out, ``diff``).
 """
 from __future__ import annotations
 
+from hkcore.options import nearest
 from hkcore.preset.checks import shape_options
-from hkcore.preset.errors import PresetError, freeze, nearest, thaw
+from hkcore.preset.errors import PresetError, freeze, thaw
 from hkcore.preset.export import Difference, diff, export_toml
 from hkcore.preset.model import Preset
-from hkcore.preset.reading import (MAX_EXTENDS, MAX_FILE, MAX_KEY_PARTS, builtin_ids, builtin_root, is_path,
-                                   toml_data)
+from hkcore.preset.reading import (
+                                   MAX_EXTENDS,
+                                   MAX_FILE,
+                                   MAX_KEY_PARTS,
+                                   builtin_ids,
+                                   builtin_root,
+                                   is_path,
+                                   toml_data,
+)
 from hkcore.preset.rules import PatternRule
-from hkcore.preset.schema import (BUILTIN_SHAPES, CLAIM_RULES, ENTRY_KEYS, MAX_BY_COUNT, MAX_VALUE, TOP_KEYS,
-                                  Claims, PatternEntry, Payments, PresetFile, docs_claims_table, docs_entry_table,
-                                  docs_table, worth)
-from hkcore.preset.store import CACHE_SIZE, PresetStore, load_preset, presets, read_preset, store
+from hkcore.preset.schema import (
+                                   BUILTIN_SHAPES,
+                                   CLAIM_RULES,
+                                   ENTRY_KEYS,
+                                   MAX_BY_COUNT,
+                                   MAX_VALUE,
+                                   TOP_KEYS,
+                                   Claims,
+                                   PatternEntry,
+                                   Payments,
+                                   PresetFile,
+                                   docs_claims_table,
+                                   docs_entry_table,
+                                   docs_table,
+                                   worth,
+)
+from hkcore.preset.store import (
+                                   CACHE_SIZE,
+                                   PresetStore,
+                                   load_preset,
+                                   presets,
+                                   read_preset,
+                                   store,
+)
 
 #: the schema of a preset file's data (``PresetFile``, by its former name)
 PresetData = PresetFile

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from pydantic import ValidationError
 
 from hkcore.errors import shown
-from hkcore.preset.errors import PresetError, freeze, nearest
+from hkcore.options import first_problem, nearest, options_model
+from hkcore.preset.errors import PresetError, freeze
 from hkcore.preset.rules import PatternRule
-from hkcore.options import first_problem, options_model
 from hkcore.preset.schema import CHECK_ORDER, PresetFile, options_of, scheme_params
 from hkcore.registry import Catalogue
 from hkcore.table_rules import table_problems
@@ -92,7 +92,7 @@ def checked(data: dict[str, Any], origin: Mapping[str, str], cat: Catalogue) -> 
         "minimum": file.minimum, "cap": cap, "tiles": file.tiles, "shapes": tuple(file.shapes),
         "plugins": file.plugins, "limit_adds": limit_adds, "patterns": tuple(rules), "payments": payments,
         "claims": claims, "source": file.source, "file": origin[SELF],
-        "shape_options": {sid: opts for sid, opts in file.shapes.items() if opts},
+        "shape_options": {sid: opts for sid, opts in cast(dict[str, dict[str, Any]], file.shapes).items() if opts},
         "requires": tuple(file.requires), "table": file.table,
     }
 
@@ -106,4 +106,5 @@ def shape_options(shape: Any, given: Mapping[str, Any], catalogue: Catalogue | N
     except ValidationError as exc:
         path, message, value = first_problem(exc)
         raise PresetError(message, None, f"shapes.{shape.id}.{path}", value=value) from None
-    return freeze(found.model_dump())
+    options: Mapping[str, Any] = freeze(found.model_dump())
+    return options

@@ -1,5 +1,4 @@
 """The error of a preset that cannot be loaded, and the helpers every part of loading shares."""
-# nearest: re-exported for the modules of the package
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -7,7 +6,6 @@ from types import MappingProxyType
 from typing import Any
 
 from hkcore.errors import SHOWN, HkcoreError
-from hkcore.options import nearest
 
 #: an empty read-only mapping
 EMPTY: Mapping[str, Any] = MappingProxyType({})

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from hkcore.errors import SHOWN, shown
+from hkcore.options import nearest
 from hkcore.preset.checks import DISABLED, SELF
-from hkcore.preset.errors import PresetError, nearest
+from hkcore.preset.errors import PresetError
 
 #: the longest chain of ``extends``, the largest preset file read
 MAX_EXTENDS = 32
@@ -20,7 +21,8 @@ MAX_FILE = 1 << 20
 #: the most parts a dotted key may have (``a.b.c`` has 3): the TOML parser's time grows with the square of a
 #: key's parts, so a 32 KB key of 16,000 parts would take seconds and a gigabyte
 MAX_KEY_PARTS = 32
-_LONG_KEY = re.compile(r"""(?:(?:[A-Za-z0-9_-]+|"[^"\n]{0,200}"|'[^'\n]{0,200}')[ \t]*\.[ \t]*){%d}""" % MAX_KEY_PARTS)
+_LONG_KEY = re.compile(r"""(?:(?:[A-Za-z0-9_-]+|"[^"\n]{0,200}"|'[^'\n]{0,200}')[ \t]*\.[ \t]*)"""
+                       + f"{{{MAX_KEY_PARTS}}}")
 
 
 def bounded(text: str, label: str) -> None:
@@ -141,7 +143,8 @@ def apply_extends(data: dict[str, Any], label: str, folder: Path | None, seen: t
         raise PresetError(f"extends goes {len(seen)} files deep (at most {MAX_EXTENDS})", seen[0], "extends")
     origin = {key: label for key in data}
     origin[SELF] = label
-    raw_patterns = data.get("patterns") if isinstance(data.get("patterns"), dict) else {}
+    given = data.get("patterns")
+    raw_patterns: dict[str, Any] = given if isinstance(given, dict) else {}
     for key in raw_patterns:
         origin[f"patterns.{key}"] = label
     if isinstance(data.get("table"), dict) and "start_points" in data["table"]:

@@ -17,15 +17,32 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo,
-                      ValidatorFunctionWrapHandler, field_validator)
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from hkcore import registry
 from hkcore.core._codes import WHEN
 from hkcore.errors import shown
-from hkcore.options import (Options, Section, checked_options, first_problem, joined, nearest, one_of, option_fields,
-                            options_model, problem)
+from hkcore.options import (
+    Options,
+    Section,
+    checked_options,
+    first_problem,
+    joined,
+    nearest,
+    one_of,
+    options_model,
+    problem,
+)
 from hkcore.registry import Catalogue
 from hkcore.table_rules import TableRules
 
@@ -119,7 +136,7 @@ class PatternEntry(Section):
     includes: Annotated[Strings, Field(description="patterns this value already contains: met with it, they add nothing")] = []
     wins_below_minimum: Annotated[bool, BeforeValidator(_flag),
                                   Field(description="the hand may win with it below the minimum")] = False
-    when: Annotated[_When | Annotated[list[_When], Field(min_length=1)] | None, BeforeValidator(
+    when: Annotated[_When | Annotated[list[_When], Field(min_length=1)] | None, BeforeValidator(  # type: ignore[valid-type]
         lambda v: v if v is None else _when(v)),
         Field(description="a condition, or a list of them that must all hold, for the pattern to count (below)")] = None
 
@@ -379,7 +396,7 @@ class PresetFile(Section):
         try:
             return TableRules.model_validate(raw)
         except ValidationError as exc:
-            err = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
+            err = min(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
             key = str(err["loc"][0])
             if err["type"] == "extra_forbidden":
                 raise problem(f"unknown key {shown(key)}{nearest(key, TableRules.model_fields)}; table takes "
@@ -412,7 +429,7 @@ def scheme_params(cat: Catalogue, scheme_id: str, params: dict[str, Any]) -> Any
     try:
         return scheme.params.model_validate(params)
     except ValidationError as exc:
-        err = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
+        err = min(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
         loc = ".".join(str(x) for x in err["loc"])
         fields = list(scheme.params.model_fields)
         hint = nearest(loc, fields) if err["type"] == "extra_forbidden" else ""
