@@ -124,8 +124,8 @@ def _when(raw: Any) -> Any:
 
 class PatternEntry(Section):
     """A pattern entry given as a table: exactly one of value, by_count or
-    limit; the pattern's own options go beside them (checked by the model of
-    its options, ``options_of``; kept as the entry's extra keys)."""
+    limit; the pattern's own options go beside them (each pattern's checked
+    by the model of its option table, and kept as the entry's extra keys)."""
 
     model_config = ConfigDict(extra="allow", title="PatternEntry")  # in the schema: options beside the keys
 
