@@ -23,6 +23,11 @@ DISABLED = "__disabled__"
 SELF = "__file__"
 
 
+#: the keys of a preset file the preset holds in another form (or not at all)
+_DERIVED = frozenset({"extends", "name", "cap", "shapes", "plugins", "limit_adds", "claims", "patterns", "payments",
+                      "requires", "table"})
+
+
 def checked(data: dict[str, Any], origin: Mapping[str, str], cat: Catalogue) -> dict[str, Any]:
     """The fields of a ``Preset`` from a preset file's merged ``data`` (see
     ``reading.resolve``): ``origin`` names the file each key came from."""
@@ -87,7 +92,10 @@ def checked(data: dict[str, Any], origin: Mapping[str, str], cat: Catalogue) -> 
     if problems:
         path, message, value = problems[0]
         raise PresetError(message, where(path), path, value=value)
+    # a key no check below names reaches the preset as the model gave it
+    plain = {k: getattr(file, k) for k in type(file).model_fields if k not in _DERIVED}
     return {
+        **plain,
         "id": file.id, "name": file.name if "name" in file.model_fields_set else file.id, "unit": file.unit,
         "minimum": file.minimum, "cap": cap, "tiles": file.tiles, "shapes": tuple(file.shapes),
         "plugins": file.plugins, "limit_adds": limit_adds, "patterns": tuple(rules), "payments": payments,

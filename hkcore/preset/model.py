@@ -98,8 +98,10 @@ class Preset:
                        if self.shape_options else list(self.shapes)), "plugins": thaw(self.plugins),
             "limit_adds": list(self.limit_adds), "claims": thaw(self.claims),
         }
-        if self.source:
-            out["source"] = self.source
+        for key in _PLAIN:  # a key the preset holds as the file says it
+            out.setdefault(key, thaw(getattr(self, key)))
+        if not self.source:
+            del out["source"]
         if self.requires:
             out["requires"] = list(self.requires)
         out["patterns"] = {r.id: r.to_toml() for r in self.patterns}
@@ -148,11 +150,16 @@ class Preset:
 
 
 _ADAPTER: TypeAdapter[Preset] = TypeAdapter(Preset)
+#: the keys of a preset file a Preset holds as they are, in the file's order
+_PLAIN = tuple(k for k in PresetFile.model_fields if k in {f.name for f in dataclasses.fields(Preset)}
+               and k not in ("shapes", "plugins", "limit_adds", "claims", "patterns", "payments", "requires", "table",
+                             "cap", "name"))
 
 
 def build(data: dict[str, Any], origin: Mapping[str, str], cat: Catalogue) -> Preset:
     """A preset from a preset file's merged data (see ``checks.checked``)."""
-    return Preset(**checked(data, origin, cat))
+    fields = checked(data, origin, cat)
+    return Preset(**{f.name: fields[f.name] for f in dataclasses.fields(Preset) if f.name in fields})
 
 
 def from_data(data: dict[str, Any], here: Path | None, folder: Path | None,
