@@ -9,20 +9,8 @@ import pytest
 import hkcore
 from hkcore import registry
 from hkcore.options import options_model
-from hkcore.preset import (
-    CLAIM_RULES,
-    ENTRY_KEYS,
-    TOP_KEYS,
-    Claims,
-    Preset,
-    PresetError,
-    PresetFile,
-    docs_claims_table,
-    docs_entry_table,
-    docs_table,
-    load_preset,
-    worth,
-)
+from hkcore.preset import (CLAIM_RULES, ENTRY_KEYS, TOP_KEYS, Claims, Preset, PresetError, PresetFile,
+                           docs_claims_table, docs_entry_table, docs_table, load_preset, pattern_worth)
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "house-rules.md"
 
@@ -107,8 +95,8 @@ def test_the_first_problem_in_the_loader_s_order() -> None:
 
 def test_worth_has_one_home() -> None:
     # by_count = [0, 2, 6, 6]: met 0..3 times, and more than the table holds
-    assert [worth(None, (0, 2, 6, 6), n) for n in (0, 1, 2, 3, 5)] == [0, 2, 6, 6, 6]
-    assert [worth(2, None, n) for n in (0, 1, 3)] == [0, 2, 6]
+    assert [pattern_worth(None, (0, 2, 6, 6), n) for n in (0, 1, 2, 3, 5)] == [0, 2, 6, 6, 6]
+    assert [pattern_worth(2, None, n) for n in (0, 1, 3)] == [0, 2, 6]
     pcio = load_preset("playingcards-io")
     from hkcore.engine import CompiledPreset
 

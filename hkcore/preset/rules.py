@@ -9,7 +9,7 @@ from pydantic import AfterValidator
 from pydantic.dataclasses import dataclass
 
 from hkcore.preset.errors import EMPTY, freeze, thaw
-from hkcore.preset.schema import ENTRY_KEYS, worth
+from hkcore.preset.schema import ENTRY_KEYS
 
 #: a table read-only all the way down
 Frozen = Annotated[Mapping[str, Any], AfterValidator(freeze)]
@@ -34,7 +34,7 @@ class PatternRule:
 
     def worth(self, count: int) -> int:
         """Faan (or points) for meeting the pattern ``count`` times (not for limits)."""
-        return worth(self.value, self.by_count, count)
+        return pattern_worth(self.value, self.by_count, count)
 
     def to_toml(self) -> Any:
         """This rule as a TOML value (a bare number where it is one)."""
@@ -47,3 +47,10 @@ class PatternRule:
                 out[key] = v[0] if key == "when" and len(v) == 1 else list(v) if isinstance(v, tuple) else v
         out.update(thaw(self.options))
         return out
+
+
+def pattern_worth(value: int | None, by_count: tuple[int, ...] | None, count: int) -> int:
+    """Faan (or points) of a pattern of ``value`` or ``by_count`` met ``count`` times (not for limits)."""
+    if by_count is not None:
+        return by_count[min(count, len(by_count) - 1)]
+    return (value or 0) * count

@@ -15,34 +15,18 @@ from __future__ import annotations
 import importlib.metadata
 import re
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    ValidationError,
-    ValidationInfo,
-    ValidatorFunctionWrapHandler,
-    field_validator,
-)
+from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo,
+                      ValidatorFunctionWrapHandler, field_validator)
 from pydantic_core import PydanticCustomError
 
 from hkcore import registry
 from hkcore.core._codes import WHEN
 from hkcore.errors import shown
-from hkcore.options import (
-    Options,
-    Section,
-    checked_options,
-    first_problem,
-    joined,
-    nearest,
-    one_of,
-    options_model,
-    problem,
-)
+from hkcore.options import (Options, Section, checked_options, first_problem, joined, nearest, one_of, options_model,
+                            problem)
 from hkcore.registry import Catalogue
 from hkcore.table_rules import TableRules
 
@@ -200,7 +184,8 @@ def _claim_values(name: str) -> tuple[Any, ...]:
 
 
 #: claim rules (``[claims]``), each with its allowed values, the first the default
-CLAIM_RULES: Mapping[str, tuple[Any, ...]] = {name: _claim_values(name) for name in Claims.model_fields}
+CLAIM_RULES: Mapping[str, tuple[Any, ...]] = MappingProxyType({name: _claim_values(name)
+                                                               for name in Claims.model_fields})
 
 
 class Payments(BaseModel):
@@ -476,10 +461,3 @@ def docs_claims_table() -> str:
         values = ", ".join(f"`{_cell(v)}`" for v in CLAIM_RULES[key])
         rows.append(f"| `{key}` | {values} | {info.description} |")
     return "\n".join(rows)
-
-
-def worth(value: int | None, by_count: tuple[int, ...] | None, count: int) -> int:
-    """Faan (or points) of a pattern of ``value`` or ``by_count`` met ``count`` times (not for limits)."""
-    if by_count is not None:
-        return by_count[min(count, len(by_count) - 1)]
-    return (value or 0) * count
