@@ -159,7 +159,8 @@ def apply_extends(data: dict[str, Any], label: str, folder: Path | None, seen: t
             out["patterns"] = {k: v for k, v in raw_patterns.items() if v is not False}
         return out, origin
     if not isinstance(parent, str):
-        raise PresetError(f"extends must be a preset id or a file path, not {shown(parent)}", label, "extends", value=parent)
+        raise PresetError(f"extends must be a preset id or a file path, not {shown(parent)}", label, "extends",
+                          value=parent)
     try:
         base, base_origin = resolve(parent, folder, (*seen, label), files, root)
     except PresetError as exc:

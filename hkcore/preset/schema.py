@@ -37,6 +37,7 @@ MAX_BY_COUNT = 8
 BUILTIN_SHAPES = ("standard", "thirteen_orphans")
 _DIST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]{0,98}[A-Za-z0-9])?")
 
+
 def _catalogue(info: ValidationInfo) -> Catalogue:
     found = info.context.get("catalogue") if isinstance(info.context, Mapping) else None
     return found if found is not None else registry.catalogue()
@@ -113,16 +114,21 @@ class PatternEntry(Section):
 
     model_config = ConfigDict(extra="allow", title="PatternEntry")  # in the schema: options beside the keys
 
-    value: Annotated[_Maybe, Field(description="faan (or points) each time the pattern is met; give exactly one of `value`, `by_count` and `limit`")] = None
-    by_count: Annotated[Annotated[list[Count], Field(min_length=1, max_length=MAX_BY_COUNT)] | None, BeforeValidator(
-        lambda v: v if v is None else _by_count(v)), Field(description="faan by how many times it is met (`[0, 2, 6, 6]`: the last for more), 1 to 8 entries")] = None
+    value: Annotated[_Maybe, Field(description="faan (or points) each time the pattern is met; give exactly "
+                                                "one of `value`, `by_count` and `limit`")] = None
+    by_count: Annotated[Annotated[list[Count], Field(min_length=1, max_length=MAX_BY_COUNT)] | None,
+                        BeforeValidator(lambda v: v if v is None else _by_count(v)),
+                        Field(description="faan by how many times it is met (`[0, 2, 6, 6]`: the last for more), "
+                                          "1 to 8 entries")] = None
     limit: Annotated[_Maybe, Field(description="a limit hand: scores this alone (plus `limit_adds`)")] = None
-    includes: Annotated[Strings, Field(description="patterns this value already contains: met with it, they add nothing")] = []
+    includes: Annotated[Strings, Field(
+        description="patterns this value already contains: met with it, they add nothing")] = []
     wins_below_minimum: Annotated[bool, BeforeValidator(_flag),
                                   Field(description="the hand may win with it below the minimum")] = False
-    when: Annotated[_When | Annotated[list[_When], Field(min_length=1)] | None, BeforeValidator(  # type: ignore[valid-type]
-        lambda v: v if v is None else _when(v)),
-        Field(description="a condition, or a list of them that must all hold, for the pattern to count (below)")] = None
+    when: Annotated[_When | Annotated[list[_When], Field(min_length=1)] | None,  # type: ignore[valid-type]
+                    BeforeValidator(lambda v: v if v is None else _when(v)),
+                    Field(description="a condition, or a list of them that must all hold, for the pattern to "
+                                      "count (below)")] = None
 
     @classmethod
     def whole(cls, data: dict[str, Any]) -> None:
@@ -400,7 +406,8 @@ def _checked(check: Callable[[Any], Any], value: Any, at: str) -> Any:
 
 
 def checked_entry(entry: dict[str, Any], pid: str) -> PatternEntry:
-    """The keys of a pattern's entry given as a table (not its options), checked; a problem names the key under ``pid``."""
+    """The keys of a pattern's entry given as a table (not its options),
+    checked; a problem names the key under ``pid``."""
     try:
         return _PatternEntry.model_validate(entry, context={"what": "pattern", "owner": pid})
     except ValidationError as exc:
