@@ -44,7 +44,7 @@ from hkcore.errors import HandError, shown
 from hkcore.models import FAST_READERS, Hand, PatternScore, ReadingPart, ScoreResult, reading_part, trusted
 from hkcore.patterns import Pattern, Situation
 from hkcore.payments import Win, role_amounts
-from hkcore.preset import CACHE_SIZE, Preset, PresetError, PresetStore, load_preset, store
+from hkcore.preset import CACHE_SIZE, Preset, PresetError, PresetStore, load_preset, pattern_worth, store
 from hkcore.registry import (
     MAX_COUNT, Catalogue, CheckedShape, checked_count, checked_payments, plugin_error, raised,
 )
@@ -79,9 +79,7 @@ class Entry:
 
     def worth(self, count: int) -> int:
         """Faan for meeting the pattern ``count`` times (not for limits)."""
-        if self.by_count is not None:
-            return self.by_count[min(count, len(self.by_count) - 1)]
-        return (self.value or 0) * count
+        return pattern_worth(self.value, self.by_count, count)
 
     def contribution(self, count: int) -> int:
         """What the pattern adds when listed in a result: its limit, 0 for a

@@ -58,7 +58,7 @@ def shape_set(shapes: Any, cat: Catalogue | None = None) -> ShapeSet:
             raise HandError(f"shapes: unknown shape {shown(sid)}; known: {known}", "shapes", sid)
         shape = found.shapes[sid]
         try:
-            options = shape_options(shape, opts)
+            options = shape_options(shape, opts, found)
         except PresetError as exc:
             raise HandError(f"shapes: {exc}", "shapes", opts) from None
         extra.append((CheckedShape(shape, found.owner.get(("shape", sid), "?")), options))

@@ -21,7 +21,7 @@ import threading
 import warnings
 from itertools import islice
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
 from typing import Any, get_args
 
@@ -30,6 +30,7 @@ import pluggy
 from hkcore import hookspecs
 from hkcore.cells import Published
 from hkcore.errors import HkcoreError, shown
+from hkcore.options import Options, options_model
 from hkcore.patterns import Pattern, Scope
 from hkcore.payments import PaymentAdjustment, PaymentScheme
 from hkcore.tiles import SEATS
@@ -67,6 +68,8 @@ class Catalogue:
     broken_plugins: Mapping[str, str]
     #: entry points known to the environment: plugin name -> "module:attr"
     available: Mapping[str, str]
+    #: (kind, id) -> the model of its options (``options_model``), for each item that has options
+    options: Mapping[tuple[str, str], type[Options]] = field(default_factory=lambda: MappingProxyType({}))
 
 
 class Registry:
@@ -140,9 +143,13 @@ def _build_catalogue(pm: pluggy.PluginManager, broken: dict[str, str]) -> Catalo
     shapes = collect("shape", pm.hook.hkcore_shapes, _check_kind(Shape))
     adjustments = collect("payment adjustment", pm.hook.hkcore_payment_adjustments, _check_kind(PaymentAdjustment))
     available = {ep.name: ep.value for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    options = {(kind, item.id): options_model(item)
+               for kind, found in (("pattern", patterns), ("shape", shapes), ("payment adjustment", adjustments))
+               for item in found.values() if item.options}
     return Catalogue(patterns=patterns, schemes=schemes, adjustments=adjustments, shapes=shapes,
                      owner=MappingProxyType(owner), broken_ids=MappingProxyType(broken_ids),
-                     broken_plugins=MappingProxyType(broken_plugins), available=MappingProxyType(available))
+                     broken_plugins=MappingProxyType(broken_plugins), available=MappingProxyType(available),
+                     options=MappingProxyType(options))
 
 
 #: the scopes a pattern may have
