@@ -124,6 +124,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     finally:
         if source is not sys.stdin:
             source.close()
+    if args.format == "json":
+        sys.stdout.write("".join(line(r) + "\n" for r in records))
     hands = sum(r["event"] == "end_hand" for r in records)
     print(f"hkscore: {len(records)} records replayed ({hands} hand{'s' * (hands != 1)}): the log matches",
           file=sys.stderr)
@@ -144,8 +146,12 @@ def add_table_commands(sub: Any) -> None:
                          "seeded uniformly random legal action")
     pl.add_argument("--human", metavar="SEAT", help="you play this seat (E, S, W or N) at the terminal")
     pl.add_argument("--out", "-o", metavar="FILE", help="write the log here instead of stdout")
+    pl.add_argument("--json", dest="format", action="store_const", const="json",
+                    help="always JSON lines, one record each")
     pl.set_defaults(func=_cmd_play)
 
     rp = sub.add_parser("replay", help="replay a game log; exit 1 at the first difference")
     rp.add_argument("log", help="a JSON-lines game log, - for stdin")
+    rp.add_argument("--json", dest="format", action="store_const", const="json",
+                    help="print the engine's records as JSON lines (the log with its defaults filled)")
     rp.set_defaults(func=_cmd_replay)

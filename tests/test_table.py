@@ -348,3 +348,30 @@ def test_a_match_plays_to_its_end_and_replays(preset: str) -> None:
         assert hands >= 4 * rules.rounds  # every player deals at least once a round
     assert [s["place"] for s in last["standings"]][0] == 1
     assert replay(m.log) == m.log
+
+
+@pytest.mark.parametrize("preset", BUILTIN)
+def test_a_line_is_the_record_as_compact_json(preset: str) -> None:
+    from hkcore.table.records import line
+    t = Table({"event": "start", "preset": preset, "seed": 9})
+    play(t, random.Random(9), check=False)
+    for r in t.log:
+        assert line(r) == json.dumps(r, separators=(",", ":"), ensure_ascii=False)
+    odd = [{"event": "draw", "tile": "1m", "seat": "E", "source": "live"}, {"event": "draw", "seat": "E", "tile": [1],
+           "source": "live"}, {"event": "discard", "seat": "X", "tile": "1m"}, {"event": "discard", "seat": "E"}]
+    for r in odd:  # not as the engine writes them: written by json all the same
+        assert line(r) == json.dumps(r, separators=(",", ":"), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("preset", BUILTIN)
+def test_the_engine_plays_random_as_the_random_policy_does(preset: str) -> None:
+    """Match.play_random makes the choices the random policy makes from the same generator."""
+    from hkcore.table.policy import random_policy
+    fast = Match(preset, seed=4)
+    fast.play_random(random.Random(5))
+    slow = Match(preset, seed=4)
+    choose = random_policy(random.Random(5))
+    hand = slow.table
+    while slow.table is hand and not slow.over:
+        slow.submit(choose(slow.prompts()[0]))
+    assert fast.log == slow.log

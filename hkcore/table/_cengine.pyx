@@ -914,3 +914,47 @@ def shuffle(list tiles, rng):
         j = <Py_ssize_t>(<double>rand() * (i + 1))
         tiles[i], tiles[j] = tiles[j], tiles[i]
     return tiles
+
+
+cdef dict _DRAW_LINES = {s: {t: {src: f'{{"event":"draw","seat":"{s}","tile":"{t}","source":"{src}"}}'
+                                 for src in ("live", "replacement")} for t in CODES} for s in SEATS}
+cdef dict _DISCARD_LINES = {s: {t: f'{{"event":"discard","seat":"{s}","tile":"{t}"}}' for t in CODES}
+                            for s in SEATS}
+cdef tuple _DRAW_KEYS = ("event", "seat", "tile", "source")
+cdef tuple _DISCARD_KEYS = ("event", "seat", "tile")
+
+
+def common_line(record):
+    """The JSON line of a draw or discard record as the engine writes it, or
+    None for any other record (``hkcore.table.records.line`` writes those)."""
+    cdef Py_ssize_t n
+    cdef dict by_seat
+    if type(record) is not dict:
+        return None
+    n = len(<dict>record)
+    ev = (<dict>record).get("event")
+    seat = (<dict>record).get("seat")
+    tile = (<dict>record).get("tile")
+    if type(seat) is not str or type(tile) is not str:
+        return None
+    if n == 4 and ev == "draw":
+        source = (<dict>record).get("source")
+        if type(source) is not str:
+            return None
+        by_seat = _DRAW_LINES.get(seat)
+        if by_seat is None:
+            return None
+        by_tile = by_seat.get(tile)
+        if by_tile is None:
+            return None
+        text = by_tile.get(source)
+        if text is not None and tuple(record) == _DRAW_KEYS:
+            return text
+    elif n == 3 and ev == "discard":
+        by_seat = _DISCARD_LINES.get(seat)
+        if by_seat is None:
+            return None
+        text = by_seat.get(tile)
+        if text is not None and tuple(record) == _DISCARD_KEYS:
+            return text
+    return None

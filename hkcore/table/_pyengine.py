@@ -715,3 +715,29 @@ _STATE = ("_r_concealed", "_r_added", "_r_drawn_only", "_r_self_pung", "_r_last_
           "back", "from_back", "reserve", "prompt_no", "phase", "turn", "drawn", "by_kong", "kongs", "declared",
           "e_first", "draws", "discards", "instant_due", "last_dealt", "over", "asked", "codes", "tiles", "payload",
           "forbid", "answer", "w_tile", "w_from", "w_after", "w_concealed")
+
+
+#: the JSON lines of the commonest records, by their values
+_LINES = {
+    **{("draw", s, t, src): f'{{"event":"draw","seat":"{s}","tile":"{t}","source":"{src}"}}'
+       for s in SEATS for t in CODES for src in ("live", "replacement")},
+    **{("discard", s, t): f'{{"event":"discard","seat":"{s}","tile":"{t}"}}' for s in SEATS for t in CODES},
+}
+_DRAW_KEYS = ("event", "seat", "tile", "source")
+_DISCARD_KEYS = ("event", "seat", "tile")
+
+
+def common_line(record: Any) -> str | None:
+    """The JSON line of a draw or discard record as the engine writes it, or
+    None for any other record (``hkcore.table.records.line`` writes those)."""
+    if type(record) is not dict:
+        return None
+    n = len(record)
+    if (n == 4 and record.get("event") == "draw") or (n == 3 and record.get("event") == "discard"):
+        try:
+            found = _LINES.get(tuple(record.values()))
+        except TypeError:  # a value that is no tile or seat
+            return None
+        if found is not None and tuple(record) == (_DRAW_KEYS if n == 4 else _DISCARD_KEYS):
+            return found
+    return None

@@ -9,12 +9,12 @@ from hkcore.table._pyengine import legal_text
 
 if core.IMPLEMENTATION == "cython":
     try:
-        from hkcore.table._cengine import IMPLEMENTATION, Engine, shuffle
+        from hkcore.table._cengine import IMPLEMENTATION, Engine, common_line, shuffle
     except ImportError:  # pragma: no cover - a build without the compiled engine
-        from hkcore.table._pyengine import IMPLEMENTATION, Engine
+        from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line
         from hkcore.table.wall import shuffle
 else:
-    from hkcore.table._pyengine import IMPLEMENTATION, Engine
+    from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line
     from hkcore.table.wall import shuffle
 
-__all__ = ["Engine", "IMPLEMENTATION", "legal_text", "shuffle"]
+__all__ = ["Engine", "IMPLEMENTATION", "common_line", "legal_text", "shuffle"]
