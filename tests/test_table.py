@@ -375,3 +375,38 @@ def test_the_engine_plays_random_as_the_random_policy_does(preset: str) -> None:
     while slow.table is hand and not slow.over:
         slow.submit(choose(slow.prompts()[0]))
     assert fast.log == slow.log
+
+
+def _twin_tables() -> tuple[type, type] | None:
+    from hkcore.table import _pyengine, engine
+    from hkcore.table.table import Table as Compiled
+    if engine.IMPLEMENTATION != "cython":
+        return None
+    body = {k: v for k, v in vars(Compiled).items() if k not in ("__dict__", "__weakref__")}
+    return Compiled, type("PureTable", (_pyengine.Engine,), body)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(st.data())
+def test_the_compiled_engine_and_its_twin_write_the_same_log(data: st.DataObject) -> None:
+    found = _twin_tables()
+    if found is None:
+        pytest.skip("the compiled engine is not in use")
+    compiled, pure = found
+    preset = data.draw(st.composite(house)())
+    seed = data.draw(st.integers(0, 2**32))
+    logs, prompts = [], []
+    for cls in (compiled, pure):
+        t = cls({"event": "start", "preset": preset, "seed": seed})
+        rng = random.Random(seed)
+        seen = []
+        while not t.over:
+            ps = t.prompts()
+            seen.append(ps)
+            p = ps[-1]
+            a = p["actions"][int(rng.random() * len(p["actions"]))]
+            t.submit({"prompt": p["prompt"], "seat": p["seat"], **a})
+        logs.append(t.log)
+        prompts.append(seen)
+    assert logs[0] == logs[1]
+    assert prompts[0] == prompts[1]

@@ -83,6 +83,44 @@ cdef list CHOW_TEXT = _texts(3, CHOW)
 cdef list DISCARD_ACTIONS = [{"act": "discard", "tile": CODES[i]} for i in range(34)]
 
 
+cdef tuple _SUIT_OF = tuple(CODES[i][1] for i in range(42))
+cdef tuple _DIGIT_OF = tuple(CODES[i][0] for i in range(42))
+
+
+cdef str _canon(const int *c):
+    """34 counts in canonical notation (as ``hkcore.table.wall.canonical``)."""
+    cdef list out = []
+    cdef int i, k
+    cdef str suit = ""
+    for i in range(34):
+        if c[i]:
+            if _SUIT_OF[i] != suit:
+                if suit:
+                    out.append(suit)
+                suit = _SUIT_OF[i]
+            for k in range(c[i]):
+                out.append(_DIGIT_OF[i])
+    if suit:
+        out.append(suit)
+    return "".join(out)
+
+
+cdef str _canon_list(const int *tiles, int n):
+    """Tile indices 0..41 in canonical notation."""
+    cdef list ordered = sorted([tiles[i] for i in range(n)])
+    cdef list out = []
+    cdef str suit = ""
+    for i in ordered:
+        if _SUIT_OF[i] != suit:
+            if suit:
+                out.append(suit)
+            suit = _SUIT_OF[i]
+        out.append(_DIGIT_OF[i])
+    if suit:
+        out.append(suit)
+    return "".join(out)
+
+
 cdef inline str _set_text(int code, int low):
     if code == CHOW:
         return CHOW_TEXT[low]
@@ -202,6 +240,34 @@ cdef class Engine:
                 m["from"] = SEATS[self.msrc[s][j]]
             out.append(m)
         return out
+
+    def seen(self, int s, bint hide):
+        """What seat ``s`` sees of the hand: its concealed tiles less the tile
+        just drawn, that tile (or None), then by seat the declared sets (a
+        concealed kong's tiles null with ``hide``, but for ``s``'s own), the
+        bonus tiles, the ponds and how many tiles each holds."""
+        cdef int c[34]
+        cdef int o, i, n
+        cdef int drawn = self.drawn if (s == self.turn and self.phase == TURN and self.drawn >= 0
+                                        and not (s == 0 and self.e_first)) else -1
+        for i in range(34):
+            c[i] = self.counts[s][i]
+        if drawn >= 0:
+            c[drawn] -= 1
+        melds = {}
+        bonus = {}
+        ponds = {}
+        held = {}
+        for o in range(4):
+            seat = SEATS[o]
+            melds[seat] = self.melds_json(o, hide and o != s) if self.nmeld[o] else []
+            bonus[seat] = _canon_list(self.bonus[o], self.nbonus[o]) if self.nbonus[o] else ""
+            ponds[seat] = "".join([CODES[self.pond[o][i]] for i in range(self.npond[o])])
+            n = 0
+            for i in range(34):
+                n += self.counts[o][i]
+            held[seat] = n
+        return _canon(c), None if drawn < 0 else CODES[drawn], melds, bonus, ponds, held
 
     def counts_of(self, int s):
         """A copy of ``s``'s 34 counts of concealed tiles."""

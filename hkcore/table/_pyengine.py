@@ -119,6 +119,22 @@ class Engine:
             out.append(m)
         return out
 
+    def seen(self, s: int, hide: bool) -> tuple[Any, ...]:
+        """What seat ``s`` sees of the hand: its concealed tiles less the tile
+        just drawn, that tile (or None), then by seat the declared sets (a
+        concealed kong's tiles null with ``hide``, but for ``s``'s own), the
+        bonus tiles, the ponds and how many tiles each holds."""
+        counts = list(self.counts[s])
+        drawn = self.drawn if (s == self.turn and self.phase == TURN and self.drawn >= 0
+                               and not (s == 0 and self.e_first)) else -1
+        if drawn >= 0:
+            counts[drawn] -= 1
+        return (canonical([i for i in range(34) for _ in range(counts[i])]), None if drawn < 0 else CODES[drawn],
+                {SEATS[o]: self.melds_json(o, hide and o != s) for o in range(4)},
+                {SEATS[o]: canonical(self.bonus[o]) for o in range(4)},
+                {SEATS[o]: "".join(CODES[i] for i in self.ponds[o]) for o in range(4)},
+                {SEATS[o]: sum(self.counts[o]) for o in range(4)})
+
     def counts_of(self, s: int) -> list[int]:
         """A copy of ``s``'s 34 counts of concealed tiles."""
         return list(self.counts[s])
