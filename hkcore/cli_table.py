@@ -13,7 +13,7 @@ from hkcore.errors import HkcoreError
 from hkcore.preset import builtin_ids
 from hkcore.table.match import Match
 from hkcore.table.policy import POLICIES, Policy, decision, policy
-from hkcore.table.records import line
+from hkcore.table.records import line, lines
 from hkcore.table.replay import ReplayError, replay
 from hkcore.table.wall import SEATS
 
@@ -78,6 +78,32 @@ def play_hands(preset: str, seed: int, hands: int | None, choose: Callable[[str]
             return
 
 
+def random_play(preset: str, seed: int, hands: int | None, rng: random.Random, out: IO[str]) -> tuple[int, int]:
+    """``play_hands`` with every seat random, written to ``out`` a hand at a
+    time as JSON lines: ``(hands played, hands won)``."""
+    played = wins = 0
+    while True:
+        m = Match(preset, seed=seed)
+        seed += 1
+        pending = list(m.log)
+        while not m.over:
+            new = m.play_random(rng)
+            cut = len(new)
+            while new[cut - 1]["event"] not in ("end_hand", "end_match"):
+                cut -= 1  # the next hand's first records wait for it
+            done = pending + new[:cut]
+            pending = new[cut:]
+            played += 1
+            wins += next(r for r in reversed(done) if r["event"] == "end_hand")["result"] == "win"
+            if hands is not None and played >= hands and not m.over:
+                done += m.stop()
+                pending = []
+            out.write(lines(done))
+        out.write(lines(pending))
+        if hands is None or played >= hands:
+            return played, wins
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     presets = builtin_ids() if args.preset == "all" else [args.preset]
     rng = random.Random(args.seed)
@@ -94,19 +120,20 @@ def _cmd_play(args: argparse.Namespace) -> int:
     try:
         wins = count = 0
         for preset in presets:
-            fast = args.policy == "random" and human is None
-            block: list[str] = []
-            for r in play_hands(preset, args.seed, hands, None if fast else choose, views=not fast, rng=rng):
-                block.append(line(r))
+            if args.policy == "random" and human is None:
+                n, w = random_play(preset, args.seed, hands, rng, out)
+                count += n
+                wins += w
+                continue
+            block: list[dict[str, Any]] = []
+            for r in play_hands(preset, args.seed, hands, choose, views=True):
+                block.append(r)
                 if r["event"] == "end_hand":
                     count += 1
                     wins += r["result"] == "win"
-                    block.append("")
-                    out.write("\n".join(block))
+                    out.write(lines(block))
                     block = []
-            if block:
-                block.append("")
-                out.write("\n".join(block))
+            out.write(lines(block))
     finally:
         if out is not sys.stdout:
             out.close()

@@ -993,6 +993,21 @@ cdef tuple _DISCARD_KEYS = ("event", "seat", "tile")
 def common_line(record):
     """The JSON line of a draw or discard record as the engine writes it, or
     None for any other record (``hkcore.table.records.line`` writes those)."""
+    return _common_line(record)
+
+
+def lines(list records, dumps):
+    """The records as JSON lines, each ended by a newline: the commonest
+    looked up, the rest by ``dumps``."""
+    cdef list out = []
+    for r in records:
+        text = _common_line(r)
+        out.append(text if text is not None else dumps(r))
+        out.append("\n")
+    return "".join(out)
+
+
+cdef object _common_line(object record):
     cdef Py_ssize_t n
     cdef dict by_seat
     if type(record) is not dict:

@@ -757,3 +757,14 @@ def common_line(record: Any) -> str | None:
         if found is not None and tuple(record) == (_DRAW_KEYS if n == 4 else _DISCARD_KEYS):
             return found
     return None
+
+
+def lines(records: list[Any], dumps: Any) -> str:
+    """The records as JSON lines, each ended by a newline: the commonest
+    looked up, the rest by ``dumps``."""
+    out = []
+    for r in records:
+        text = common_line(r)
+        out.append(text if text is not None else dumps(r))
+        out.append("\n")
+    return "".join(out)

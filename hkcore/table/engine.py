@@ -9,12 +9,12 @@ from hkcore.table._pyengine import legal_text
 
 if core.IMPLEMENTATION == "cython":
     try:
-        from hkcore.table._cengine import IMPLEMENTATION, Engine, common_line, shuffle
+        from hkcore.table._cengine import IMPLEMENTATION, Engine, common_line, lines, shuffle
     except ImportError:  # pragma: no cover - a build without the compiled engine
-        from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line
+        from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line, lines
         from hkcore.table.wall import shuffle
 else:
-    from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line
+    from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line, lines
     from hkcore.table.wall import shuffle
 
-__all__ = ["Engine", "IMPLEMENTATION", "common_line", "legal_text", "shuffle"]
+__all__ = ["Engine", "IMPLEMENTATION", "common_line", "legal_text", "lines", "shuffle"]

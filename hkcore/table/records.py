@@ -5,6 +5,7 @@ import json
 from typing import Any
 
 from hkcore.table.engine import common_line
+from hkcore.table.engine import lines as _lines
 
 _DUMPS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
@@ -15,3 +16,8 @@ def line(record: dict[str, Any]) -> str:
     ensure_ascii=False)`` (the commonest records are looked up)."""
     found = common_line(record)
     return found if found is not None else _DUMPS(record)
+
+
+def lines(records: list[dict[str, Any]]) -> str:
+    """Records as JSON lines, each ended by a newline (as ``line`` writes them)."""
+    return _lines(records, _DUMPS)
