@@ -6,7 +6,7 @@ import argparse
 
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import IO, Any
 
 from hkcore.errors import HkcoreError
@@ -20,7 +20,7 @@ from hkcore.table.wall import SEATS
 
 def _human(inp: IO[str], out: IO[str]) -> Policy:
     """A person at the terminal: the view, the actions numbered, a number read."""
-    def choose(prompt: dict[str, Any]) -> dict[str, Any]:
+    def choose(prompt: Mapping[str, Any]) -> dict[str, Any]:
         v = prompt["view"]
         print(f"\n-- hand {v['hand']}, round {v['round']}, you are {v['seat']}; {v['live_left']} tiles left --", file=out)
         for s in SEATS:

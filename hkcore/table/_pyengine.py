@@ -49,6 +49,9 @@ def _set_text(code: int, low: int) -> str:
 class Engine:
     """The state of a hand in play and every step of its flow."""
 
+    #: the records of the hand so far (the subclass begins it with the start record)
+    log: list[dict[str, Any]]
+
     def _setup(self, hands: list[list[int]], wall: list[int], reserve: int, rules: tuple[int, ...]) -> None:
         """``rules``: concealed_kong, added_kong, kong_tile drawn, self_pung,
         last_discard any, swap_rule, robbing (0 none, 1 added, 2 and
@@ -734,7 +737,7 @@ _STATE = ("_r_concealed", "_r_added", "_r_drawn_only", "_r_self_pung", "_r_last_
 
 
 #: the JSON lines of the commonest records, by their values
-_LINES = {
+_LINES: dict[tuple[str, ...], str] = {
     **{("draw", s, t, src): f'{{"event":"draw","seat":"{s}","tile":"{t}","source":"{src}"}}'
        for s in SEATS for t in CODES for src in ("live", "replacement")},
     **{("discard", s, t): f'{{"event":"discard","seat":"{s}","tile":"{t}"}}' for s in SEATS for t in CODES},
@@ -755,7 +758,7 @@ def common_line(record: Any) -> str | None:
         except TypeError:  # a value that is no tile or seat
             return None
         if found is not None and tuple(record) == (_DRAW_KEYS if n == 4 else _DISCARD_KEYS):
-            return found
+            return str(found)
     return None
 
 

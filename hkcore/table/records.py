@@ -15,9 +15,9 @@ def line(record: dict[str, Any]) -> str:
     in their order, exactly ``json.dumps(record, separators=(",", ":"),
     ensure_ascii=False)`` (the commonest records are looked up)."""
     found = common_line(record)
-    return found if found is not None else _DUMPS(record)
+    return found if found is not None else str(_DUMPS(record))
 
 
 def lines(records: list[dict[str, Any]]) -> str:
     """Records as JSON lines, each ended by a newline (as ``line`` writes them)."""
-    return _lines(records, _DUMPS)
+    return str(_lines(records, _DUMPS))
