@@ -20,10 +20,11 @@ from hkcore.errors import HkcoreError, TableError
 from hkcore.table import ReplayError, Table, replay
 from hkcore.table.match import Match
 
+from helpers.tables import BUILTIN, conserved, house, junk_decisions, play
+
 GAMES = Path(__file__).resolve().parent / "cases" / "games"
 REFUSED = {r["file"]: r for r in json.loads((GAMES / "refused.json").read_text())}
 LOGS = sorted(p.name for p in GAMES.glob("*.jsonl"))
-BUILTIN = ["mistboard", "bga-old-style", "just-cards", "hk-classic", "playingcards-io"]
 
 
 def lines(name: str) -> list[dict]:
@@ -232,55 +233,6 @@ def test_a_dead_wall_is_kept_back() -> None:
 
 # ------------------------------------------------------------ properties
 
-def house(draw: st.DrawFn) -> str:
-    base = draw(st.sampled_from(BUILTIN))
-    knobs = []
-    if draw(st.booleans()):
-        knobs.append(f"dead_wall = {draw(st.integers(0, 20))}")
-    else:
-        knobs.append(f'replacement = "{draw(st.sampled_from(["back", "front"]))}"\ndead_wall = 0')
-    knobs.append(f"concealed_kong = {draw(st.sampled_from(['true', 'false']))}")
-    knobs.append(f'kong_tile = "{draw(st.sampled_from(["any", "drawn"]))}"')
-    knobs.append(f"self_pung = {draw(st.sampled_from(['true', 'false']))}")
-    knobs.append(f'last_discard = "{draw(st.sampled_from(["win", "any"]))}"')
-    knobs.append(f"show_concealed_kongs = {draw(st.sampled_from(['true', 'false']))}")
-    text = f'extends = "{base}"\nid = "house"\n[table]\n' + "\n".join(knobs) + "\n"
-    try:
-        hkcore.load_preset(text)
-    except HkcoreError:  # a refused combination (robbing without added kongs, ...): the base as it is
-        return base
-    return text
-
-
-def conserved(t: Table) -> None:
-    total = t.wall_left()
-    v = t.view("E")
-    for s in "ESWN":
-        total += v["held"][s] + len(hkcore.parse_tiles(v["ponds"][s])) + len(hkcore.parse_tiles(v["bonus"][s]))
-        total += sum(len(hkcore.parse_tiles(m["tiles"])) if m["tiles"] else 4 for m in v["melds"][s])
-        size = v["held"][s] + 3 * len(v["melds"][s])
-        assert size in (13, 14), (s, size)
-    assert total == (144 if t.preset.bonus_tiles else 136)
-
-
-def play(t: Table, rng: random.Random, check: bool = True) -> Table:
-    steps = 0
-    while not t.over:
-        if check:
-            conserved(t)
-        prompts = t.prompts()
-        assert prompts, "a live table always has a legal action"
-        rng.shuffle(prompts)  # answers in any order
-        p = prompts[0]
-        a = p["actions"][int(rng.random() * len(p["actions"]))]
-        if check and p["phase"] in ("claim", "rob") and len(prompts) > 1:
-            same_outcome_in_any_order(t, prompts, rng)
-        t.submit({"prompt": p["prompt"], "seat": p["seat"], **a})
-        steps += 1
-        assert steps < 2000
-    return t
-
-
 def same_outcome_in_any_order(t: Table, prompts: list[dict], rng: random.Random) -> None:
     """The window's outcome does not depend on the order the answers arrive in."""
     answers = [(p["seat"], p["actions"][int(rng.random() * len(p["actions"]))]) for p in prompts]
@@ -301,7 +253,7 @@ def test_random_legal_play_keeps_the_contract(data: st.DataObject) -> None:
     seed = data.draw(st.integers(0, 2**32))
     t = Table({"event": "start", "preset": preset, "seed": seed})
     start_points = None if t.points is None else sum(t.points.values())
-    play(t, random.Random(seed))
+    play(t, random.Random(seed), window_check=same_outcome_in_any_order)
     conserved(t)
     end = t.log[-1] if t.log[-1]["event"] == "end_hand" else t.log[-2]
     if start_points is not None:
@@ -410,3 +362,22 @@ def test_the_compiled_engine_and_its_twin_write_the_same_log(data: st.DataObject
         prompts.append(seen)
     assert logs[0] == logs[1]
     assert prompts[0] == prompts[1]
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(st.sampled_from(BUILTIN), st.integers(0, 2**32), st.integers(0, 80), st.randoms(use_true_random=False))
+def test_hostile_decisions_are_refused_and_change_nothing(preset: str, seed: int, cut: int,
+                                                          rnd: random.Random) -> None:
+    t = Table({"event": "start", "preset": preset, "seed": seed})
+    for _ in range(cut):
+        if t.over:
+            break
+        p = t.prompts()[0]
+        t.submit({"prompt": p["prompt"], "seat": p["seat"], **p["actions"][int(rnd.random() * len(p["actions"]))]})
+    for bad in junk_decisions(t, rnd, 20):
+        before = pickle.dumps(t)
+        with pytest.raises(TableError) as info:
+            t.submit(bad)
+        assert info.value.field in ("decision", "prompt", "seat", "act", "kind", "tiles", "tile")
+        assert len(str(info.value).splitlines()) == 1 and len(str(info.value)) < 400
+        assert pickle.dumps(t) == before
