@@ -233,9 +233,16 @@ def test_a_dead_wall_is_kept_back() -> None:
 
 # ------------------------------------------------------------ properties
 
+RANK = {"win": 0, "kong": 1, "pung": 1, "chow": 2}
+
+
 def same_outcome_in_any_order(t: Table, prompts: list[dict], rng: random.Random) -> None:
-    """The window's outcome does not depend on the order the answers arrive in."""
+    """The window's outcome does not depend on the order the answers arrive in, and it is the
+    highest claim answered: a win over a pung or kong over a chow, then the seat nearest after
+    the discarder (GAME.md §3.4); never a lower one while a higher was pending."""
     answers = [(p["seat"], p["actions"][int(rng.random() * len(p["actions"]))]) for p in prompts]
+    frm = "ESWN".index(prompts[0]["from"])
+    claimed = [(RANK[a["act"]], ("ESWN".index(seat) - frm) % 4, seat, a) for seat, a in answers if a["act"] != "pass"]
     outcomes = []
     for order in (answers, answers[::-1]):
         c = t.copy()
@@ -244,6 +251,12 @@ def same_outcome_in_any_order(t: Table, prompts: list[dict], rng: random.Random)
                 c.submit({"prompt": prompts[0]["prompt"], "seat": seat, **a})
         outcomes.append(c.log[len(t.log):])
     assert outcomes[0] == outcomes[1]
+    first = outcomes[0][0]
+    if claimed:
+        _, _, seat, a = min(claimed, key=lambda x: (x[0], x[1]))
+        assert (first["event"], first["seat"]) == (a["act"], seat)
+    else:
+        assert first["event"] in ("draw", "exhausted")
 
 
 @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hkcore import core
-from hkcore.claims import set_claims
+from hkcore.claims import leaves_a_discard, set_claims
 from hkcore.errors import TableError, shown
 from hkcore.table.wall import BONUS, CODES, SEATS, canonical
 
@@ -532,7 +532,7 @@ class Engine:
                     if kind == "kong":
                         if self.back > self.front:  # a kong needs a replacement
                             self._add(o, EXPOSED, i)
-                    elif not forbidden or _can_discard_after(counts, run, i, forbidden):  # G10
+                    elif not forbidden or leaves_a_discard(counts, run, i, forbidden):  # G10
                         self._add(o, PUNG if kind == "pung" else CHOW, run[0], None, forbidden)
             if self.codes[o]:
                 self.codes[o].insert(0, PASS)
@@ -713,15 +713,6 @@ class Engine:
 
     def _exhausted(self) -> None:  # pragma: no cover
         raise NotImplementedError
-
-
-def _can_discard_after(counts: list[int], run: tuple[int, ...], tile: int, forbidden: tuple[int, ...]) -> bool:
-    left = list(counts)
-    rest = list(run)
-    rest.remove(tile)
-    for j in rest:
-        left[j] -= 1
-    return any(left[j] for j in range(34) if j not in forbidden)
 
 
 def legal_text(actions: list[dict[str, Any]]) -> str:
