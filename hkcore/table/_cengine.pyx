@@ -15,7 +15,8 @@ from hkcore.core._ccore cimport orphans_shape, standard_shape
 
 from hkcore.errors import TableError, shown
 from hkcore.table._pyengine import legal_text
-from hkcore.table.wall import BONUS as _BONUS, CODES as _CODES, SEATS as _SEATS, canonical
+from hkcore.table.wall import BONUS as _BONUS, CODES as _CODES, SEATS as _SEATS
+from hkcore.table.wall import canonical as _wall_canonical
 
 IMPLEMENTATION = "cython"
 
@@ -71,7 +72,7 @@ cdef list _texts(int n, int code):
     cdef int i
     for i in range(34):
         if code == CHOW:
-            out.append(canonical((i, i + 1, i + 2)) if i < 27 and i % 9 <= 6 else None)
+            out.append(_wall_canonical((i, i + 1, i + 2)) if i < 27 and i % 9 <= 6 else None)
         else:
             out.append(CODES[i][0] * n + CODES[i][1])
     return out
@@ -986,6 +987,10 @@ cdef dict _DRAW_LINES = {s: {t: {src: f'{{"event":"draw","seat":"{s}","tile":"{t
                                  for src in ("live", "replacement")} for t in CODES} for s in SEATS}
 cdef dict _DISCARD_LINES = {s: {t: f'{{"event":"discard","seat":"{s}","tile":"{t}"}}' for t in CODES}
                             for s in SEATS}
+cdef dict _BONUS_LINES = {s: {t: {r: f'{{"event":"bonus","seat":"{s}","tile":"{t}","replacement":'
+                                     + ("null" if r is None else f'"{r}"') + "}"
+                                  for r in (*CODES, None)} for t in CODES[34:]} for s in SEATS}
+cdef tuple _BONUS_KEYS = ("event", "seat", "tile", "replacement")
 cdef tuple _DRAW_KEYS = ("event", "seat", "tile", "source")
 cdef tuple _DISCARD_KEYS = ("event", "seat", "tile")
 
@@ -994,6 +999,22 @@ def common_line(record):
     """The JSON line of a draw or discard record as the engine writes it, or
     None for any other record (``hkcore.table.records.line`` writes those)."""
     return _common_line(record)
+
+
+def canonical(tiles):
+    """Tile indices 0..41 in canonical notation (as ``hkcore.table.wall.canonical``)."""
+    cdef int buf[42]
+    cdef int n = 0
+    for i in tiles:
+        buf[n] = i
+        n += 1
+        if n == 42:
+            return _canon_py(tiles)
+    return _canon_list(buf, n)
+
+
+cdef str _canon_py(tiles):
+    return _wall_canonical(tiles)
 
 
 def lines(list records, dumps):
@@ -1017,6 +1038,20 @@ cdef object _common_line(object record):
     seat = (<dict>record).get("seat")
     tile = (<dict>record).get("tile")
     if type(seat) is not str or type(tile) is not str:
+        return None
+    if n == 4 and ev == "bonus":
+        by_seat = _BONUS_LINES.get(seat)
+        if by_seat is None:
+            return None
+        by_tile = by_seat.get(tile)
+        if by_tile is None:
+            return None
+        r = (<dict>record).get("replacement")
+        if r is not None and type(r) is not str:
+            return None
+        text = by_tile.get(r)
+        if text is not None and tuple(record) == _BONUS_KEYS:
+            return text
         return None
     if n == 4 and ev == "draw":
         source = (<dict>record).get("source")

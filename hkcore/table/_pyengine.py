@@ -733,22 +733,27 @@ _LINES: dict[tuple[str, ...], str] = {
        for s in SEATS for t in CODES for src in ("live", "replacement")},
     **{("discard", s, t): f'{{"event":"discard","seat":"{s}","tile":"{t}"}}' for s in SEATS for t in CODES},
 }
+_LINES.update({("bonus", s, t, r): f'{{"event":"bonus","seat":"{s}","tile":"{t}","replacement":'
+               + ("null" if r is None else f'"{r}"') + "}" for s in SEATS for t in CODES[34:] for r in (*CODES, None)})
 _DRAW_KEYS = ("event", "seat", "tile", "source")
+_BONUS_KEYS = ("event", "seat", "tile", "replacement")
 _DISCARD_KEYS = ("event", "seat", "tile")
 
 
 def common_line(record: Any) -> str | None:
-    """The JSON line of a draw or discard record as the engine writes it, or
+    """The JSON line of a draw, bonus or discard record as the engine writes it, or
     None for any other record (``hkcore.table.records.line`` writes those)."""
     if type(record) is not dict:
         return None
     n = len(record)
-    if (n == 4 and record.get("event") == "draw") or (n == 3 and record.get("event") == "discard"):
+    event = record.get("event")
+    if (n == 4 and event in ("draw", "bonus")) or (n == 3 and event == "discard"):
         try:
             found = _LINES.get(tuple(record.values()))
         except TypeError:  # a value that is no tile or seat
             return None
-        if found is not None and tuple(record) == (_DRAW_KEYS if n == 4 else _DISCARD_KEYS):
+        keys = _DISCARD_KEYS if n == 3 else _DRAW_KEYS if event == "draw" else _BONUS_KEYS
+        if found is not None and tuple(record) == keys:
             return str(found)
     return None
 
