@@ -346,16 +346,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                            "command": hkscore_command()}
     workdir = Path(tempfile.mkdtemp(prefix="bench_table_"))
     try:
-        # warm-up and calibration: the in-process rate sets N (the command is slower: it writes the log)
+        # warm-up and calibration: the in-process rate per CPU-second sets N, so that a run lasts
+        # ≥ secs however busy the machine is (the command is slower still: it writes the log)
         bl.log("warm-up and calibration ...")
-        cal = inprocess_once(preset, seed, 200)
-        hands = args.hands or nice(cal["hands_s"] * secs)
-        dec_hands = args.decision_hands or nice(cal["hands_s"] * secs / 1.5)
-        pcal = peer_once(seed, 50)
-        peer_hands = args.peer_hands or nice(pcal["hands_s"] * secs)
+        cal = inprocess_once(preset, seed, 300)
+        hands = args.hands or nice(cal["hands_cpu_s"] * secs)
+        dec_hands = args.decision_hands or nice(cal["hands_cpu_s"] * secs)
+        pcal = peer_once(seed, 300)
+        peer_hands = args.peer_hands or nice(pcal["hands_cpu_s"] * secs)
         out.update(hands=hands, decision_hands=dec_hands, peer_hands=peer_hands)
-        bl.log(f"N = {hands} hands per run (in-process rate {cal['hands_s']:.0f}/s); {dec_hands} hands of "
-               f"Table decisions; RiichiEnv {peer_hands} hands (rate {pcal['hands_s']:.0f}/s)")
+        bl.log(f"N = {hands} hands per run (in-process {cal['hands_cpu_s']:.0f} hands per CPU-s); {dec_hands} "
+               f"hands of Table decisions; RiichiEnv {peer_hands} hands ({pcal['hands_cpu_s']:.0f} per CPU-s)")
 
         # untimed checks
         out["startup"] = cli_once(preset, seed, 1, workdir)
@@ -396,7 +397,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.presets_too:
             per: dict[str, list[float]] = {}
             for p in hkcore.presets():
-                n = nice(inprocess_once(p, seed, 100)["hands_s"] * min(secs, 2.0))
+                n = nice(inprocess_once(p, seed, 100)["hands_cpu_s"] * min(secs, 2.0))
                 per[p] = [inprocess_once(p, seed, n)["hands_s"] for _ in range(reps)]
                 bl.log(f"in-process, {p}: {med(per[p]):.0f} hands/s")
             out["inprocess_by_preset"] = per
@@ -463,8 +464,9 @@ def section(d: dict[str, Any]) -> str:
         f"order rotating; medians quoted, min–max beside (raw runs in `bench/{JSON_NAME}`); beside the wall-clock figures, "
         f"the same work per CPU-second of the processes timed (less disturbed by the other work on the "
         f"machine: an idle machine gives about the same figures both ways). A hand is counted "
-        f"from its deal to its end (a win or a draw). Each measurement lasts ≥ {d['seconds_per_measurement']:g} "
-        f"s: hkcore {n:,} hands per run, RiichiEnv {d['peer_hands']:,}.",
+        f"from its deal to its end (a win or a draw). Each measurement takes ≥ {d['seconds_per_measurement']:g} "
+        f"CPU-s (sized from a calibration run): hkcore {n:,} hands per run ({d['decision_hands']:,} in the "
+        f"`Table` loop), RiichiEnv {d['peer_hands']:,}.",
         "",
         "| measurement | hands/s (median) | min–max | hands per CPU-s | target | met? |",
         "|---|---:|---:|---:|---|:---:|",
