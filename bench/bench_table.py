@@ -316,6 +316,47 @@ def peer_once(seed: int, hands: int, log_on: bool = False) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------
+# The other work on the machine
+
+
+def machine_busy_s() -> float:
+    """CPU-seconds the whole machine has spent busy since boot (``/proc/stat``)."""
+    with open("/proc/stat", encoding="ascii") as fh:
+        f = [int(x) for x in fh.readline().split()[1:]]
+    # user nice system idle iowait irq softirq steal ...: all but idle and iowait
+    return (sum(f[:8]) - f[3] - f[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_s() -> float:
+    """CPU-seconds of this process and of its children reaped so far."""
+    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
+
+
+def others_cores(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``fn()``'s result with ``others_cores``: the cores busy outside this run
+    while it ran (the machine's busy CPU-seconds less this run's, per second)."""
+    b0, o0, t0 = machine_busy_s(), own_cpu_s(), time.perf_counter()
+    r = fn()
+    wall = time.perf_counter() - t0
+    r["others_cores"] = max(0.0, (machine_busy_s() - b0) - (own_cpu_s() - o0)) / wall
+    return r
+
+
+def wait_for_quiet(timeout_s: float, most: float = 0.5, sample_s: float = 3.0) -> tuple[float, float]:
+    """Wait (at most ``timeout_s``) until other work takes ≤ ``most`` cores over
+    ``sample_s`` seconds; the seconds waited and the last sample."""
+    t0 = time.monotonic()
+    while True:
+        b0 = machine_busy_s()
+        time.sleep(sample_s)
+        busy = (machine_busy_s() - b0) / sample_s
+        if busy <= most or time.monotonic() - t0 >= timeout_s:
+            return time.monotonic() - t0, busy
+        bl.log(f"other work takes {busy:.2f} cores; waiting for ≤ {most} ...")
+
+
+# --------------------------------------------------------------------------
 # The run
 
 
@@ -366,6 +407,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
         if not args.quick:
             out["waited_for_other_bench_s"] = bl.wait_for_other_bench(args.wait_for_others, bl.log)
+            out["waited_for_quiet_s"], out["others_cores_before_timing"] = wait_for_quiet(args.wait_for_quiet)
         out["other_bench_at_start"] = bl.other_bench_processes()
         out["loadavg_before_timing"] = [round(x, 2) for x in os.getloadavg()]
 
@@ -385,7 +427,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             k = r % len(measures)
             for name, fn in measures[k:] + measures[:k]:
                 bl.log(f"repetition {r + 1}/{reps}: {name} ...")
-                res[name].append(fn())
+                res[name].append(others_cores(fn))
         out["timing_wall_s"] = time.perf_counter() - t_start
         ru1 = resource.getrusage(resource.RUSAGE_SELF)
         out["self_cpu_s_in_process_measures"] = (ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)
@@ -448,7 +490,7 @@ def section(d: dict[str, Any]) -> str:
     pc = d["peer_check"]
     dph = med([r["decisions_per_hand"] for r in runs["decisions_noviews"]])
     peer_dph = med([r["decisions_per_hand"] for r in runs["peer"]])
-    cmd = f"hkscore play --preset {preset} --seed {seed} --hands {n:,} --policy random --out FILE"
+    cmd = f"hkscore play --preset {preset} --seed {seed} --hands {n} --policy random --out FILE"
     lines = [
         "## Table: hands played with random policies, against RiichiEnv",
         "",
@@ -525,6 +567,15 @@ def section(d: dict[str, Any]) -> str:
         f"(136 tiles and a 14-tile dead wall there; `{preset}` has bonus tiles): the work per hand is "
         f"of the same kind — deal, draws, discards, claim checks for three seats, wins scored.",
     ]
+    names = {"cli_one": "one process", "cli_two": "two processes", "inprocess_engine": "in-process engine",
+             "inprocess_log": "in-process with log", "decisions_views": "`Table` with views",
+             "decisions_noviews": "`Table` without views", "peer": "RiichiEnv"}
+    lines.append("- Other work on the machine while each measurement ran (cores busy outside this run, from "
+                 "`/proc/stat`; median over the repetitions, max in brackets): "
+                 + ", ".join(f"{names[k]} {med([r['others_cores'] for r in v]):.2f} "
+                             f"({max(r['others_cores'] for r in v):.2f})" for k, v in runs.items())
+                 + (f"; before timing {d['others_cores_before_timing']:.2f} after waiting "
+                    f"{d['waited_for_quiet_s']:.0f} s for ≤ 0.5" if "waited_for_quiet_s" in d else "") + ".")
     if d.get("other_bench_at_start") or d.get("other_bench_at_end"):
         lines.append(f"- Other bench scripts ran: at the start {d['other_bench_at_start']}, at the end "
                      f"{d['other_bench_at_end']}.")
@@ -563,6 +614,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="skip the in-process line for each built-in preset")
     ap.add_argument("--wait-for-others", type=float, default=300.0, metavar="SECONDS",
                     help="wait up to this long for other bench_*.py scripts to end (default 300; not with --quick)")
+    ap.add_argument("--wait-for-quiet", type=float, default=300.0, metavar="SECONDS",
+                    help="wait up to this long until other work takes ≤ 0.5 cores (default 300; not with --quick)")
     ap.add_argument("--allow-python", action="store_true", help="run on the pure-Python core (do not commit)")
     ap.add_argument("--output-dir", type=Path, default=bl.BENCH_DIR, help="where RESULTS.md and the JSON go")
     ap.add_argument("--no-write", action="store_true", help="print the section only")
