@@ -734,14 +734,22 @@ def _cmd_decompose(args: argparse.Namespace) -> int:
     complete = len(tiles) % 3 == 2
     readings = core.readings(tiles, melds) if complete else None
     waits = None if complete else core.waits(tiles, melds)
-    status = {-1: "complete", 0: "waiting"}.get(away, f"{away} tiles away")
+    # 0 for 14 - 3k tiles is one discard from waiting, not waiting (docs/rules.md, "A short hand")
+    status = {-1: "complete", 0: "waiting" if not complete else "a discard from waiting"}.get(
+        away, f"{away} tiles away")
+    declared = len(melds) or (14 - len(tiles)) // 3
     if args.format == "json":  # readings for 14 - 3k tiles, waits for 13 - 3k, the other null
-        print_json({"tiles": format_tiles(tiles), "melds": list(melds), "tiles_away": away, "status": status,
+        print_json({"tiles": format_tiles(tiles), "melds": list(melds), "declared_sets": declared,
+                    "tiles_away": away, "status": status,
                     "readings": None if readings is None else [_reading_data(r) for r in readings],
                     "waits": None if waits is None else [str(t) for t in waits], "core": core.IMPLEMENTATION})
         return 0
     lines = [f"hand     {format_tiles(tiles)}  {to_unicode(sorted(tiles))}" + "".join(f"  + {m}" for m in melds),
              f"status   {status}"]
+    if declared and not melds:
+        lines.append(f"sets     {declared} declared, not given: counted as any {declared} sets")
+    if readings == []:
+        lines.append("readings none")
     if readings is not None:
         lines += [f"reading {i}: {format_reading(r)}" for i, r in enumerate(readings, 1)]
     else:

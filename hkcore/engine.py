@@ -519,7 +519,10 @@ def _reading_parts(hand: Hand, best: Outcome, cat: Catalogue) -> list[ReadingPar
     win_set = best.win_set
     parts = [table[102 + r[0]][win_set == -1]]
     for code in r[1:len(r) - len(hand.melds)]:
-        parts.append(table[code][code == win_set])
+        won = code == win_set
+        if won:
+            win_set = -2  # one set holds the winning tile, even with two alike
+        parts.append(table[code][won])
     parts.extend(hand.meld_parts)
     return parts  # type: ignore[return-value]
 
