@@ -27,6 +27,7 @@ import argparse
 import csv
 import json
 import sys
+import warnings
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -933,6 +934,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """A warning as one line on stderr, like the errors (no source line)."""
+    print(f"hkscore: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``hkscore``; errors print one line and exit with status 2."""
     try:
@@ -940,7 +947,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help, or a usage error already printed on one line
         return int(exc.code or 0) if not isinstance(exc.code, str) else 2
     try:
-        return args.func(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _warning_line
+            return int(args.func(args))
     except HkcoreError as exc:
         print(f"hkscore: error: {exc}", file=sys.stderr)
         return 2

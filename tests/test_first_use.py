@@ -87,3 +87,50 @@ def test_one_set_holds_the_winning_tile_even_beside_a_set_alike() -> None:
         assert [p["tiles"] for p in entry["reading"] if p["winning"]] == ["234m"], entry["preset"]
     text = cli("score", "11112222333344m", "win:4m").stdout
     assert text.count("(chow, won)") == 1
+
+
+# --------------------------------------------------------------------------
+# a pattern that needs a shape the preset leaves off
+
+SEVEN_PAIRS_OFF = 'extends = "bga-old-style"\nid = "pairs-off"\n[patterns]\nseven_pairs = 4\n'
+SEVEN_PAIRS_ON = ('extends = "bga-old-style"\nid = "pairs-on"\nshapes = ["standard", "thirteen_orphans", '
+                  '"seven_pairs"]\n[patterns]\nseven_pairs = 4\n')
+#: seven pairs and no other reading: 11m 22m 33p 44p 55s 66s 77z
+PAIRS_HAND = "1122m3344p5566s77z win:7z"
+
+
+def test_a_pattern_whose_shape_is_off_is_warned_about_and_the_reason_names_the_shape(tmp_path: Path) -> None:
+    from hkcore.registry import PresetWarning
+
+    off = tmp_path / "off.toml"
+    off.write_text(SEVEN_PAIRS_OFF)
+    with pytest.warns(PresetWarning, match=r"patterns\.seven_pairs.*'seven_pairs' shape"):
+        result = hkcore.score(PAIRS_HAND, preset=hkcore.load_preset(off))
+    assert not result.complete and result.faan == 0
+    assert result.reason is not None and result.reason.startswith("not a complete hand")
+    assert "complete as seven_pairs" in result.reason and "add 'seven_pairs' to shapes" in result.reason
+    # a hand that is not seven pairs either keeps the plain reason
+    plain = hkcore.score("1122m3344p5566s17z win:7z", preset=hkcore.load_preset(off))  # warned once, above
+    assert plain.reason == "not a complete hand"
+
+
+def test_with_the_shape_on_nothing_is_warned_and_seven_pairs_scores(tmp_path: Path) -> None:
+    import warnings
+
+    on = tmp_path / "on.toml"
+    on.write_text(SEVEN_PAIRS_ON)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = hkcore.score(PAIRS_HAND, preset=hkcore.load_preset(on))
+    # concealed 1 + no bonus 1 + seven pairs 4 (bga-old-style values, docs/rules.md)
+    assert result.complete and result.faan == 6
+
+
+def test_the_command_line_shows_the_warning_on_one_line(tmp_path: Path) -> None:
+    off = tmp_path / "off.toml"
+    off.write_text(SEVEN_PAIRS_OFF)
+    proc = cli("score", *PAIRS_HAND.split(), "-p", str(off))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("hkscore: warning: ") and "patterns.seven_pairs" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert "complete as seven_pairs" in proc.stdout
