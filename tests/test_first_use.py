@@ -134,3 +134,158 @@ def test_the_command_line_shows_the_warning_on_one_line(tmp_path: Path) -> None:
     assert proc.stderr.startswith("hkscore: warning: ") and "patterns.seven_pairs" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
     assert "complete as seven_pairs" in proc.stdout
+
+
+# --------------------------------------------------------------------------
+# command-line habits
+
+EXAMPLE = ["234m55z", "666z:W", "777z:E", "1111m:concealed", "win:5z", "seat:S", "from:N"]
+
+
+def test_options_may_come_anywhere_among_the_notation_words() -> None:
+    # the example hand (docs/rules.md) under hk-classic with a flower: hk-classic refuses bonus tiles,
+    # so the flowers:1 word after -p must have reached the hand
+    proc = cli("score", *EXAMPLE[:3], "-p", "mistboard", *EXAMPLE[3:], "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)[0]["preset"] == "mistboard" and json.loads(proc.stdout)[0]["faan"] == 9
+    refused = cli("score", *EXAMPLE, "-p", "hk-classic", "flowers:1")
+    assert "flowers" in one_error(refused) and "unrecognized" not in refused.stderr
+    assert "unrecognized arguments: --bogus" in one_error(cli("score", *EXAMPLE, "--bogus"))
+    assert "unrecognized arguments: 456m" in one_error(cli("decompose", "123m", "456m"))
+
+
+def test_a_misspelt_notation_word_gets_a_did_you_mean() -> None:
+    assert "did you mean 'self-draw'?" in one_error(cli("score", *EXAMPLE[:5], "sefl-draw"))
+    assert "did you mean 'seat:'?" in one_error(cli("score", *EXAMPLE[:5], "seet:S"))
+
+
+def test_seats_by_their_full_names_in_any_case() -> None:
+    full = cli("score", "234m55z", "666z:west", "777z:East", "1111m:concealed", "win:5z", "seat:South",
+               "from:NORTH", "--json")
+    short = cli("score", *EXAMPLE, "--json")
+    assert full.returncode == 0, full.stderr
+    assert json.loads(full.stdout) == json.loads(short.stdout)
+    assert hkcore.score("234m55z 666z:W 777z:E 1111m:concealed win:5z seat:south from:n").payments == \
+        hkcore.score(" ".join(EXAMPLE)).payments
+
+
+def test_concealed_tiles_split_over_tokens_are_told_to_be_one() -> None:
+    line = one_error(cli("score", "123m456p789s", "11z", "777z", "win:7z"))
+    assert "token 2 '11z'" in line and "one token" in line and "123m456p789s11z" in line
+
+
+def test_the_payment_hint_names_the_notation_word() -> None:
+    proc = cli("score", *EXAMPLE[:-1])   # no from:N: a discard win without its discarder
+    assert proc.returncode == 0, proc.stderr
+    assert "give from:SEAT" in proc.stdout
+
+
+def test_a_preset_named_twice_is_one_column() -> None:
+    proc = cli("compare", *EXAMPLE, "-p", "mistboard", "-p", "mistboard", "--json")
+    assert [p["preset"] for p in json.loads(proc.stdout)["presets"]] == ["mistboard"]
+    table = cli("compare", *EXAMPLE, "-p", "mistboard", "-p", "mistboard").stdout
+    assert table.count("mistboard") == 1
+    both = cli("score", *EXAMPLE, "-p", "all", "-p", "mistboard", "--json")
+    assert len(json.loads(both.stdout)) == 5
+
+
+@pytest.mark.parametrize("argv", [
+    ["score", *EXAMPLE, "--jobs", "-3"],
+    ["score", "--jsonl", "-", "--jobs", "-3"],
+    ["compare", "--jsonl", "-", "-j", "-3"],
+    ["report", "-", "--out", "nowhere-made", "--jobs", "-3"],
+    ["score", *EXAMPLE, "--jobs", "0"],
+], ids=["score", "score-jsonl", "compare-jsonl", "report", "zero"])
+def test_jobs_below_one_is_refused_everywhere(argv: list[str]) -> None:
+    proc = cli(*argv, stdin="")
+    assert "jobs: expected a whole number 1..256" in one_error(proc)
+    assert not (Path(OUTSIDE) / "nowhere-made").exists()
+
+
+def test_score_takes_format() -> None:
+    proc = cli("score", *EXAMPLE, "-p", "bga-old-style", "-p", "mistboard", "--format", "csv")
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split(",") for line in proc.stdout.strip().splitlines()]
+    assert rows[0][:3] == ["preset", "total", "unit"]
+    # the example hand: 9 faan under both (README), bga pays S +384 (docs/rules.md)
+    assert [r[:2] for r in rows[1:]] == [["bga-old-style", "9"], ["mistboard", "9"]]
+    assert "S +384" in proc.stdout
+    md = cli("score", *EXAMPLE, "--format", "markdown").stdout.splitlines()
+    assert md[0].startswith("| preset | total |") and md[2].startswith("| bga-old-style | 9 |")
+
+
+# claims: S holds 23m 456p 789s 11z and 777z claimed from E; W holds 44m 456p 789s 11z ... see below
+S_HAND = ["23m456p789s11z", "777z:E", "seat:S"]
+
+
+def test_claims_lists_the_legal_claims_and_who_gets_the_tile() -> None:
+    # E discards 4m. S (next after E) may chow 234m; a win on 234m 456p 789s 11z 777z is
+    # dragon 1 + no bonus 1 = 2 at bga-old-style, below its minimum 3, so no win claim.
+    proc = cli("claims", *S_HAND, "--discard", "4m", "--from", "E", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert [(c["seat"], c["kind"], c["tiles"]) for c in json.loads(proc.stdout)] == [("S", "chow", "234m")]
+    # W holds 44m: it may pung, and a pung beats a chow
+    both = cli("claims", *S_HAND, "-d", "4m", "--from", "east", "--also", "44m456p789s11z 555z:S seat:W", "--json")
+    assert both.returncode == 0, both.stderr
+    data = json.loads(both.stdout)
+    assert [c["kind"] for c in data["legal"]["S"]] == ["chow"]
+    assert [c["kind"] for c in data["legal"]["W"]] == ["pung"]
+    assert [(c["seat"], c["kind"]) for c in data["resolved"]] == [("W", "pung")]
+    text = cli("claims", *S_HAND, "-d", "4m", "--from", "E", "--also", "44m456p789s11z 555z:S seat:W").stdout
+    assert "gets it  W (pung 444m)" in text
+
+
+def test_claims_resolves_claims_given_as_json() -> None:
+    claims = [{"seat": "S", "kind": "chow", "tiles": "234m", "discard": "4m"},
+              {"seat": "N", "kind": "pung", "tiles": "444m", "discard": "4m"}]
+    proc = cli("claims", "--resolve", "-", "--from", "E", "--json", stdin=json.dumps(claims))
+    assert proc.returncode == 0, proc.stderr
+    assert [(c["seat"], c["kind"]) for c in json.loads(proc.stdout)] == [("N", "pung")]
+    # a chow by a seat that is not next after the discarder is refused with the field
+    bad = [{"seat": "W", "kind": "chow", "tiles": "234m", "discard": "4m"}]
+    assert "claims.0" in one_error(cli("claims", "--resolve", "-", "--from", "E", stdin=json.dumps(bad)))
+    assert "--from" in one_error(cli("claims", *S_HAND, "-d", "4m"))
+
+
+def test_waits_for_every_preset_fits_80_columns() -> None:
+    proc = cli("waits", "123m456p23s55z", "789s:E", "seat:S", "-p", "all", columns=80)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+    # one block per preset, each naming it first
+    heads = [line.split(":")[0] for line in lines if line and not line.startswith(" ") and ":" in line
+             and not line.startswith("hand")]
+    assert heads == ["bga-old-style", "hk-classic", "just-cards", "mistboard", "playingcards-io"]
+    # 23s waits on 1s and 4s, four of each unseen, in every block
+    assert sum(1 for line in lines if line.strip().startswith(("🀐 1s  4", "🀓 4s  4"))) == 10
+
+
+def test_sampled_hands_for_all_presets_are_read_by_every_preset() -> None:
+    hands = cli("sample", "--n", "300", "--seed", "1", "--preset", "all")
+    assert hands.returncode == 0, hands.stderr
+    assert all(not h["flowers"] and not h["seasons"] for h in map(json.loads, hands.stdout.splitlines()))
+    compared = cli("compare", "--jsonl", "-", "-p", "all", stdin=hands.stdout)
+    assert compared.returncode == 0, compared.stderr
+
+
+def test_the_failure_count_says_why_lines_failed() -> None:
+    hands = cli("sample", "--n", "40", "--seed", "1").stdout.splitlines()
+    bonus = sum(1 for h in map(json.loads, hands) if h["flowers"] or h["seasons"])
+    assert bonus > 0
+    proc = cli("compare", "--jsonl", "-", "-p", "mistboard", "-p", "hk-classic", stdin="\n".join(hands) + "\n")
+    assert proc.returncode == 1
+    line = proc.stderr.strip()
+    assert line.startswith(f"hkscore: {bonus:,} of 40 lines failed (hk-classic: ")
+    assert "refuses bonus tiles" in line and "--preset all" in line
+    assert "mistboard" not in line   # a 144-tile preset reads them all
+
+
+def test_the_readme_sample_command_makes_hands_every_preset_it_names_reads() -> None:
+    readme = Path(__file__).resolve().parent.parent / "README.md"
+    if not readme.is_file():
+        pytest.skip("README.md is not beside tests/")
+    commands = [line for line in readme.read_text(encoding="utf-8").splitlines()
+                if line.startswith("hkscore sample") and "--preset all" in line.split("|", 1)[-1]]
+    assert commands, "the README's sample | report command"
+    for line in commands:
+        assert "--preset all" in line.split("|", 1)[0], line
