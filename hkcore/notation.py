@@ -13,7 +13,8 @@ Tokens, separated by spaces:
 - ``win:TILE`` the winning tile;
 - ``self-draw`` for a self-drawn win (otherwise the win is on a discard),
   ``from:SEAT`` the discarder;
-- ``seat:SEAT``, ``round:SEAT`` (default E);
+- ``seat:SEAT``, ``round:SEAT`` (default E); a seat is E/S/W/N or
+  East/South/West/North, in any case;
 - ``flowers:13``, ``seasons:2`` the bonus tiles held, by number;
 - ``last-tile``, ``kong-replacement`` (or ``kong-replacement:2``),
   ``robbing-kong``, ``first-turn:deal|first_draw|first_discard``.
