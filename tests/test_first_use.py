@@ -289,3 +289,53 @@ def test_the_readme_sample_command_makes_hands_every_preset_it_names_reads() -> 
     assert commands, "the README's sample | report command"
     for line in commands:
         assert "--preset all" in line.split("|", 1)[0], line
+
+
+# --------------------------------------------------------------------------
+# typing: a user's file under mypy --strict
+
+USER_FILE = '''\
+from collections.abc import Iterator
+
+import hkcore
+
+result: hkcore.ScoreResult = hkcore.score("234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N")
+faan: int = result.faan
+away: int = hkcore.analyse("123m456p23s55z 789s:E seat:S").tiles_away
+objects: Iterator[hkcore.ScoreResult | hkcore.HkcoreError] = hkcore.score_many(["x"], "mistboard")
+texts: Iterator[str] = hkcore.score_many(["x"], "mistboard", as_json=True)
+first: str = next(texts).upper()
+flag = bool(faan)
+either = hkcore.score_many(["x"], as_json=flag)
+count: int = hkcore.tiles_away("13m") + len(hkcore.waits("1m"))
+'''
+
+
+def test_a_users_file_passes_mypy_strict(tmp_path: Path) -> None:
+    pytest.importorskip("mypy", reason="mypy is not installed")
+    user = tmp_path / "user.py"
+    user.write_text(USER_FILE, encoding="utf-8")
+    package = Path(hkcore.__file__).resolve().parent
+    (tmp_path / "path").mkdir()
+    (tmp_path / "path" / "hkcore").symlink_to(package)   # hkcore as an installed, typed package is found
+    env = {**os.environ, "MYPYPATH": str(tmp_path / "path")}
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
+                           "--cache-dir", str(tmp_path / "cache"), "--no-error-summary", str(user)],
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path, env=env)
+    own = [line for line in proc.stdout.splitlines() if line.startswith("user.py:")]
+    assert own == [], "\n".join(own)
+    # the same file with a mistake mypy must see: score_many(as_json=True) yields text, not results
+    user.write_text(USER_FILE + "bad: int = next(hkcore.score_many(['x'], as_json=True)).faan\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
+                           "--cache-dir", str(tmp_path / "cache"), "--no-error-summary", str(user)],
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path, env=env)
+    own = [line for line in proc.stdout.splitlines() if line.startswith("user.py:")]
+    assert len(own) == 1 and '"str" has no attribute "faan"' in own[0], proc.stdout
+
+
+def test_the_lazy_names_are_the_written_all() -> None:
+    from hkcore import _WHERE  # noqa: PLC2701 - the facade's own table, beside its __all__
+
+    assert hkcore.__all__ == [*_WHERE, "core", "notation"]
+    for name in hkcore.__all__:
+        assert getattr(hkcore, name) is not None
