@@ -339,3 +339,29 @@ def test_the_lazy_names_are_the_written_all() -> None:
     assert hkcore.__all__ == [*_WHERE, "core", "notation"]
     for name in hkcore.__all__:
         assert getattr(hkcore, name) is not None
+
+
+def test_the_docs_compare_frame_example_runs_as_a_plain_script(tmp_path: Path) -> None:
+    """docs/at-scale.md's compare_frame snippet, as a script, on Dask's process scheduler (which
+    spawns workers that import the script again: the reason for its __main__ guard)."""
+    pytest.importorskip("dask.dataframe", reason='pip install "hkcore[dask]"')
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    doc = Path(__file__).resolve().parent.parent / "docs" / "at-scale.md"
+    if not doc.is_file():
+        pytest.skip("docs/ is not beside tests/")
+    blocks = [b.split("```", 1)[0] for b in doc.read_text(encoding="utf-8").split("```python\n")[1:]]
+    script = next(b for b in blocks if "compare_frame(" in b)
+    indent = min(len(line) - len(line.lstrip()) for line in script.splitlines() if line.strip())
+    script = "\n".join(line[indent:] for line in script.splitlines()) + "\n"
+    (tmp_path / "hands").mkdir()
+    hands = [" ".join(EXAMPLE), "123m456p789s11z22z win:2z self-draw", "11112222333344m win:4m"]
+    pd.DataFrame({"hand": hands}).to_parquet(tmp_path / "hands" / "part.parquet")
+    (tmp_path / "run.py").write_text(script, encoding="utf-8")
+    root = str(Path(hkcore.__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p),
+           "DASK_SCHEDULER": "processes"}
+    proc = subprocess.run([sys.executable, "run.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "3 hands"
