@@ -920,7 +920,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
     report_folder(args.out)
     refs = _preset_list(args.preset) if args.preset else ["all"]
     summary = compare_many(_counted(_jsonl_lines(args.source, "source"), args.source), refs, jobs=args.jobs)
-    written = write_report(summary, args.out)
+    from hkcore.preset import builtin_ids, load_preset
+
+    given = [load_preset(pid) for ref in refs for pid in (builtin_ids() if ref == "all" else [ref])]
+    written = write_report(summary, args.out, given)
     if args.format == "json":
         print_json(summary.model_dump())
     else:
