@@ -84,7 +84,15 @@ _SUBMODULES = frozenset({"core", "notation", "engine", "models", "preset", "regi
                          "comparison", "batch", "questions", "shaping", "tiles", "errors", "patterns", "shapes", "payments",
                          "hookspecs", "cli", "summary", "report", "sample", "table"})
 
-__all__ = [*_WHERE, "core", "notation"]
+#: written out (not built from ``_WHERE``) so that type checkers read it; tests hold the two equal
+__all__ = [
+    "score", "score_many", "compare", "Comparison", "compare_many", "ComparisonSummary", "analyse", "Analysis",
+    "Claim", "legal_claims", "may_discard", "resolve_claims", "Hand", "Meld", "Position", "PatternScore",
+    "ScoreResult", "Preset", "PresetError", "load_preset", "presets", "PluginError", "register_plugin",
+    "reload_plugins", "unregister_plugin", "hookimpl", "is_complete", "readings", "tiles_away", "waits",
+    "Table", "Match", "replay", "ReplayError", "TableError", "HandError", "HkcoreError", "TileError", "TILES", "Tile",
+    "format_tiles", "parse_tiles", "tile", "core", "notation",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -102,21 +110,28 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
 
 
-if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
-    from hkcore import core, notation
-    from hkcore.analysis import Analysis, analyse
-    from hkcore.batch import score_many
-    from hkcore.claims import Claim, legal_claims, may_discard, resolve_claims
-    from hkcore.comparison import Comparison, compare
-    from hkcore.summary import ComparisonSummary, compare_many
-    from hkcore.engine import score
-    from hkcore.errors import HandError, HkcoreError, TableError, TileError
-    from hkcore.hookspecs import hookimpl
-    from hkcore.models import Hand, Meld, PatternScore, Position, ScoreResult
-    from hkcore.preset import Preset, PresetError, load_preset, presets
-    from hkcore.registry import PluginError, register_plugin, reload_plugins, unregister_plugin
-    from hkcore.questions import is_complete, readings, tiles_away, waits
-    from hkcore.table.match import Match
-    from hkcore.table.replay import ReplayError, replay
-    from hkcore.table.table import Table
-    from hkcore.tiles import TILES, Tile, format_tiles, parse_tiles, tile
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs: each name re-exported explicitly
+    from hkcore import core as core, notation as notation
+    from hkcore.analysis import Analysis as Analysis, analyse as analyse
+    from hkcore.batch import score_many as score_many
+    from hkcore.claims import (Claim as Claim, legal_claims as legal_claims, may_discard as may_discard,
+                               resolve_claims as resolve_claims)
+    from hkcore.comparison import Comparison as Comparison, compare as compare
+    from hkcore.summary import ComparisonSummary as ComparisonSummary, compare_many as compare_many
+    from hkcore.engine import score as score
+    from hkcore.errors import (HandError as HandError, HkcoreError as HkcoreError, TableError as TableError,
+                               TileError as TileError)
+    from hkcore.hookspecs import hookimpl as hookimpl
+    from hkcore.models import (Hand as Hand, Meld as Meld, PatternScore as PatternScore, Position as Position,
+                               ScoreResult as ScoreResult)
+    from hkcore.preset import Preset as Preset, PresetError as PresetError, load_preset as load_preset, \
+        presets as presets
+    from hkcore.registry import (PluginError as PluginError, register_plugin as register_plugin,
+                                 reload_plugins as reload_plugins, unregister_plugin as unregister_plugin)
+    from hkcore.questions import (is_complete as is_complete, readings as readings, tiles_away as tiles_away,
+                                  waits as waits)
+    from hkcore.table.match import Match as Match
+    from hkcore.table.replay import ReplayError as ReplayError, replay as replay
+    from hkcore.table.table import Table as Table
+    from hkcore.tiles import (TILES as TILES, Tile as Tile, format_tiles as format_tiles,
+                              parse_tiles as parse_tiles, tile as tile)

@@ -21,7 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any, BinaryIO, TypeVar
+from typing import Any, BinaryIO, Literal, TypeVar, overload
 
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HandError, HkcoreError, TileError, shown
@@ -36,6 +36,15 @@ _ERRORS: dict[str, type[HkcoreError]] = {
     cls.__name__: cls for cls in (HkcoreError, HandError, TileError, PresetError, PluginError)}
 
 
+@overload
+def score_many(hands: Iterable[Any], preset: str | Path | Preset = ..., *, jobs: int = ...,
+               as_json: Literal[False] = ...) -> Iterator[ScoreResult | HkcoreError]: ...
+@overload
+def score_many(hands: Iterable[Any], preset: str | Path | Preset = ..., *, jobs: int = ...,
+               as_json: Literal[True]) -> Iterator[str]: ...
+@overload
+def score_many(hands: Iterable[Any], preset: str | Path | Preset = ..., *, jobs: int = ...,
+               as_json: bool) -> Iterator[ScoreResult | HkcoreError | str]: ...
 def score_many(hands: Iterable[Any], preset: str | Path | Preset = "bga-old-style", *, jobs: int = 1,
                as_json: bool = False) -> Iterator[ScoreResult | HkcoreError | str]:
     """Score every hand under ``preset``, yielding in input order a

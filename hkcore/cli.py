@@ -27,7 +27,9 @@ import argparse
 import csv
 import json
 import sys
-from collections import deque
+import textwrap
+import warnings
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -96,10 +98,10 @@ def _error_entry(preset_id: str, exc: HkcoreError) -> dict[str, Any]:
     return json.loads(error_json(exc, preset_id))
 
 
-def _failures(failed: int, total: int, what: str) -> int:
-    """Say on stderr how many of ``total`` failed; the exit status (1 if any)."""
+def _failures(failed: int, total: int, what: str, why: str = "") -> int:
+    """Say on stderr how many of ``total`` failed (and ``why``, errors by field); the exit status (1 if any)."""
     if failed:
-        print(f"hkscore: {failed:,} of {total:,} {what} failed", file=sys.stderr)
+        print(f"hkscore: {failed:,} of {total:,} {what} failed" + (f" ({why})" if why else ""), file=sys.stderr)
     return 1 if failed else 0
 
 
@@ -177,7 +179,7 @@ def _preset_list(values: Sequence[str] | None) -> list[str]:
         return ["bga-old-style"]
     out: list[str] = []
     for v in values:
-        out.extend(builtin_ids() if v == "all" else [v])
+        out.extend(p for p in (builtin_ids() if v == "all" else [v]) if p not in out)  # each once, first place
     return out
 
 
@@ -214,7 +216,9 @@ def render(result: ScoreResult, preset: Preset) -> str:
     elif preset.payments is None:
         lines.append("  payments  none at this table")
     if result.payments_note:
-        lines.append(f"            ({result.payments_note})")
+        # the command line's hands are notation: name its token, beside the JSON field
+        note = result.payments_note.replace("give 'discarder'", "give from:SEAT (\"discarder\" in JSON)")
+        lines.append(f"            ({note})")
     return "\n".join(lines)
 
 
@@ -321,16 +325,49 @@ def _run_jsonl(lines: Iterator[tuple[int, bytes]], answer: Any) -> int:
             yield line
 
     failed = total = 0
+    why: Counter[tuple[str, str]] = Counter()
     out = sys.stdout
     for text, bad in answer(raw()):
         n = numbers.popleft()
         total += 1
         failed += bad
+        if bad:
+            _count_why(text, why)
         if text.startswith('{"error"'):
             text = '{"line": ' + str(n) + ", " + text[1:]
         out.write(text + "\n")
     out.flush()
-    return _failures(failed, total, "lines")
+    return _failures(failed, total, "lines", _why_text(why))
+
+
+def _count_why(text: str, why: Counter[tuple[str, str]]) -> None:
+    """Count a failed compare line's errors by (preset, field) (a line that failed as a whole, as
+    ``score --jsonl`` answers, is not counted: a file is scored in blocks that give only the count)."""
+    if not text.startswith('{"presets"'):
+        return
+    try:
+        data = json.loads(text)
+    except ValueError:  # pragma: no cover - the answers are JSON
+        return
+    entries = data.get("presets", [])
+    for entry in entries:
+        if isinstance(entry, dict) and "error" in entry:
+            why[(str(entry.get("preset") or ""), str(entry.get("field") or entry.get("type") or "?"))] += 1
+
+
+def _why_text(why: Counter[tuple[str, str]]) -> str:
+    """``_count_why``'s counts as a clause: which preset refused how many lines, on which field."""
+    if not why:
+        return ""
+    by_preset: dict[str, list[str]] = {}
+    for (preset, field), count in why.most_common():
+        by_preset.setdefault(preset, []).append(f"{field} {count:,}")
+    parts = [(f"{preset}: " if preset else "") + ", ".join(fields) for preset, fields in by_preset.items()]
+    text = "; ".join(parts)
+    if any(field in ("flowers", "seasons") for _, field in why):
+        text += ("; a 136-tile preset refuses bonus tiles: 'hkscore sample --preset all' makes hands every "
+                 "built-in preset reads")
+    return text
 
 
 def _jsonl_only(args: argparse.Namespace, command: str) -> None:
@@ -376,9 +413,27 @@ def _cmd_score(args: argparse.Namespace) -> int:
         blocks.append(render(result, preset))
     if args.format == "json":
         print_json(results)  # always a list, one entry per preset, in the order given
-    else:
+    elif args.format in (None, "table"):
         print("\n\n".join(blocks))
+    else:
+        print_rows(_score_rows(results), args.format)
     return _failures(failed, len(ids), "presets")
+
+
+def _score_rows(results: list[dict[str, Any]]) -> list[list[Any]]:
+    """``score --format csv|markdown``: a header, then one row per preset (an error in its place)."""
+    rows: list[list[Any]] = [["preset", "total", "unit", "uncapped", "limit", "winnable", "patterns", "payments",
+                              "reason"]]
+    for r in results:
+        if "error" in r:
+            rows.append([r["preset"], None, None, None, None, None, None, None, f"error: {r['error']}"])
+            continue
+        patterns = "; ".join(f"{p['id']}{' x' + str(p['count']) if p['count'] > 1 else ''} {p['faan']}"
+                             for p in r["patterns"])
+        payments = None if r["payments"] is None else " ".join(f"{s} {v:+d}" for s, v in r["payments"].items())
+        rows.append([r["preset"], r["faan"], r["unit"], r["uncapped"], _show(r["limit"]), _show(r["winnable"]),
+                     patterns, payments, r["reason"]])
+    return rows
 
 
 def read_position(args: Sequence[str]) -> Position:
@@ -393,6 +448,15 @@ def _cell(value: Any, unit: str, how: str) -> str:
     text = f"{how} {value.faan} {unit}"
     if not value.winnable:
         text += f": cannot win ({value.reason.split('; ')[-1]})" if value.reason else ": cannot win"
+    return text
+
+
+def _short_cell(value: Any, unit: str, preset_id: str) -> str:
+    """A wait's value in a preset's own block: its reason without the preset's id."""
+    text = f"{value.faan} {unit}"
+    if not value.winnable:
+        why = value.reason.split("; ")[-1].replace(f"{preset_id} ", "") if value.reason else ""
+        text += f", cannot win ({why})" if why else ", cannot win"
     return text
 
 
@@ -439,30 +503,17 @@ def _cmd_waits(args: argparse.Namespace) -> int:
         return status
     first = good[0][1]
     away = first.tiles_away
-    if pos.waiting_size:
-        rows = []
+    if pos.waiting_size:  # one block per preset, each within 80 columns
         for pid, r in good:
-            state = "waiting" if r.waiting else f"{r.tiles_away} tiles away"
-            rows.append(f"{pid}: {state}")
-        print("      " + "   ".join(rows))
-        tiles = sorted({w.tile for _, r in good for w in r.waits}, key=lambda c: parse_tiles(c)[0].index)
-        if not tiles:
-            return status
-        table = [["wait", "unseen"] + [pid for pid, _ in good]]
-        for code in tiles:
-            d_row = [f"{parse_tiles(code)[0].unicode} {code}", ""]
-            s_row = ["", ""]
-            for _pid, r in good:
-                w = next((x for x in r.waits if x.tile == code), None)
-                if w is None:
-                    d_row.append("(not a wait here)")
-                    s_row.append("")
-                    continue
-                d_row[1] = str(w.unseen)
-                d_row.append(_cell(w.on_discard, r.unit, "discard"))
-                s_row.append(_cell(w.on_self_draw, r.unit, "self-draw"))
-            table += [d_row, s_row]
-        print_rows(table, "table")
+            if not r.waiting:
+                print(f"\n{pid}: {r.tiles_away} tiles away")
+                continue
+            print(f"\n{pid}: waiting, {sum(w.unseen for w in r.waits)} tiles unseen")
+            table = [["  wait", "unseen", "on a discard", "on a self-draw"]]
+            for w in r.waits:
+                table.append([f"  {parse_tiles(w.tile)[0].unicode} {w.tile}", str(w.unseen),
+                              _short_cell(w.on_discard, r.unit, pid), _short_cell(w.on_self_draw, r.unit, pid)])
+            print_rows(table, "table")
         return status
     print(f"      {'complete' if away < 0 else 'waiting' if away == 0 else f'{away} tiles away'}; "
           "discards that leave it waiting, best first:")
@@ -474,7 +525,8 @@ def _cmd_waits(args: argparse.Namespace) -> int:
             waits = ", ".join(f"{w.tile} ({w.unseen} unseen, {w.on_discard.faan}/{w.on_self_draw.faan}"
                               + ("" if w.on_discard.winnable or w.on_self_draw.winnable else ", cannot win") + ")"
                               for w in opt.waits)
-            print(f"  discard {opt.discard}: {opt.winnable_unseen} winning tiles unseen; waits {waits}")
+            print(textwrap.fill(f"discard {opt.discard}: {opt.winnable_unseen} winning tiles unseen; waits {waits}",
+                                width=80, initial_indent="  ", subsequent_indent="      "))
     return status
 
 
@@ -726,6 +778,80 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _claim_row(c: Any) -> list[Any]:
+    won = c.result
+    value = None if won is None else f"{won.faan} {won.unit}"
+    return [c.seat, c.kind, c.tiles, c.robbing, " ".join(c.forbidden_discards) or None, value]
+
+
+_CLAIM_HEADER = ["seat", "claim", "tiles", "robbing", "may not discard", "scores"]
+
+
+def _cmd_claims(args: argparse.Namespace) -> int:
+    """Legal claims on a discard (``hkcore.legal_claims``) for one hand or several, and which claim gets
+    the tile (``hkcore.resolve_claims``); or ``--resolve FILE`` for claims given as JSON."""
+    from hkcore.claims import legal_claims, resolve_claims
+    from hkcore.preset import load_preset
+
+    fmt = args.format or "table"
+    if args.discarder is None:
+        raise HkcoreError("claims: give the seat that discarded with --from SEAT (E, S, W or N)")
+    discarder = args.discarder.upper()[:1] if args.discarder.lower() in ("east", "south", "west", "north") \
+        else args.discarder.upper()
+    preset = load_preset(_preset_list(args.preset)[0] if args.preset else "bga-old-style")
+    if args.resolve is not None:
+        if args.hand or args.also:
+            raise HkcoreError("claims --resolve: give the claims as JSON only, not hands")
+        given = json.loads(read_text(args.resolve))
+        won = resolve_claims(given, discarder, preset)
+        if fmt == "json":
+            print_json([c.model_dump() for c in won])
+        else:
+            print_rows([_CLAIM_HEADER, *map(_claim_row, won)] if won else [["no claim"]], fmt)
+        return 0
+    if not args.hand:
+        raise HkcoreError("claims: give a waiting hand (notation with seat:, or a JSON file) and --discard TILE")
+    if args.discard is None:
+        raise HkcoreError("claims: give the discarded tile with --discard TILE")
+    hands = [read_position(args.hand), *(read_position([h]) for h in args.also or ())]
+    seats = [h.seat_wind for h in hands]
+    for i, seat in enumerate(seats):
+        if seat in seats[:i]:
+            raise HkcoreError(f"claims: two hands sit at seat {seat}; give each hand its own seat: (seat:S)")
+    held = [0] * 34
+    for h in hands:
+        for t in parse_tiles(h.tiles + "".join(m.tiles for m in h.melds)):
+            held[t.index] += 1
+            if held[t.index] > 4:
+                raise HandError(f"--also: the hands hold {held[t.index]} copies of {t} between them (at most 4)",
+                                "also", str(t))
+    legal = {h.seat_wind: legal_claims(h, args.discard, discarder, preset, kong=args.kong,
+                                       last_tile=args.last_tile) for h in hands}
+    # each seat claims the first it may (a win before a kong, a pung, then chows)
+    resolved = resolve_claims([found[0] for found in legal.values() if found], discarder, preset)
+    if fmt == "json":
+        if len(hands) == 1:
+            print_json([c.model_dump() for c in legal[seats[0]]])  # as POST /claims/legal answers
+        else:
+            print_json({"legal": {seat: [c.model_dump() for c in found] for seat, found in legal.items()},
+                        "resolved": [c.model_dump() for c in resolved]})
+        return 0
+    rows = [_CLAIM_HEADER] + [_claim_row(c) for found in legal.values() for c in found]
+    if fmt != "table":
+        print_rows(rows, fmt)
+        return 0
+    print(f"discard  {args.discard} from {discarder} under {preset.id}")
+    for h in hands:
+        if not legal[h.seat_wind]:
+            print(f"  {h.seat_wind}: no legal claim ({format_hand(h)})")
+    if len(rows) > 1:
+        print_rows(rows, "table")
+    if len(hands) > 1 or resolved:
+        print("gets it  " + ("; ".join(f"{c.seat} ({c.kind} {c.tiles})" for c in resolved) if resolved
+                             else "nobody: the next seat draws"))
+    return 0
+
+
 def _cmd_decompose(args: argparse.Namespace) -> int:
     from hkcore import core
 
@@ -735,14 +861,22 @@ def _cmd_decompose(args: argparse.Namespace) -> int:
     complete = len(tiles) % 3 == 2
     readings = core.readings(tiles, melds) if complete else None
     waits = None if complete else core.waits(tiles, melds)
-    status = {-1: "complete", 0: "waiting"}.get(away, f"{away} tiles away")
+    # 0 for 14 - 3k tiles is one discard from waiting, not waiting (docs/rules.md, "A short hand")
+    status = {-1: "complete", 0: "waiting" if not complete else "a discard from waiting"}.get(
+        away, f"{away} tiles away")
+    declared = len(melds) or (14 - len(tiles)) // 3
     if args.format == "json":  # readings for 14 - 3k tiles, waits for 13 - 3k, the other null
-        print_json({"tiles": format_tiles(tiles), "melds": list(melds), "tiles_away": away, "status": status,
+        print_json({"tiles": format_tiles(tiles), "melds": list(melds), "declared_sets": declared,
+                    "tiles_away": away, "status": status,
                     "readings": None if readings is None else [_reading_data(r) for r in readings],
                     "waits": None if waits is None else [str(t) for t in waits], "core": core.IMPLEMENTATION})
         return 0
     lines = [f"hand     {format_tiles(tiles)}  {to_unicode(sorted(tiles))}" + "".join(f"  + {m}" for m in melds),
              f"status   {status}"]
+    if declared and not melds:
+        lines.append(f"sets     {declared} declared, not given: counted as any {declared} sets")
+    if readings == []:
+        lines.append("readings none")
     if readings is not None:
         lines += [f"reading {i}: {format_reading(r)}" for i, r in enumerate(readings, 1)]
     else:
@@ -756,7 +890,14 @@ def _cmd_sample(args: argparse.Namespace) -> int:
     from hkcore.sample import sample
 
     out = sys.stdout
-    for hand in sample(args.n, args.seed, args.preset, only=args.only):
+    preset, bonus = args.preset, None
+    if preset == "all":  # hands every built-in preset reads: none with bonus tiles if one plays 136 tiles
+        if args.only:
+            raise HkcoreError("sample --only: give the one preset the hands must be complete or winnable under")
+        from hkcore.preset import builtin_ids, load_preset
+
+        preset, bonus = None, all(load_preset(pid).bonus_tiles for pid in builtin_ids())
+    for hand in sample(args.n, args.seed, preset, only=args.only, bonus=bonus):
         out.write(json.dumps(hand, ensure_ascii=False) + "\n")
     out.flush()
     return 0
@@ -780,7 +921,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
     report_folder(args.out)
     refs = _preset_list(args.preset) if args.preset else ["all"]
     summary = compare_many(_counted(_jsonl_lines(args.source, "source"), args.source), refs, jobs=args.jobs)
-    written = write_report(summary, args.out)
+    from hkcore.preset import builtin_ids, load_preset
+
+    given = [load_preset(pid) for ref in refs for pid in (builtin_ids() if ref == "all" else [ref])]
+    written = write_report(summary, args.out, given)
     if args.format == "json":
         print_json(summary.model_dump())
     else:
@@ -845,7 +989,7 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--jobs", "-j", type=int, default=1, help="with --jsonl: worker processes (default 1)")
     sc.add_argument("--preset", "-p", action="append",
                     help="preset id or TOML path, repeatable; 'all' for every built-in (default bga-old-style)")
-    _output(sc, "a list of results, one per preset in order (an error in its place)")
+    _output(sc, "a list of results, one per preset in order (an error in its place)", table=True)
     sc.set_defaults(func=_cmd_score)
 
     cp = sub.add_parser("compare", help="one hand under several presets, side by side")
@@ -864,6 +1008,23 @@ def build_parser() -> argparse.ArgumentParser:
     wt.add_argument("--visible", help="tiles face up elsewhere (ponds, others' melds), for the unseen counts")
     _output(wt, "a list of analyses, one per preset in order (an error in its place)", table=True)
     wt.set_defaults(func=_cmd_waits)
+
+    cl = sub.add_parser("claims", help="legal claims on a discard (chow, pung, kong, win) and which one gets it")
+    cl.add_argument("hand", nargs="*", help="a waiting hand: notation with seat: (e.g. 23m456p789s11z 777z:E "
+                                            "seat:S), a JSON file or -")
+    cl.add_argument("--discard", "-d", metavar="TILE", help="the tile discarded (or being added to a kong)")
+    cl.add_argument("--from", dest="discarder", metavar="SEAT", help="the seat that discarded it (E, S, W, N)")
+    cl.add_argument("--also", action="append", metavar="HAND",
+                    help="another seat's waiting hand, quoted notation (repeatable): claims of every hand, and "
+                         "which gets the tile if each seat claims the first it may")
+    cl.add_argument("--kong", choices=["added", "concealed"],
+                    help="the tile is being added to a pung, or a concealed kong is declared: only a robbing win")
+    cl.add_argument("--last-tile", action="store_true", help="the discard is the last of the hand")
+    cl.add_argument("--resolve", metavar="FILE", help="a JSON list of claims (- for stdin): which gets the tile")
+    cl.add_argument("--preset", "-p", action="append", help="preset id or TOML path (default bga-old-style)")
+    _output(cl, "the list of claims (POST /claims/legal); with --also, {\"legal\": {seat: [...]}, "
+                "\"resolved\": [...]}; with --resolve, the claims that get the tile", table=True)
+    cl.set_defaults(func=_cmd_claims)
 
     ex = sub.add_parser("example", help="print the example hand of docs/rules.md as JSON")
     _output(ex, "always JSON")
@@ -898,7 +1059,8 @@ def build_parser() -> argparse.ArgumentParser:
     sa = sub.add_parser("sample", help="random complete hands, one JSON line each (the same for the same seed)")
     sa.add_argument("--n", "-n", type=int, default=1000, help="how many hands (default 1000)")
     sa.add_argument("--seed", type=int, default=0, help="the random seed (default 0)")
-    sa.add_argument("--preset", "-p", help="the table the hands are for: no bonus tiles under a 136-tile preset")
+    sa.add_argument("--preset", "-p", help="the table the hands are for: no bonus tiles under a 136-tile preset; "
+                                           "'all': hands every built-in preset reads (no bonus tiles)")
     sa.add_argument("--only", choices=["complete", "winnable"],
                     help="keep only hands complete (or winnable) under --preset")
     _output(sa, "always JSON lines, one hand each")
@@ -927,14 +1089,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _intermixed(parser: argparse.ArgumentParser, args: argparse.Namespace, extra: list[str]) -> None:
+    """Words after an option are more of the hand (``score 123m... win:2z -p hk-classic flowers:1``):
+    a hand's notation words may sit anywhere among the options; anything else is refused."""
+    unknown = [w for w in extra if w.startswith("-") and w != "-"]
+    if unknown or not isinstance(getattr(args, "hand", None), list):
+        parser.error(f"unrecognized arguments: {' '.join(unknown or extra)}")
+    args.hand.extend(extra)
+
+
+def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """A warning as one line on stderr, like the errors (no source line)."""
+    print(f"hkscore: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``hkscore``; errors print one line and exit with status 2."""
+    parser = build_parser()
     try:
-        args = build_parser().parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            _intermixed(parser, args, extra)
     except SystemExit as exc:  # --help, or a usage error already printed on one line
         return int(exc.code or 0) if not isinstance(exc.code, str) else 2
     try:
-        return args.func(args)
+        if getattr(args, "jobs", None) is not None:  # refused before any work, whatever else is given
+            from hkcore.batch import check_jobs
+
+            check_jobs(args.jobs)
+        with warnings.catch_warnings():
+            warnings.showwarning = _warning_line
+            return int(args.func(args))
     except HkcoreError as exc:
         print(f"hkscore: error: {exc}", file=sys.stderr)
         return 2

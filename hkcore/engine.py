@@ -191,6 +191,9 @@ class CompiledPreset:
         #: without ``native``, or naming one the kernel lacks): their own
         #: ``detect`` scores them
         self.python_entries = tuple(e for e in self.entries if native_code(e.pattern) == 0)
+        #: pattern id -> the shape it needs that this preset leaves off (warned about: never met)
+        self.shapes_missing = registry.warn_shapes_missing(preset.file or preset.id, [e.id for e in self.entries],
+                                                           preset.shapes, cat, stacklevel=3)
         self.interned: dict[Any, Any] = {}
         self._scores: Mapping[tuple[int, int, int], PatternScore] = MappingProxyType({
             (e.index, n, e.contribution(n)): self._make_pattern(e.index, n, e.contribution(n))
@@ -284,6 +287,23 @@ class CompiledPreset:
         if self.extra_shapes:
             best = self._plugin_shapes(hand, best)
         return self._result(hand, best)
+
+    def _off_shape(self, hand: Hand) -> str:
+        """For a hand that is not complete: which shape a pattern of this preset
+        needs, that the preset leaves off, the hand would be complete as ("" if none)."""
+        if not self.shapes_missing or hand.win_index < 0:
+            return ""
+        k = len(hand.melds)
+        for pid, sid in self.shapes_missing.items():
+            shape = self.catalogue.shapes.get(sid)
+            if shape is None:
+                continue
+            defaults = {name: v[0] if isinstance(v, tuple) else v for name, v in shape.options.items()}
+            checked = CheckedShape(shape, self.catalogue.owner.get(("shape", sid), "?"))
+            if checked.readings(hand.counts, k, defaults):
+                return (f"; it is complete as {sid}, a shape {self.preset.id} leaves off "
+                        f"(pattern {pid} needs it: add {sid!r} to shapes)")
+        return ""
 
     def _plugin_shapes(self, hand: Hand, best: Outcome | None) -> Outcome | None:
         """Readings of the shapes plugins add, after the core's (see the top of this module)."""
@@ -390,7 +410,8 @@ class CompiledPreset:
         if best is None:
             return ScoreResult(preset=p.id, unit=p.unit, faan=0, uncapped=0, winnable=False, complete=False,
                                reason="not a complete hand" + ("" if hand.win_index >= 0 else
-                                                               " (and not a bonus-tile instant win)"))
+                                                               " (and not a bonus-tile instant win)")
+                               + self._off_shape(hand))
         capped = best.capped
         winnable = capped >= self.minimum or best.below_minimum
         payments = None
@@ -527,7 +548,10 @@ def _reading_parts(hand: Hand, best: Outcome, cat: Catalogue) -> list[ReadingPar
     win_set = best.win_set
     parts = [table[102 + r[0]][win_set == -1]]
     for code in r[1:len(r) - len(hand.melds)]:
-        parts.append(table[code][code == win_set])
+        won = code == win_set
+        if won:
+            win_set = -2  # one set holds the winning tile, even with two alike
+        parts.append(table[code][won])
     parts.extend(hand.meld_parts)
     return parts  # type: ignore[return-value]
 

@@ -622,9 +622,14 @@ class Position(_Checked):
     def _check_counts(self) -> Position:
         codes = tuple(m.code for m in self.melds)
         try:
-            counts, _codes, _k = normalize(self.tiles, codes, "any")
+            counts, _codes, k = normalize(self.tiles, codes, "any")
         except HandError as exc:
             raise _err(exc.field or "tiles", exc.value, str(exc).split(": ", 1)[-1]) from None
+        if k and not codes:  # docs/rules.md, "A short hand": its sets are needed to score its waits
+            n = sum(counts)
+            raise _err("tiles", n, f"{n} concealed tiles and no declared sets: a hand in play holds 13 or 14 "
+                                   f"tiles counting its melds (a kong as three); give its {k} declared "
+                                   f"set{'s' if k > 1 else ''} in melds")
         self._counts = tuple(counts)
         _finish_position(self, codes)
         return self

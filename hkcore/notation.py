@@ -13,7 +13,8 @@ Tokens, separated by spaces:
 - ``win:TILE`` the winning tile;
 - ``self-draw`` for a self-drawn win (otherwise the win is on a discard),
   ``from:SEAT`` the discarder;
-- ``seat:SEAT``, ``round:SEAT`` (default E);
+- ``seat:SEAT``, ``round:SEAT`` (default E); a seat is E/S/W/N or
+  East/South/West/North, in any case;
 - ``flowers:13``, ``seasons:2`` the bonus tiles held, by number;
 - ``last-tile``, ``kong-replacement`` (or ``kong-replacement:2``),
   ``robbing-kong``, ``first-turn:deal|first_draw|first_discard``.
@@ -27,10 +28,11 @@ This module knows text and tiles only; the models sit on top of it.
 """
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from hkcore.core import meld_code
-from hkcore.errors import HandError, shown
+from hkcore.errors import HandError, HkcoreError, shown
 from hkcore.tiles import SEATS, parse_tiles, to_unicode
 
 _FLAGS = {"self-draw": "self_draw", "last-tile": "last_tile", "robbing-kong": "robbing_kong"}
@@ -44,6 +46,24 @@ _KEYS = {
     "kong-replacement": "kong_replacement",
     "first-turn": "first_turn",
 }
+
+
+#: seats by any name a player writes them (``seat:South``, ``from:west``), lower-cased
+_SEAT_NAMES = {**{s.lower(): s for s in SEATS}, "east": "E", "south": "S", "west": "W", "north": "N"}
+
+
+def _seat(value: str) -> str:
+    """A seat written E/S/W/N or East/South/West/North in any case, as E/S/W/N
+    (anything else upper-cased, for the field's own error)."""
+    return _SEAT_NAMES.get(value.lower(), value.upper())
+
+
+def _nearest_word(word: str) -> str:
+    """`` (did you mean 'self-draw'?)`` for a misspelt context token, or ""."""
+    key, colon, _ = word.partition(":")
+    words = [*_FLAGS, *(k + ":" for k in _KEYS)]
+    found = difflib.get_close_matches(key + colon, words, n=1, cutoff=0.6) if len(word) <= 40 else []
+    return f" (did you mean {found[0]!r}?)" if found else ""
 
 
 #: the suffix of a concealed kong: ``1111m:concealed``
@@ -110,7 +130,7 @@ def _parse(text: str) -> tuple[dict[str, Any], dict[str, tuple[int, str]]]:
             if field in ("flowers", "seasons"):
                 data[field] = [_int(ch, token, pos) for ch in value.replace(",", "")]
             elif field in ("discarder", "seat_wind", "round_wind"):
-                data[field] = value.upper()
+                data[field] = _seat(value)
             elif field == "first_turn":
                 data[field] = value.replace("-", "_")
             else:
@@ -126,20 +146,35 @@ def _parse(text: str) -> tuple[dict[str, Any], dict[str, tuple[int, str]]]:
             if seat.lower() == CONCEALED:
                 data["melds"].append(_concealed_kong(tiles, token, pos))
             else:
-                meld: dict[str, Any] = {"kind": _kind_of(tiles, token, pos), "tiles": tiles}
+                try:
+                    kind = _kind_of(tiles, token, pos)
+                except HandError as exc:
+                    if data["melds"] or not _are_tiles(tiles):
+                        raise
+                    raise HandError(f"{exc}; the concealed tiles are one token, winning tile included "
+                                    f"({shown(tokens[0] + tiles)}), then each declared set", "notation",
+                                    token) from None
+                meld: dict[str, Any] = {"kind": kind, "tiles": tiles}
                 if seat:
-                    if seat.upper() not in SEATS:
+                    if _seat(seat) not in SEATS:
                         raise HandError(f"notation: token {pos} {shown(token)}: {shown(seat)} is not a seat "
                                         f"E/S/W/N nor {CONCEALED!r}", "notation", token)
-                    meld["from"] = seat.upper()
+                    meld["from"] = _seat(seat)
                 data["melds"].append(meld)
         else:
             raise HandError(
-                f"notation: token {pos} {shown(token)} is not a set, a concealed kong (1111m:{CONCEALED}) or one of "
+                f"notation: token {pos} {shown(token)}{_nearest_word(word)} is not a set, a concealed kong (1111m:{CONCEALED}) or one of "
                 + ", ".join(sorted([*_FLAGS, *(k + ':' for k in _KEYS)])),
                 "notation", token,
             )
     return data, origin
+
+
+def _are_tiles(text: str) -> bool:
+    try:
+        return bool(parse_tiles(text))
+    except HkcoreError:
+        return False
 
 
 def _int(text: str, token: str, pos: int) -> int:

@@ -91,6 +91,10 @@ class Pattern:
     #: exactly like ``detect`` (reserved for hkcore's own patterns; tests hold
     #: the two equal). None: the kernel calls ``detect``.
     native: str | None = None
+    #: the shape a reading must have for the pattern to be met (a plugin's
+    #: shape id, say); a preset that scores the pattern without the shape in
+    #: ``shapes`` is warned about (the pattern can never be met). None: any.
+    shape: str | None = None
 
 
 class Situation:

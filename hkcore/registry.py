@@ -20,7 +20,7 @@ import importlib.metadata
 import threading
 import warnings
 from itertools import islice
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
 from typing import Any, get_args
@@ -51,6 +51,35 @@ class PluginError(HkcoreError):
 class PluginWarning(UserWarning):
     """A plugin that failed to load, or gave something unusable (a duplicate
     id, an object of the wrong kind), found when the catalogue is built."""
+
+
+class PresetWarning(UserWarning):
+    """A preset that loads but cannot mean what it says: a pattern it scores
+    needs a shape it leaves off, so the pattern is never met."""
+
+
+def shapes_missing(pattern_ids: Iterable[str], shapes: Iterable[str], cat: Catalogue) -> dict[str, str]:
+    """Pattern id -> the shape it needs (``Pattern.shape``), for each of
+    ``pattern_ids`` whose shape is not among ``shapes``."""
+    on = set(shapes)
+    out = {}
+    for pid in pattern_ids:
+        pattern = cat.patterns.get(pid)
+        if pattern is not None and pattern.shape is not None and pattern.shape not in on:
+            out[pid] = pattern.shape
+    return out
+
+
+def warn_shapes_missing(label: str, pattern_ids: Iterable[str], shapes: Iterable[str], cat: Catalogue,
+                        stacklevel: int = 2) -> dict[str, str]:
+    """``shapes_missing``, each one warned about as a ``PresetWarning`` naming ``label``
+    (the preset's file or id) and the TOML path to change."""
+    missing = shapes_missing(pattern_ids, shapes, cat)
+    for pid, sid in missing.items():
+        warnings.warn(f"{label}: patterns.{pid}: pattern {pid!r} needs the {sid!r} shape, which shapes leaves "
+                      f"off, so it can never be met (add {sid!r} to shapes, or turn the pattern off)",
+                      PresetWarning, stacklevel=stacklevel + 1)
+    return missing
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import html
 import io
-from collections.abc import Iterator
+import json
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from hkcore.errors import HkcoreError, shown
 from hkcore.models import Hand
 from hkcore.notation import unicode_hand
+from hkcore.preset import Preset, builtin_ids, diff, load_preset
 from hkcore.summary import ComparisonSummary, PresetSummary, summary_json
 
 INSTALL = "hkscore report needs matplotlib: pip install 'hkcore[report]'"
@@ -49,13 +51,15 @@ def report_folder(out: str | Path) -> Path:
     return folder
 
 
-def write_report(summary: ComparisonSummary, out: str | Path) -> list[Path]:
+def write_report(summary: ComparisonSummary, out: str | Path, presets: Sequence[Preset] | None = None) -> list[Path]:
     """Write summary.json, summary.md and report.html into ``out`` (made if
-    missing); the paths written."""
+    missing); the paths written. ``presets``: the presets summarised (the
+    built-in ones are found by id): the page then says how their rules differ
+    and scores each flip example under both presets."""
     require_matplotlib()
     folder = report_folder(out)
     files = {"summary.json": summary_json(summary), "summary.md": markdown(summary),
-             "report.html": page(summary)}
+             "report.html": page(summary, presets)}
     written = []
     for name, text in files.items():
         path = folder / name
@@ -252,6 +256,13 @@ def markdown(summary: ComparisonSummary) -> str:
 # the page
 
 _CSS = """
+nav#contents { background: #f5f5f0; border: 1px solid #ddd; padding: 0.4em 1em; display: inline-block; }
+nav#contents ol { margin: 0.2em 0; padding-left: 1.4em; columns: 2; column-gap: 3em; }
+.name { color: #555; font-size: 0.85em; }
+.why { color: #555; font-size: 0.85em; }
+details summary { cursor: pointer; font-weight: 600; margin: 0.4em 0; }
+#rules { table-layout: fixed; width: 100%; } #rules td { text-align: left; overflow-wrap: anywhere; }
+#rules th.id { width: 24%; }
 body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 1.5em auto; max-width: 1200px; color: #222;
        background: #fff; padding: 0 1em; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
@@ -283,20 +294,131 @@ def _td(text: str, **kw: Any) -> str:
     return f"<td{_attrs(**kw)}>{html.escape(text)}</td>"
 
 
-def page(summary: ComparisonSummary) -> str:
-    """The report as one self-contained HTML page."""
+def _known(summary: ComparisonSummary, presets: Sequence[Preset] | None) -> dict[str, Preset]:
+    """The summary's presets by id: those given, and the built-in ones it names (any other is unknown here)."""
+    given = {p.id: p for p in presets or ()}
+    builtin = set(builtin_ids())
+    return {pid: given[pid] if pid in given else load_preset(pid)
+            for pid in summary.presets if pid in given or pid in builtin}
+
+
+def _value(v: Any) -> str:
+    """A rule's value as the rules table shows it: none for absent (a pattern off)."""
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, dict) and "scheme" in v:
+        return f"scheme {v['scheme']}"  # a payment table: its scheme (presets diff shows the rest)
+    text = json.dumps(v, ensure_ascii=False, separators=(", ", ": ")) if isinstance(v, (dict, list)) else str(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+#: the order of the rules table: the table's size and thresholds first, then shapes, patterns, payments
+_RULE_ORDER = {key: i for i, key in enumerate(("unit", "tiles", "minimum", "cap", "payments", "shapes", "limit_adds",
+                                               "claims", "patterns", "plugins", "table"))}
+
+
+def rule_rows(presets: dict[str, Preset]) -> list[tuple[str, list[Any]]]:
+    """Every rule on which the presets do not all agree (``hkscore presets diff``'s dotted paths),
+    with each preset's value in order (None: absent, a pattern off)."""
+    ids = list(presets)
+    if len(ids) < 2:
+        return []
+    first = presets[ids[0]]
+    found = {pid: {d.path: d for d in diff(first, presets[pid])} for pid in ids[1:]}
+    paths: list[str] = []
+    for by_path in found.values():
+        paths.extend(path for path in by_path if path not in paths)
+    paths.sort(key=lambda path: _RULE_ORDER.get(path.split(".")[0], len(_RULE_ORDER)))
+    def at(by_path: dict[str, Any], path: str, base: Any) -> Any:
+        """A preset's value at ``path``: its difference there, inside a difference of a containing rule
+        (``payments`` when one side has no table), else the first preset's value."""
+        keys = path.split(".")
+        for n in range(len(keys), 0, -1):
+            d = by_path.get(".".join(keys[:n]))
+            if d is not None:
+                v = d.b
+                for k in keys[n:]:
+                    v = v.get(k) if isinstance(v, dict) else None
+                return v
+        return base
+
+    rows = []
+    for path in paths:
+        base = next(by_path[path].a for by_path in found.values() if path in by_path)
+        rows.append((path, [base, *(at(found[pid], path, base) for pid in ids[1:])]))
+    return rows
+
+
+def _names() -> dict[str, tuple[str, str]]:
+    """Pattern id -> (English, Chinese) name, from the current plugins."""
+    from hkcore.registry import current
+
+    return {pid: (p.name_en, p.name_zh) for pid, p in current().catalogue.patterns.items()}
+
+
+def _flip_note(hand: str, a: Preset, b: Preset, names: dict[str, tuple[str, str]]) -> str:
+    """A flip example under both presets: each one's total, why the second does not win, and the
+    patterns the first counts higher (those that decided it)."""
+    from hkcore.engine import score
+
+    try:
+        ra, rb = score(hand, a), score(hand, b)
+    except HkcoreError as exc:  # pragma: no cover - a flip's hand is read by both presets
+        return str(exc)
+    fa = {p.id: p.faan for p in ra.patterns}
+    fb = {p.id: p.faan for p in rb.patterns}
+    decided = [f"{pid} {names.get(pid, ('', ''))[1]} {fa[pid]} (vs {fb.get(pid, 0)})".replace("  ", " ")
+               for pid in fa if fa[pid] > fb.get(pid, 0)]
+    why = (rb.reason or "").split("; ")[-1]
+    text = f"{a.id} {ra.faan} {ra.unit}, {b.id} {rb.faan} {rb.unit}" + (f" ({why})" if why else "")
+    return text + (f"; decided by {', '.join(decided)}" if decided else "")
+
+
+def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) -> str:
+    """The report as one self-contained HTML page (``presets``: see ``write_report``)."""
     ids = list(summary.presets)
     e = html.escape
+    known = _known(summary, presets)
+    names = _names()
+    sections = [("rules", "Rules that differ"), ("presets", "Presets"), ("faan", "Faan of complete hands"),
+                ("payments", "Payments"), ("patterns", "Patterns"), ("differences", "Faan differences"),
+                ("flips", "Flips")]
+    rules = rule_rows(known)
+    if not rules:
+        sections = sections[1:]
+    if not list(_payout_rows(summary)):
+        sections = [x for x in sections if x[0] != "payments"]
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>hkcore report: {summary.hands:,} hands</title>", f"<style>{_CSS}</style></head>",
              f'<body><h1 data-field="hands" data-value="{summary.hands}">{summary.hands:,} hands under '
              f"{len(ids)} presets</h1>"]
+    parts.append('<nav id="contents"><b>Contents</b><ol>'
+                 + "".join(f'<li><a href="#s-{sid}">{e(title)}</a></li>' for sid, title in sections) + "</ol></nav>")
     if summary.unreadable:
         parts.append(f'<p data-field="unreadable" data-value="{summary.unreadable}">{_hands(summary.unreadable)} '
                      "could not be read under any preset.</p>")
     figures = _figures(summary)
+    if rules:  # why the numbers differ: the rules, first
+        shown_ids = list(known)
+        parts.append('<h2 id="s-rules">Rules that differ</h2><p class="note">Each rule on which the presets do '
+                     "not all agree, by its dotted TOML path (as <code>hkscore presets diff</code> names it); "
+                     "<i>none</i>: not in the preset (a pattern off)."
+                     + ("" if len(shown_ids) == len(ids) else
+                        " Presets given by file are left out unless passed to <code>write_report</code>.")
+                     + '</p><table id="rules"><tr><th class="id">rule</th>'
+                     + "".join(f"<th>{e(p)}</th>" for p in shown_ids) + "</tr>")
+        for path, values in rules:
+            head = path.split(".")
+            label = e(path)
+            if head[0] == "patterns" and len(head) > 1 and head[1] in names:
+                label += f' <span class="name">{e(names[head[1]][0])} {e(names[head[1]][1])}</span>'
+            parts.append(f'<tr><td class="id">{label}</td>'
+                         + "".join(f"<td>{e(_value(v))}</td>" for v in values) + "</tr>")
+        parts.append("</table>")
     # overview
-    parts.append('<h2>Presets</h2><p class="note">winnable share: of the hands the preset reads (not errors); '
+    parts.append('<h2 id="s-presets">Presets</h2><p class="note">winnable share: of the hands the preset reads (not errors); '
                  "mean: of the complete hands.</p><table id=\"overview\"><tr><th class=\"id\">preset</th>"
                  "<th>hands</th><th>errors</th><th class=\"id\">refused</th><th>complete</th><th>winnable</th>"
                  "<th>winnable share</th><th>limit</th><th>mean</th></tr>")
@@ -311,7 +433,7 @@ def page(summary: ComparisonSummary) -> str:
         parts.append(f'<p class="note" id="refusal-note">{_code(note)}</p>')
     parts.append(f'<div class="figure" id="fig-winnable">{figures["winnable"]}</div>')
     # faan
-    parts.append('<h2>Faan of complete hands</h2><p class="note">Share of each preset\'s complete hands '
+    parts.append('<h2 id="s-faan">Faan of complete hands</h2><p class="note">Share of each preset\'s complete hands '
                  "(points under a points preset).</p>")
     parts.append(f'<div class="figure" id="fig-faan">{figures["faan"]}</div>')
     parts.append('<table id="faan"><tr><th>faan</th>' + "".join(f"<th>{e(p)}</th>" for p in ids) + "</tr>")
@@ -325,7 +447,7 @@ def page(summary: ComparisonSummary) -> str:
     # payments
     pay = list(_payout_rows(summary))
     if pay:
-        parts.append('<h2>Payments</h2><p class="note">The winner\'s net gain per paid hand (winnable, with '
+        parts.append('<h2 id="s-payments">Payments</h2><p class="note">The winner\'s net gain per paid hand (winnable, with '
                      "payments); the share of the winners' gains paid by the discarder.</p>")
         parts.append(f'<div class="figure" id="fig-payout">{figures["payout"]}</div>')
         parts.append('<table id="payments"><tr><th class="id">preset</th><th>paid hands</th><th>mean gain</th>'
@@ -336,7 +458,7 @@ def page(summary: ComparisonSummary) -> str:
                          + "".join(_td(text, preset=pid, field=f, value=v) for f, text, v in cells) + "</tr>")
         parts.append("</table>")
     # patterns
-    parts.append('<h2>Patterns</h2><p class="note">Complete hands in whose counted reading the pattern '
+    parts.append('<h2 id="s-patterns">Patterns</h2><p class="note">Complete hands in whose counted reading the pattern '
                  "appears (share of the preset's complete hands).</p>")
     parts.append('<table id="patterns"><tr><th class="id">pattern</th>'
                  + "".join(f"<th>{e(p)}</th>" for p in ids) + "</tr>")
@@ -347,10 +469,12 @@ def page(summary: ComparisonSummary) -> str:
             n = s.pattern_counts.get(pat)
             text = "" if n is None else f"{n:,} ({_pct(n, s.complete)})"
             row.append(_td(text, preset=p, field="pattern_counts", key=pat, value=n))
-        parts.append(f'<tr><td class="id">{e(pat)}</td>{"".join(row)}</tr>')
+        en, zh = names.get(pat, ("", ""))
+        parts.append(f'<tr><td class="id">{e(pat)} <span class="name">{e(en)} <span lang="zh-Hant">{e(zh)}'
+                     f'</span></span></td>{"".join(row)}</tr>')
     parts.append("</table>")
     # differences
-    parts.append('<h2>Faan differences</h2><p class="note">On hands complete under both presets: faan under A '
+    parts.append('<h2 id="s-differences">Faan differences</h2><p class="note">On hands complete under both presets: faan under A '
                  "less faan under B." + (" " + e(_UNITS_NOTE) if _mixed_units(summary) else "") + "</p><table id=\"differences\"><tr><th class=\"id\">A</th>"
                  '<th class="id">B</th><th>hands</th><th>same</th><th>A higher</th><th>B higher</th>'
                  "<th>mean A &minus; B</th></tr>")
@@ -359,8 +483,9 @@ def page(summary: ComparisonSummary) -> str:
                      + "".join(_td(text, a=a, b=b, field=f) for f, text in cells) + "</tr>")
     parts.append("</table>")
     # flips
-    parts.append('<h2>Flips</h2><p class="note">Hands valid under both presets, winnable under the first and '
-                 "not under the second; the first examples in input order (#: the hand's index, from 0).</p>"
+    parts.append('<h2 id="s-flips">Flips</h2><p class="note">Hands valid under both presets, winnable under the '
+                 "first and not under the second; the first examples in input order (#: the hand's index, from 0), "
+                 "each scored under both and the patterns that decided it (folded: open one to see it).</p>"
                  '<table id="flips"><tr><th class="id">winnable under</th>'
                  + "".join(f"<th>not under {e(p)}</th>" for p in ids) + "</tr>")
     for a in ids:
@@ -377,12 +502,14 @@ def page(summary: ComparisonSummary) -> str:
         for b, flip in row_.items():
             if not flip.examples:
                 continue
-            parts.append(f"<h3>Winnable under {e(a)}, not under {e(b)}: {flip.count:,}</h3>"
+            parts.append(f"<details><summary>Winnable under {e(a)}, not under {e(b)}: {flip.count:,}</summary>"
                          f'<ol class="examples"{_attrs(a=a, b=b, field="examples")}>')
             for ex in flip.examples:
+                note = _flip_note(ex.hand, known[a], known[b], names) if a in known and b in known else ""
                 parts.append(f'<li value="{ex.index}" data-index="{ex.index}"><code>{e(ex.hand)}</code> '
-                             f'<span class="tiles">{e(_unicode(ex.hand))}</span></li>')
-            parts.append("</ol>")
+                             f'<span class="tiles">{e(_unicode(ex.hand))}</span>'
+                             + (f'<br><span class="why">{e(note)}</span>' if note else "") + "</li>")
+            parts.append("</ol></details>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 

@@ -256,9 +256,10 @@ ONLY = ("complete", "winnable")
 
 
 def sample(n: int, seed: int = 0, preset: str | Path | Preset | None = None, *,
-           only: str | None = None) -> Iterator[dict[str, Any]]:
+           only: str | None = None, bonus: bool | None = None) -> Iterator[dict[str, Any]]:
     """``n`` random complete hands (docs/rules.md dicts), the same for the same
-    arguments. With ``preset``: no bonus tiles when it plays 136 tiles; with
+    arguments. With ``preset``: no bonus tiles when it plays 136 tiles
+    (``bonus=False``: none whatever the preset, for hands every preset reads); with
     ``only`` ("complete" or "winnable", which needs ``preset``), hands that
     are not so under the preset are skipped (and more drawn, so ``n`` come;
     ``MOST_MISSES`` skipped in a row is an ``HkcoreError``). Memory stays flat: hands are not checked for repeats."""
@@ -273,12 +274,16 @@ def sample(n: int, seed: int = 0, preset: str | Path | Preset | None = None, *,
     if only is not None and preset is None:
         raise HkcoreError(f"only={only}: give the preset the hands must be {only} under")
     compiled = None
-    bonus = True
+    bonus_given, bonus = bonus, True
     if preset is not None:
         from hkcore.engine import compiled_for
 
         compiled = compiled_for(preset)
         bonus = compiled.preset.bonus_tiles
+    if bonus_given is not None:
+        if type(bonus_given) is not bool:
+            raise HkcoreError(f"bonus: expected true or false, got {shown(bonus_given)}")
+        bonus = bonus and bonus_given
     return _draw(n, Random(seed), bonus, compiled if only else None, only)
 
 

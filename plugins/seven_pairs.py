@@ -77,7 +77,7 @@ SHAPE = Shape("seven_pairs", "Seven Pairs", "七對子", seven_pairs_readings, s
               options={"four_as_two_pairs": False},
               doc="seven pairs; option four_as_two_pairs: four of a kind counts as two pairs",
               parts=lambda reading: [("pair", [t, t]) for t in reading])
-PATTERN = Pattern("seven_pairs", "Seven Pairs", "七對子", seven_pairs, scope="hand",
+PATTERN = Pattern("seven_pairs", "Seven Pairs", "七對子", seven_pairs, scope="hand", shape="seven_pairs",
                   doc="a seven-pairs hand (the seven_pairs shape must be in play)")
 
 

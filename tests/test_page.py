@@ -272,3 +272,101 @@ def test_more_presets_than_one_request_names(browser: Any, tmp_path: Path) -> No
             page.wait_for_function("() => document.querySelectorAll('#waits thead th').length === 72")
         finally:
             page.close()
+
+
+# --------------------------------------------------------------------------
+# a new user's first look (issue 23)
+
+EXAMPLE_HAND = "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N"  # docs/rules.md's example
+
+
+def test_first_load_shows_the_example_hand_scored(browser: Any, url: str) -> None:
+    page = _page(browser, url, 1280, 900)
+    try:
+        shown = _faans(page)   # before any click: every preset's card is there
+        # the example hand: bga-old-style 9 faan, S +384 (docs/rules.md, worked example)
+        assert shown == {pid: hkcore.score(EXAMPLE_HAND, pid).faan for pid in hkcore.presets()}
+        assert shown["bga-old-style"] == 9
+        assert "example hand" in page.inner_text("#status")
+        assert page.locator("#hand [data-hand]").count() == 0   # the builder stays empty for one's own hand
+        page.click('#palette [data-tile="1m"]')
+        page.wait_for_function("() => document.querySelectorAll('#results [data-faan]').length === 0")
+        page.click("#clear")  # an empty hand again: the example again
+        _faans(page)
+        _looks_whole(page, 1280, "page-first-load.png")
+    finally:
+        page.close()
+
+
+def test_ones_own_table_pinned_first_and_kept_in_the_url(browser: Any, url: str) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(url + "/?pin=mistboard")
+        page.wait_for_selector('[data-tile="9s"]')
+        _faans(page)
+        order = page.eval_on_selector_all("#results [data-preset]", "ns => ns.map(n => n.dataset.preset)")
+        assert order == ["mistboard"] + [p for p in hkcore.presets() if p != "mistboard"]
+        assert "your table" in page.inner_text('#results [data-preset="mistboard"] h3')
+        assert page.input_value("#pin") == "mistboard"
+        page.select_option("#pin", "just-cards")
+        page.wait_for_function("() => document.querySelector('#results [data-preset]').dataset.preset === 'just-cards'")
+        assert "pin=just-cards" in page.url
+        page.reload()
+        page.wait_for_selector('[data-tile="9s"]')
+        _faans(page)
+        assert page.input_value("#pin") == "just-cards"
+        assert page.get_attribute("#results [data-preset]", "data-preset") == "just-cards"
+        # waits too: the pinned preset's column first
+        page.fill("#notation", "123m456p23s55z 789s:E seat:S")
+        page.press("#notation", "Enter")
+        page.wait_for_selector('#waits [data-wait="1s"]')
+        heads = page.eval_on_selector_all("#waits thead th", "ns => ns.map(n => n.textContent)")[1:]
+        assert heads[0] == "just-cards" and sorted(heads) == sorted(hkcore.presets())
+        page.select_option("#pin", "")
+        page.wait_for_function("() => !location.search.includes('pin=')")
+    finally:
+        page.close()
+
+
+def test_payments_mark_the_winner_and_the_discarder(browser: Any, url: str) -> None:
+    page = _page(browser, url, 1280, 900)
+    try:
+        page.fill("#notation", EXAMPLE_HAND)
+        page.press("#notation", "Enter")
+        _faans(page)
+        pays = '#results [data-preset="bga-old-style"] .pays'
+        # S won on N's discard: S +384, N -192, E and W -96 (docs/rules.md)
+        assert page.get_attribute(f'{pays} [data-seat="S"]', "class") == "winner"
+        assert page.get_attribute(f'{pays} [data-seat="N"]', "class") == "discarder"
+        assert page.get_attribute(f'{pays} [data-seat="E"]', "class") is None
+        assert "+384" in page.inner_text(f'{pays} [data-seat="S"]') and "winner" in page.inner_text(
+            f'{pays} [data-seat="S"]')
+        assert "discarder" in page.inner_text(f'{pays} [data-seat="N"]')
+        # a self-draw has a winner and no discarder
+        page.select_option("#how", "self")
+        page.wait_for_function("() => document.querySelector('#notation').value.includes('self-draw')")
+        page.wait_for_function(f"() => !document.querySelector('{pays} .discarder')")
+        assert page.locator(f'{pays} .winner').count() == 1
+        _looks_whole(page, 1280, "page-payments.png")
+    finally:
+        page.close()
+
+
+def test_the_waits_table_fits_1280_pixels_with_six_presets(browser: Any, tmp_path: Path) -> None:
+    (tmp_path / "club.toml").write_text('extends = "playingcards-io"\nid = "our-club-with-a-long-name"\n')
+    with running("--presets", str(tmp_path)) as base:
+        page = _page(browser, base, 1280, 900)
+        try:
+            page.fill("#notation", "123m456p23s55z 789s:E seat:S")
+            page.press("#notation", "Enter")
+            page.wait_for_selector('#waits [data-wait="4s"]')
+            assert page.locator("#waits thead th").count() == 7   # the wait column and six presets
+            box = page.evaluate("() => { const w = document.querySelector('#waits');"
+                                " return [w.scrollWidth, w.clientWidth]; }")
+            assert box[0] <= box[1], f"the waits table is wider than its column: {box}"
+            # the waits (1s, 4s: 23s with 789s) drawn as tiles, each with its unseen count
+            assert page.eval_on_selector_all("#waits [data-wait] th .tile .code",
+                                             "ns => ns.map(n => n.textContent)") == ["1s", "4s"]
+            _looks_whole(page, 1280, "page-waits-six-presets.png")
+        finally:
+            page.close()

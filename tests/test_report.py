@@ -192,3 +192,40 @@ def test_a_summary_with_paid_hands_but_no_payouts_still_draws(tmp_path: Path) ->
     written = write_report(ComparisonSummary.model_validate(data), tmp_path)
     assert [p.name for p in written] == ["summary.json", "summary.md", "report.html"]
     assert (tmp_path / "report.html").read_text(encoding="utf-8").count("<svg") == 3
+
+
+# --------------------------------------------------------------------------
+# why and for the same hands (issue 23): the rules first, names, contents, flips scored and folded
+
+#: self-drawn on 1s: all_chows 1 + self_draw 1 + no_bonus 1 = 3 at bga-old-style (minimum 3: wins);
+#: hk-classic has no no_bonus: 2, below its minimum 3 (docs/rules.md)
+FLIP_HAND = "123m456p123s55z 789s:E win:1s self-draw seat:S"
+
+
+def test_the_page_says_why_rules_first_names_contents_and_scored_flips() -> None:
+    _need("matplotlib", "hkcore[report] draws the plots")
+    import re
+
+    from hkcore.preset import builtin_ids, load_preset
+    from hkcore.report import page, rule_rows
+
+    summary = compare_many([FLIP_HAND], list(builtin_ids()))
+    text = page(summary)
+    # contents: one link per section, each to a heading there
+    links = re.findall(r'<a href="#(s-[a-z]+)">', text)
+    assert links and links[0] == "s-rules" and all(f'<h2 id="{x}">' in text for x in links)
+    assert {"s-presets", "s-patterns", "s-flips"} <= set(links)
+    # the rules that differ, first: minimum 3 everywhere but playingcards-io 0; cap 13, 13, 10, 10, none
+    assert text.index('id="s-rules"') < text.index('id="s-presets"')
+    rows = dict(rule_rows({pid: load_preset(pid) for pid in builtin_ids()}))
+    assert rows["minimum"] == [3, 3, 3, 3, 0] and rows["cap"] == [13, 13, 10, 10, False]
+    assert rows["patterns.no_bonus"] == [1, None, None, 1, None]   # on at bga-old-style and mistboard only
+    assert rows["payments.scheme"] == ["base_points", None, "faan_table", None, "points"]
+    assert "seven_pairs" not in " ".join(rows)   # off everywhere: not a difference
+    # pattern names in English and Chinese beside the ids
+    assert re.search(r'all_chows <span class="name">All Chows <span lang="zh-Hant">平糊</span>', text)
+    # the flip bga-old-style -> hk-classic, folded, its example scored under both and decided by no_bonus
+    m = re.search(r'<details><summary>Winnable under bga-old-style, not under hk-classic: 1</summary>(.*?)</details>',
+                  text, re.S)
+    assert m is not None
+    assert "bga-old-style 3 faan, hk-classic 2 faan (hk-classic needs 3); decided by no_bonus 無花 1 (vs 0)" in m.group(1)

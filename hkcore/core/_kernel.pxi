@@ -748,6 +748,8 @@ cdef class Kernel:
             for i in range(1, nc):
                 code = best.reading[i]
                 item = self.parts[code][code == winset]
+                if code == winset:
+                    winset = -2  # one set holds the winning tile, even with two alike
                 Py_INCREF(<object>item)
                 PyList_SET_ITEM(reading, i, <object>item)
             for i in range(PyTuple_GET_SIZE(parts)):

@@ -21,6 +21,9 @@ const SEATS = ["E", "S", "W", "N"];
 const ORDER = "mpsz";
 // a request names at most this many presets (hkcore.server.MOST_PRESETS): more are asked in groups
 const MOST_PRESETS = 64;
+// docs/rules.md's example hand: scored on first load, so the results panel is never blank
+const EXAMPLE = "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N";
+const SEAT_NAMES = { E: "East", S: "South", W: "West", N: "North" };
 
 const state = {
   tiles: [], melds: [], win: null, self: false, discarder: "", seat: "E", round: "E",
@@ -29,6 +32,8 @@ const state = {
 let presets = [];
 let asked = 0;
 let timer = null;
+// the preset of one's own table, shown first and marked; kept in the URL (?pin=ID)
+let pinned = new URLSearchParams(location.search).get("pin") || "";
 
 const $ = (id) => document.getElementById(id);
 
@@ -188,6 +193,7 @@ function render() {
   }));
   $("discarder").disabled = state.self;  // a self-draw has no discarder
   $("notation").value = notation();
+  if (handSize()) dropExample();
   schedule();
 }
 
@@ -226,11 +232,17 @@ function showProblem(p) {
   box.textContent = p.detail ? `${p.detail}${p.field ? ` (field ${p.field})` : ""}` : String(p);
 }
 
+function dropExample() {  // the example's cards go as soon as one's own hand begins, not when it is scored
+  const results = $("results");
+  if (results.classList.contains("example")) { results.classList.remove("example"); results.replaceChildren(); }
+}
+
 async function ask(typed) {
   const mine = ++asked;
+  if (typed || handSize()) dropExample();
   const size = typed ? null : handSize();
   const hand = typed || handJSON();
-  const ids = presets.map((p) => p.id);
+  const ids = orderedIds();
   if (!ids.length) { say("reading the presets of the service..."); return; }  // asked again once they are in
   showProblem(null);
   try {
@@ -249,11 +261,16 @@ async function ask(typed) {
       $("waits-section").hidden = true;
       showResults(cmp);
       say(`scored: ${typed || notation()}`);
+    } else if (!size) {  // nothing picked yet: the example hand, scored, until there is a hand of one's own
+      const cmp = await compareAll(EXAMPLE, ids);
+      if (mine !== asked) return;
+      $("waits-section").hidden = true;
+      showResults(cmp, true);
+      say(`example hand (docs/rules.md): ${EXAMPLE}. Pick tiles or type a hand to score your own.`);
     } else {
       $("results").replaceChildren();
       $("waits-section").hidden = true;
-      say(size ? `${size} tiles: a finished hand has 14 (a kong counted as three), a waiting hand 13`
-        : "Pick tiles: the result under every preset shows here.");
+      say(`${size} tiles: a finished hand has 14 (a kong counted as three), a waiting hand 13`);
     }
   } catch (problem) {
     if (mine !== asked) return;
@@ -282,12 +299,35 @@ function load(hand) {  // a hand read by the server (a won Hand, or a Position: 
 
 function signed(v) { return v > 0 ? `+${v}` : `${v}`; }
 
-function showResults(cmp) {
+function orderedIds() {  // every preset of the service, the pinned one first
+  const ids = presets.map((p) => p.id);
+  return ids.includes(pinned) ? [pinned, ...ids.filter((id) => id !== pinned)] : ids;
+}
+
+function pin(id) {
+  pinned = id;
+  const url = new URL(location.href);
+  if (id) url.searchParams.set("pin", id); else url.searchParams.delete("pin");
+  history.replaceState(null, "", url);
+  schedule();
+}
+
+function payment(seat, v, hand) {  // one seat's net payment; the winner and the discarder marked
+  const role = seat === hand.seat_wind ? "winner" : !hand.self_draw && seat === hand.discarder ? "discarder" : "";
+  return el("div", { class: role || null, "data-seat": seat, title: `${SEAT_NAMES[seat]}${role ? `, the ${role}` : ""}` },
+    el("span", { text: `${seat} ` }), el("span", { class: v > 0 ? "plus" : v < 0 ? "minus" : "", text: signed(v) }),
+    role ? el("small", { class: "role", text: role }) : null);
+}
+
+function showResults(cmp, example) {
   const names = Object.fromEntries(presets.map((p) => [p.id, p.name]));
+  $("results").classList.toggle("example", Boolean(example));
   $("results").replaceChildren(...cmp.presets.map((col) => {
-    const head = el("h3", {}, col.preset, el("small", { text: names[col.preset] || "" }));
+    const mark = col.preset === pinned ? el("span", { class: "pin", text: "your table" }) : null;
+    const head = el("h3", {}, col.preset, mark, el("small", { text: names[col.preset] || "" }));
+    const pinnedClass = col.preset === pinned ? " pinned" : "";
     if (col.error) {
-      return el("article", { class: "card error", "data-preset": col.preset }, head,
+      return el("article", { class: `card error${pinnedClass}`, "data-preset": col.preset }, head,
         el("p", { class: "note", text: col.error }));
     }
     const r = col.result;
@@ -297,9 +337,9 @@ function showResults(cmp) {
       el("td", { class: "zh", lang: "zh-Hant", text: p.name_zh || "" })));
     const pays = r.payments
       ? el("div", { class: "pays", "aria-label": "payments" }, ...Object.entries(r.payments).map(([s, v]) =>
-        el("div", {}, el("span", { text: `${s} ` }), el("span", { class: v > 0 ? "plus" : v < 0 ? "minus" : "", text: signed(v) }))))
+        payment(s, v, cmp.hand)))
       : el("p", { class: "note", text: r.payments_note || "no payment table at this table" });
-    return el("article", { class: "card", "data-preset": col.preset },
+    return el("article", { class: `card${pinnedClass}`, "data-preset": col.preset },
       head,
       el("div", { class: "total" },
         el("span", { class: "faan", "data-faan": String(r.faan), text: String(r.faan) }),
@@ -318,22 +358,28 @@ function showWaits(entries) {
   const tiles = [...new Set(good.flatMap((e) => e.result.waits.map((w) => w.tile)))].sort((a, b) => sortKey(a) - sortKey(b));
   const section = $("waits-section");
   section.hidden = false;
-  const head = el("tr", {}, el("th", { scope: "col", text: "wait" }),
-    ...entries.map((e) => el("th", { scope: "col", text: e.preset })));
+  const head = el("tr", {}, el("th", { scope: "col", class: "wait-col", text: "wait" }),
+    ...entries.map((e) => el("th", { scope: "col", class: e.preset === pinned ? "pinned" : null },
+      ...e.preset.split("-").flatMap((part, i) => (i ? ["-", el("wbr"), part] : [part])))));  // narrow: break at hyphens
   const away = el("tr", {}, el("th", { scope: "row", text: "state" }),
     ...entries.map((e) => el("td", { text: e.error ? e.error : e.result.waiting ? "waiting"
       : e.result.tiles_away > 0 ? `${e.result.tiles_away} tiles away` : "complete" })));
   const rows = tiles.map((t) => {
     const unseen = good.map((e) => e.result.waits.find((w) => w.tile === t)).find(Boolean)?.unseen;
+    const face = tileFace(t, { tabindex: "-1", "aria-hidden": "true" });
+    face.disabled = true;
     return el("tr", { "data-wait": t },
-      el("th", { scope: "row" }, `${t} ${tileName(t)}`, el("small", { class: "unseen", text: `${unseen ?? "?"} unseen` })),
+      el("th", { scope: "row", "aria-label": `${t} ${tileName(t)}` }, face,
+        el("small", { class: "unseen", text: `${unseen ?? "?"} unseen` })),
       ...entries.map((e) => {
         const w = e.result && e.result.waits.find((x) => x.tile === t);
         if (!w) return el("td", { text: "—" });
         // the value in bold; a way that cannot win says so, and why, in smaller type below
+        // the reason short: its last clause, without the preset's id the column already names
+        const why = (v) => (v.reason || "cannot win").split("; ").at(-1).replace(`${e.preset} `, "");
         const cell = (label, v) => el("div", { class: v.winnable ? "ok" : "bad", title: v.reason || "" },
           `${label} `, el("b", { text: `${v.faan} ${e.result.unit}` }), v.winnable ? null : " ✗",
-          v.winnable ? null : el("small", { class: "why", text: v.reason || "cannot win" }));
+          v.winnable ? null : el("small", { class: "why", text: why(v) }));
         return el("td", {}, cell("discard", w.on_discard), cell("self-draw", w.on_self_draw));
       }));
   });
@@ -392,7 +438,14 @@ function setup() {
     const text = $("notation").value.trim();
     if (text) { clearTimeout(timer); ask(text); }
   });
-  fetch("/presets").then((r) => r.json()).then((list) => { presets = list; render(); }).catch(() => showProblem("cannot reach the hkcore service"));
+  $("pin").addEventListener("change", (e) => pin(e.target.value));
+  fetch("/presets").then((r) => r.json()).then((list) => {
+    presets = list;
+    if (pinned && !list.some((p) => p.id === pinned)) pin("");  // a pin the service does not have
+    $("pin").replaceChildren(el("option", { value: "", text: "(none: every preset in order)" }),
+      ...list.map((p) => el("option", { value: p.id, text: `${p.id}: ${p.name}`, selected: p.id === pinned })));
+    render();
+  }).catch(() => showProblem("cannot reach the hkcore service"));
 }
 
 document.addEventListener("DOMContentLoaded", setup);
