@@ -8,7 +8,7 @@ import random
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import IO, Any
+from typing import IO, Any, ClassVar
 
 from hkcore.errors import HkcoreError, shown
 from hkcore.preset import builtin_ids
@@ -38,7 +38,7 @@ class _Person:
     their last decision, the table as their seat sees it, the actions
     numbered; a number (or the words of an action, or a tile) is read."""
 
-    QUESTION = {"turn": "your turn", "discard": "discard after your claim",
+    QUESTION: ClassVar[dict[str, str]] = {"turn": "your turn", "discard": "discard after your claim",
                 "instant": "an instant bonus win is yours to take"}
 
     def __init__(self, seat: str, inp: IO[str], out: IO[str]) -> None:

@@ -30,7 +30,7 @@ def env() -> dict[str, str]:
 
 
 def hkscore(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "hkcore", *argv], input=stdin, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "hkcore", *argv], check=False, input=stdin, capture_output=True, text=True,
                           timeout=120, cwd=tempfile.gettempdir(), env=env())
 
 
@@ -125,7 +125,7 @@ def test_play_out_writes_the_log_to_the_file_only(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
     assert path.read_text(encoding="utf-8") == hkscore("play", "-p", "hk-classic", "--seed", "7").stdout
-    replay = subprocess.run([sys.executable, "-m", "hkcore", "replay", str(path)], capture_output=True, text=True,
+    replay = subprocess.run([sys.executable, "-m", "hkcore", "replay", str(path)], check=False, capture_output=True, text=True,
                             timeout=120, cwd=tempfile.gettempdir(), env=env())
     assert replay.returncode == 0, replay.stderr
 
@@ -190,7 +190,7 @@ def test_replay_a_missing_file_is_one_error_line() -> None:
 # --human through a pseudo-terminal
 
 PROMPT = re.compile(r"choose 1-(\d+): $")
-ACTION = re.compile(r"^\s*(\d+)\. (.+)$", re.M)
+ACTION = re.compile(r"^\s*(\d+)\. (.+)$", re.MULTILINE)
 
 
 class Terminal:
