@@ -98,8 +98,9 @@ class _Person:
             self._say(f"== match over ({r['reason']}) ==")
             for st in r["standings"]:
                 points = "" if st["points"] is None else f", {st['points']} points"
-                self._say(f"  {st['place']}. {st['player']}{points}, {st['hands_won']} hands won, "
-                          f"{st['faan']} {self.unit}")
+                won = st["hands_won"]
+                self._say(f"  {st['place']}. {st['player']}{points}, {won} hand{'s' * (won != 1)} won"
+                          f" worth {st['faan']} {self.unit}")
 
     def _table(self, prompt: Mapping[str, Any]) -> None:
         v = prompt["view"]
@@ -179,6 +180,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     presets = builtin_ids() if args.preset == "all" else [args.preset]
     rng = random.Random(args.seed)
     bot = policy(args.policy, rng)
+    if not args.match and args.hands < 1:
+        raise HkcoreError(f"--hands {args.hands}: a number of hands, 1 or more")
     if args.human and args.human not in SEATS:
         raise HkcoreError(f"--human {args.human!r}: a seat (E, S, W or N)")
     human = _Person(args.human, sys.stdin, sys.stderr) if args.human else None

@@ -130,11 +130,18 @@ def test_play_out_writes_the_log_to_the_file_only(tmp_path: Path) -> None:
     assert replay.returncode == 0, replay.stderr
 
 
-def test_play_human_must_be_a_seat() -> None:
-    done = hkscore("play", "--human", "X")
+@pytest.mark.parametrize(("argv", "error"), [
+    (["--human", "X"], "--human 'X'"),
+    (["--hands", "0"], "--hands 0"),
+    (["--seed", "-1"], "seed = -1"),
+    (["-p", "no-such-table"], "no-such-table"),
+])
+def test_play_refuses_a_bad_option_in_one_line(argv: list[str], error: str) -> None:
+    done = hkscore("play", *argv)
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr.startswith("hkscore: error: --human 'X'") and len(done.stderr.splitlines()) == 1
+    assert done.stderr.startswith("hkscore: error: ") and error in done.stderr, done.stderr
+    assert len(done.stderr.splitlines()) == 1
 
 
 # --------------------------------------------------------------------------
