@@ -1,4 +1,5 @@
-"""Builds the compiled core (hkcore.core._ccore) with Cython when it can.
+"""Builds the compiled core (hkcore.core._ccore) and the compiled table engine
+(hkcore.table._cengine) with Cython when it can.
 
 Without a working C compiler the build says so and hkcore installs with its
 pure-Python core (``hkcore.core.IMPLEMENTATION == "python"``), which gives
@@ -48,7 +49,10 @@ def extensions() -> list:
         return []
     return cythonize(
         [Extension("hkcore.core._ccore", ["hkcore/core/_ccore.pyx"],
-                   depends=["hkcore/core/_kernel.pxi", "hkcore/core/_ingest.pxi"], extra_compile_args=["-O3"])],
+                   depends=["hkcore/core/_kernel.pxi", "hkcore/core/_ingest.pxi", "hkcore/core/_ccore.pxd"],
+                   extra_compile_args=["-O3"]),
+         Extension("hkcore.table._cengine", ["hkcore/table/_cengine.pyx"], depends=["hkcore/core/_ccore.pxd"],
+                   extra_compile_args=["-O3"])],
         compiler_directives={
             "language_level": "3",
             "boundscheck": False,

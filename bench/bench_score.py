@@ -55,7 +55,7 @@ CONFIG_CACHES: tuple[str, ...] = ()
 # A random won hand: hkcore.sample's generator (its docstring gives the shares)
 
 from hkcore.sample import (  # noqa: E402  (re-exported: bench_analyse and bench_ingest use them as bs.*)
-    KONG, ORPHANS_SHARE, HandSource, Situation, hk_dict, random_situation, set_tiles)
+    KONG, ORPHANS_SHARE, HandSource, SampledWin as Situation, hk_dict, random_situation, set_tiles)
 
 # mahjong (riichi) only
 RIICHI_SHARE = 0.6                  # of closed hands won by self-draw (closed discard wins: always)

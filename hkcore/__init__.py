@@ -62,10 +62,10 @@ _WHERE = {
     "reload_plugins": "hkcore.registry",
     "unregister_plugin": "hkcore.registry",
     "hookimpl": "hkcore.hookspecs",
-    "is_complete": "hkcore.shaping",
-    "readings": "hkcore.shaping",
-    "tiles_away": "hkcore.shaping",
-    "waits": "hkcore.shaping",
+    "is_complete": "hkcore.questions",
+    "readings": "hkcore.questions",
+    "tiles_away": "hkcore.questions",
+    "waits": "hkcore.questions",
     "HandError": "hkcore.errors",
     "HkcoreError": "hkcore.errors",
     "TileError": "hkcore.errors",
@@ -76,7 +76,7 @@ _WHERE = {
     "tile": "hkcore.tiles",
 }
 _SUBMODULES = frozenset({"core", "notation", "engine", "models", "preset", "registry", "analysis", "claims",
-                         "comparison", "batch", "shaping", "tiles", "errors", "patterns", "shapes", "payments",
+                         "comparison", "batch", "questions", "shaping", "tiles", "errors", "patterns", "shapes", "payments",
                          "hookspecs", "cli", "summary", "report", "sample"})
 
 __all__ = [*_WHERE, "core", "notation"]
@@ -110,5 +110,5 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from hkcore.models import Hand, Meld, PatternScore, Position, ScoreResult
     from hkcore.preset import Preset, PresetError, load_preset, presets
     from hkcore.registry import PluginError, register_plugin, reload_plugins, unregister_plugin
-    from hkcore.shaping import is_complete, readings, tiles_away, waits
+    from hkcore.questions import is_complete, readings, tiles_away, waits
     from hkcore.tiles import TILES, Tile, format_tiles, parse_tiles, tile

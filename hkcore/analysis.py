@@ -16,7 +16,7 @@ from hkcore.engine import INTERNED, CompiledPreset, compiled_for
 from hkcore.errors import HandError
 from hkcore.models import Position, Value, trusted
 from hkcore.preset import Preset
-from hkcore.tiles import TILES, TileError, parse_tiles
+from hkcore.tiles import TILES, TileError, copies_used, parse_tiles
 
 
 class WaitValue(Value):
@@ -125,10 +125,7 @@ def analyse(hand: Any, preset: str | Preset = "bga-old-style", visible: str = ""
 
 def _seen(pos: Position, visible: str) -> list[int]:
     """Copies of each tile the player can see: hand, melds and ``visible``."""
-    seen = list(pos.counts)
-    for m in pos.melds:
-        for t in core.set_tiles(m.code):
-            seen[t] += 1
+    seen = copies_used([m.code for m in pos.melds], pos.counts)
     try:
         shown = parse_tiles(visible) if visible else []
     except TileError as exc:
@@ -144,29 +141,11 @@ def _seen(pos: Position, visible: str) -> list[int]:
 
 
 def _away(compiled: CompiledPreset, counts: list[int], codes: tuple[int, ...], k: int) -> int:
-    orphans = "thirteen_orphans" in compiled.preset.shapes
-    best = core._impl._away_parts(counts, codes, k, orphans)
-    for shape, opts in compiled.extra_shapes:
-        best = min(best, shape.tiles_away(counts, k, codes, opts))
-    return best
+    return core.tiles_away_of_counts(counts, codes, k, compiled.shape_set)
 
 
 def _waits(compiled: CompiledPreset, counts: list[int], codes: tuple[int, ...], k: int) -> list[int]:
-    orphans = "thirteen_orphans" in compiled.preset.shapes
-    found = set(core._impl._waits_parts(counts, codes, k, orphans))
-    if compiled.extra_shapes:
-        used = list(counts)
-        for code in codes:
-            for t in core.set_tiles(code):
-                used[t] += 1
-        for t in range(34):
-            if t in found or used[t] >= 4:
-                continue
-            counts[t] += 1
-            if any(shape.readings(counts, k, opts) for shape, opts in compiled.extra_shapes):
-                found.add(t)
-            counts[t] -= 1
-    return sorted(found)
+    return core.waits_of_counts(counts, codes, k, compiled.shape_set)
 
 
 def _position(pos: Position, counts: list[int]) -> Position:

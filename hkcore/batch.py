@@ -167,6 +167,11 @@ def specs_for(pairs: Iterable[tuple[str | Path | Preset, CompiledPreset]]) -> Sp
 _WORKER: list[CompiledPreset] = []
 
 
+def worker_presets() -> list[CompiledPreset]:
+    """In a worker process of ``in_workers``, the presets it compiled at its start (empty elsewhere)."""
+    return _WORKER
+
+
 def compile_specs(specs: Specs) -> list[CompiledPreset]:
     """The presets ``specs`` describe, compiled. Where this process has the
     caller's plugins (the caller itself, or a forked copy), through

@@ -111,7 +111,7 @@ def format_set(code: int) -> str:
 
 def _reading_data(reading: tuple[int, ...]) -> dict[str, Any]:
     """A reading as JSON: its shape, the pair and each set with its kind."""
-    from hkcore.core._codes import CHOW, ORPHANS, PUNG
+    from hkcore.tiles import CHOW, ORPHANS, PUNG
     pair, *sets = reading
     if sets == [ORPHANS]:
         return {"shape": "thirteen_orphans", "pair": format_tiles([TILES[pair]] * 2), "sets": []}

@@ -3,7 +3,6 @@ policies (or a person at the terminal) and logs replayed (docs/table.md)."""
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import re
 import sys
@@ -14,13 +13,10 @@ from hkcore.errors import HkcoreError, shown
 from hkcore.preset import builtin_ids
 from hkcore.table.match import Match
 from hkcore.table.policy import POLICIES, Policy, decision, policy
+from hkcore.table.records import line
 from hkcore.table.replay import ReplayError, replay
 from hkcore.table.start import resolve_preset
 from hkcore.table.wall import SEATS
-
-
-def _line(record: dict[str, Any]) -> str:
-    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
 
 
 def _spaced(tiles: str) -> str:
@@ -152,12 +148,14 @@ class _Person:
                       "tile)")
 
 
-def play_hands(preset: str, seed: int, hands: int | None, choose: Callable[[str], Policy],
-               views: bool) -> Iterator[dict[str, Any]]:
+def play_hands(preset: str, seed: int, hands: int | None, choose: Callable[[str], Policy] | None,
+               views: bool, rng: random.Random | None = None) -> Iterator[dict[str, Any]]:
     """The records of ``hands`` hands under ``preset`` (a whole match when
     None): matches from seeds ``seed``, ``seed + 1``, ...; a match cut short
-    ends ``stopped``. Each record is yielded before the next decision is
-    asked for."""
+    ends ``stopped``. ``choose`` gives each seat's policy; without it every
+    seat plays uniformly random legal actions from ``rng`` (the ``random``
+    policy's choices, made inside the engine). Each record is yielded
+    before the next decision is asked for."""
     played = 0
     while True:
         m = Match(preset, seed=seed)
@@ -166,8 +164,12 @@ def play_hands(preset: str, seed: int, hands: int | None, choose: Callable[[str]
         while not m.over:
             yield from m.log[sent:]
             sent = len(m.log)
-            p = m.prompts(views)[0]
-            new = m.submit(choose(p["seat"])(p))
+            if choose is None:
+                assert rng is not None
+                new = m.play_random(rng)
+            else:
+                p = m.prompts(views)[0]
+                new = m.submit(choose(p["seat"])(p))
             played += sum(r["event"] == "end_hand" for r in new)
             if hands is not None and played >= hands and not m.over:
                 m.stop()  # drops the next hand's first records
@@ -197,14 +199,21 @@ def _cmd_play(args: argparse.Namespace) -> int:
     try:
         wins = count = 0
         for preset in presets:
-            for r in play_hands(preset, args.seed, hands, choose, views=args.policy != "random" or bool(human)):
-                out.write(_line(r) + "\n")
-                if human is not None:
-                    out.flush()
+            fast = args.policy == "random" and human is None
+            block: list[str] = []
+            for r in play_hands(preset, args.seed, hands, None if fast else choose, views=not fast, rng=rng):
+                block.append(line(r))
+                if human is not None:  # the log as it is made; the person is told at once
                     human.seen(r)
                 if r["event"] == "end_hand":
                     count += 1
                     wins += r["result"] == "win"
+                    block.append("")
+                    out.write("\n".join(block))
+                    block = []
+            if block:
+                block.append("")
+                out.write("\n".join(block))
     finally:
         if out is not sys.stdout:
             out.close()

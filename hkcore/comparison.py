@@ -12,6 +12,7 @@ from hkcore.engine import compile_preset
 from hkcore.errors import HkcoreError, shown
 from hkcore.models import Hand, ScoreResult, Value
 from hkcore.preset import Preset, PresetError, builtin_ids, load_preset
+from hkcore.tiles import SEATS
 
 
 def _absent(value: Any) -> bool:
@@ -73,7 +74,7 @@ class Comparison(Value):
             rows.append(row)
         total = ["total"]
         winnable = ["winnable"]
-        pay: dict[str, list[str]] = {s: [f"pays {s}"] for s in "ESWN"}
+        pay: dict[str, list[str]] = {s: [f"pays {s}"] for s in SEATS}
         for col in self.columns:
             r = col.result
             if r is None:

@@ -44,7 +44,7 @@ except ImportError:  # pragma: no cover - the test skips without dask
 from hkcore.batch import Specs, check_picklable, clip, compile_specs, specs_for
 from hkcore.errors import HkcoreError, shown
 from hkcore.preset import Preset
-from hkcore.summary import ComparisonSummary, _Tally, empty_for, resolve
+from hkcore.summary import ComparisonSummary, Tally, empty_for, resolve
 
 __all__ = ["compare_bag", "compare_files", "compare_frame"]
 
@@ -174,7 +174,7 @@ def _summarise_partition(items: Iterable[Any], specs: Specs, kind: str) -> Compa
     """One partition's summary (its hands' indices from 0: ``_merge`` adds
     partitions in order). ``kind``: "rows" (a dataframe column's values) or
     "items" (taken as they are)."""
-    tally = _Tally(compile_specs(specs))
+    tally = Tally(compile_specs(specs))
     if kind == "rows":
         for row in items:
             tally.add(_plain(row))

@@ -29,8 +29,6 @@ keyed by the ``Preset`` object, never by an id.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -40,13 +38,13 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from hkcore import core, registry
-from hkcore.core._codes import ORPHANS, WHEN, when_facts
-from hkcore.core._shaped import CORE_SHAPES
+from hkcore.cells import BoundedLRU, Published
+from hkcore.core import CORE_SHAPES, ORPHANS, WHEN, ShapeSet, when_facts
 from hkcore.errors import HandError, shown
-from hkcore.models import _READERS, Hand, PatternScore, ReadingPart, ScoreResult, reading_part, trusted
+from hkcore.models import FAST_READERS, Hand, PatternScore, ReadingPart, ScoreResult, reading_part, trusted
 from hkcore.patterns import Pattern, Situation
 from hkcore.payments import Win, role_amounts
-from hkcore.preset import CACHE_SIZE, Preset, PresetError, PresetStore, load_preset, store
+from hkcore.preset import CACHE_SIZE, Preset, PresetError, PresetStore, load_preset, pattern_worth, store
 from hkcore.registry import (
     MAX_COUNT, Catalogue, CheckedShape, checked_count, checked_payments, plugin_error, raised,
 )
@@ -81,9 +79,7 @@ class Entry:
 
     def worth(self, count: int) -> int:
         """Faan for meeting the pattern ``count`` times (not for limits)."""
-        if self.by_count is not None:
-            return self.by_count[min(count, len(self.by_count) - 1)]
-        return (self.value or 0) * count
+        return pattern_worth(self.value, self.by_count, count)
 
     def contribution(self, count: int) -> int:
         """What the pattern adds when listed in a result: its limit, 0 for a
@@ -114,12 +110,19 @@ class Outcome(NamedTuple):
     listed: tuple[tuple[int, int, int], ...]  # (entry index, count, contribution), preset order
 
 
-def _kernel_class() -> Any:
-    if core.IMPLEMENTATION != "cython":
-        return None
-    from hkcore.core import _ccore
+def native_code(pattern: Pattern) -> int:
+    """The compiled kernel's code of ``pattern``'s native detector; 0 when it
+    has none (``native`` unset or unknown to the kernel, or no compiled core):
+    then the pattern's own ``detect`` scores it."""
+    if pattern.native is None or core.compiled is None:
+        return 0
+    return int(core.compiled.NATIVE_CODES.get(pattern.native, 0))
 
-    return getattr(_ccore, "Kernel", None)
+
+def _kernel_class() -> Any:
+    if core.compiled is None:
+        return None
+    return getattr(core.compiled, "Kernel", None)
 
 
 def _check_provided(preset: Preset, cat: Catalogue) -> None:
@@ -182,7 +185,12 @@ class CompiledPreset:
         self.extra_shapes = tuple((CheckedShape(cat.shapes[sid], cat.owner.get(("shape", sid), "?")),
                                    preset.shape_options.get(sid, MappingProxyType({})))
                                   for sid in preset.shapes if sid not in CORE_SHAPES)
-        self.python_entries = tuple(e for e in self.entries if e.pattern.native is None)
+        #: the preset's shapes as the core takes them
+        self.shape_set = ShapeSet("thirteen_orphans" in preset.shapes, self.extra_shapes)
+        #: the entries the compiled kernel has no detector for (a pattern
+        #: without ``native``, or naming one the kernel lacks): their own
+        #: ``detect`` scores them
+        self.python_entries = tuple(e for e in self.entries if native_code(e.pattern) == 0)
         self.interned: dict[Any, Any] = {}
         self._scores: Mapping[tuple[int, int, int], PatternScore] = MappingProxyType({
             (e.index, n, e.contribution(n)): self._make_pattern(e.index, n, e.contribution(n))
@@ -203,7 +211,7 @@ class CompiledPreset:
                 self.no_table_note,
             )
             self.fast = True
-        fast_read = _READERS.get(Hand)
+        fast_read = FAST_READERS.get(Hand)
         #: the compiled reader's scoring of plain input (a dict, JSON, notation) under this preset's kernel,
         #: giving None where the Hand must be read and validated first
         self.score_plain: Callable[[Any], ScoreResult | None] = (
@@ -222,12 +230,12 @@ class CompiledPreset:
         kernel_class = _kernel_class()
         if kernel_class is None:
             return None
-        from hkcore.core._ccore import NATIVE_CODES, OPTION_CODES
+        OPTION_CODES = core.compiled.OPTION_CODES  # type: ignore[union-attr]
 
         index = {e.id: e.index for e in self.entries}
         spec = []
         for e in self.entries:
-            native = NATIVE_CODES.get(e.pattern.native, 0) if e.pattern.native else 0
+            native = native_code(e.pattern)
             opt = OPTION_CODES[next(iter(e.options.values()))] if native and e.options else 0
             includes = 0
             for inc in e.includes:
@@ -558,8 +566,7 @@ class Rulesets:
             pid: CompiledPreset(p, cat) for pid, p in presets.builtins.items() if isinstance(p, Preset)})
         #: built-in id -> the kernel that builds its results alone (read by the C score)
         self.kernels = {pid: c.kernel for pid, c in self.builtins.items() if c.fast}
-        self._others: OrderedDict[int, tuple[Preset, CompiledPreset]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._others: BoundedLRU[int, tuple[Preset, CompiledPreset]] = BoundedLRU(CACHE_SIZE)
 
     def compiled(self, preset: Preset) -> CompiledPreset:
         """The compiled form of ``preset``, built once while it is kept."""
@@ -567,39 +574,30 @@ class Rulesets:
         if found is not None and found.preset is preset:
             return found
         key = id(preset)
-        with self._lock:
-            hit = self._others.get(key)
-            if hit is not None and hit[0] is preset:
-                self._others.move_to_end(key)
-                return hit[1]
+        hit = self._others.get(key)
+        if hit is not None and hit[0] is preset:
+            return hit[1]
         compiled = CompiledPreset(preset, self.presets.registry.catalogue)
-        with self._lock:
-            self._others[key] = (preset, compiled)
-            self._others.move_to_end(key)
-            while len(self._others) > CACHE_SIZE:
-                self._others.popitem(last=False)
+        self._others.put(key, (preset, compiled))
         return compiled
 
 
-_LOCK = threading.Lock()
-_RULESETS: list[Rulesets | None] = [None]
+_RULESETS: Published[Rulesets] = Published()
 #: (registry, {built-in id: Kernel}) as last published, for the C score
-_CELL: list[tuple[Any, dict[str, Any]]] = [(None, {})]
+_CELL: Published[tuple[Any, dict[str, Any]]] = Published((None, {}))
 
 
 def rulesets() -> Rulesets:
     """The compiled presets of the current preset store (and so of the
     current plugin registry: new ones after ``reload_plugins``)."""
     presets = store()
-    found = _RULESETS[0]
-    if found is None or found.presets is not presets:
-        with _LOCK:
-            found = _RULESETS[0]
-            if found is None or found.presets is not presets:
-                found = Rulesets(presets)
-                _RULESETS[0] = found
-                _CELL[0] = (presets.registry, found.kernels)
-    return found
+
+    def build() -> Rulesets:
+        found = Rulesets(presets)
+        _CELL.slot[0] = (presets.registry, found.kernels)
+        return found
+
+    return _RULESETS.get_or_build(lambda found: found.presets is presets, build)
 
 
 def _no_answer(data: Any) -> None:
@@ -631,7 +629,6 @@ def score(hand: Any, preset: str | Preset = "bga-old-style") -> ScoreResult:
 
 
 if _kernel_class() is not None:
-    from hkcore.core._ccore import bind_score
-
     # the same function with its common cases (a Hand or a plain hand under a built-in id) answered in C
-    score = bind_score(_CELL, registry.CURRENT, Hand, _READERS[Hand], score)
+    score = core.compiled.bind_score(  # type: ignore[union-attr]
+        _CELL.slot, registry.CURRENT, Hand, FAST_READERS[Hand], score)

@@ -18,10 +18,9 @@ from pydantic import (
 )
 
 from hkcore import notation
-from hkcore.core._codes import CHOW, KONG, PUNG
-from hkcore.core._normalize import meld_code, normalize
 from hkcore.errors import SHOWN, HandError, TileError, loc, shown
-from hkcore.tiles import SEATS, format_tiles, parse_tiles, tile
+from hkcore.core import meld_code, normalize
+from hkcore.tiles import CHOW, KONG, ORPHAN_TILES, PUNG, SEATS, copies_used, format_tiles, parse_tiles, tile
 
 Seat = Literal["E", "S", "W", "N"]
 SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
@@ -195,10 +194,7 @@ class Hand(_Checked):
         counts = [0] * 34
         for t in parse_tiles(self.tiles):  # canonical by now: the fast path
             counts[t.index] += 1
-        used = list(counts)
-        for m in self.melds:
-            for code_tile in _meld_tiles(m.code):
-                used[code_tile] += 1
+        used = copies_used([m.code for m in self.melds], counts)
         for i, u in enumerate(used):
             if u > 4:
                 raise _err("tiles", self.tiles, f"{u} copies of {tile(i)} counting the melds (at most 4)")
@@ -357,7 +353,7 @@ def _parse_model(cls: Any, data: Any, won: bool, fast_path: bool = True) -> Any:
     """``cls`` from a dict, JSON text or bytes, or compact notation; errors
     are HandErrors. ``fast_path=False`` skips the compiled reader (the tests
     compare the two)."""
-    fast = _READERS.get(cls) if fast_path else None
+    fast = FAST_READERS.get(cls) if fast_path else None
     if fast is not None:
         found = fast(data)
         if found is not None:
@@ -420,13 +416,6 @@ def _check_from(melds: tuple[Meld, ...], seat: str, who: str) -> None:
                        f"a chow is claimed only from the seat before ({before} for {seat})")
 
 
-def _meld_tiles(code: int) -> tuple[int, ...]:
-    kind, t = divmod(code, 34)
-    if kind == CHOW:
-        return (t, t + 1, t + 2)
-    return (t,) * (3 if kind == PUNG else 4)
-
-
 class _ContextError(ValueError):
     def __init__(self, field: str, value: Any, message: str):
         super().__init__(message)
@@ -434,8 +423,13 @@ class _ContextError(ValueError):
         self.value = value
 
 
-def _err(field: str, value: Any, message: str) -> _ContextError:
+def context_error(field: str, value: Any, message: str) -> ValueError:
+    """The error a model's validator raises for a field whose value does not
+    fit the rest of the value: validation reports it at ``field`` with ``value``."""
     return _ContextError(field, value, message)
+
+
+_err = context_error
 
 
 def _name(part: Any) -> str:
@@ -522,17 +516,7 @@ class ReadingPart(Value):
         self._json = self.__pydantic_serializer__.to_json(self).decode()
 
 
-def _part_json(part: Any) -> str:
-    private = part.__pydantic_private__
-    found = private.get("_json") if private else None
-    return found if found is not None else part.__pydantic_serializer__.to_json(part).decode()
-
-
 _encode = json.encoder.encode_basestring  # type: ignore[attr-defined]  # json.dumps(s, ensure_ascii=False), in C
-
-
-def _text(value: str | None) -> str:
-    return "null" if value is None else _encode(value)
 
 
 
@@ -546,7 +530,7 @@ def _common_parts() -> Mapping[tuple[Any, ...], ReadingPart]:
         found[key] = ReadingPart(kind=kind, tiles=tiles, concealed=concealed, declared=declared,  # type: ignore[arg-type]
                                  winning=winning)
 
-    orphans = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+    orphans = ORPHAN_TILES
     for t in range(34):
         for winning in (False, True):
             add("pair", format_tiles([tile(t)] * 2), True, False, winning)
@@ -603,37 +587,13 @@ class ScoreResult(Value):
 
     def to_json(self, **kwargs: Any) -> str:
         """The result as JSON: the bytes of ``model_dump_json`` (with ``kwargs``,
-        made by it), written here without pydantic's serializer."""
+        made by it), written by the compiled core when it is active."""
         d = self.__dict__
-        if kwargs or type(self) is not ScoreResult or len(d) != 13:
-            return self.model_dump_json(**kwargs)
-        if _WRITE_RESULT is not None:
+        if _WRITE_RESULT is not None and not kwargs and type(self) is ScoreResult and len(d) == 13:
             found = _WRITE_RESULT(d)
-            return found if found is not None else self.model_dump_json()
-        pays = d["payments"]
-        try:
-            patterns = ",".join([p.__pydantic_private__["_json"] for p in d["patterns"]])
-            reading = ",".join([p.__pydantic_private__["_json"] for p in d["reading"]])
-        except (TypeError, KeyError):  # parts made without their JSON
-            patterns = ",".join([_part_json(p) for p in d["patterns"]])
-            reading = ",".join([_part_json(p) for p in d["reading"]])
-        if pays is None:
-            paid = "null"
-        elif type(pays) is dict and len(pays) == 4 and tuple(pays) == _SEAT_ORDER:
-            paid = '{"E":%d,"S":%d,"W":%d,"N":%d}' % (pays["E"], pays["S"], pays["W"], pays["N"])
-        else:
-            paid = "{" + ",".join([f"{_text(k)}:{v}" for k, v in pays.items()]) + "}"
-        return (
-            f'{{"preset":{_text(d["preset"])},"unit":"{d["unit"]}","faan":{d["faan"]},'
-            f'"uncapped":{d["uncapped"]},"winnable":{_BOOL[d["winnable"]]},"complete":{_BOOL[d["complete"]]},'
-            f'"limit":{_BOOL[d["limit"]]},"shape":{_text(d["shape"])},"patterns":[{patterns}],'
-            f'"reading":[{reading}],"payments":{paid},"payments_note":{_text(d["payments_note"])},'
-            f'"reason":{_text(d["reason"])}}}'
-        )
-
-
-_BOOL = {True: "true", False: "false"}
-_SEAT_ORDER = ("E", "S", "W", "N")
+            if found is not None:
+                return found
+        return self.model_dump_json(**kwargs)
 
 
 class Position(_Checked):
@@ -715,9 +675,9 @@ def _fast_readers() -> Mapping[type, Any]:
     anything else to validation."""
     from hkcore import core
 
-    if core.IMPLEMENTATION != "cython":
+    if core.compiled is None:
         return MappingProxyType({})
-    from hkcore.core._ccore import HandReader
+    HandReader = core.compiled.HandReader
 
     def meld_part(kind: str, tiles: str, concealed: bool) -> ReadingPart:
         return reading_part(kind, tiles, concealed, True, False)
@@ -727,19 +687,18 @@ def _fast_readers() -> Mapping[type, Any]:
                              Position: HandReader(Position, Meld, meld_part, False, *limits)})
 
 
-#: built at import; read-only
-_READERS = _fast_readers()
+#: the compiled core's readers of plain hand dicts by model class (empty in
+#: the pure-Python core); built at import, read-only
+FAST_READERS = _fast_readers()
 
 
 def _result_writer() -> Callable[[dict[str, Any]], str | None] | None:
     """The compiled core's writer of ScoreResult JSON (None in the pure-Python core)."""
     from hkcore import core
 
-    if core.IMPLEMENTATION != "cython":
+    if core.compiled is None:
         return None
-    from hkcore.core._ccore import ResultWriter
-
-    return ResultWriter((PatternScore, ReadingPart), _encode)  # type: ignore[no-any-return]
+    return core.compiled.ResultWriter((PatternScore, ReadingPart), _encode)  # type: ignore[no-any-return]
 
 
 _WRITE_RESULT = _result_writer()

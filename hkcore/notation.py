@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hkcore.core._normalize import meld_code
+from hkcore.core import meld_code
 from hkcore.errors import HandError, shown
 from hkcore.tiles import SEATS, parse_tiles, to_unicode
 

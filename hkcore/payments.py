@@ -36,8 +36,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-
-SEATS = ("E", "S", "W", "N")
+from hkcore.tiles import SEATS
 
 
 class Win(NamedTuple):
@@ -138,8 +137,9 @@ class BasePointsParams(SchemeParams):
     robbing_kong: Multiple = 6
 
 
-def _base_points(win: Win, p: BasePointsParams) -> dict[str, int]:
-    return _by_roles(win, p.table[min(win.total, len(p.table) - 1)], p)
+def settle_base_points(win: Win, p: BasePointsParams) -> dict[str, int]:
+    """``base_points``: b = ``table[faan]``, paid by roles (see ``settle_by_roles``)."""
+    return settle_by_roles(win, p.table[min(win.total, len(p.table) - 1)], p)
 
 
 class FaanTableParams(SchemeParams):
@@ -148,7 +148,8 @@ class FaanTableParams(SchemeParams):
     discarder_multiple: Multiple = 2
 
 
-def _faan_table(win: Win, p: FaanTableParams) -> dict[str, int]:
+def settle_faan_table(win: Win, p: FaanTableParams) -> dict[str, int]:
+    """``faan_table``: t each on a self-draw, the discarder alone pays ``discarder_multiple`` x t."""
     t = p.table[max(0, min(win.total - p.first_faan, len(p.table) - 1))]
     if win.self_draw:
         return _net(win, {s: t for s in _others(win)})
@@ -160,7 +161,8 @@ class PointsParams(SchemeParams):
     fixed: Amount = 8
 
 
-def _points(win: Win, p: PointsParams) -> dict[str, int]:
+def settle_points(win: Win, p: PointsParams) -> dict[str, int]:
+    """``points``: ``fixed`` + v each on a self-draw; on a discard the discarder adds v."""
     v = win.total
     if win.self_draw:
         return _net(win, {s: p.fixed + v for s in _others(win)})
@@ -193,7 +195,10 @@ def half_spicy_amount(faan: int, p: SpicyParams) -> int:
     return amount * 3 // 2 if odd else amount
 
 
-def _by_roles(win: Win, b: int, p: Any) -> dict[str, int]:
+def settle_by_roles(win: Win, b: int, p: Any) -> dict[str, int]:
+    """Net changes when each role pays a multiple of ``b``: ``self_draw_each``
+    on a self-draw, ``discarder`` and ``others`` on a discard, the kong-maker
+    ``robbing_kong`` alone on a robbed kong (``p`` holds the multiples)."""
     if win.self_draw:
         return _net(win, {s: p.self_draw_each * b for s in _others(win)})
     assert win.discarder is not None

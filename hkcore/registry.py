@@ -21,16 +21,19 @@ import threading
 import warnings
 from itertools import islice
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
 from typing import Any, get_args
 
 import pluggy
 
 from hkcore import hookspecs
+from hkcore.cells import Published
 from hkcore.errors import HkcoreError, shown
+from hkcore.options import Options, options_model
 from hkcore.patterns import Pattern, Scope
 from hkcore.payments import PaymentAdjustment, PaymentScheme
+from hkcore.tiles import SEATS
 from hkcore.shapes import Shape
 
 #: Built-in plugins, registered exactly as a third-party plugin is.
@@ -65,6 +68,8 @@ class Catalogue:
     broken_plugins: Mapping[str, str]
     #: entry points known to the environment: plugin name -> "module:attr"
     available: Mapping[str, str]
+    #: (kind, id) -> the model of its options (``options_model``), for each item that has options
+    options: Mapping[tuple[str, str], type[Options]] = field(default_factory=lambda: MappingProxyType({}))
 
 
 class Registry:
@@ -138,9 +143,13 @@ def _build_catalogue(pm: pluggy.PluginManager, broken: dict[str, str]) -> Catalo
     shapes = collect("shape", pm.hook.hkcore_shapes, _check_kind(Shape))
     adjustments = collect("payment adjustment", pm.hook.hkcore_payment_adjustments, _check_kind(PaymentAdjustment))
     available = {ep.name: ep.value for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    options = {(kind, item.id): options_model(item)
+               for kind, found in (("pattern", patterns), ("shape", shapes), ("payment adjustment", adjustments))
+               for item in found.values() if item.options}
     return Catalogue(patterns=patterns, schemes=schemes, adjustments=adjustments, shapes=shapes,
                      owner=MappingProxyType(owner), broken_ids=MappingProxyType(broken_ids),
-                     broken_plugins=MappingProxyType(broken_plugins), available=MappingProxyType(available))
+                     broken_plugins=MappingProxyType(broken_plugins), available=MappingProxyType(available),
+                     options=MappingProxyType(options))
 
 
 #: the scopes a pattern may have
@@ -168,9 +177,9 @@ def _check_kind(kind: type) -> Callable[[Any], str | None]:
     return check
 
 
-_LOCK = threading.Lock()
-#: the published Registry, replaced whole (read without the lock)
-CURRENT: list[Registry | None] = [None]
+_PUBLISHED: Published[Registry] = Published()
+#: the published Registry as a one-item list, replaced whole (read by the compiled core)
+CURRENT = _PUBLISHED.slot
 
 
 _BUILDING = threading.local()
@@ -196,13 +205,10 @@ def _build(extra: tuple[tuple[str, Any], ...]) -> Registry:
 
 def current() -> Registry:
     """The current registry, built on first use."""
-    reg = CURRENT[0]
+    reg = _PUBLISHED.get()
     if reg is None:
-        _not_while_loading()
-        with _LOCK:
-            reg = CURRENT[0]
-            if reg is None:
-                reg = CURRENT[0] = _build(())
+        _not_while_loading()  # before the lock: a plugin loading in this thread holds it
+        reg = _PUBLISHED.get_or_build(lambda found: True, lambda: _build(()))
     return reg
 
 
@@ -218,11 +224,7 @@ def plugin_manager() -> pluggy.PluginManager:
 
 def _publish(make: Callable[[tuple[tuple[str, Any], ...]], tuple[tuple[str, Any], ...]]) -> Registry:
     _not_while_loading()
-    with _LOCK:
-        old = CURRENT[0]
-        reg = _build(make(old.extra if old is not None else ()))
-        CURRENT[0] = reg
-    return reg
+    return _PUBLISHED.replace(lambda old: _build(make(old.extra if old is not None else ())))
 
 
 def reload_plugins() -> Registry:
@@ -287,7 +289,6 @@ def unregister_plugin(plugin: object) -> Registry:
 #: the most times a pattern may be met in one reading, the largest payment
 MAX_COUNT = 64
 MAX_PAYMENT = 10**12
-_SEATS = ("E", "S", "W", "N")
 
 
 def plugin_error(plugin: str, hook: str, what: str, problem: str) -> PluginError:
@@ -314,10 +315,10 @@ def checked_count(n: Any, plugin: str, what: str) -> int:
 
 def checked_payments(pays: Any, plugin: str, hook: str, what: str) -> dict[str, int]:
     """A scheme's or adjustment's payments: E, S, W, N, whole numbers summing to zero."""
-    if (type(pays) is dict and len(pays) == 4 and all(s in pays for s in _SEATS)
-            and all(type(pays[s]) is int and -MAX_PAYMENT <= pays[s] <= MAX_PAYMENT for s in _SEATS)
+    if (type(pays) is dict and len(pays) == 4 and all(s in pays for s in SEATS)
+            and all(type(pays[s]) is int and -MAX_PAYMENT <= pays[s] <= MAX_PAYMENT for s in SEATS)
             and sum(pays.values()) == 0):
-        return {s: pays[s] for s in _SEATS}
+        return {s: pays[s] for s in SEATS}
     raise plugin_error(plugin, hook, what, f"returned {shown(pays)}; payments are the net change of E, S, W "
                        "and N, whole numbers that sum to zero")
 

@@ -37,10 +37,11 @@ from pathlib import Path
 from random import Random
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from hkcore.tiles import ORPHAN_TILES, SEATS, set_tiles
+
 if TYPE_CHECKING:
     from hkcore.preset import Preset
 
-SEATS = ("E", "S", "W", "N")
 MELD_WEIGHTS = (40, 20, 20, 12, 8)  # how many of the 4 sets are declared: 0, 1, 2, 3, 4
 KONG_SHARE = 0.3                    # a declared pung whose 4th copy is free becomes a kong
 CONCEALED_KONG_SHARE = 0.4          # ... and that kong is concealed
@@ -58,7 +59,6 @@ MOST_MISSES = 1_000_000
 
 # tiles by index: 0..8 = 1m..9m, 9..17 = 1p..9p, 18..26 = 1s..9s, 27..33 = 1z..7z
 TILE_CODES = tuple(f"{n + 1}{s}" for s in "mps" for n in range(9)) + tuple(f"{n}z" for n in range(1, 8))
-ORPHAN_TILES = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 CHOW_STARTS = tuple(s * 9 + n for s in range(3) for n in range(7))
 KONG = 2 * 34
 _SUIT_LETTERS = "mpsz"
@@ -120,8 +120,8 @@ def random_complete_sets(rng: Random, orphans_share: float = ORPHANS_SHARE,
 
 
 @dataclass
-class Situation:
-    """A random complete hand split into declared sets and concealed tiles, with its context."""
+class SampledWin:
+    """A random win: a complete hand split into declared sets and concealed tiles, with its context."""
 
     base: CompleteHand
     concealed: list[int]                        # 34 counts of the concealed tiles (winning tile included)
@@ -142,7 +142,7 @@ class Situation:
         return self.base.sets is None
 
 
-def random_situation(rng: Random, base: CompleteHand) -> Situation:
+def random_situation(rng: Random, base: CompleteHand) -> SampledWin:
     """Declared sets taken out of ``base`` and a valid context, drawn from ``rng`` (step 2 above)."""
     counts = base.counts
     concealed = list(counts)
@@ -179,16 +179,8 @@ def random_situation(rng: Random, base: CompleteHand) -> Situation:
         robbing = True  # the discarder is the kong-maker
     flowers = tuple(n for n in range(1, 5) if rng.random() < BONUS_SHARE)
     seasons = tuple(n for n in range(1, 5) if rng.random() < BONUS_SHARE)
-    return Situation(base, concealed, melds, win, seat, rnd, self_draw, discarder, last_tile,
+    return SampledWin(base, concealed, melds, win, seat, rnd, self_draw, discarder, last_tile,
                      kong_replacement, robbing, flowers, seasons)
-
-
-def set_tiles(code: int) -> tuple[int, ...]:
-    """The tile indices of a set code (chow, pung or kong)."""
-    kind, t = divmod(code, 34)
-    if kind == 0:
-        return (t, t + 1, t + 2)
-    return (t,) * (3 if kind == 1 else 4)
 
 
 class HandSource:
@@ -208,7 +200,7 @@ class HandSource:
         self.repeats = 0
         self.drawn = 0
 
-    def draw(self) -> Situation:
+    def draw(self) -> SampledWin:
         rng = self.rng
         while True:
             base = random_complete_sets(rng, self.orphans_share)
@@ -230,7 +222,7 @@ def _counts_of(tiles: Sequence[int]) -> list[int]:
     return c
 
 
-def hk_dict(s: Situation, bonus: bool) -> dict[str, Any]:
+def hk_dict(s: SampledWin, bonus: bool) -> dict[str, Any]:
     """The docs/rules.md dict of a situation (bonus tiles only when ``bonus``)."""
     melds = []
     for code, hidden, frm in s.melds:
@@ -308,3 +300,12 @@ def _draw(n: int, rng: Random, bonus: bool, compiled: Any, only: str | None) -> 
         kept += 1
         misses = 0
         yield hand
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Situation":  # the old name, which the plugin API's Situation also has
+        import warnings
+
+        warnings.warn("hkcore.sample.Situation is now hkcore.sample.SampledWin", DeprecationWarning, stacklevel=2)
+        return SampledWin
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

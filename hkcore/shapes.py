@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hkcore.tiles import copies_used
+
 
 Readings = Callable[[list[int], int, Mapping[str, Any]], list[tuple[int, ...]]]
 Distance = Callable[[list[int], int, tuple[int, ...], Mapping[str, Any]], int]
@@ -40,13 +42,6 @@ class Shape:
 
 
 def used_copies(codes: tuple[int, ...]) -> list[int]:
-    """Copies of each tile held in the declared sets ``codes``."""
-    used = [0] * 34
-    for code in codes:
-        kind, t = divmod(code, 34)
-        if kind == 0:
-            for j in (t, t + 1, t + 2):
-                used[j] += 1
-        else:
-            used[t] += 3 if kind == 1 else 4
-    return used
+    """Copies of each tile held in the declared sets ``codes`` (as
+    :func:`hkcore.tiles.copies_used`)."""
+    return copies_used(codes)

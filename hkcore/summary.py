@@ -179,7 +179,7 @@ class ComparisonSummary(Value):
 # counting
 
 
-class _Tally:
+class Tally:
     """Plain counters for a run of hands, turned into a summary at the end."""
 
     def __init__(self, compiled: Sequence[CompiledPreset], start: int = 0) -> None:
@@ -327,7 +327,7 @@ def compare_many(hands: Iterable[Any], presets: Iterable[str | Path | Preset] | 
     except TypeError:
         raise HkcoreError(f"hands: expected an iterable of hands, got {shown(hands)}") from None
     if jobs == 1:
-        tally = _Tally(compiled)
+        tally = Tally(compiled)
         for item in items:
             tally.add(item)
         return tally.summary()
@@ -340,9 +340,9 @@ def compare_many(hands: Iterable[Any], presets: Iterable[str | Path | Preset] | 
 def _summarise(lines: list[str | None], start: int) -> ComparisonSummary:
     """A worker's partial summary of one chunk (its hands' indices from 0: the caller adds in
     order; None: a hand the caller could not read)."""
-    from hkcore.batch import _WORKER
+    from hkcore.batch import worker_presets
 
-    tally = _Tally(_WORKER)
+    tally = Tally(worker_presets())
     for text in lines:
         if text is None:
             tally.error()

@@ -29,6 +29,16 @@ __all__ = [
     "format_tiles",
     "to_unicode",
     "counts34",
+    "SEATS",
+    "ORPHAN_TILES",
+    "CHOW",
+    "PUNG",
+    "KONG",
+    "ORPHANS",
+    "set_kind",
+    "set_tile",
+    "set_tiles",
+    "copies_used",
 ]
 
 #: Suit letters in index (and canonical printing) order.
@@ -257,6 +267,8 @@ TILES: tuple[Tile, ...] = tuple(_make(i) for i in range(42))
 MAX_TILE_TEXT = 1000
 #: the four seats (and winds), in playing order
 SEATS: tuple[str, ...] = ("E", "S", "W", "N")
+#: the thirteen terminals and honours of thirteen orphans, by tile index
+ORPHAN_TILES: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 #: The 34 tiles that can be part of a hand (no flowers or seasons).
 HAND_TILES: tuple[Tile, ...] = TILES[:34]
 
@@ -412,3 +424,47 @@ def counts34(tiles: Iterable[TileLike] | str) -> list[int]:
             raise TileError(f"{t.code} ({t.name_en}) is a bonus tile, not a tile of the hand")
         counts[t.index] += 1
     return counts
+
+
+# --------------------------------------------------------------------------
+# set codes: a set is one int, ``kind * 34 + tile``, ``tile`` being the
+# lowest tile index of a chow or the tile of a pung or kong
+
+CHOW = 0
+PUNG = 1
+KONG = 2
+#: the thirteen orphans shape, as a pseudo set code in a reading
+ORPHANS = 3 * 34
+
+
+def set_kind(code: int) -> int:
+    """CHOW, PUNG or KONG of a set code."""
+    return code // 34
+
+
+def set_tile(code: int) -> int:
+    """The lowest tile index of a set code."""
+    return code % 34
+
+
+def set_tiles(code: int) -> tuple[int, ...]:
+    """Tile indices of a set code, e.g. a chow's three tiles."""
+    kind, t = divmod(code, 34)
+    if kind == CHOW:
+        return (t, t + 1, t + 2)
+    return (t,) * (3 if kind == PUNG else 4)
+
+
+def copies_used(codes: Iterable[int], counts: Iterable[int] | None = None) -> list[int]:
+    """Copies of each of the 34 hand tiles held in the sets ``codes``, plus
+    ``counts`` (34 counts, say the concealed tiles) when given."""
+    used = list(counts) if counts is not None else [0] * 34
+    for code in codes:
+        kind, t = divmod(code, 34)
+        if kind == CHOW:
+            used[t] += 1
+            used[t + 1] += 1
+            used[t + 2] += 1
+        else:
+            used[t] += 3 if kind == PUNG else 4
+    return used

@@ -1,12 +1,19 @@
 """Shared pytest configuration: markers, Hypothesis profiles, core fixtures."""
 from __future__ import annotations
 
-import importlib
 import os
+import sys
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 from hypothesis import settings
+
+# the shared helpers (tests/helpers, imported as ``helpers``): tests/ on sys.path whatever pytest's
+# import mode, tests/ not being a package (see tests/helpers/__init__.py)
+_TESTS = str(Path(__file__).resolve().parent)
+if _TESTS not in sys.path:
+    sys.path.insert(0, _TESTS)
 
 # --------------------------------------------------------------------------
 # markers
@@ -35,22 +42,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 # --------------------------------------------------------------------------
 # the two implementations of the decomposition core
 
-CORE_MODULES = {"cython": "hkcore.core._ccore", "python": "hkcore.core._pycore"}
-
-
-def _require_compiled() -> bool:
-    return os.environ.get("HKCORE_REQUIRE_COMPILED", "") == "1"
-
-
-def load_core(name: str) -> ModuleType:
-    """The core implementation ``name``; skips (or fails, when the compiled
-    core is required) if it cannot be imported."""
-    try:
-        return importlib.import_module(CORE_MODULES[name])
-    except ImportError as exc:
-        if name == "cython" and not _require_compiled():
-            pytest.skip(f"compiled core not available: {exc}")
-        pytest.fail(f"cannot import the {name} core: {exc}")
+from helpers.cores import CORE_MODULES, load_core  # noqa: E402  (tests/ on sys.path above)
 
 
 @pytest.fixture(scope="session", params=list(CORE_MODULES))

@@ -29,7 +29,9 @@ import tomli_w
 import hkcore
 from hkcore.errors import SHOWN
 from hkcore.preset import _builtin_root as builtin_root  # the installed preset files, or presets/
-from test_fuzz import Faulty  # a plugin answering whatever Faulty.answer[0] holds
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script: tests/ holds the helpers
+from helpers.fuzzing import Faulty  # noqa: E402  (a plugin answering whatever Faulty.answer[0] holds)
 
 SLOW = 2.0
 LONGEST = 12 * SHOWN + 400

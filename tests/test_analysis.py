@@ -91,7 +91,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 
 from hkcore.engine import CompiledPreset  # noqa: E402
 from hkcore.models import Hand, Position  # noqa: E402
-from strategies import WHEN_PRESETS, complete_hands  # noqa: E402
+from helpers.strategies import WHEN_PRESETS, complete_hands  # noqa: E402
 
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])

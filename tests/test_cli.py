@@ -21,6 +21,8 @@ import pytest
 import hkcore
 from hkcore.cli import EXAMPLE_HAND, build_parser, main
 
+from helpers.cli import check_schema, run
+
 BUILTINS = ("bga-old-style", "hk-classic", "just-cards", "mistboard", "playingcards-io")
 
 # The RULES.md example hand (South wins on North's discard: 234m, pair 55z
@@ -52,12 +54,6 @@ EXAMPLE_PAYMENTS = {
 EXAMPLE_NOTATION = ["234m55z", "666z:W", "777z:E", "1111m:concealed", "win:5z", "seat:S", "from:N"]
 BRACKETED_NOTATION = ["234m55z", "666z:W", "777z:E", "[1111m]", "win:5z", "seat:S", "from:N"]
 FLOWER_HAND = ["123m456p789s234s55p", "win:5p", "self-draw", "flowers:1"]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def one(out: str) -> dict[str, Any]:
@@ -339,36 +335,6 @@ def test_presets_diff_same(capsys: pytest.CaptureFixture[str]) -> None:
 
 # --------------------------------------------------------------------------
 # schema
-
-
-def _refs(node: Any) -> list[str]:
-    if isinstance(node, dict):
-        own = [node["$ref"]] if "$ref" in node else []
-        return own + [r for v in node.values() for r in _refs(v)]
-    if isinstance(node, list):
-        return [r for v in node for r in _refs(v)]
-    return []
-
-
-def _types(node: Any) -> list[Any]:
-    if isinstance(node, dict):
-        own = [node["type"]] if isinstance(node.get("type"), str) else []
-        return own + [t for k, v in node.items() if k not in ("properties", "$defs") for t in _types(v)] + [
-            t for k in ("properties", "$defs") for v in node.get(k, {}).values() for t in _types(v)]
-    if isinstance(node, list):
-        return [t for v in node for t in _types(v)]
-    return []
-
-
-def check_schema(schema: dict[str, Any]) -> None:
-    """A light JSON Schema meta-check: an object schema whose references resolve."""
-    assert schema["type"] == "object"
-    assert isinstance(schema["properties"], dict) and schema["properties"]
-    assert set(schema.get("required", [])) <= set(schema["properties"])
-    defs = schema.get("$defs", {})
-    for ref in _refs(schema):
-        assert ref.startswith("#/$defs/") and ref[len("#/$defs/"):] in defs, ref
-    assert set(_types(schema)) <= {"object", "array", "string", "integer", "number", "boolean", "null"}
 
 
 def test_schema_hand(capsys: pytest.CaptureFixture[str]) -> None:

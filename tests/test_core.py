@@ -1,5 +1,5 @@
 """The decomposition core: both implementations, against hand-worked values,
-a naive brute force (``tests/brute.py``) and each other.
+a naive brute force (``tests/helpers/brute.py``) and each other.
 
 Tile indices: 0..8 = 1m..9m, 9..17 = 1p..9p, 18..26 = 1s..9s, 27..33 =
 1z..7z.  Set codes: chow = lowest tile, pung = 34 + tile, kong = 68 + tile;
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import brute
+from helpers import brute
 from hkcore.errors import HandError
 from hkcore.tiles import TILES, counts34, parse_tiles
 

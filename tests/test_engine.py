@@ -9,7 +9,7 @@ from pydantic import ValidationError
 import hkcore
 from hkcore.engine import CompiledPreset, compile_preset
 from hkcore.models import Hand, ScoreResult
-from strategies import WHEN_PRESETS, hands
+from helpers.strategies import WHEN_PRESETS, hands
 
 PRESETS = hkcore.presets()
 

@@ -28,13 +28,11 @@ from hypothesis import strategies as st
 
 import hkcore
 from hkcore.errors import SHOWN
-from hkcore.hookspecs import hookimpl
 from hkcore.notation import format_hand
-from hkcore.patterns import Pattern
-from hkcore.payments import PaymentAdjustment, PaymentScheme, SchemeParams
 from hkcore.preset import _builtin_root as builtin_root  # the installed preset files, or presets/
-from hkcore.shapes import Shape
-from strategies import hands
+
+from helpers.fuzzing import JSON_VALUES, TOKENS, WEIRD_INTS, WEIRD_STRINGS, Faulty, mutated_hands
+from helpers.strategies import hands
 
 EXAMPLES = int(os.environ.get("HKCORE_FUZZ_EXAMPLES", "0")) or None
 #: the longest any single call may take (generous: the machine is shared)
@@ -73,33 +71,6 @@ def names_its_field(err: hkcore.HkcoreError) -> bool:
 
 # ---------------------------------------------------------------- values that break naive code
 
-def _huge(negative: bool) -> int:
-    """An int too long to print (Python refuses str() of more than 4,300 digits)."""
-    return -(10**5000) if negative else 10**5000
-
-
-WEIRD_INTS = st.one_of(
-    st.sampled_from([-1, 0, 1, 2, 3, 4, 5, 8, 13, 14, 34, 99, 255, 256, 2**31 - 1, 2**31, 2**63, -(2**63)]),
-    st.builds(_huge, st.booleans()),
-)
-WEIRD_STRINGS = st.one_of(
-    st.text(max_size=12),
-    st.sampled_from(["", " ", "²", "½", "٣", "\x00", "🀄", "🀢", "5z", "0m", "10m", "1111m", "E", "e", "Z",
-                     "self-draw", "win:", "[", "]", ":", "x" * 300, "1m" * 600, "null", "{}", "\u202e"]),
-)
-JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | WEIRD_INTS | st.floats(allow_nan=True) | WEIRD_STRINGS,
-    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(WEIRD_STRINGS, inner, max_size=4),
-    max_leaves=12,
-)
-TOKENS = st.sampled_from([
-    "123m", "456p", "789s", "11z", "22z", "111z", "5555s", "[1111m]", "[123m]", "1111m:concealed", "2222p:CONCEALED",
-    "777z:concealed", "1111m:concealed:E", "[777z]", "666z:W", "777z:E", "567m:N",
-    "123m:X", "666z:", "win:5z", "win:9f", "win:", "self-draw", "from:N", "from:E", "seat:S", "seat:Q", "round:W",
-    "flowers:13", "flowers:1234", "flowers:55", "flowers:²", "seasons:2", "last-tile", "kong-replacement",
-    "kong-replacement:2", "kong-replacement:9", "robbing-kong", "first-turn:deal", "first-turn:first_draw",
-    "first-turn:x", "win:1m", "SELF_DRAW", "🀄🀄🀄", "1f", "x", "::", "[]", "[1111m", "9999999999m",
-])
 
 
 # ---------------------------------------------------------------- hands
@@ -121,46 +92,6 @@ def test_arbitrary_text(text: str) -> None:
     for f in (lambda: hkcore.score(text), lambda: hkcore.analyse(text), lambda: hkcore.is_complete(text),
               lambda: hkcore.tiles_away(text), lambda: hkcore.Hand.parse(text)):
         call(f)
-
-
-def _mutate(draw: st.DrawFn, value: Any, depth: int = 0) -> Any:
-    """``value`` with one random change somewhere inside it."""
-    if isinstance(value, dict) and value and depth < 3:
-        key = draw(st.sampled_from(sorted(value)))
-        out = dict(value)
-        action = draw(st.sampled_from(["replace", "delete", "add", "inner"]))
-        if action == "replace":
-            out[key] = draw(JSON_VALUES)
-        elif action == "delete":
-            del out[key]
-        elif action == "add":
-            out[draw(WEIRD_STRINGS)] = draw(JSON_VALUES)
-        else:
-            out[key] = _mutate(draw, value[key], depth + 1)
-        return out
-    if isinstance(value, list) and value and depth < 3:
-        i = draw(st.integers(0, len(value) - 1))
-        out_list = list(value)
-        action = draw(st.sampled_from(["replace", "delete", "duplicate", "inner"]))
-        if action == "replace":
-            out_list[i] = draw(JSON_VALUES)
-        elif action == "delete":
-            del out_list[i]
-        elif action == "duplicate":
-            out_list.insert(i, value[i])
-        else:
-            out_list[i] = _mutate(draw, value[i], depth + 1)
-        return out_list
-    return draw(JSON_VALUES)
-
-
-@st.composite
-def mutated_hands(draw: st.DrawFn, least: int = 1, most: int = 3) -> Any:
-    """A valid hand with ``least``..``most`` random changes."""
-    hand = draw(hands())
-    for _ in range(draw(st.integers(least, most))):
-        hand = _mutate(draw, hand)
-    return hand
 
 
 @fuzz(400)
@@ -278,36 +209,6 @@ def test_preset_file_bytes(tmp_path_factory: pytest.TempPathFactory, raw: bytes)
 
 
 # ---------------------------------------------------------------- faulty plugins
-
-class Faulty:
-    """One plugin whose pattern, shape, scheme and adjustment answer whatever
-    ``answer[0]`` holds (or raise it, when it is an exception)."""
-
-    answer: list[Any] = [0]
-
-    @staticmethod
-    def _give() -> Any:
-        found = Faulty.answer[0]
-        if isinstance(found, BaseException):
-            raise found
-        return found
-
-    @hookimpl
-    def hkcore_patterns(self) -> list[Pattern]:
-        return [Pattern("fuzz_pattern", "Fuzz", "測試", lambda s, o: Faulty._give())]
-
-    @hookimpl
-    def hkcore_shapes(self) -> list[Shape]:
-        return [Shape("fuzz_shape", "Fuzz", "測試", lambda c, k, o: Faulty._give(), lambda c, k, m, o: Faulty._give())]
-
-    @hookimpl
-    def hkcore_payment_schemes(self) -> list[PaymentScheme]:
-        return [PaymentScheme("fuzz_scheme", "fuzz", SchemeParams, lambda win, p: Faulty._give())]
-
-    @hookimpl
-    def hkcore_payment_adjustments(self) -> list[PaymentAdjustment]:
-        return [PaymentAdjustment("fuzz_adjustment", "fuzz", lambda h, w, p, o: Faulty._give())]
-
 
 @pytest.fixture(scope="module")
 def faulty(tmp_path_factory: pytest.TempPathFactory) -> Any:

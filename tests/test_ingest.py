@@ -19,11 +19,12 @@ from pydantic import ValidationError
 
 import hkcore
 from hkcore.errors import HandError
-from hkcore.models import Hand, Position, _READERS, hand_error
-from strategies import hands
-from test_fuzz import JSON_VALUES, TOKENS, _mutate, mutated_hands
+from hkcore.models import Hand, Position, FAST_READERS, hand_error
 
-pytestmark = pytest.mark.skipif(not _READERS, reason="the pure-Python core has no fast readers (nothing to compare)")
+from helpers.fuzzing import JSON_VALUES, TOKENS, mutate, mutated_hands
+from helpers.strategies import hands
+
+pytestmark = pytest.mark.skipif(not FAST_READERS, reason="the pure-Python core has no fast readers (nothing to compare)")
 
 
 def slow(model: Any, data: Any) -> Any:
@@ -85,7 +86,7 @@ def positions(draw: st.DrawFn) -> dict[str, Any]:
         tiles.remove(hkcore.tile(hand["win_tile"]))
     data["tiles"] = hkcore.format_tiles(tiles)
     for _ in range(draw(st.integers(0, 1))):
-        data = _mutate(draw, data)
+        data = mutate(draw, data)
     return data
 
 
@@ -103,13 +104,13 @@ def test_the_fast_reader_is_used_for_plain_input() -> None:
                                           {"kind": "pung", "tiles": "777z", "from": "E"},
                                           {"kind": "kong", "tiles": "1111m", "concealed": True}],
             "win_tile": "5z", "seat_wind": "S", "discarder": "N"}
-    assert _READERS[Hand](data) is not None
-    assert _READERS[Hand](json.loads(json.dumps(data))) is not None
-    assert _READERS[Position]({"tiles": "123m456p23s55z", "melds": [{"kind": "chow", "tiles": "789s", "from": "E"}],
+    assert FAST_READERS[Hand](data) is not None
+    assert FAST_READERS[Hand](json.loads(json.dumps(data))) is not None
+    assert FAST_READERS[Position]({"tiles": "123m456p23s55z", "melds": [{"kind": "chow", "tiles": "789s", "from": "E"}],
                                "seat_wind": "S"}) is not None
     # and unusual input is left to validation
-    assert _READERS[Hand]({**data, "tiles": "234m 55z"}) is None
-    assert _READERS[Hand]({**data, "self_draw": 1}) is None
+    assert FAST_READERS[Hand]({**data, "tiles": "234m 55z"}) is None
+    assert FAST_READERS[Hand]({**data, "self_draw": 1}) is None
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
@@ -271,7 +272,7 @@ def test_score_from_any_input_is_the_slow_path_s(data: Any, preset: str) -> None
 def test_the_fast_reader_reads_text() -> None:
     """Plain JSON text, bytes and notation are read by the compiled reader;
     unusual text is left to the Python readers."""
-    reader = _READERS[Hand]
+    reader = FAST_READERS[Hand]
     line = "234m55z 666z:W 777z:E [1111m] win:5z seat:S from:N"
     hand = reader(line)
     assert hand is not None and hand.melds[2].concealed and hand.discarder == "N"

@@ -7,11 +7,12 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
+
+from helpers import OUTSIDE
 
 HAND = {"tiles": "234m55z", "melds": [{"kind": "pung", "tiles": "666z", "from": "W"},
                                       {"kind": "pung", "tiles": "777z", "from": "E"},
@@ -19,7 +20,6 @@ HAND = {"tiles": "234m55z", "melds": [{"kind": "pung", "tiles": "666z", "from": 
         "win_tile": "5z", "seat_wind": "S", "discarder": "N"}
 
 #: run the command from outside the source tree: the installed hkcore, not the checkout's
-OUTSIDE = tempfile.gettempdir()
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")

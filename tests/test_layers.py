@@ -36,11 +36,13 @@ FACADE = "hkcore"
 
 LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.errors", 0, "tiles"),
+    ("hkcore.cells", 0, "tiles"),
     ("hkcore.tiles", 0, "tiles"),
     ("hkcore.core", 1, "core"),
     ("hkcore.core.*", 1, "core"),
     ("hkcore.notation", 2.0, "models: notation"),
     ("hkcore.models", 2.5, "models: models"),
+    ("hkcore.options", 3.0, "plugin API"),
     ("hkcore.patterns", 3.0, "plugin API"),
     ("hkcore.shapes", 3.0, "plugin API"),
     ("hkcore.payments", 3.0, "plugin API"),
@@ -51,9 +53,18 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.plugins", 3.5, "plugin API: plugins"),
     ("hkcore.plugins.*", 3.5, "plugin API: plugins"),
     ("hkcore.registry", 4, "registry"),
-    ("hkcore.table_rules", 5, "presets"),
-    ("hkcore.preset", 5, "presets"),
-    ("hkcore.shaping", 5, "presets"),
+    ("hkcore.table_rules", 5.0, "presets: sections"),
+    ("hkcore.preset.errors", 5.0, "presets: sections"),
+    ("hkcore.preset.schema", 5.1, "presets: schema"),
+    ("hkcore.preset.rules", 5.2, "presets: values"),
+    ("hkcore.preset.checks", 5.3, "presets: checks"),
+    ("hkcore.preset.reading", 5.4, "presets: reading"),
+    ("hkcore.preset.model", 5.5, "presets: Preset"),
+    ("hkcore.preset.store", 5.6, "presets: store"),
+    ("hkcore.preset.export", 5.6, "presets: store"),
+    ("hkcore.preset", 5.7, "presets"),
+    ("hkcore.questions", 5.7, "presets"),
+    ("hkcore.shaping", 5.7, "presets"),
     ("hkcore.engine", 6, "engine"),
     ("hkcore.analysis", 7, "analysis, claims, compare"),
     ("hkcore.claims", 7, "analysis, claims, compare"),
@@ -446,3 +457,146 @@ def test_checker_on_synthetic_package(tmp_path: Path) -> None:
     assert not any(p.startswith("syn.c ") for p in problems), problems   # its only edge is downward
     assert layer_of("syn.sub.deep.x", table) == (1, "mid")
     assert any("add it to the layer table" in p for p in layer_violations(graph, sources, table[1:]))
+
+
+# --------------------------------------------------------------------------
+# private names: a module imports no other module's ``_name``. A private
+# module (``a.b._c``) is a name of its package ``a.b``: modules inside that
+# package may import it (the core's ``_ccore``/``_pycore``/``_codes``...),
+# nothing outside it may. Reaching a private name through a module bound by
+# an import (``core._impl``) counts as importing it.
+
+#: edges known and owned by another change: (importer, private name imported)
+KNOWN_PRIVATE: frozenset[tuple[str, str]] = frozenset()
+
+
+def _private_part(dotted: str) -> int | None:
+    """Index of the first private (``_x``, not dunder) part of a dotted name, or None."""
+    for i, part in enumerate(dotted.split(".")):
+        if part.startswith("_") and not (part.startswith("__") and part.endswith("__")):
+            return i
+    return None
+
+
+def _allowed(importer: str, dotted: str) -> bool:
+    """``importer`` may use ``dotted``: no private part, or it lies inside the
+    package that owns the first private part."""
+    i = _private_part(dotted)
+    if i is None:
+        return True
+    owner = ".".join(dotted.split(".")[:i])
+    return importer == owner or importer.startswith(owner + ".")
+
+
+def _module_aliases(tree: ast.AST, importer: str, is_package: bool, modules: set[str],
+                    package: str) -> dict[str, str]:
+    """Local names bound to modules of the package by imports (name -> module)."""
+    bound: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in modules:
+                    if alias.asname:
+                        bound[alias.asname] = alias.name
+                    elif "." not in alias.name:
+                        bound[alias.name] = alias.name
+        elif isinstance(node, ast.ImportFrom):
+            raw: RawImport = (node.module or "", [a.name for a in node.names], node.level, node.lineno)
+            for alias, target in zip(node.names, _resolve(raw, importer, is_package, modules | {"*"}, package)
+                                     if node.names[0].name != "*" else []):
+                full = target if target.endswith("." + alias.name) else f"{target}.{alias.name}"
+                if full in modules:
+                    bound[alias.asname or alias.name] = full
+    return bound
+
+
+def private_imports(package_dir: Path, package: str, extra: Iterable[tuple[Path, str]] = (),
+                    repo_root: Path | None = None) -> list[str]:
+    """Every use of another module's private name, as "importer: name (file:line)"."""
+    sources = collect_sources(package_dir, package, extra)
+    modules = set(sources)
+    found: list[str] = []
+    for mod, paths in sources.items():
+        for path in paths:
+            text = path.read_text(encoding="utf-8")
+            shown = str(path.relative_to(repo_root)) if repo_root else str(path)
+            is_pkg = _is_package(path)
+            python = path.suffix == ".py"
+            raws = _python_imports(text, str(path)) if python else _cython_imports(text)
+            uses: list[tuple[str, int]] = []
+            for written, names, level, line in raws:
+                base = _resolve((written, None, level, line), mod, is_pkg, modules, package)
+                if not base and level == 0 and not (written == package or written.startswith(package + ".")):
+                    continue
+                target = base[0] if base else written
+                if names is None:
+                    uses.append((target, line))
+                else:
+                    uses.extend((f"{target}.{n}", line) for n in names if n != "*")
+            if python:
+                tree = ast.parse(text, filename=str(path))
+                bound = _module_aliases(tree, mod, is_pkg, modules, package)
+                for node in ast.walk(tree):
+                    if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                            and node.value.id in bound):
+                        uses.append((f"{bound[node.value.id]}.{node.attr}", node.lineno))
+            for dotted, line in uses:
+                if not _allowed(mod, dotted):
+                    i = _private_part(dotted)
+                    assert i is not None
+                    name = ".".join(dotted.split(".")[: i + 1])
+                    if (mod, name) not in KNOWN_PRIVATE:
+                        found.append(f"{mod}: {name} ({shown}:{line})")
+    return sorted(set(found))
+
+
+def test_no_private_cross_imports() -> None:
+    if not (PACKAGE_DIR / "__init__.py").is_file():
+        pytest.skip("no source tree beside tests/ (the tests run against an installed hkcore)")
+    problems = private_imports(PACKAGE_DIR, "hkcore", [(PLUGINS_DIR, "hkcore.plugins")], repo_root=ROOT)
+    if problems:
+        pytest.fail(f"{len(problems)} use(s) of another module's private name (make it public in its home, "
+                    "or keep it inside its own package):\n  " + "\n  ".join(problems), pytrace=False)
+
+
+def test_private_checker_on_synthetic_package(tmp_path: Path) -> None:
+    pkg = tmp_path / "syn"
+    _write(pkg, {
+        "__init__.py": "",
+        "a.py": "_hidden = 1\nshown = 2\n",
+        "b.py": "from syn.a import _hidden, shown\n",
+        "c.py": "from syn import a\nx = a._hidden + a.shown\n",
+        "d.py": "import syn.a as m\ndef f():\n    from syn.core import _impl\n    return m._hidden\n",
+        "core/__init__.py": "from syn.core import _impl\nfrom . import _impl as again\n",
+        "core/_impl.py": "from syn.core._codes import X\n",
+        "core/_codes.py": "X = 1\n",
+        "core/_k.pyx": "from syn.core import _impl\nfrom syn.a import _hidden\n",
+        "e.py": "from syn.core._codes import X\nimport os\nos._exit\n",
+        "f.py": "from syn.core import X\nfrom syn import core\ny = core.X\n",
+    })
+    found = private_imports(pkg, "syn")
+    by_module = {p.split(":")[0] for p in found}
+    assert by_module == {"syn.b", "syn.c", "syn.d", "syn.e", "syn.core._k"}, found
+    assert any(p.startswith("syn.d: syn.core._impl ") for p in found), found  # a lazy import counts
+    assert any(p.startswith("syn.d: syn.a._hidden ") for p in found), found   # through an alias
+    assert any(p.startswith("syn.core._k: syn.a._hidden ") for p in found), found  # Cython too
+    assert not any("os._exit" in p or "shown" in p for p in found), found
+
+
+# --------------------------------------------------------------------------
+# the tests themselves: shared helpers live in tests/helpers; no test module
+# imports another, and tests/ is no package
+
+
+def test_no_test_module_imports_another() -> None:
+    tests = Path(__file__).resolve().parent
+    assert not (tests / "__init__.py").exists(), "tests/ must not be a package (see tests/helpers/__init__.py)"
+    own = {p.stem for p in tests.glob("*.py")}
+    found = []
+    for path in sorted([*tests.glob("*.py"), *(tests / "helpers").glob("*.py")]):
+        for written, names, level, line in _python_imports(path.read_text(encoding="utf-8"), str(path)):
+            top = written.split(".")[0]
+            if level == 0 and top in own:
+                found.append(f"{path.relative_to(tests)}:{line} imports {written}")
+    assert found == [], "a test module imports another (move what is shared to tests/helpers):\n" + "\n".join(found)
+

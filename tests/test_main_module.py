@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import tempfile
 
-#: run the command from outside the source tree: the installed hkcore, not the checkout's
-OUTSIDE = tempfile.gettempdir()
+from helpers import OUTSIDE
 
 
 def test_python_m_hkcore_runs_hkscore() -> None:

@@ -24,7 +24,7 @@ from hkcore.comparison import Column, Comparison
 from hkcore.errors import HandError
 from hkcore.models import Hand, Meld, Position, ScoreResult
 from hkcore.preset import Preset, PresetData, PresetError
-from test_cli import check_schema, run
+from helpers.cli import check_schema, run
 
 # The RULES.md example ("A hand as data"), and its dump: every field, each
 # meld with its defaults filled in and "from" as the contract writes it.

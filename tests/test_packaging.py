@@ -59,11 +59,12 @@ def apply_manifest(root: Path, start: list[str], monkeypatch: pytest.MonkeyPatch
 
 
 def test_the_sdist_ships_every_test_file(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Helpers (conftest.py, strategies.py, cases/, brute.py, embed_worker.py, ...)
+    """Helpers (conftest.py, helpers/, cases/, embed_worker.py, ...)
     as well as the test modules: the unpacked sdist runs its tests."""
     shipped = apply_manifest(ROOT, [], monkeypatch)
     wanted = sources(ROOT / "tests")
     assert "tests/conftest.py" in wanted and "tests/cases/__init__.py" in wanted
+    assert "tests/helpers/__init__.py" in wanted and "tests/helpers/strategies.py" in wanted
     missing = [f for f in wanted if f not in shipped]
     assert not missing, f"MANIFEST.in leaves these out of the sdist: {missing}"
 

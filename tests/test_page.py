@@ -22,7 +22,7 @@ import pytest
 import hkcore
 from hkcore.notation import format_hand
 from hkcore.tiles import parse_tiles
-from serving import missing_server_deps, running
+from helpers.serving import missing_server_deps, running
 
 README_HAND = "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N"
 WAITING_HAND = "123m456p789s11z22z"  # 13 tiles, no winning tile: waiting on 1z or 2z

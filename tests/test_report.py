@@ -17,7 +17,7 @@ from hkcore.cli import main
 from hkcore.sample import sample
 from hkcore.summary import ComparisonSummary, compare_many
 
-from test_compare_many import CORPUS, EXPECTED, N2, N3
+from helpers.corpus import CORPUS, EXPECTED, N2, N3
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"  # ignored by git
 

@@ -1,26 +1,41 @@
-"""Every hand-worked expectation in tests/cases/ against hkcore.score."""
+"""Every hand-worked expectation in tests/cases/ against hkcore.score.
+
+tests/cases/<preset>.json holds that preset's cases (tests/cases/README.md
+says how they were worked and what the arithmetic in ``why`` abbreviates);
+tests/cases/handworked.json twelve more hands, every preset each.
+"""
 from __future__ import annotations
 
-import importlib
+import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 import hkcore
-from cases import Case, Expect
+from cases import PRESETS, Case, Expect
+from cases.handworked import CASES as HANDWORKED
 
-MODULES = ("cases.patterns", "cases.examples", "cases.handworked")
+CASES_DIR = Path(__file__).resolve().parent / "cases"
+
+
+def _expect(data: dict[str, Any]) -> Expect:
+    if "error" in data:
+        return Expect(error=data["error"])
+    return Expect(faan=data["faan"], winnable=data["winnable"], complete=data["complete"],
+                  patterns=dict(data["patterns"]), payments=data.get("payments", ...),
+                  reason=data.get("reason"))
 
 
 def _load() -> list[tuple[Case, str, Expect]]:
     out = []
-    for name in MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError:
-            continue
-        for case in module.CASES:
-            for preset, expect in case.expect.items():
-                out.append((case, preset, expect))
+    for preset in PRESETS:
+        for entry in json.loads((CASES_DIR / f"{preset}.json").read_text(encoding="utf-8")):
+            expect = _expect(entry["expect"])
+            out.append((Case(entry["id"], entry["source"], entry["hand"], {preset: expect}), preset, expect))
+    for case in HANDWORKED:
+        for preset, expect in case.expect.items():
+            out.append((case, preset, expect))
     return out
 
 

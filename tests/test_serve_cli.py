@@ -6,17 +6,17 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 
 import pytest
 
+from helpers import OUTSIDE
+
 pytest.importorskip("fastapi", reason="hkscore serve needs the server extra (pip install 'hkcore[server]')")
 pytest.importorskip("uvicorn", reason="hkscore serve needs the server extra (pip install 'hkcore[server]')")
 
 #: run the command from outside the source tree: the installed hkcore, not the checkout's
-OUTSIDE = tempfile.gettempdir()
 
 
 def serve(*args: str) -> subprocess.CompletedProcess[str]:

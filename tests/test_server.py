@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 import hkcore
 from hkcore.batch import score_many
-from serving import call, idle_after, missing_server_deps, running, server_process
+from helpers.serving import call, idle_after, missing_server_deps, running, server_process
 
 pytestmark = pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))
 

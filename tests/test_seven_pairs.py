@@ -129,9 +129,9 @@ def test_waits_respect_the_option() -> None:
 
 @pytest.mark.parametrize("impl", ["cython", "python"])
 def test_both_cores_answer_with_shapes(impl: str, tmp_path: Path) -> None:
-    from conftest import load_core
+    from helpers.cores import load_core
 
-    from hkcore.shaping import shape_set
+    from hkcore.questions import shape_set
 
     core = load_core(impl)
     # the core knows no preset: it takes the shapes as plain data (a ShapeSet)

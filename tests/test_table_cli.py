@@ -9,12 +9,12 @@ import re
 import select
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import OUTSIDE
 
 GAMES = Path(__file__).resolve().parent / "cases" / "games"
 BUILTINS = ("bga-old-style", "hk-classic", "just-cards", "mistboard", "playingcards-io")
@@ -31,7 +31,7 @@ def env() -> dict[str, str]:
 
 def hkscore(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "hkcore", *argv], check=False, input=stdin, capture_output=True, text=True,
-                          timeout=120, cwd=tempfile.gettempdir(), env=env())
+                          timeout=120, cwd=OUTSIDE, env=env())
 
 
 def records(text: str) -> list[dict[str, Any]]:
@@ -126,7 +126,7 @@ def test_play_out_writes_the_log_to_the_file_only(tmp_path: Path) -> None:
     assert done.stdout == ""
     assert path.read_text(encoding="utf-8") == hkscore("play", "-p", "hk-classic", "--seed", "7").stdout
     replay = subprocess.run([sys.executable, "-m", "hkcore", "replay", str(path)], check=False, capture_output=True, text=True,
-                            timeout=120, cwd=tempfile.gettempdir(), env=env())
+                            timeout=120, cwd=OUTSIDE, env=env())
     assert replay.returncode == 0, replay.stderr
 
 
@@ -188,7 +188,7 @@ def test_replay_exits_2_on_a_line_that_is_not_a_record() -> None:
 
 
 def test_replay_a_missing_file_is_one_error_line() -> None:
-    done = hkscore("replay", str(Path(tempfile.gettempdir()) / "no-such-hkcore-log.jsonl"))
+    done = hkscore("replay", str(Path(OUTSIDE) / "no-such-hkcore-log.jsonl"))
     assert done.returncode == 2
     assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr, done.stderr
 
@@ -206,7 +206,7 @@ class Terminal:
     def __init__(self, argv: list[str]) -> None:
         master, slave = os.openpty()
         self.fd = master
-        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=tempfile.gettempdir(),
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=OUTSIDE,
                                      env=env(), close_fds=True)
         os.close(slave)
         self.text = ""  # everything shown so far, \r removed

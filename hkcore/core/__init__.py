@@ -20,9 +20,28 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
 
-from hkcore.core._codes import CHOW, KONG, ORPHANS, PUNG, set_kind, set_tile, set_tiles
-from hkcore.core._shaped import ShapeSet
+from hkcore.core import _shapeset
+from hkcore.core._codes import (
+    CHOW,
+    FULL_SIZES,
+    KONG,
+    ORPHAN_TILES,
+    ORPHANS,
+    PUNG,
+    WAIT_SIZES,
+    WHEN,
+    copies_used,
+    set_kind,
+    set_tile,
+    set_tiles,
+    when_facts,
+)
+from hkcore.core._normalize import meld_code, normalize
+from hkcore.core._shapeset import CORE_SHAPES, ShapeSet
 
 if os.environ.get("HKCORE_PURE_PYTHON", "") not in ("", "0"):
     from hkcore.core import _pycore as _impl
@@ -45,18 +64,81 @@ readings = _impl.readings
 tiles_away = _impl.tiles_away
 waits = _impl.waits
 
+#: the compiled core module when it is the active implementation (its
+#: ``Kernel``, ``HandReader``, ``ResultWriter``, ``bind_score``,
+#: ``NATIVE_CODES`` and ``OPTION_CODES`` are used by the engine and the
+#: models), else None
+compiled: ModuleType | None = _impl if IMPLEMENTATION == "cython" else None
+
+#: the standard shape alone, and the standard shape with thirteen orphans
+STANDARD_ONLY = ShapeSet(False)
+STANDARD_AND_ORPHANS = ShapeSet(True)
+
+
+def complete_of_counts(counts: list[int], codes: tuple[int, ...], k: int,
+                       shapes: ShapeSet = STANDARD_AND_ORPHANS) -> bool:
+    """True when 34 concealed counts (already checked) with k declared sets
+    ``codes`` form one of ``shapes``."""
+    return _shapeset.complete_of_counts(_impl, counts, codes, k, shapes)
+
+
+def readings_of_counts(counts: list[int], codes: tuple[int, ...], k: int,
+                       shapes: ShapeSet = STANDARD_AND_ORPHANS) -> list[tuple[int, ...]]:
+    """The readings of 34 concealed counts (already checked) with k declared
+    sets ``codes`` in ``shapes`` (see :mod:`hkcore.core._codes`)."""
+    return _shapeset.readings_of_counts(_impl, counts, codes, k, shapes)
+
+
+def tiles_away_of_counts(counts: list[int], codes: tuple[int, ...], k: int,
+                         shapes: ShapeSet = STANDARD_AND_ORPHANS) -> int:
+    """How far 34 concealed counts (already checked) with k declared sets
+    ``codes`` are from the nearest of ``shapes``: -1 complete, 0 waiting."""
+    return _shapeset.tiles_away_of_counts(_impl, counts, codes, k, shapes)
+
+
+def waits_of_counts(counts: list[int], codes: tuple[int, ...], k: int,
+                    shapes: ShapeSet = STANDARD_AND_ORPHANS) -> list[int]:
+    """The tile indices that complete 34 waiting counts (already checked)
+    with k declared sets ``codes`` in one of ``shapes``, ascending; a tile
+    whose four copies are held or declared is none."""
+    return _shapeset.waits_of_counts(_impl, counts, codes, k, shapes)
+
+
+def bind_shapes(resolve: Callable[[Any], ShapeSet]) -> tuple[Callable[..., Any], ...]:
+    """is_complete, readings, tiles_away and waits with ``shapes=`` turned
+    into a ShapeSet by ``resolve`` (shape ids or a preset, say)."""
+    return _impl.bind_shapes(resolve)
+
+
 __all__ = [
-    "IMPLEMENTATION",
-    "ShapeSet",
-    "is_complete",
-    "readings",
-    "tiles_away",
-    "waits",
     "CHOW",
-    "PUNG",
+    "CORE_SHAPES",
+    "FULL_SIZES",
+    "IMPLEMENTATION",
     "KONG",
     "ORPHANS",
+    "ORPHAN_TILES",
+    "PUNG",
+    "STANDARD_AND_ORPHANS",
+    "STANDARD_ONLY",
+    "WAIT_SIZES",
+    "WHEN",
+    "ShapeSet",
+    "bind_shapes",
+    "compiled",
+    "complete_of_counts",
+    "copies_used",
+    "is_complete",
+    "meld_code",
+    "normalize",
+    "readings",
+    "readings_of_counts",
     "set_kind",
     "set_tile",
     "set_tiles",
+    "tiles_away",
+    "tiles_away_of_counts",
+    "waits",
+    "waits_of_counts",
+    "when_facts",
 ]

@@ -25,7 +25,7 @@ from libc.string cimport memcpy, memset
 
 import functools
 
-from hkcore.core import _shaped
+from hkcore.core import _shapeset
 from hkcore.core._normalize import normalize as _normalize
 from hkcore.tiles import TILES as _TILES
 
@@ -474,10 +474,10 @@ def is_complete(tiles, melds=(), shapes=None):
     """True when the tiles (14 - 3k) form 4 - k sets and a pair, or thirteen orphans.
 
     ``shapes``: None for these two shapes, else a ShapeSet (see
-    hkcore.core._shaped; ``hkcore.is_complete`` also takes shape ids or a preset).
+    hkcore.core._shapeset; ``hkcore.is_complete`` also takes shape ids or a preset).
     """
     if shapes is not None:
-        return _shaped.is_complete(_THIS, tiles, melds, shapes)
+        return _shapeset.is_complete(_THIS, tiles, melds, shapes)
     return _is_complete(tiles, melds)
 
 
@@ -505,7 +505,7 @@ def readings(tiles, melds=(), shapes=None):
     A reading is ``(pair, concealed sets ascending..., declared sets as given)``.
     """
     if shapes is not None:
-        return _shaped.readings(_THIS, tiles, melds, shapes)
+        return _shapeset.readings(_THIS, tiles, melds, shapes)
     return _readings(tiles, melds)
 
 
@@ -745,7 +745,7 @@ def tiles_away(tiles, melds=(), shapes=None):
     """Tiles away from complete: -1 complete, 0 waiting (for 14 - 3k tiles:
     waiting after the best discard). Copies held or declared are not drawn."""
     if shapes is not None:
-        return _shaped.tiles_away(_THIS, tiles, melds, shapes)
+        return _shapeset.tiles_away(_THIS, tiles, melds, shapes)
     return _tiles_away(tiles, melds)
 
 
@@ -769,7 +769,7 @@ def waits(tiles, melds=(), shapes=None):
     """The tiles that complete a waiting hand (13 - 3k tiles), ascending.
     A tile whose four copies are all held or declared is not a wait."""
     if shapes is not None:
-        return _shaped.waits(_THIS, tiles, melds, shapes)
+        return _shapeset.waits(_THIS, tiles, melds, shapes)
     return _waits(tiles, melds)
 
 
@@ -859,22 +859,22 @@ def bind_shapes(resolve):
     def is_complete(tiles, melds=(), shapes=None):
         if shapes is None:
             return _is_complete(tiles, melds)
-        return _shaped.is_complete(_THIS, tiles, melds, resolve(shapes))
+        return _shapeset.is_complete(_THIS, tiles, melds, resolve(shapes))
 
     def readings(tiles, melds=(), shapes=None):
         if shapes is None:
             return _readings(tiles, melds)
-        return _shaped.readings(_THIS, tiles, melds, resolve(shapes))
+        return _shapeset.readings(_THIS, tiles, melds, resolve(shapes))
 
     def tiles_away(tiles, melds=(), shapes=None):
         if shapes is None:
             return _tiles_away(tiles, melds)
-        return _shaped.tiles_away(_THIS, tiles, melds, resolve(shapes))
+        return _shapeset.tiles_away(_THIS, tiles, melds, resolve(shapes))
 
     def waits(tiles, melds=(), shapes=None):
         if shapes is None:
             return _waits(tiles, melds)
-        return _shaped.waits(_THIS, tiles, melds, resolve(shapes))
+        return _shapeset.waits(_THIS, tiles, melds, resolve(shapes))
 
     out = (is_complete, readings, tiles_away, waits)
     for f in out:
@@ -887,3 +887,13 @@ _THIS = _sys.modules[__name__]
 
 include "_kernel.pxi"
 include "_ingest.pxi"
+
+
+cdef bint standard_shape(const int *c) noexcept nogil:
+    """The 34 counts ``c`` (14 - 3k tiles) form 4 - k sets and a pair (the table engine's win check)."""
+    return _standard(c)
+
+
+cdef bint orphans_shape(const int *c) noexcept nogil:
+    """The 34 counts ``c`` are thirteen orphans."""
+    return _orphans(c)

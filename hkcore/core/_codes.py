@@ -1,4 +1,5 @@
-"""Numbers shared by both core implementations: tile indices and set codes.
+"""Numbers shared by both core implementations: tile indices, set codes (from
+:mod:`hkcore.tiles`), hand sizes and the ``when`` condition bits.
 
 Tile index: 0..8 = 1m..9m, 9..17 = 1p..9p, 18..26 = 1s..9s, 27..33 = 1z..7z
 (East, South, West, North, White, Green, Red).
@@ -10,35 +11,38 @@ ascending order, then the declared sets in the order given.  The thirteen
 orphans reading is ``(pair, ORPHANS)``, ``pair`` being the duplicated tile.
 """
 
-CHOW = 0
-PUNG = 1
-KONG = 2
-ORPHANS = 3 * 34  # the thirteen orphans shape, as a pseudo set code
+from hkcore.tiles import (
+    CHOW,
+    KONG,
+    ORPHAN_TILES,
+    ORPHANS,
+    PUNG,
+    copies_used,
+    set_kind,
+    set_tile,
+    set_tiles,
+)
 
-ORPHAN_TILES = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+__all__ = [
+    "CHOW",
+    "FULL_SIZES",
+    "KONG",
+    "ORPHANS",
+    "ORPHAN_TILES",
+    "PUNG",
+    "WAIT_SIZES",
+    "WHEN",
+    "copies_used",
+    "set_kind",
+    "set_tile",
+    "set_tiles",
+    "when_facts",
+]
 
 #: Concealed tile counts accepted for k declared sets: 14 - 3k (a complete
 #: or discarding hand) and 13 - 3k (a waiting hand).
 FULL_SIZES = {14 - 3 * k: k for k in range(5)}
 WAIT_SIZES = {13 - 3 * k: k for k in range(5)}
-
-
-def set_kind(code: int) -> int:
-    """CHOW, PUNG or KONG of a set code."""
-    return code // 34
-
-
-def set_tile(code: int) -> int:
-    """The lowest tile index of a set code."""
-    return code % 34
-
-
-def set_tiles(code: int) -> tuple[int, ...]:
-    """Tile indices of a set code, e.g. a chow's three tiles."""
-    kind, t = divmod(code, 34)
-    if kind == CHOW:
-        return (t, t + 1, t + 2)
-    return (t,) * (3 if kind == PUNG else 4)
 
 
 #: Conditions a preset may put on a pattern (``when``), each a bit of the

@@ -10,7 +10,7 @@ from itertools import islice
 from numbers import Integral
 from typing import Any
 
-from hkcore.core._codes import CHOW, FULL_SIZES, KONG, PUNG, WAIT_SIZES
+from hkcore.core._codes import CHOW, FULL_SIZES, KONG, PUNG, WAIT_SIZES, copies_used
 from hkcore.errors import HandError, TileError, shown
 from hkcore.tiles import Tile, format_tiles, parse_tiles, tile
 
@@ -167,11 +167,7 @@ def check_size(counts: list[int], codes: tuple[int, ...], need: str) -> int:
                 + " or ".join(str(s) for s, kk in sorted(sizes.items(), reverse=True) if kk == k),
                 "tiles", n,
             )
-        used = list(counts)
-        for code in codes:
-            kind, t = divmod(code, 34)
-            for j in ((t, t + 1, t + 2) if kind == CHOW else (t,) * (3 if kind == PUNG else 4)):
-                used[j] += 1
+        used = copies_used(codes, counts)
         for i, u in enumerate(used):
             if u > 4:
                 raise HandError(

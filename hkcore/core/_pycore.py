@@ -30,8 +30,8 @@ import sys
 from functools import lru_cache
 from typing import Any
 
-from hkcore.core._codes import CHOW, FULL_SIZES, ORPHAN_TILES, ORPHANS, PUNG, WAIT_SIZES
-from hkcore.core import _shaped
+from hkcore.core._codes import CHOW, FULL_SIZES, ORPHAN_TILES, ORPHANS, PUNG, WAIT_SIZES, copies_used
+from hkcore.core import _shapeset
 from hkcore.core._normalize import normalize
 from hkcore.tiles import TILES, Tile
 
@@ -71,16 +71,7 @@ def _read(tiles: Any, melds: Any, need: str) -> tuple[list[int], tuple[int, ...]
 
 def _caps(codes: tuple[int, ...]) -> list[int]:
     """How many more copies of each tile a hand may hold beside the melds."""
-    caps = [4] * 34
-    for code in codes:
-        kind, t = divmod(code, 34)
-        if kind == CHOW:
-            caps[t] -= 1
-            caps[t + 1] -= 1
-            caps[t + 2] -= 1
-        else:
-            caps[t] -= 3 if kind == PUNG else 4
-    return caps
+    return [4 - u for u in copies_used(codes)]
 
 
 def _split(seq: list[int]) -> list[tuple[int, ...]]:
@@ -139,10 +130,10 @@ def is_complete(tiles: Any, melds: Any = (), shapes: Any = None) -> bool:
     """True iff the 14 - 3k concealed tiles form 4 - k sets and a pair (or thirteen orphans).
 
     ``shapes``: None for these two shapes, else a ShapeSet (see
-    hkcore.core._shaped; ``hkcore.is_complete`` also takes shape ids or a preset).
+    hkcore.core._shapeset; ``hkcore.is_complete`` also takes shape ids or a preset).
     """
     if shapes is not None:
-        return _shaped.is_complete(_THIS, tiles, melds, shapes)
+        return _shapeset.is_complete(_THIS, tiles, melds, shapes)
     counts, codes, k = _read(tiles, melds, "full")
     return _complete_parts(counts, codes, k)
 
@@ -150,7 +141,7 @@ def is_complete(tiles: Any, melds: Any = (), shapes: Any = None) -> bool:
 def waits(tiles: Any, melds: Any = (), shapes: Any = None) -> list[Tile]:
     """The tiles that complete these 13 - 3k tiles and are still available, ascending."""
     if shapes is not None:
-        return _shaped.waits(_THIS, tiles, melds, shapes)
+        return _shapeset.waits(_THIS, tiles, melds, shapes)
     counts, codes, k = _read(tiles, melds, "wait")
     return [TILES[t] for t in _waits_parts(counts, codes, k)]
 
@@ -223,7 +214,7 @@ def _block_readings(cs: tuple[int, ...], chows: bool) -> frozenset[tuple[int, tu
 def readings(tiles: Any, melds: Any = (), shapes: Any = None) -> list[tuple[int, ...]]:
     """Every distinct reading ``(pair, concealed sets ascending..., declared sets...)``, sorted."""
     if shapes is not None:
-        return _shaped.readings(_THIS, tiles, melds, shapes)
+        return _shapeset.readings(_THIS, tiles, melds, shapes)
     counts, codes, k = _read(tiles, melds, "full")
     return _readings_parts(counts, codes, k)
 
@@ -373,7 +364,7 @@ def _orphans_cost(counts: list[int]) -> int:
 def tiles_away(tiles: Any, melds: Any = (), shapes: Any = None) -> int:
     """Fewest tiles to draw, minus one: -1 complete, 0 waiting (four-copy limit respected)."""
     if shapes is not None:
-        return _shaped.tiles_away(_THIS, tiles, melds, shapes)
+        return _shapeset.tiles_away(_THIS, tiles, melds, shapes)
     counts, codes, k = _read(tiles, melds, "any")
     return _away_parts(counts, codes, k)
 
@@ -391,4 +382,4 @@ _THIS = sys.modules[__name__]
 def bind_shapes(resolve: Any) -> tuple[Any, ...]:
     """is_complete, readings, tiles_away and waits with ``shapes=`` turned
     into a ShapeSet by ``resolve`` (shape ids or a preset, say)."""
-    return _shaped.bind(_THIS, resolve)
+    return _shapeset.bind(_THIS, resolve)

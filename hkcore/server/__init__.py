@@ -26,11 +26,21 @@ from hkcore.server.catalog import ServerPresets, is_toml
 from hkcore.server.limits import (BATCH_TIME_LIMIT, MAX_BATCH_BODY, MAX_BODY, MOST_PRESETS, TIME_LIMIT, Deadline,
                                   Limits)
 from hkcore.server.models import (AnalyseRequest, CompareRequest, Health, LegalClaimsRequest, PositionRequest,
-                                  PresetSummary, Problem, ResolveClaimsRequest, ScoreRequest)
+                                  PresetListing, Problem, ResolveClaimsRequest, ScoreRequest)
 from hkcore.server.openapi import openapi_document
 from hkcore.server.problems import PROBLEM, ApiError
 
 __all__ = ["BATCH_TIME_LIMIT", "MAX_BATCH_BODY", "MAX_BODY", "MOST_PRESETS", "PROBLEM", "TIME_LIMIT",
            "AnalyseRequest", "ApiError", "CompareRequest", "Deadline", "Health", "LegalClaimsRequest", "Limits",
-           "PositionRequest", "PresetSummary", "Problem", "ResolveClaimsRequest", "ScoreRequest", "ServerPresets",
+           "PositionRequest", "PresetListing", "Problem", "ResolveClaimsRequest", "ScoreRequest", "ServerPresets",
            "app_from_env", "create_app", "is_toml", "openapi_document", "serve", "serving"]
+
+
+def __getattr__(name: str) -> object:
+    if name == "PresetSummary":  # the old name, which hkcore.summary's per-preset tally also has
+        import warnings
+
+        warnings.warn("hkcore.server.PresetSummary is now hkcore.server.PresetListing", DeprecationWarning,
+                      stacklevel=2)
+        return PresetListing
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

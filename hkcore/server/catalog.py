@@ -110,7 +110,7 @@ class ServerPresets:
             raise exc from None
 
     def summary(self, preset: Preset) -> dict[str, Any]:
-        """The fields of a ``PresetSummary`` of ``preset``."""
+        """The fields of a ``PresetListing`` of ``preset``."""
         return {"id": preset.id, "name": preset.name, "unit": preset.unit, "minimum": preset.minimum,
                 "cap": preset.cap, "tiles": preset.tiles,
                 "origin": "built-in" if preset.id in self.builtin and preset.file == f"{preset.id}.toml"

@@ -10,7 +10,7 @@ from pydantic_core import PydanticCustomError
 from hkcore.analysis import Analysis
 from hkcore.claims import Claim
 from hkcore.errors import HkcoreError
-from hkcore.models import Hand, Position, ScoreResult
+from hkcore.models import Hand, Position, ScoreResult, Seat
 from hkcore.server.limits import MAX_BODY
 from hkcore.server.problems import PARSED
 
@@ -46,7 +46,6 @@ PositionIn = Annotated[Position, PlainValidator(_parsed(Position.parse), json_sc
 ClaimIn = Annotated[Claim, PlainValidator(_parsed(Claim.parse), json_schema_input_type=Claim)]
 PresetRef = Annotated[str, Field(description=_PRESET_DOC, max_length=MAX_BODY)]
 Presets = Annotated[PresetRef | list[PresetRef], Field(description=_PRESET_DOC + "; a list for several")]
-Seat = Literal["E", "S", "W", "N"]
 BATCH_BODY_DOC = ('one hand per line (JSON or notation). The first line may name the preset, as in every other '
                    'request: {"preset": P}, P a preset id or a custom preset as TOML text (JSON-escaped); '
                    "then ?preset= is not given")
@@ -133,7 +132,7 @@ class AnalysisEntry(Entry):
     result: Analysis | None = None
 
 
-class PresetSummary(BaseModel):
+class PresetListing(BaseModel):
     """One preset of ``GET /presets``: what a client shows in a list, and where it comes from."""
 
     id: str

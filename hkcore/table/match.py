@@ -12,7 +12,8 @@ from hkcore.preset import Preset
 from hkcore.table.rotation import Progress, Tally, seating, standings
 from hkcore.table.start import MAX_NAME, MAX_SEED, dealt, resolve_preset
 from hkcore.table.table import Table
-from hkcore.table.wall import SEATS, shuffle, tile_set
+from hkcore.table.engine import shuffle
+from hkcore.table.wall import SEATS, tile_set
 
 
 def carried(table: Table, seats: dict[str, str]) -> dict[str, int] | None:
@@ -83,6 +84,17 @@ class Match:
         self._sync()
         return self.log[before:]
 
+    def play_random(self, rng: random.Random) -> list[dict[str, Any]]:
+        """Play the current hand to its end with uniformly random legal actions
+        (the choices the ``random`` policy makes from the same generator);
+        returns the records added, the next hand's first ones included."""
+        if self.over:
+            raise TableError("prompt: the match is over; nothing is asked", "prompt", None)
+        before = len(self.log)
+        self.table.play_random(rng)
+        self._sync()
+        return self.log[before:]
+
     def stop(self) -> list[dict[str, Any]]:
         """End the match after the last finished hand (a hand in play is
         dropped): ``end_match`` with reason ``"stopped"``."""
@@ -106,8 +118,6 @@ class Match:
             seats = seating(self.players, nxt["dealer"])
             record: dict[str, Any] = {"event": "start", "preset": self._ref, "hand": nxt["hand"],
                                       "round": nxt["round"], "seats": seats, "points": carried(t, seats)}
-            deal = dealt(self.preset, dict(record), shuffle(tile_set(self.preset.bonus_tiles), self._rng))
-            given = {**record, "hands": deal.record["hands"], "live": deal.record["live"],
-                     "dead": deal.record["dead"]}
-            t = self.table = Table(given, self.preset, progress=t.progress)
+            deal = dealt(self.preset, record, shuffle(tile_set(self.preset.bonus_tiles), self._rng))
+            t = self.table = Table.dealt(deal, progress=t.progress)
             self.log.extend(t.log)

@@ -1,7 +1,9 @@
-"""Hand-worked scoring expectations, written from RULES.md and the source texts.
+"""Hand-worked scoring expectations, written from RULES.md and the source texts:
+the value types; the cases are data (``<preset>.json`` and handworked.json,
+described in README.md).
 
-Every expected number here was worked out by hand (the arithmetic is in a
-comment beside it), never taken from running hkcore.
+Every expected number was worked out by hand (the arithmetic is in the
+``why`` beside it), never taken from running hkcore.
 """
 from __future__ import annotations
 

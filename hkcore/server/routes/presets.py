@@ -8,17 +8,17 @@ from fastapi.responses import Response
 from hkcore.errors import shown
 from hkcore.preset import PresetError, export_toml, nearest
 from hkcore.server.catalog import Known
-from hkcore.server.models import PresetSummary
+from hkcore.server.models import PresetListing
 from hkcore.server.openapi import ERRORS, RawJSON, problems, ref
 from hkcore.server.problems import JSON, ApiError, from_error, guard
 
 router = APIRouter(tags=["presets"])
 
 
-@router.get("/presets", response_model=list[PresetSummary])
-def list_presets(known: Known) -> list[PresetSummary]:
+@router.get("/presets", response_model=list[PresetListing])
+def list_presets(known: Known) -> list[PresetListing]:
     """Every preset this server knows: the built-in ones, then its presets folder's."""
-    return [PresetSummary(**known.summary(guard(None, lambda pid=pid: known.by_id(pid)))) for pid in known.ids()]
+    return [PresetListing(**known.summary(guard(None, lambda pid=pid: known.by_id(pid)))) for pid in known.ids()]
 
 
 @router.get("/presets/{preset_id}", response_model=None, response_class=RawJSON,

@@ -4,7 +4,7 @@ Both core implementations answer for the standard shape and thirteen
 orphans; other shapes (seven pairs, say) answer through their own
 ``readings`` and ``tiles_away`` functions. A ``ShapeSet`` says which are in
 play; the core knows no preset and no plugin registry, so turning shape ids
-or a preset into a ``ShapeSet`` is done above it (``hkcore.shaping``).
+or a preset into a ``ShapeSet`` is done above it (``hkcore.shape_lookup``).
 """
 from __future__ import annotations
 
@@ -12,10 +12,9 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, NamedTuple
 
-from hkcore.core._codes import CHOW, PUNG
 from hkcore.core._normalize import normalize
 from hkcore.errors import HandError
-from hkcore.tiles import TILES, Tile
+from hkcore.tiles import TILES, Tile, copies_used
 
 CORE_SHAPES = ("standard", "thirteen_orphans")
 
@@ -58,56 +57,66 @@ def bind(impl: ModuleType, resolve: Callable[[Any], ShapeSet]) -> tuple[Callable
     return out
 
 
-def _used(codes: tuple[int, ...]) -> list[int]:
-    used = [0] * 34
-    for code in codes:
-        kind, t = divmod(code, 34)
-        if kind == CHOW:
-            for j in (t, t + 1, t + 2):
-                used[j] += 1
-        else:
-            used[t] += 3 if kind == PUNG else 4
-    return used
-
-
-def is_complete(impl: ModuleType, tiles: Any, melds: Any, shapes: Any) -> bool:
-    orphans, extra = plain(shapes)
-    counts, codes, k = normalize(tiles, melds, "full")
+def complete_of_counts(impl: ModuleType, counts: list[int], codes: tuple[int, ...], k: int,
+                       shapes: ShapeSet) -> bool:
+    orphans, extra = shapes
     if impl._complete_parts(counts, codes, k, orphans):
         return True
     return any(shape.readings(counts, k, opts) for shape, opts in extra)
 
 
-def readings(impl: ModuleType, tiles: Any, melds: Any, shapes: Any) -> list[tuple[int, ...]]:
-    orphans, extra = plain(shapes)
-    counts, codes, k = normalize(tiles, melds, "full")
+def readings_of_counts(impl: ModuleType, counts: list[int], codes: tuple[int, ...], k: int,
+                       shapes: ShapeSet) -> list[tuple[int, ...]]:
+    orphans, extra = shapes
     found = list(impl._readings_parts(counts, codes, k, orphans))
+    if not extra:
+        return found
     for shape, opts in extra:
         found += [r + codes for r in shape.readings(counts, k, opts)]
     return sorted(set(found))
 
 
-def tiles_away(impl: ModuleType, tiles: Any, melds: Any, shapes: Any) -> int:
-    orphans, extra = plain(shapes)
-    counts, codes, k = normalize(tiles, melds, "any")
-    best = impl._away_parts(counts, codes, k, orphans)
+def tiles_away_of_counts(impl: ModuleType, counts: list[int], codes: tuple[int, ...], k: int,
+                         shapes: ShapeSet) -> int:
+    orphans, extra = shapes
+    best: int = impl._away_parts(counts, codes, k, orphans)
     for shape, opts in extra:
         best = min(best, shape.tiles_away(counts, k, codes, opts))
     return best
 
 
-def waits(impl: ModuleType, tiles: Any, melds: Any, shapes: Any) -> list[Tile]:
-    orphans, extra = plain(shapes)
-    counts, codes, k = normalize(tiles, melds, "wait")
+def waits_of_counts(impl: ModuleType, counts: list[int], codes: tuple[int, ...], k: int,
+                    shapes: ShapeSet) -> list[int]:
+    orphans, extra = shapes
     found = set(impl._waits_parts(counts, codes, k, orphans))
     if extra:
-        used = _used(codes)
+        used = copies_used(codes, counts)
         trial = list(counts)
         for t in range(34):
-            if t in found or counts[t] + used[t] >= 4:
+            if t in found or used[t] >= 4:
                 continue
             trial[t] += 1
             if any(shape.readings(trial, k, opts) for shape, opts in extra):
                 found.add(t)
             trial[t] -= 1
-    return [TILES[t] for t in sorted(found)]
+    return sorted(found)
+
+
+def is_complete(impl: ModuleType, tiles: Any, melds: Any, shapes: Any) -> bool:
+    counts, codes, k = normalize(tiles, melds, "full")
+    return complete_of_counts(impl, counts, codes, k, plain(shapes))
+
+
+def readings(impl: ModuleType, tiles: Any, melds: Any, shapes: Any) -> list[tuple[int, ...]]:
+    counts, codes, k = normalize(tiles, melds, "full")
+    return sorted(set(readings_of_counts(impl, counts, codes, k, plain(shapes))))
+
+
+def tiles_away(impl: ModuleType, tiles: Any, melds: Any, shapes: Any) -> int:
+    counts, codes, k = normalize(tiles, melds, "any")
+    return tiles_away_of_counts(impl, counts, codes, k, plain(shapes))
+
+
+def waits(impl: ModuleType, tiles: Any, melds: Any, shapes: Any) -> list[Tile]:
+    counts, codes, k = normalize(tiles, melds, "wait")
+    return [TILES[t] for t in waits_of_counts(impl, counts, codes, k, plain(shapes))]

@@ -1,0 +1,916 @@
+# cython: language_level=3, auto_pickle=False
+"""The flow of one hand as plain data: the compiled engine.
+
+It mirrors hkcore/table/_pyengine.py (the reference) step for step, on C
+arrays; tests hold the two equal. What a win is worth, the settlement and a
+seat's view are asked of the subclass (``hkcore.table.table.Table``) through
+the hooks ``_self_win``, ``_discard_win``, ``_rob_win``, ``_instant_win``,
+``_win`` and ``_exhausted``.
+"""
+from libc.string cimport memset
+
+from collections.abc import Mapping
+
+from hkcore.core._ccore cimport orphans_shape, standard_shape
+
+from hkcore.errors import TableError, shown
+from hkcore.table._pyengine import legal_text
+from hkcore.table.wall import BONUS as _BONUS, CODES as _CODES, SEATS as _SEATS, canonical
+
+IMPLEMENTATION = "cython"
+
+DEF MAXA = 24      # actions in one seat's prompt
+DEF MAXP = 160     # discards in one pond
+DEF MAXW = 144     # tiles in the wall
+
+cdef enum:
+    PASS = 0
+    WIN = 1
+    CONCEALED = 2
+    ADDED = 3
+    EXPOSED = 4
+    PUNG = 5
+    CHOW = 6
+    DISCARD = 7
+    SELF_PUNG = 8
+
+cdef enum:
+    TURN = 0
+    DISCARD_ONLY = 1
+    CLAIM = 2
+    ROB = 3
+    INSTANT = 4
+    OVER = 5
+    DEAL = 6
+
+cdef enum:
+    AFTER_DEAL = 1
+    AFTER_G4 = 2
+
+cdef enum:
+    M_CHOW = 0
+    M_PUNG = 1
+    M_KONG = 2
+
+cdef int BONUS = 34
+cdef tuple SEATS = _SEATS
+cdef tuple CODES = _CODES
+cdef tuple PHASES = ("turn", "discard", "claim", "rob", "instant", "over", "deal")
+cdef tuple ACTS = ("pass", "win", "kong", "kong", "kong", "pung", "chow", "discard", "pung")
+cdef tuple KINDS = (None, None, "concealed", "added", "exposed", None, None, None, None)
+cdef tuple MELD_KIND = ("chow", "pung", "kong")
+cdef int RANK[9]
+RANK[:] = [0, 0, 1, 1, 1, 1, 2, 0, 0]
+cdef int NEXT[4]
+NEXT[:] = [1, 2, 3, 0]
+cdef dict PASS_ACTION = {"act": "pass"}
+
+
+cdef list _texts(int n, int code):
+    cdef list out = []
+    cdef int i
+    for i in range(34):
+        if code == CHOW:
+            out.append(canonical((i, i + 1, i + 2)) if i < 27 and i % 9 <= 6 else None)
+        else:
+            out.append(CODES[i][0] * n + CODES[i][1])
+    return out
+
+
+cdef list KONG_TEXT = _texts(4, CONCEALED)
+cdef list PUNG_TEXT = _texts(3, PUNG)
+cdef list CHOW_TEXT = _texts(3, CHOW)
+cdef list DISCARD_ACTIONS = [{"act": "discard", "tile": CODES[i]} for i in range(34)]
+
+
+cdef inline str _set_text(int code, int low):
+    if code == CHOW:
+        return CHOW_TEXT[low]
+    if code == CONCEALED or code == ADDED or code == EXPOSED:
+        return KONG_TEXT[low]
+    return PUNG_TEXT[low]
+
+
+cdef class Engine:
+    """The state of a hand in play and every step of its flow."""
+
+    cdef public list log
+    cdef int r_concealed, r_added, r_drawn_only, r_self_pung, r_last_any, r_swap, r_rob, r_many, r_instant
+    cdef int r_orphans, r_extra, r_front
+    cdef int counts[4][34]
+    cdef int nmeld[4]
+    cdef int mkind[4][4]
+    cdef int mlow[4][4]
+    cdef int msrc[4][4]
+    cdef int mconc[4][4]
+    cdef int bonus[4][8]
+    cdef int nbonus[4]
+    cdef int pond[4][MAXP]
+    cdef int npond[4]
+    cdef int wall[MAXW]
+    cdef public int front, back, from_back, reserve
+    cdef public int prompt_no, phase, turn, drawn, kongs, discards, last_dealt
+    cdef public bint by_kong, declared, e_first, over
+    cdef int draws[4]
+    cdef bint instant_due[4]
+    cdef int nasked
+    cdef int asked[4]
+    cdef int ncodes[4]
+    cdef int code[4][MAXA]
+    cdef int atile[4][MAXA]
+    cdef int forbid[4][MAXA][2]
+    cdef list payload
+    cdef int answer[4]
+    cdef public int w_tile, w_from, w_after
+    cdef public bint w_concealed
+
+    def _setup(self, hands, wall, int reserve, rules):
+        cdef int s, i, n
+        (self.r_concealed, self.r_added, self.r_drawn_only, self.r_self_pung, self.r_last_any, self.r_swap,
+         self.r_rob, self.r_many, self.r_instant, self.r_orphans, self.r_extra, self.r_front) = rules
+        memset(self.counts, 0, sizeof(self.counts))
+        memset(self.nmeld, 0, sizeof(self.nmeld))
+        memset(self.nbonus, 0, sizeof(self.nbonus))
+        memset(self.npond, 0, sizeof(self.npond))
+        memset(self.draws, 0, sizeof(self.draws))
+        memset(self.instant_due, 0, sizeof(self.instant_due))
+        memset(self.ncodes, 0, sizeof(self.ncodes))
+        n = len(wall)
+        if n > MAXW:
+            raise TableError("start: more tiles than a wall holds", "start", n)
+        for i in range(n):
+            self.wall[i] = wall[i]
+        self.front = 0
+        self.back = n
+        self.from_back = 0
+        self.reserve = reserve
+        self.prompt_no = 0
+        self.phase = DEAL
+        self.turn = 0
+        self.drawn = -1
+        self.by_kong = False
+        self.kongs = 0
+        self.declared = False
+        self.e_first = True
+        self.discards = 0
+        self.last_dealt = -1
+        self.over = False
+        self.nasked = 0
+        self.payload = [[], [], [], []]
+        self.answer[:] = [-1, -1, -1, -1]
+        self.w_tile = -1
+        self.w_from = -1
+        self.w_after = 0
+        self.w_concealed = False
+        for s in range(4):
+            for i in hands[s]:
+                if i >= BONUS:
+                    self.bonus[s][self.nbonus[s]] = i
+                    self.nbonus[s] += 1
+                else:
+                    self.counts[s][i] += 1
+
+    # ------------------------------------------------------------ accessors
+
+    cpdef int live_left(self):
+        """Tiles live draws may still take."""
+        cdef int d = self.reserve - self.from_back
+        return self.back - self.front - (d if d > 0 else 0)
+
+    def wall_left(self):
+        """Tiles left in the wall, the dead wall's included."""
+        return self.back - self.front
+
+    def melds_json(self, int s, bint hide=False):
+        """``s``'s declared sets as hand JSON (a concealed kong's tiles null with ``hide``)."""
+        cdef list out = []
+        cdef int j, kind, low
+        cdef dict m
+        for j in range(self.nmeld[s]):
+            kind = self.mkind[s][j]
+            low = self.mlow[s][j]
+            if kind == M_CHOW:
+                text = CHOW_TEXT[low]
+            elif kind == M_KONG:
+                text = KONG_TEXT[low]
+            else:
+                text = PUNG_TEXT[low]
+            m = {"kind": MELD_KIND[kind], "tiles": None if hide and self.mconc[s][j] else text}
+            if self.mconc[s][j]:
+                m["concealed"] = True
+            elif self.msrc[s][j] >= 0:
+                m["from"] = SEATS[self.msrc[s][j]]
+            out.append(m)
+        return out
+
+    def counts_of(self, int s):
+        """A copy of ``s``'s 34 counts of concealed tiles."""
+        return [self.counts[s][i] for i in range(34)]
+
+    def bonus_of(self, int s):
+        """The bonus tiles ``s`` has set aside, in order."""
+        return [self.bonus[s][i] for i in range(self.nbonus[s])]
+
+    def pond_of(self, int s):
+        """``s``'s discards not claimed, in order."""
+        return [self.pond[s][i] for i in range(self.npond[s])]
+
+    def draws_of(self, int s):
+        """How many live draws ``s`` has made."""
+        return self.draws[s]
+
+    def instant_is_due(self, int s):
+        """Whether an instant bonus win is to be offered at ``s``'s next decision."""
+        return self.instant_due[s]
+
+    def winning_shape(self, int s, counts):
+        """Whether ``counts`` (with ``s``'s sets) is a winning shape; always
+        True under a preset with shapes the core does not know."""
+        cdef int c[34]
+        cdef int i
+        if self.r_extra:
+            return True
+        for i in range(34):
+            c[i] = counts[i]
+        return self._complete(s, c)
+
+    def give(self, int s, int tile, int pond):
+        """The winning tile goes to ``s``: out of ``pond``'s pond (-1: not from a pond)."""
+        self.counts[s][tile] += 1
+        if pond >= 0:
+            self.npond[pond] -= 1
+
+    def finish(self):
+        """The hand is over: nothing more is asked."""
+        self._clear()
+        self.over = True
+        self.phase = OVER
+
+    def engine_state(self):
+        """Every value of the engine, for a copy or a pickle."""
+        cdef int s, j, k
+        return (
+            (self.r_concealed, self.r_added, self.r_drawn_only, self.r_self_pung, self.r_last_any, self.r_swap,
+             self.r_rob, self.r_many, self.r_instant, self.r_orphans, self.r_extra, self.r_front),
+            [[self.counts[s][i] for i in range(34)] for s in range(4)],
+            [[(self.mkind[s][j], self.mlow[s][j], self.msrc[s][j], self.mconc[s][j]) for j in range(self.nmeld[s])]
+             for s in range(4)],
+            [self.bonus_of(s) for s in range(4)], [self.pond_of(s) for s in range(4)],
+            [self.wall[i] for i in range(self.back)],
+            (self.front, self.back, self.from_back, self.reserve, self.prompt_no, self.phase, self.turn, self.drawn,
+             self.kongs, self.discards, self.last_dealt, self.by_kong, self.declared, self.e_first, self.over,
+             self.w_tile, self.w_from, self.w_after, self.w_concealed, self.nasked),
+            [self.draws[s] for s in range(4)], [self.instant_due[s] for s in range(4)],
+            [self.asked[j] for j in range(self.nasked)],
+            [[(self.code[s][k], self.atile[s][k], self.forbid[s][k][0], self.forbid[s][k][1])
+              for k in range(self.ncodes[s])] for s in range(4)],
+            [list(p) for p in self.payload], [self.answer[s] for s in range(4)],
+        )
+
+    def load_engine_state(self, state):
+        import copy
+        cdef int s, j, k
+        (rules, counts, melds, bonus, ponds, wall, flat, draws, due, asked, codes, payload, answer) = state
+        (self.r_concealed, self.r_added, self.r_drawn_only, self.r_self_pung, self.r_last_any, self.r_swap,
+         self.r_rob, self.r_many, self.r_instant, self.r_orphans, self.r_extra, self.r_front) = rules
+        for s in range(4):
+            for j in range(34):
+                self.counts[s][j] = counts[s][j]
+            self.nmeld[s] = len(melds[s])
+            for j, (a, b, c, d) in enumerate(melds[s]):
+                self.mkind[s][j], self.mlow[s][j], self.msrc[s][j], self.mconc[s][j] = a, b, c, d
+            self.nbonus[s] = len(bonus[s])
+            for j, v in enumerate(bonus[s]):
+                self.bonus[s][j] = v
+            self.npond[s] = len(ponds[s])
+            for j, v in enumerate(ponds[s]):
+                self.pond[s][j] = v
+            self.draws[s] = draws[s]
+            self.instant_due[s] = due[s]
+            self.ncodes[s] = len(codes[s])
+            for k, (a, b, c, d) in enumerate(codes[s]):
+                self.code[s][k], self.atile[s][k], self.forbid[s][k][0], self.forbid[s][k][1] = a, b, c, d
+            self.answer[s] = answer[s]
+        for j, v in enumerate(wall):
+            self.wall[j] = v
+        (self.front, self.back, self.from_back, self.reserve, self.prompt_no, self.phase, self.turn, self.drawn,
+         self.kongs, self.discards, self.last_dealt, self.by_kong, self.declared, self.e_first, self.over,
+         self.w_tile, self.w_from, self.w_after, self.w_concealed, self.nasked) = flat
+        for j, v in enumerate(asked):
+            self.asked[j] = v
+        self.payload = copy.deepcopy([list(p) for p in payload])
+
+    # -------------------------------------------------------------- the wall
+
+    cdef int _take_replacement(self):
+        cdef int t
+        if self.back <= self.front:
+            return -1
+        if self.r_front:
+            t = self.wall[self.front]
+            self.front += 1
+        else:
+            self.back -= 1
+            self.from_back += 1
+            t = self.wall[self.back]
+        return t
+
+    cdef int _set_aside(self, int s, int t) except -2:
+        cdef int r, n
+        while True:
+            self.bonus[s][self.nbonus[s]] = t
+            self.nbonus[s] += 1
+            r = self._take_replacement()
+            self.log.append({"event": "bonus", "seat": SEATS[s], "tile": CODES[t],
+                             "replacement": None if r < 0 else CODES[r]})
+            n = self.nbonus[s]
+            if self.r_instant and (n == 7 or n == 8):
+                self.instant_due[s] = True
+            if r < BONUS:
+                return r
+            t = r
+
+    def _deal_bonus(self):
+        cdef int s, b, r
+        cdef list held
+        for s in range(4):
+            held = self.bonus_of(s)
+            self.nbonus[s] = 0
+            while held:
+                b = min(held)
+                held.remove(b)
+                self.bonus[s][self.nbonus[s]] = b
+                self.nbonus[s] += 1
+                r = self._take_replacement()
+                self.log.append({"event": "bonus", "seat": SEATS[s], "tile": CODES[b],
+                                 "replacement": None if r < 0 else CODES[r]})
+                if self.r_instant and (self.nbonus[s] == 7 or self.nbonus[s] == 8):
+                    self.instant_due[s] = True
+                if r < 0:
+                    for b in held:  # G4: no tile can restore the hand
+                        self.bonus[s][self.nbonus[s]] = b
+                        self.nbonus[s] += 1
+                    self._g4(s)
+                    return False
+                if r >= BONUS:
+                    held.append(r)
+                else:
+                    self.counts[s][r] += 1
+                    if s == 0:
+                        self.last_dealt = r
+        return True
+
+    # ------------------------------------------------------------- prompts
+
+    cdef void _open(self, int phase) noexcept:
+        self.prompt_no += 1
+        self.phase = phase
+        self.answer[0] = self.answer[1] = self.answer[2] = self.answer[3] = -1
+
+    cdef void _clear(self) noexcept:
+        cdef int j
+        for j in range(self.nasked):
+            self.ncodes[self.asked[j]] = 0
+            self.payload[self.asked[j]] = []
+        self.nasked = 0
+
+    cdef void _add(self, int s, int code, int tile, object payload=None, int f0=-1, int f1=-1) noexcept:
+        cdef int k = self.ncodes[s]
+        self.code[s][k] = code
+        self.atile[s][k] = tile
+        self.forbid[s][k][0] = f0
+        self.forbid[s][k][1] = f1
+        self.ncodes[s] = k + 1
+        if code == WIN:
+            lst = self.payload[s]
+            while len(lst) < k:
+                lst.append(None)
+            lst.append(payload)
+
+    cdef void _ask(self, int s) noexcept:
+        self.asked[self.nasked] = s
+        self.nasked += 1
+
+    cpdef dict action(self, int s, int k):
+        """Action ``k`` of seat ``s``'s open prompt, as JSON."""
+        cdef int code = self.code[s][k]
+        cdef dict out
+        if code == WIN:
+            return dict(self.payload[s][k][0])
+        if code == PASS:
+            return {"act": "pass"}
+        if code == DISCARD:
+            return {"act": "discard", "tile": CODES[self.atile[s][k]]}
+        out = {"act": ACTS[code]}
+        if KINDS[code] is not None:
+            out["kind"] = KINDS[code]
+        out["tiles"] = _set_text(code, self.atile[s][k])
+        return out
+
+    def prompts(self, bint views=True):
+        """The prompts open now, one per seat still to answer (``[]`` once the
+        hand is over): GAME.md §8.4's JSON, each with the seat's ``view``
+        (left out with ``views=False``, for a player that needs none)."""
+        cdef list out = []
+        cdef int j, s, k
+        cdef dict p
+        phase = PHASES[self.phase]
+        for j in range(self.nasked):
+            s = self.asked[j]
+            if self.answer[s] >= 0:
+                continue
+            p = {"prompt": self.prompt_no, "seat": SEATS[s], "phase": phase}
+            if self.w_tile >= 0 and (self.phase == CLAIM or self.phase == ROB):
+                p["tile"] = CODES[self.w_tile]
+                p["from"] = SEATS[self.w_from]
+            p["actions"] = [self.action(s, k) for k in range(self.ncodes[s])]
+            if views:
+                p["view"] = self.view(SEATS[s])
+            out.append(p)
+        return out
+
+    def asked_seats(self):
+        """The seats still to answer the open prompt, and how many actions each has."""
+        cdef int j, s
+        return [(self.asked[j], self.ncodes[self.asked[j]]) for j in range(self.nasked)
+                if self.answer[self.asked[j]] < 0]
+
+    # ------------------------------------------------------------- decisions
+
+    def submit(self, decision):
+        """One seat's answer to its open prompt; returns the records it added.
+
+        ``decision`` is ``{"prompt": N, "seat": X, ...one listed action...}``,
+        matched on ``act``, ``kind`` and ``tiles``/``tile``. A stale prompt, a
+        seat not asked or an action not listed raises a TableError naming the
+        field, and the table stays as it was."""
+        s, k = self._match(decision)
+        cdef Py_ssize_t before = len(self.log)
+        self.step(s, k)
+        return self.log[before:]
+
+    def play_random(self, rng):
+        """Play the hand to its end, every decision a uniformly random legal
+        action drawn as ``actions[int(rng.random() * len(actions))]`` for the
+        first seat still to answer (what the ``random`` policy does through
+        ``prompts()``); returns the number of decisions."""
+        cdef int n = 0, j, s = 0
+        rand = rng.random
+        while not self.over:
+            for j in range(self.nasked):
+                s = self.asked[j]
+                if self.answer[s] < 0:
+                    break
+            self.step(s, <int>(<double>rand() * self.ncodes[s]))
+            n += 1
+        return n
+
+    cpdef step(self, int s, int k):
+        """Seat ``s`` takes action ``k`` of its open prompt (unchecked: ``submit`` checks)."""
+        cdef int code, tile
+        if self.phase == CLAIM or self.phase == ROB or self.phase == INSTANT:
+            self.answer[s] = k
+            self._try_resolve()
+            return
+        code = self.code[s][k]
+        tile = self.atile[s][k]
+        payload = self.payload[s][k] if code == WIN else None
+        self._clear()
+        if code == WIN:
+            self._win([(s, payload[1])])
+        elif code == DISCARD:
+            self._discard(s, tile)
+        elif code == CONCEALED:
+            self._self_kong(s, tile, True)
+        elif code == ADDED:
+            self._self_kong(s, tile, False)
+        else:  # SELF_PUNG (G9)
+            self.counts[s][tile] -= 3
+            self._meld(s, M_PUNG, tile, -1, False)
+            self.declared = True
+            self.log.append({"event": "pung", "seat": SEATS[s], "tiles": PUNG_TEXT[tile]})
+            self._discard_prompt(s, -1, -1)
+
+    def _match(self, decision):
+        if type(decision) is not dict and not isinstance(decision, Mapping):
+            raise TableError(f"decision: a JSON object, not {shown(decision)}", "decision", decision)
+        if self.over:
+            raise TableError("prompt: the hand is over; nothing is asked", "prompt", decision.get("prompt"))
+        n = decision.get("prompt")
+        if type(n) is not int or n != self.prompt_no:
+            raise TableError(f"prompt = {shown(n)}: not the open prompt ({self.prompt_no})", "prompt", n)
+        seat = decision.get("seat")
+        cdef int s = SEATS.index(seat) if isinstance(seat, str) and seat in SEATS else -1
+        cdef int j
+        cdef bint found = False
+        for j in range(self.nasked):
+            if self.asked[j] == s:
+                found = True
+        if not found or self.answer[s] >= 0:
+            asked = ", ".join(SEATS[self.asked[j]] for j in range(self.nasked) if self.answer[self.asked[j]] < 0)
+            raise TableError(f"seat = {shown(seat)}: not asked in prompt {n} (asked: {asked})", "seat", seat)
+        act = decision.get("act")
+        # the common answers first, without building the actions
+        cdef int k, code
+        if act == "discard" and self.phase <= DISCARD_ONLY:
+            tile = decision.get("tile")
+            if decision.get("kind") is None and decision.get("tiles") is None:
+                for k in range(self.ncodes[s]):
+                    if self.code[s][k] == DISCARD and CODES[self.atile[s][k]] == tile:
+                        return s, k
+        elif act == "pass" and self.phase >= CLAIM and self.code[s][0] == PASS:
+            if decision.get("kind") is None and decision.get("tiles") is None and decision.get("tile") is None:
+                return s, 0
+        actions = [self.action(s, k) for k in range(self.ncodes[s])]
+        same = [k for k, a in enumerate(actions) if a["act"] == act]
+        if not same:
+            raise TableError(f"act = {shown(act)}: not legal for {seat} (legal: {legal_text(actions)})", "act", act)
+        for name in ("kind", "tiles", "tile"):
+            wanted = [k for k in same if actions[k].get(name) == decision.get(name)]
+            if not wanted:
+                value = decision.get(name)
+                raise TableError(f"{name} = {shown(value)}: {act} not legal for {seat} with it (legal: "
+                                 f"{legal_text(actions)})", name, value)
+            same = wanted
+        return s, same[0]
+
+    # ------------------------------------------------------------------ turns
+
+    def _after_deal(self):
+        cdef int s
+        cdef bint any_ = False
+        for s in range(1, 4):
+            if self.instant_due[s]:
+                self.instant_due[s] = False
+                found = self._instant_win(s)
+                if found is not None:
+                    self._ask(s)
+                    self._add(s, PASS, -1)
+                    self._add(s, WIN, -1, found)
+                    any_ = True
+        if any_:
+            self.w_tile = -1
+            self.w_after = AFTER_DEAL
+            self._open(INSTANT)
+            return
+        self._e_turn()
+
+    cdef _e_turn(self):
+        self.turn = 0
+        self.drawn = self.last_dealt if self.last_dealt >= 0 else self._g15_tile()
+        self.by_kong = False
+        self.kongs = 0
+        self._turn_prompt()
+
+    cdef _draw(self, int s):
+        cdef int t
+        if self.live_left() <= 0:
+            self._exhausted()
+            return
+        t = self.wall[self.front]
+        self.front += 1
+        self.draws[s] += 1
+        self.log.append({"event": "draw", "seat": SEATS[s], "tile": CODES[t], "source": "live"})
+        self.turn = s
+        self.kongs = 0
+        self.by_kong = False
+        if t >= BONUS:
+            t = self._set_aside(s, t)
+            if t < 0:
+                self._g4(s)
+                return
+        self.counts[s][t] += 1
+        self.drawn = t
+        self._turn_prompt()
+
+    cdef _replace_kong(self, int s):
+        cdef int t = self._take_replacement()
+        if t < 0:
+            self._g4(s)
+            return
+        self.log.append({"event": "draw", "seat": SEATS[s], "tile": CODES[t], "source": "replacement"})
+        self.turn = s
+        self.by_kong = True
+        if t >= BONUS:
+            t = self._set_aside(s, t)
+            if t < 0:
+                self._g4(s)
+                return
+        self.counts[s][t] += 1
+        self.drawn = t
+        self._turn_prompt()
+
+    cdef _g4(self, int s):
+        if self.instant_due[s]:
+            self.instant_due[s] = False
+            found = self._instant_win(s)
+            if found is not None:
+                self._ask(s)
+                self._add(s, PASS, -1)
+                self._add(s, WIN, -1, found)
+                self.w_tile = -1
+                self.w_after = AFTER_G4
+                self._open(INSTANT)
+                return
+        self._exhausted()
+
+    cdef _turn_prompt(self):
+        cdef int s = self.turn
+        cdef int i, c
+        cdef int drawn = self.drawn
+        self._ask(s)
+        if drawn >= 0 and (self.r_extra or self.instant_due[s] or self._complete(s, self.counts[s])):
+            win = self._self_win(s)
+            if win is not None:
+                self._add(s, WIN, -1, win)
+        if self.live_left() > 0 and (self.r_concealed or self.r_added):
+            for i in range(34):
+                c = self.counts[s][i]
+                if not c or (self.r_drawn_only and i != drawn):
+                    continue
+                if c == 4 and self.r_concealed:
+                    self._add(s, CONCEALED, i)
+                elif self.r_added and self._has_pung(s, i):
+                    self._add(s, ADDED, i)
+        if (self.r_self_pung and drawn >= 0 and self.counts[s][drawn] >= 3 and not (s == 0 and self.e_first)
+                and self.nmeld[s] < 4):
+            self._add(s, SELF_PUNG, drawn)
+        for i in range(34):
+            if self.counts[s][i]:
+                self._add(s, DISCARD, i)
+        self.instant_due[s] = False
+        self._open(TURN)
+
+    cdef bint _has_pung(self, int s, int i) noexcept:
+        cdef int j
+        for j in range(self.nmeld[s]):
+            if self.mkind[s][j] == M_PUNG and self.mlow[s][j] == i:
+                return True
+        return False
+
+    cdef void _meld(self, int s, int kind, int low, int src, bint concealed) noexcept:
+        cdef int j = self.nmeld[s]
+        self.mkind[s][j] = kind
+        self.mlow[s][j] = low
+        self.msrc[s][j] = src
+        self.mconc[s][j] = concealed
+        self.nmeld[s] = j + 1
+
+    cdef _discard_prompt(self, int s, int f0, int f1):
+        cdef int i
+        self._ask(s)
+        for i in range(34):
+            if self.counts[s][i] and i != f0 and i != f1:
+                self._add(s, DISCARD, i)
+        self.turn = s
+        self.drawn = -1
+        self._open(DISCARD_ONLY)
+
+    cdef _discard(self, int s, int i):
+        cdef int o, n, held, low, number, base, beyond, f1, j, start
+        cdef bint last, sets_ok, first, asked_any = False
+        self.counts[s][i] -= 1
+        self.pond[s][self.npond[s]] = i
+        self.npond[s] += 1
+        if s == 0:
+            self.e_first = False
+        self.discards += 1
+        self.drawn = -1
+        self.log.append({"event": "discard", "seat": SEATS[s], "tile": CODES[i]})
+        last = self.live_left() <= 0
+        sets_ok = not last or self.r_last_any
+        first = self.discards == 1 and s == 0 and not self.declared
+        o = s
+        for _ in range(3):
+            o = NEXT[o]
+            self._add(o, PASS, -1)
+            if self._could_win(o, i):
+                win = self._discard_win(o, i, s, last, first)
+                if win is not None:
+                    self._add(o, WIN, i, win)
+            if sets_ok and self.nmeld[o] < 4:
+                held = self.counts[o][i]
+                if held >= 3 and self.back > self.front:  # a kong needs a replacement
+                    self._add(o, EXPOSED, i)
+                if held >= 2:
+                    if not self.r_swap or self._can_discard_after(o, i, i, i, -1):  # G10
+                        self._add(o, PUNG, i, None, i if self.r_swap else -1, -1)
+                if i < 27 and o == NEXT[s]:
+                    number = i % 9
+                    base = i - number
+                    start = number - 2 if number >= 2 else 0
+                    for low in range(start, (number if number < 6 else 6) + 1):
+                        if not self._run_held(o, base + low, i):
+                            continue
+                        f1 = -1
+                        if self.r_swap:
+                            beyond = low + 3 if number == low else (low - 1 if number == low + 2 else -1)
+                            if 0 <= beyond <= 8:
+                                f1 = base + beyond
+                            if not self._held_ok(o, base + low, i, f1):
+                                continue  # G10
+                        self._add(o, CHOW, base + low, None, i if self.r_swap else -1, f1)
+            if self.ncodes[o] > 1:
+                self._ask(o)
+                asked_any = True
+            else:
+                self.ncodes[o] = 0
+                self.payload[o] = []
+        if asked_any:
+            self.w_tile = i
+            self.w_from = s
+            self._open(CLAIM)
+            return
+        self._draw(NEXT[s])
+
+    cdef bint _held_ok(self, int o, int low, int tile, int f1) noexcept:
+        """G10 for a chow from ``low`` on ``tile``."""
+        cdef int a = -1, b = -1, j
+        for j in range(low, low + 3):
+            if j != tile:
+                if a < 0:
+                    a = j
+                else:
+                    b = j
+        return self._can_discard_after(o, a, b, tile, f1)
+
+    cdef bint _run_held(self, int o, int low, int tile) noexcept:
+        cdef int j
+        for j in range(low, low + 3):
+            if j != tile and self.counts[o][j] < 1:
+                return False
+        return True
+
+    cdef bint _can_discard_after(self, int o, int a, int b, int f0, int f1) noexcept:
+        """G10: after a claim that takes ``a`` and ``b`` from ``o``'s hand,
+        some concealed tile is neither ``f0`` nor ``f1``."""
+        cdef int j, n
+        for j in range(34):
+            n = self.counts[o][j] - (j == a) - (j == b)
+            if n > 0 and j != f0 and j != f1:
+                return True
+        return False
+
+    cdef bint _could_win(self, int o, int i) noexcept:
+        cdef bint found
+        if self.r_extra:
+            return True
+        self.counts[o][i] += 1
+        found = self._complete(o, self.counts[o])
+        self.counts[o][i] -= 1
+        return found
+
+    cdef bint _complete(self, int s, const int *c) noexcept:
+        if standard_shape(c):
+            return True
+        if self.nmeld[s] or not self.r_orphans:
+            return False
+        return orphans_shape(c)
+
+    cdef _self_kong(self, int s, int i, bint concealed):
+        cdef int o, j
+        cdef bint any_ = False
+        self.declared = True
+        self.e_first = False
+        self.kongs += 1
+        if concealed:
+            self.counts[s][i] -= 4
+            self._meld(s, M_KONG, i, -1, True)
+            self.log.append({"event": "kong", "seat": SEATS[s], "kind": "concealed", "tiles": KONG_TEXT[i]})
+        else:
+            self.counts[s][i] -= 1
+            for j in range(self.nmeld[s]):
+                if self.mkind[s][j] == M_PUNG and self.mlow[s][j] == i:
+                    self.mkind[s][j] = M_KONG
+            self.log.append({"event": "kong", "seat": SEATS[s], "kind": "added", "tiles": KONG_TEXT[i]})
+        if self.r_rob == 0 or (concealed and self.r_rob != 2):
+            self._replace_kong(s)
+            return
+        o = s
+        for _ in range(3):
+            o = NEXT[o]
+            if self._could_win(o, i):
+                win = self._rob_win(o, i, s, concealed)
+                if win is not None:
+                    self._ask(o)
+                    self._add(o, PASS, -1)
+                    self._add(o, WIN, i, win)
+                    any_ = True
+        if any_:
+            self.w_tile = i
+            self.w_from = s
+            self.w_concealed = concealed
+            self._open(ROB)
+            return
+        self._replace_kong(s)
+
+    # -------------------------------------------------------------- windows
+
+    cdef _try_resolve(self):
+        cdef int frm = self.w_from if self.phase != INSTANT else 0
+        cdef int best_rank = 9, best_dist = 9, best = -1
+        cdef int j, s, k, rank, dist, code, tile, low, f0, f1, phase
+        for j in range(self.nasked):
+            s = self.asked[j]
+            k = self.answer[s]
+            if k <= 0:
+                continue
+            rank = RANK[self.code[s][k]]
+            dist = (s - frm + 4) % 4
+            if rank < best_rank or (rank == best_rank and dist < best_dist):
+                best_rank, best_dist, best = rank, dist, s
+        for j in range(self.nasked):
+            s = self.asked[j]
+            if self.answer[s] >= 0:
+                continue
+            if best < 0:
+                return
+            dist = (s - frm + 4) % 4
+            for k in range(self.ncodes[s]):
+                code = self.code[s][k]
+                if code == PASS:
+                    continue
+                rank = RANK[code]
+                if rank < best_rank or (rank == best_rank and dist < best_dist):
+                    return
+                if self.r_many and rank == 0 and best_rank == 0:
+                    return
+        phase = self.phase
+        if best < 0:  # everyone passed
+            self._clear()
+            if phase == CLAIM:
+                self._draw(NEXT[frm])
+            elif phase == ROB:
+                self._replace_kong(frm)
+            elif self.w_after == AFTER_DEAL:
+                self._e_turn()
+            else:
+                self._exhausted()
+            return
+        k = self.answer[best]
+        code = self.code[best][k]
+        tile = self.w_tile
+        if code == WIN:
+            winners = [(best, self.payload[best][k][1])]
+            if self.r_many:
+                order = []
+                for j in range(self.nasked):
+                    s = self.asked[j]
+                    if self.answer[s] > 0 and self.code[s][self.answer[s]] == WIN:
+                        order.append(((s - frm + 4) % 4, s))
+                order.sort()
+                winners = [(x, self.payload[x][self.answer[x]][1]) for _, x in order]
+            self._clear()
+            if phase == ROB:
+                self._unmake_kong(frm, tile, self.w_concealed)
+            self._win(winners)
+            return
+        low = self.atile[best][k]
+        f0 = self.forbid[best][k][0]
+        f1 = self.forbid[best][k][1]
+        self._clear()
+        self.npond[frm] -= 1
+        self.declared = True
+        self.e_first = False
+        if code == EXPOSED:
+            self.counts[best][tile] -= 3
+            self._meld(best, M_KONG, tile, frm, False)
+            self.log.append({"event": "kong", "seat": SEATS[best], "kind": "exposed", "tiles": KONG_TEXT[tile],
+                             "from": SEATS[frm]})
+            self.kongs = 1
+            self._replace_kong(best)
+            return
+        if code == PUNG:
+            self.counts[best][tile] -= 2
+            self._meld(best, M_PUNG, tile, frm, False)
+        else:
+            for j in range(low, low + 3):
+                if j != tile:
+                    self.counts[best][j] -= 1
+            self._meld(best, M_CHOW, low, frm, False)
+        self.log.append({"event": ACTS[code], "seat": SEATS[best], "tiles": _set_text(code, low),
+                         "from": SEATS[frm]})
+        self.kongs = 0
+        self._discard_prompt(best, f0, f1)
+
+    cdef void _unmake_kong(self, int s, int i, bint concealed) noexcept:
+        cdef int j
+        if concealed:
+            self.nmeld[s] -= 1
+            self.counts[s][i] += 3
+        else:
+            for j in range(self.nmeld[s]):
+                if self.mkind[s][j] == M_KONG and self.mlow[s][j] == i and not self.mconc[s][j]:
+                    self.mkind[s][j] = M_PUNG
+                    break
+
+
+def shuffle(list tiles, rng):
+    """``tiles`` shuffled in place by Fisher-Yates on ``rng.random()``, as
+    ``hkcore.table.wall.shuffle`` does; returns ``tiles``."""
+    cdef Py_ssize_t i, j
+    rand = rng.random
+    for i in range(len(tiles) - 1, 0, -1):
+        j = <Py_ssize_t>(<double>rand() * (i + 1))
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    return tiles
