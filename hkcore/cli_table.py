@@ -3,6 +3,7 @@ policies (or a person at the terminal) and logs replayed (docs/table.md)."""
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 import sys
@@ -230,11 +231,16 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         records = replay(source)  # lines as bytes: text that is not UTF-8 is a line that is not JSON
     except ReplayError as exc:
         print(f"hkscore: {exc}", file=sys.stderr)
+        if args.json:
+            print(json.dumps({"matches": False, "line": exc.line, "kind": exc.kind, "field": exc.field,
+                              "error": str(exc)}))
         return 2 if exc.kind == "invalid" else 1
     finally:
         if source is not sys.stdin.buffer:
             source.close()
     hands = sum(r["event"] == "end_hand" for r in records)
+    if args.json:
+        print(json.dumps({"matches": True, "records": len(records), "hands": hands}))
     print(f"hkscore: {len(records)} records replayed ({hands} hand{'s' * (hands != 1)}): the log matches",
           file=sys.stderr)
     return 0
@@ -254,8 +260,12 @@ def add_table_commands(sub: Any) -> None:
                          "seeded uniformly random legal action")
     pl.add_argument("--human", metavar="SEAT", help="you play this seat (E, S, W or N) at the terminal")
     pl.add_argument("--out", "-o", metavar="FILE", help="write the log here instead of stdout")
+    pl.add_argument("--json", action="store_true", help="the log is JSON lines already (accepted as by every command)")
     pl.set_defaults(func=_cmd_play)
 
     rp = sub.add_parser("replay", help="replay a game log; exit 1 at the first difference")
     rp.add_argument("log", help="a JSON-lines game log, - for stdin")
+    rp.add_argument("--json", action="store_true",
+                    help='the verdict as JSON on stdout: {"matches": true, "records", "hands"}, or '
+                         '{"matches": false, "line", "kind", "field", "error"}')
     rp.set_defaults(func=_cmd_replay)

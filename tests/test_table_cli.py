@@ -158,6 +158,17 @@ def test_replay_a_hand_worked_log_from_a_file_and_from_stdin() -> None:
     assert piped.stderr == done.stderr
 
 
+def test_replay_json_gives_the_verdict_on_stdout() -> None:
+    text = (GAMES / "example_bga.jsonl").read_text(encoding="utf-8")
+    good = hkscore("replay", "--json", "-", stdin=text)
+    assert good.returncode == 0, good.stderr
+    assert json.loads(good.stdout) == {"matches": True, "records": 14, "hands": 1}
+    bad = hkscore("replay", "--json", "-", stdin=text.replace('"seat":"W","tile":"7z"', '"seat":"W","tile":"9p"'))
+    assert bad.returncode == 1
+    assert json.loads(bad.stdout) == {"matches": False, "line": 5, "kind": "difference", "field": "tile",
+                                      "error": "line 5: tile: expected '9p', engine '7z'"}
+
+
 def test_replay_reports_the_first_difference_and_exits_1() -> None:
     lines = (GAMES / "example_bga.jsonl").read_text(encoding="utf-8").splitlines()
     assert json.loads(lines[4]) == {"event": "draw", "seat": "W", "tile": "7z", "source": "live"}
