@@ -37,7 +37,8 @@ from hkcore.models import context_error as _err
 from hkcore.preset import Preset, load_preset
 from hkcore.tiles import TILES, Tile, format_tiles, parse_tiles, tile
 
-__all__ = ["Claim", "ClaimKind", "Robbing", "legal_claims", "may_discard", "priority", "resolve_claims", "set_claims"]
+__all__ = ["Claim", "ClaimKind", "Robbing", "leaves_a_discard", "legal_claims", "may_discard", "priority", "resolve_claims",
+           "set_claims"]
 
 ClaimKind = Literal["chow", "pung", "kong", "win"]
 Robbing = Literal["added", "concealed"]
@@ -173,7 +174,10 @@ def legal_claims(hand: Any, discard: str, discarder: str, preset: str | Path | P
     player's exposed pung; ``kong="concealed"``: another player declares a
     concealed kong of it. Then only a win (robbing the kong) may be claimed, as
     the preset's ``robbing_kong`` allows; a concealed kong only by thirteen
-    orphans. ``last_tile``: the discard is the last of the hand (scored as such).
+    orphans. ``last_tile``: the discard is the last of the hand (scored as such;
+    then only a win may be claimed, unless the preset's ``[table]
+    last_discard`` is ``"any"``). Under the swap rule a chow or pung that
+    would leave the claimant nothing to discard is not offered.
 
     The list: the win first, then a kong, a pung, then chows by lowest tile.
     Errors (HandError naming the field): a position not waiting (``tiles``), a
@@ -220,10 +224,12 @@ def legal_claims(hand: Any, discard: str, discarder: str, preset: str | Path | P
     win = _win_claim(pos, d, discarder, p, kong, last_tile)
     if win is not None:
         claims.append(win)
-    if kong is not None or len(pos.melds) >= 4:
-        return claims
+    if kong is not None or len(pos.melds) >= 4 or (last_tile and p.table.last_discard == "win"):
+        return claims  # on the last discard only a win (GAME.md G5), unless the preset says otherwise
     swap = bool(p.claims.get("swap_rule"))
     for kind, run, forbidden in set_claims(pos.counts, d.index, seat, discarder, swap=swap):
+        if forbidden and not leaves_a_discard(pos.counts, run, d.index, forbidden):
+            continue  # the claimant could discard nothing (GAME.md G10)
         claims.append(Claim(seat=seat, kind=kind, tiles=format_tiles([TILES[i] for i in run]), discard=d.code,
                             forbidden_discards=tuple(TILES[i].code for i in forbidden)))
     return claims
@@ -261,6 +267,17 @@ def set_claims(counts: Sequence[int], discard: int, seat: str, discarder: str, *
                     forbidden = (discard, base + beyond) if 0 <= beyond <= 8 else (discard,)
                 out.append(("chow", run, forbidden))
     return out
+
+
+def leaves_a_discard(counts: Sequence[int], run: Sequence[int], discard: int, forbidden: Sequence[int]) -> bool:
+    """Whether the claimant, holding ``counts`` and claiming ``discard`` into
+    the set ``run`` (tile indices), keeps a concealed tile it may discard."""
+    left = list(counts)
+    rest = list(run)
+    rest.remove(discard)
+    for j in rest:
+        left[j] -= 1
+    return any(left[j] for j in range(34) if j not in forbidden)
 
 
 def _win_claim(pos: Position, d: Tile, discarder: str, p: Preset, kong: str | None,

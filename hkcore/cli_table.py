@@ -3,7 +3,6 @@ policies (or a person at the terminal) and logs replayed (docs/table.md)."""
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import re
 import sys
@@ -14,7 +13,7 @@ from hkcore.errors import HkcoreError, shown
 from hkcore.preset import builtin_ids
 from hkcore.table.match import Match
 from hkcore.table.policy import POLICIES, Policy, decision, policy
-from hkcore.table.records import line
+from hkcore.table.records import line, lines
 from hkcore.table.replay import ReplayError, replay
 from hkcore.table.start import resolve_preset
 from hkcore.table.wall import SEATS
@@ -149,14 +148,13 @@ class _Person:
                       "tile)")
 
 
-def play_hands(preset: str, seed: int, hands: int | None, choose: Callable[[str], Policy] | None,
-               views: bool, rng: random.Random | None = None) -> Iterator[dict[str, Any]]:
+def play_hands(preset: str, seed: int, hands: int | None, choose: Callable[[str], Policy],
+               views: bool) -> Iterator[dict[str, Any]]:
     """The records of ``hands`` hands under ``preset`` (a whole match when
     None): matches from seeds ``seed``, ``seed + 1``, ...; a match cut short
-    ends ``stopped``. ``choose`` gives each seat's policy; without it every
-    seat plays uniformly random legal actions from ``rng`` (the ``random``
-    policy's choices, made inside the engine). Each record is yielded
-    before the next decision is asked for."""
+    ends ``stopped``. ``choose`` gives each seat's policy. Each record is
+    yielded before the next decision is asked for (a person at the terminal
+    is told what happened first)."""
     played = 0
     while True:
         m = Match(preset, seed=seed)
@@ -165,18 +163,40 @@ def play_hands(preset: str, seed: int, hands: int | None, choose: Callable[[str]
         while not m.over:
             yield from m.log[sent:]
             sent = len(m.log)
-            if choose is None:
-                assert rng is not None
-                new = m.play_random(rng)
-            else:
-                p = m.prompts(views)[0]
-                new = m.submit(choose(p["seat"])(p))
+            p = m.prompts(views)[0]
+            new = m.submit(choose(p["seat"])(p))
             played += sum(r["event"] == "end_hand" for r in new)
             if hands is not None and played >= hands and not m.over:
                 m.stop()  # drops the next hand's first records
         yield from m.log[sent:]
         if hands is None or played >= hands:
             return
+
+
+def random_play(preset: str, seed: int, hands: int | None, rng: random.Random, out: IO[str]) -> tuple[int, int]:
+    """``play_hands`` with every seat random, written to ``out`` a hand at a
+    time as JSON lines: ``(hands played, hands won)``."""
+    played = wins = 0
+    while True:
+        m = Match(preset, seed=seed)
+        seed += 1
+        pending = list(m.log)
+        while not m.over:
+            new = m.play_random(rng)
+            cut = len(new)
+            while new[cut - 1]["event"] not in ("end_hand", "end_match"):
+                cut -= 1  # the next hand's first records wait for it
+            done = pending + new[:cut]
+            pending = new[cut:]
+            played += 1
+            wins += next(r for r in reversed(done) if r["event"] == "end_hand")["result"] == "win"
+            if hands is not None and played >= hands and not m.over:
+                done += m.stop()
+                pending = []
+            out.write(lines(done))
+        out.write(lines(pending))
+        if hands is None or played >= hands:
+            return played, wins
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -200,21 +220,22 @@ def _cmd_play(args: argparse.Namespace) -> int:
     try:
         wins = count = 0
         for preset in presets:
-            fast = args.policy == "random" and human is None
-            block: list[str] = []
-            for r in play_hands(preset, args.seed, hands, None if fast else choose, views=not fast, rng=rng):
-                block.append(line(r))
+            if args.policy == "random" and human is None:
+                n, w = random_play(preset, args.seed, hands, rng, out)
+                count += n
+                wins += w
+                continue
+            block: list[dict[str, Any]] = []
+            for r in play_hands(preset, args.seed, hands, choose, views=True):
+                block.append(r)
                 if human is not None:  # the log as it is made; the person is told at once
                     human.seen(r)
                 if r["event"] == "end_hand":
                     count += 1
                     wins += r["result"] == "win"
-                    block.append("")
-                    out.write("\n".join(block))
+                    out.write(lines(block))
                     block = []
-            if block:
-                block.append("")
-                out.write("\n".join(block))
+            out.write(lines(block))
     finally:
         if out is not sys.stdout:
             out.close()
@@ -231,16 +252,13 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         records = replay(source)  # lines as bytes: text that is not UTF-8 is a line that is not JSON
     except ReplayError as exc:
         print(f"hkscore: {exc}", file=sys.stderr)
-        if args.json:
-            print(json.dumps({"matches": False, "line": exc.line, "kind": exc.kind, "field": exc.field,
-                              "error": str(exc)}))
         return 2 if exc.kind == "invalid" else 1
     finally:
         if source is not sys.stdin.buffer:
             source.close()
+    if args.format == "json":
+        sys.stdout.write("".join(line(r) + "\n" for r in records))
     hands = sum(r["event"] == "end_hand" for r in records)
-    if args.json:
-        print(json.dumps({"matches": True, "records": len(records), "hands": hands}))
     print(f"hkscore: {len(records)} records replayed ({hands} hand{'s' * (hands != 1)}): the log matches",
           file=sys.stderr)
     return 0
@@ -260,12 +278,12 @@ def add_table_commands(sub: Any) -> None:
                          "seeded uniformly random legal action")
     pl.add_argument("--human", metavar="SEAT", help="you play this seat (E, S, W or N) at the terminal")
     pl.add_argument("--out", "-o", metavar="FILE", help="write the log here instead of stdout")
-    pl.add_argument("--json", action="store_true", help="the log is JSON lines already (accepted as by every command)")
+    pl.add_argument("--json", dest="format", action="store_const", const="json",
+                    help="always JSON lines, one record each")
     pl.set_defaults(func=_cmd_play)
 
     rp = sub.add_parser("replay", help="replay a game log; exit 1 at the first difference")
     rp.add_argument("log", help="a JSON-lines game log, - for stdin")
-    rp.add_argument("--json", action="store_true",
-                    help='the verdict as JSON on stdout: {"matches": true, "records", "hands"}, or '
-                         '{"matches": false, "line", "kind", "field", "error"}')
+    rp.add_argument("--json", dest="format", action="store_const", const="json",
+                    help="print the engine's records as JSON lines (the log with its defaults filled)")
     rp.set_defaults(func=_cmd_replay)

@@ -15,6 +15,7 @@ import pytest
 from pydantic import ValidationError
 
 from hkcore.claims import Claim, legal_claims, may_discard, resolve_claims
+from hkcore.preset import load_preset
 from hkcore.errors import HandError
 from hkcore.models import Position
 
@@ -189,12 +190,29 @@ def test_win_claim_carries_its_result() -> None:
 
 
 def test_last_discard_can_lift_a_hand_to_the_minimum() -> None:
-    # bga-old-style has last_discard 1: 2 + 1 = 3, now it may win (the chow stays
-    # offered since S is after E). Mistboard has no last-discard pattern: still 2.
+    # bga-old-style has last_discard 1: 2 + 1 = 3, now it may win. On the last discard only a win may be
+    # claimed (GAME.md G5): the chow S could make on any other discard is not offered. Mistboard has no
+    # last-discard pattern: still 2, so nothing at all.
     claims = legal_claims(TWO_FAAN, "2s", "E", "bga-old-style", last_tile=True)
-    assert kinds(claims) == [("win", "2s"), ("chow", "234s")]
+    assert kinds(claims) == [("win", "2s")]
     assert claims[0].result is not None and claims[0].result.faan == 3
-    assert kinds(legal_claims(TWO_FAAN, "2s", "E", "mistboard", last_tile=True)) == [("chow", "234s")]
+    assert kinds(legal_claims(TWO_FAAN, "2s", "E", "mistboard", last_tile=True)) == []
+    assert kinds(legal_claims(TWO_FAAN, "2s", "E", "bga-old-style")) == [("chow", "234s")]
+    # a house that lets sets be claimed on the last discard ([table] last_discard = "any") keeps the chow
+    anything = load_preset('extends = "bga-old-style"\n[table]\nlast_discard = "any"\n')
+    assert kinds(legal_claims(TWO_FAAN, "2s", "E", anything, last_tile=True)) == [("win", "2s"), ("chow", "234s")]
+
+
+def test_no_claim_that_leaves_nothing_to_discard_under_the_swap_rule() -> None:
+    # S holds three chows and 4567s. Chowing E's 4s as 456s leaves 4s and 7s, which the swap rule forbids
+    # (the claimed tile, and 7s beyond the run's other end): nothing to discard, so it is not offered
+    # (GAME.md G10). The win on 4s (44 + 567s) is all_chows 1, below just-cards' minimum 3. Without the
+    # swap rule (hk-classic) the chow is offered.
+    hand = {"tiles": "4567s", "melds": [{"kind": "chow", "tiles": "123m", "from": "E"},
+                                         {"kind": "chow", "tiles": "789p", "from": "E"},
+                                         {"kind": "chow", "tiles": "234p", "from": "E"}], "seat_wind": "S"}
+    assert kinds(legal_claims(hand, "4s", "E", "just-cards")) == []
+    assert kinds(legal_claims(hand, "4s", "E", "hk-classic")) == [("chow", "456s")]
 
 
 def test_hand_accepted_as_position_dict_or_notation() -> None:

@@ -20,10 +20,11 @@ from hkcore.errors import HkcoreError, TableError
 from hkcore.table import ReplayError, Table, replay
 from hkcore.table.match import Match
 
+from helpers.tables import BUILTIN, conserved, house, junk_decisions, play
+
 GAMES = Path(__file__).resolve().parent / "cases" / "games"
 REFUSED = {r["file"]: r for r in json.loads((GAMES / "refused.json").read_text())}
 LOGS = sorted(p.name for p in GAMES.glob("*.jsonl"))
-BUILTIN = ["mistboard", "bga-old-style", "just-cards", "hk-classic", "playingcards-io"]
 
 
 def lines(name: str) -> list[dict]:
@@ -232,58 +233,16 @@ def test_a_dead_wall_is_kept_back() -> None:
 
 # ------------------------------------------------------------ properties
 
-def house(draw: st.DrawFn) -> str:
-    base = draw(st.sampled_from(BUILTIN))
-    knobs = []
-    if draw(st.booleans()):
-        knobs.append(f"dead_wall = {draw(st.integers(0, 20))}")
-    else:
-        knobs.append(f'replacement = "{draw(st.sampled_from(["back", "front"]))}"\ndead_wall = 0')
-    knobs.append(f"concealed_kong = {draw(st.sampled_from(['true', 'false']))}")
-    knobs.append(f'kong_tile = "{draw(st.sampled_from(["any", "drawn"]))}"')
-    knobs.append(f"self_pung = {draw(st.sampled_from(['true', 'false']))}")
-    knobs.append(f'last_discard = "{draw(st.sampled_from(["win", "any"]))}"')
-    knobs.append(f"show_concealed_kongs = {draw(st.sampled_from(['true', 'false']))}")
-    text = f'extends = "{base}"\nid = "house"\n[table]\n' + "\n".join(knobs) + "\n"
-    try:
-        hkcore.load_preset(text)
-    except HkcoreError:  # a refused combination (robbing without added kongs, ...): the base as it is
-        return base
-    return text
-
-
-def conserved(t: Table) -> None:
-    total = t.wall_left()
-    v = t.view("E")
-    for s in "ESWN":
-        total += v["held"][s] + len(hkcore.parse_tiles(v["ponds"][s])) + len(hkcore.parse_tiles(v["bonus"][s]))
-        total += sum(len(hkcore.parse_tiles(m["tiles"])) if m["tiles"] else 4 for m in v["melds"][s])
-        size = v["held"][s] + 3 * len(v["melds"][s])
-        assert size in (13, 14), (s, size)
-    assert total == (144 if t.preset.bonus_tiles else 136)
-
-
-def play(t: Table, rng: random.Random, check: bool = True) -> Table:
-    steps = 0
-    while not t.over:
-        if check:
-            conserved(t)
-        prompts = t.prompts()
-        assert prompts, "a live table always has a legal action"
-        rng.shuffle(prompts)  # answers in any order
-        p = prompts[0]
-        a = p["actions"][int(rng.random() * len(p["actions"]))]
-        if check and p["phase"] in ("claim", "rob") and len(prompts) > 1:
-            same_outcome_in_any_order(t, prompts, rng)
-        t.submit({"prompt": p["prompt"], "seat": p["seat"], **a})
-        steps += 1
-        assert steps < 2000
-    return t
+RANK = {"win": 0, "kong": 1, "pung": 1, "chow": 2}
 
 
 def same_outcome_in_any_order(t: Table, prompts: list[dict], rng: random.Random) -> None:
-    """The window's outcome does not depend on the order the answers arrive in."""
+    """The window's outcome does not depend on the order the answers arrive in, and it is the
+    highest claim answered: a win over a pung or kong over a chow, then the seat nearest after
+    the discarder (GAME.md §3.4); never a lower one while a higher was pending."""
     answers = [(p["seat"], p["actions"][int(rng.random() * len(p["actions"]))]) for p in prompts]
+    frm = "ESWN".index(prompts[0]["from"])
+    claimed = [(RANK[a["act"]], ("ESWN".index(seat) - frm) % 4, seat, a) for seat, a in answers if a["act"] != "pass"]
     outcomes = []
     for order in (answers, answers[::-1]):
         c = t.copy()
@@ -292,6 +251,12 @@ def same_outcome_in_any_order(t: Table, prompts: list[dict], rng: random.Random)
                 c.submit({"prompt": prompts[0]["prompt"], "seat": seat, **a})
         outcomes.append(c.log[len(t.log):])
     assert outcomes[0] == outcomes[1]
+    first = outcomes[0][0]
+    if claimed:
+        _, _, seat, a = min(claimed, key=lambda x: (x[0], x[1]))
+        assert (first["event"], first["seat"]) == (a["act"], seat)
+    else:
+        assert first["event"] in ("draw", "exhausted")
 
 
 @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -301,7 +266,7 @@ def test_random_legal_play_keeps_the_contract(data: st.DataObject) -> None:
     seed = data.draw(st.integers(0, 2**32))
     t = Table({"event": "start", "preset": preset, "seed": seed})
     start_points = None if t.points is None else sum(t.points.values())
-    play(t, random.Random(seed))
+    play(t, random.Random(seed), window_check=same_outcome_in_any_order)
     conserved(t)
     end = t.log[-1] if t.log[-1]["event"] == "end_hand" else t.log[-2]
     if start_points is not None:
@@ -348,3 +313,84 @@ def test_a_match_plays_to_its_end_and_replays(preset: str) -> None:
         assert hands >= 4 * rules.rounds  # every player deals at least once a round
     assert [s["place"] for s in last["standings"]][0] == 1
     assert replay(m.log) == m.log
+
+
+@pytest.mark.parametrize("preset", BUILTIN)
+def test_a_line_is_the_record_as_compact_json(preset: str) -> None:
+    from hkcore.table.records import line
+    t = Table({"event": "start", "preset": preset, "seed": 9})
+    play(t, random.Random(9), check=False)
+    for r in t.log:
+        assert line(r) == json.dumps(r, separators=(",", ":"), ensure_ascii=False)
+    odd = [{"event": "draw", "tile": "1m", "seat": "E", "source": "live"}, {"event": "draw", "seat": "E", "tile": [1],
+           "source": "live"}, {"event": "discard", "seat": "X", "tile": "1m"}, {"event": "discard", "seat": "E"}]
+    for r in odd:  # not as the engine writes them: written by json all the same
+        assert line(r) == json.dumps(r, separators=(",", ":"), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("preset", BUILTIN)
+def test_the_engine_plays_random_as_the_random_policy_does(preset: str) -> None:
+    """Match.play_random makes the choices the random policy makes from the same generator."""
+    from hkcore.table.policy import random_policy
+    fast = Match(preset, seed=4)
+    fast.play_random(random.Random(5))
+    slow = Match(preset, seed=4)
+    choose = random_policy(random.Random(5))
+    hand = slow.table
+    while slow.table is hand and not slow.over:
+        slow.submit(choose(slow.prompts()[0]))
+    assert fast.log == slow.log
+
+
+def _twin_tables() -> tuple[type, type] | None:
+    from hkcore.table import _pyengine, engine
+    from hkcore.table.table import Table as Compiled
+    if engine.IMPLEMENTATION != "cython":
+        return None
+    body = {k: v for k, v in vars(Compiled).items() if k not in ("__dict__", "__weakref__")}
+    return Compiled, type("PureTable", (_pyengine.Engine,), body)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(st.data())
+def test_the_compiled_engine_and_its_twin_write_the_same_log(data: st.DataObject) -> None:
+    found = _twin_tables()
+    if found is None:
+        pytest.skip("the compiled engine is not in use")
+    compiled, pure = found
+    preset = data.draw(st.composite(house)())
+    seed = data.draw(st.integers(0, 2**32))
+    logs, prompts = [], []
+    for cls in (compiled, pure):
+        t = cls({"event": "start", "preset": preset, "seed": seed})
+        rng = random.Random(seed)
+        seen = []
+        while not t.over:
+            ps = t.prompts()
+            seen.append(ps)
+            p = ps[-1]
+            a = p["actions"][int(rng.random() * len(p["actions"]))]
+            t.submit({"prompt": p["prompt"], "seat": p["seat"], **a})
+        logs.append(t.log)
+        prompts.append(seen)
+    assert logs[0] == logs[1]
+    assert prompts[0] == prompts[1]
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(st.sampled_from(BUILTIN), st.integers(0, 2**32), st.integers(0, 80), st.randoms(use_true_random=False))
+def test_hostile_decisions_are_refused_and_change_nothing(preset: str, seed: int, cut: int,
+                                                          rnd: random.Random) -> None:
+    t = Table({"event": "start", "preset": preset, "seed": seed})
+    for _ in range(cut):
+        if t.over:
+            break
+        p = t.prompts()[0]
+        t.submit({"prompt": p["prompt"], "seat": p["seat"], **p["actions"][int(rnd.random() * len(p["actions"]))]})
+    for bad in junk_decisions(t, rnd, 20):
+        before = pickle.dumps(t)
+        with pytest.raises(TableError) as info:
+            t.submit(bad)
+        assert info.value.field in ("decision", "prompt", "seat", "act", "kind", "tiles", "tile")
+        assert len(str(info.value).splitlines()) == 1 and len(str(info.value)) < 400
+        assert pickle.dumps(t) == before

@@ -15,7 +15,8 @@ from hkcore.core._ccore cimport orphans_shape, standard_shape
 
 from hkcore.errors import TableError, shown
 from hkcore.table._pyengine import legal_text
-from hkcore.table.wall import BONUS as _BONUS, CODES as _CODES, SEATS as _SEATS, canonical
+from hkcore.table.wall import BONUS as _BONUS, CODES as _CODES, SEATS as _SEATS
+from hkcore.table.wall import canonical as _wall_canonical
 
 IMPLEMENTATION = "cython"
 
@@ -71,7 +72,7 @@ cdef list _texts(int n, int code):
     cdef int i
     for i in range(34):
         if code == CHOW:
-            out.append(canonical((i, i + 1, i + 2)) if i < 27 and i % 9 <= 6 else None)
+            out.append(_wall_canonical((i, i + 1, i + 2)) if i < 27 and i % 9 <= 6 else None)
         else:
             out.append(CODES[i][0] * n + CODES[i][1])
     return out
@@ -81,6 +82,44 @@ cdef list KONG_TEXT = _texts(4, CONCEALED)
 cdef list PUNG_TEXT = _texts(3, PUNG)
 cdef list CHOW_TEXT = _texts(3, CHOW)
 cdef list DISCARD_ACTIONS = [{"act": "discard", "tile": CODES[i]} for i in range(34)]
+
+
+cdef tuple _SUIT_OF = tuple(CODES[i][1] for i in range(42))
+cdef tuple _DIGIT_OF = tuple(CODES[i][0] for i in range(42))
+
+
+cdef str _canon(const int *c):
+    """34 counts in canonical notation (as ``hkcore.table.wall.canonical``)."""
+    cdef list out = []
+    cdef int i, k
+    cdef str suit = ""
+    for i in range(34):
+        if c[i]:
+            if _SUIT_OF[i] != suit:
+                if suit:
+                    out.append(suit)
+                suit = _SUIT_OF[i]
+            for k in range(c[i]):
+                out.append(_DIGIT_OF[i])
+    if suit:
+        out.append(suit)
+    return "".join(out)
+
+
+cdef str _canon_list(const int *tiles, int n):
+    """Tile indices 0..41 in canonical notation."""
+    cdef list ordered = sorted([tiles[i] for i in range(n)])
+    cdef list out = []
+    cdef str suit = ""
+    for i in ordered:
+        if _SUIT_OF[i] != suit:
+            if suit:
+                out.append(suit)
+            suit = _SUIT_OF[i]
+        out.append(_DIGIT_OF[i])
+    if suit:
+        out.append(suit)
+    return "".join(out)
 
 
 cdef inline str _set_text(int code, int low):
@@ -202,6 +241,34 @@ cdef class Engine:
                 m["from"] = SEATS[self.msrc[s][j]]
             out.append(m)
         return out
+
+    def seen(self, int s, bint hide):
+        """What seat ``s`` sees of the hand: its concealed tiles less the tile
+        just drawn, that tile (or None), then by seat the declared sets (a
+        concealed kong's tiles null with ``hide``, but for ``s``'s own), the
+        bonus tiles, the ponds and how many tiles each holds."""
+        cdef int c[34]
+        cdef int o, i, n
+        cdef int drawn = self.drawn if (s == self.turn and self.phase == TURN and self.drawn >= 0
+                                        and not (s == 0 and self.e_first)) else -1
+        for i in range(34):
+            c[i] = self.counts[s][i]
+        if drawn >= 0:
+            c[drawn] -= 1
+        melds = {}
+        bonus = {}
+        ponds = {}
+        held = {}
+        for o in range(4):
+            seat = SEATS[o]
+            melds[seat] = self.melds_json(o, hide and o != s) if self.nmeld[o] else []
+            bonus[seat] = _canon_list(self.bonus[o], self.nbonus[o]) if self.nbonus[o] else ""
+            ponds[seat] = "".join([CODES[self.pond[o][i]] for i in range(self.npond[o])])
+            n = 0
+            for i in range(34):
+                n += self.counts[o][i]
+            held[seat] = n
+        return _canon(c), None if drawn < 0 else CODES[drawn], melds, bonus, ponds, held
 
     def counts_of(self, int s):
         """A copy of ``s``'s 34 counts of concealed tiles."""
@@ -914,3 +981,96 @@ def shuffle(list tiles, rng):
         j = <Py_ssize_t>(<double>rand() * (i + 1))
         tiles[i], tiles[j] = tiles[j], tiles[i]
     return tiles
+
+
+cdef dict _DRAW_LINES = {s: {t: {src: f'{{"event":"draw","seat":"{s}","tile":"{t}","source":"{src}"}}'
+                                 for src in ("live", "replacement")} for t in CODES} for s in SEATS}
+cdef dict _DISCARD_LINES = {s: {t: f'{{"event":"discard","seat":"{s}","tile":"{t}"}}' for t in CODES}
+                            for s in SEATS}
+cdef dict _BONUS_LINES = {s: {t: {r: f'{{"event":"bonus","seat":"{s}","tile":"{t}","replacement":'
+                                     + ("null" if r is None else f'"{r}"') + "}"
+                                  for r in (*CODES, None)} for t in CODES[34:]} for s in SEATS}
+cdef tuple _BONUS_KEYS = ("event", "seat", "tile", "replacement")
+cdef tuple _DRAW_KEYS = ("event", "seat", "tile", "source")
+cdef tuple _DISCARD_KEYS = ("event", "seat", "tile")
+
+
+def common_line(record):
+    """The JSON line of a draw or discard record as the engine writes it, or
+    None for any other record (``hkcore.table.records.line`` writes those)."""
+    return _common_line(record)
+
+
+def canonical(tiles):
+    """Tile indices 0..41 in canonical notation (as ``hkcore.table.wall.canonical``)."""
+    cdef int buf[42]
+    cdef int n = 0
+    for i in tiles:
+        buf[n] = i
+        n += 1
+        if n == 42:
+            return _canon_py(tiles)
+    return _canon_list(buf, n)
+
+
+cdef str _canon_py(tiles):
+    return _wall_canonical(tiles)
+
+
+def lines(list records, dumps):
+    """The records as JSON lines, each ended by a newline: the commonest
+    looked up, the rest by ``dumps``."""
+    cdef list out = []
+    for r in records:
+        text = _common_line(r)
+        out.append(text if text is not None else dumps(r))
+        out.append("\n")
+    return "".join(out)
+
+
+cdef object _common_line(object record):
+    cdef Py_ssize_t n
+    cdef dict by_seat
+    if type(record) is not dict:
+        return None
+    n = len(<dict>record)
+    ev = (<dict>record).get("event")
+    seat = (<dict>record).get("seat")
+    tile = (<dict>record).get("tile")
+    if type(seat) is not str or type(tile) is not str:
+        return None
+    if n == 4 and ev == "bonus":
+        by_seat = _BONUS_LINES.get(seat)
+        if by_seat is None:
+            return None
+        by_tile = by_seat.get(tile)
+        if by_tile is None:
+            return None
+        r = (<dict>record).get("replacement")
+        if r is not None and type(r) is not str:
+            return None
+        text = by_tile.get(r)
+        if text is not None and tuple(record) == _BONUS_KEYS:
+            return text
+        return None
+    if n == 4 and ev == "draw":
+        source = (<dict>record).get("source")
+        if type(source) is not str:
+            return None
+        by_seat = _DRAW_LINES.get(seat)
+        if by_seat is None:
+            return None
+        by_tile = by_seat.get(tile)
+        if by_tile is None:
+            return None
+        text = by_tile.get(source)
+        if text is not None and tuple(record) == _DRAW_KEYS:
+            return text
+    elif n == 3 and ev == "discard":
+        by_seat = _DISCARD_LINES.get(seat)
+        if by_seat is None:
+            return None
+        text = by_seat.get(tile)
+        if text is not None and tuple(record) == _DISCARD_KEYS:
+            return text
+    return None

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hkcore import core
-from hkcore.claims import set_claims
+from hkcore.claims import leaves_a_discard, set_claims
 from hkcore.errors import TableError, shown
 from hkcore.table.wall import BONUS, CODES, SEATS, canonical
 
@@ -48,6 +48,9 @@ def _set_text(code: int, low: int) -> str:
 
 class Engine:
     """The state of a hand in play and every step of its flow."""
+
+    #: the records of the hand so far (the subclass begins it with the start record)
+    log: list[dict[str, Any]]
 
     def _setup(self, hands: list[list[int]], wall: list[int], reserve: int, rules: tuple[int, ...]) -> None:
         """``rules``: concealed_kong, added_kong, kong_tile drawn, self_pung,
@@ -118,6 +121,22 @@ class Engine:
                 m["from"] = SEATS[source]
             out.append(m)
         return out
+
+    def seen(self, s: int, hide: bool) -> tuple[Any, ...]:
+        """What seat ``s`` sees of the hand: its concealed tiles less the tile
+        just drawn, that tile (or None), then by seat the declared sets (a
+        concealed kong's tiles null with ``hide``, but for ``s``'s own), the
+        bonus tiles, the ponds and how many tiles each holds."""
+        counts = list(self.counts[s])
+        drawn = self.drawn if (s == self.turn and self.phase == TURN and self.drawn >= 0
+                               and not (s == 0 and self.e_first)) else -1
+        if drawn >= 0:
+            counts[drawn] -= 1
+        return (canonical([i for i in range(34) for _ in range(counts[i])]), None if drawn < 0 else CODES[drawn],
+                {SEATS[o]: self.melds_json(o, hide and o != s) for o in range(4)},
+                {SEATS[o]: canonical(self.bonus[o]) for o in range(4)},
+                {SEATS[o]: "".join(CODES[i] for i in self.ponds[o]) for o in range(4)},
+                {SEATS[o]: sum(self.counts[o]) for o in range(4)})
 
     def counts_of(self, s: int) -> list[int]:
         """A copy of ``s``'s 34 counts of concealed tiles."""
@@ -513,7 +532,7 @@ class Engine:
                     if kind == "kong":
                         if self.back > self.front:  # a kong needs a replacement
                             self._add(o, EXPOSED, i)
-                    elif not forbidden or _can_discard_after(counts, run, i, forbidden):  # G10
+                    elif not forbidden or leaves_a_discard(counts, run, i, forbidden):  # G10
                         self._add(o, PUNG if kind == "pung" else CHOW, run[0], None, forbidden)
             if self.codes[o]:
                 self.codes[o].insert(0, PASS)
@@ -696,15 +715,6 @@ class Engine:
         raise NotImplementedError
 
 
-def _can_discard_after(counts: list[int], run: tuple[int, ...], tile: int, forbidden: tuple[int, ...]) -> bool:
-    left = list(counts)
-    rest = list(run)
-    rest.remove(tile)
-    for j in rest:
-        left[j] -= 1
-    return any(left[j] for j in range(34) if j not in forbidden)
-
-
 def legal_text(actions: list[dict[str, Any]]) -> str:
     """The kinds of action a prompt lists, in its order: ``pass, win``."""
     return ", ".join(dict.fromkeys(a["act"] for a in actions))
@@ -715,3 +725,45 @@ _STATE = ("_r_concealed", "_r_added", "_r_drawn_only", "_r_self_pung", "_r_last_
           "back", "from_back", "reserve", "prompt_no", "phase", "turn", "drawn", "by_kong", "kongs", "declared",
           "e_first", "draws", "discards", "instant_due", "last_dealt", "over", "asked", "codes", "tiles", "payload",
           "forbid", "answer", "w_tile", "w_from", "w_after", "w_concealed")
+
+
+#: the JSON lines of the commonest records, by their values
+_LINES: dict[tuple[str, ...], str] = {
+    **{("draw", s, t, src): f'{{"event":"draw","seat":"{s}","tile":"{t}","source":"{src}"}}'
+       for s in SEATS for t in CODES for src in ("live", "replacement")},
+    **{("discard", s, t): f'{{"event":"discard","seat":"{s}","tile":"{t}"}}' for s in SEATS for t in CODES},
+}
+_LINES.update({("bonus", s, t, r): f'{{"event":"bonus","seat":"{s}","tile":"{t}","replacement":'
+               + ("null" if r is None else f'"{r}"') + "}" for s in SEATS for t in CODES[34:] for r in (*CODES, None)})
+_DRAW_KEYS = ("event", "seat", "tile", "source")
+_BONUS_KEYS = ("event", "seat", "tile", "replacement")
+_DISCARD_KEYS = ("event", "seat", "tile")
+
+
+def common_line(record: Any) -> str | None:
+    """The JSON line of a draw, bonus or discard record as the engine writes it, or
+    None for any other record (``hkcore.table.records.line`` writes those)."""
+    if type(record) is not dict:
+        return None
+    n = len(record)
+    event = record.get("event")
+    if (n == 4 and event in ("draw", "bonus")) or (n == 3 and event == "discard"):
+        try:
+            found = _LINES.get(tuple(record.values()))
+        except TypeError:  # a value that is no tile or seat
+            return None
+        keys = _DISCARD_KEYS if n == 3 else _DRAW_KEYS if event == "draw" else _BONUS_KEYS
+        if found is not None and tuple(record) == keys:
+            return str(found)
+    return None
+
+
+def lines(records: list[Any], dumps: Any) -> str:
+    """The records as JSON lines, each ended by a newline: the commonest
+    looked up, the rest by ``dumps``."""
+    out = []
+    for r in records:
+        text = common_line(r)
+        out.append(text if text is not None else dumps(r))
+        out.append("\n")
+    return "".join(out)

@@ -4,17 +4,22 @@ The choice follows the core's (``hkcore.core.IMPLEMENTATION``):
 ``HKCORE_PURE_PYTHON=1`` selects the twin for both."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hkcore import core
 from hkcore.table._pyengine import legal_text
 
-if core.IMPLEMENTATION == "cython":
+if TYPE_CHECKING:  # the compiled engine has the pure one's surface
+    from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line, lines
+    from hkcore.table.wall import canonical, shuffle
+elif core.IMPLEMENTATION == "cython":
     try:
-        from hkcore.table._cengine import IMPLEMENTATION, Engine, shuffle
+        from hkcore.table._cengine import IMPLEMENTATION, Engine, canonical, common_line, lines, shuffle
     except ImportError:  # pragma: no cover - a build without the compiled engine
-        from hkcore.table._pyengine import IMPLEMENTATION, Engine
-        from hkcore.table.wall import shuffle
+        from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line, lines
+        from hkcore.table.wall import canonical, shuffle
 else:
-    from hkcore.table._pyengine import IMPLEMENTATION, Engine
-    from hkcore.table.wall import shuffle
+    from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line, lines
+    from hkcore.table.wall import canonical, shuffle
 
-__all__ = ["Engine", "IMPLEMENTATION", "legal_text", "shuffle"]
+__all__ = ["Engine", "IMPLEMENTATION", "canonical", "common_line", "legal_text", "lines", "shuffle"]

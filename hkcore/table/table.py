@@ -116,23 +116,11 @@ class Table(Engine):
         """What ``seat`` may see now (GAME.md §8.4 ``view``)."""
         if seat not in SEATS:
             raise TableError(f"seat = {shown(seat)}: not a seat (E, S, W or N)", "seat", seat)
-        s = SEATS.index(seat)
-        counts = self.counts_of(s)
-        drawn = self.drawn if (s == self.turn and self.phase == 0 and self.drawn >= 0
-                               and not (s == 0 and self.e_first)) else -1
-        if drawn >= 0:
-            counts[drawn] -= 1
-        hide = not self.preset.table.show_concealed_kongs
-        return {
-            "seat": seat, "hand": self.hand_no, "round": self.wind, "live_left": self.live_left(),
-            "tiles": canonical([i for i in range(34) for _ in range(counts[i])]),
-            "drawn": None if drawn < 0 else CODES[drawn],
-            "melds": {SEATS[o]: self.melds_json(o, hide and o != s) for o in range(4)},
-            "bonus": {SEATS[o]: canonical(self.bonus_of(o)) for o in range(4)},
-            "ponds": {SEATS[o]: "".join(CODES[i] for i in self.pond_of(o)) for o in range(4)},
-            "held": {SEATS[o]: sum(self.counts_of(o)) for o in range(4)},
-            "points": None if self.points is None else dict(self.points),
-        }
+        tiles, drawn, melds, bonus, ponds, held = self.seen(SEATS.index(seat),
+                                                            not self.preset.table.show_concealed_kongs)
+        return {"seat": seat, "hand": self.hand_no, "round": self.wind, "live_left": self.live_left(),
+                "tiles": tiles, "drawn": drawn, "melds": melds, "bonus": bonus, "ponds": ponds, "held": held,
+                "points": None if self.points is None else dict(self.points)}
 
     def _g15_tile(self) -> int:
         """G15: the last tile of hands.E as written (a hand tile)."""
