@@ -66,6 +66,11 @@ _WHERE = {
     "readings": "hkcore.questions",
     "tiles_away": "hkcore.questions",
     "waits": "hkcore.questions",
+    "Table": "hkcore.table.table",
+    "Match": "hkcore.table.match",
+    "replay": "hkcore.table.replay",
+    "ReplayError": "hkcore.table.replay",
+    "TableError": "hkcore.errors",
     "HandError": "hkcore.errors",
     "HkcoreError": "hkcore.errors",
     "TileError": "hkcore.errors",
@@ -77,7 +82,7 @@ _WHERE = {
 }
 _SUBMODULES = frozenset({"core", "notation", "engine", "models", "preset", "registry", "analysis", "claims",
                          "comparison", "batch", "questions", "shaping", "tiles", "errors", "patterns", "shapes", "payments",
-                         "hookspecs", "cli", "summary", "report", "sample"})
+                         "hookspecs", "cli", "summary", "report", "sample", "table"})
 
 __all__ = [*_WHERE, "core", "notation"]
 
@@ -105,10 +110,13 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from hkcore.comparison import Comparison, compare
     from hkcore.summary import ComparisonSummary, compare_many
     from hkcore.engine import score
-    from hkcore.errors import HandError, HkcoreError, TileError
+    from hkcore.errors import HandError, HkcoreError, TableError, TileError
     from hkcore.hookspecs import hookimpl
     from hkcore.models import Hand, Meld, PatternScore, Position, ScoreResult
     from hkcore.preset import Preset, PresetError, load_preset, presets
     from hkcore.registry import PluginError, register_plugin, reload_plugins, unregister_plugin
     from hkcore.questions import is_complete, readings, tiles_away, waits
+    from hkcore.table.match import Match
+    from hkcore.table.replay import ReplayError, replay
+    from hkcore.table.table import Table
     from hkcore.tiles import TILES, Tile, format_tiles, parse_tiles, tile

@@ -180,21 +180,15 @@ def random_play(preset: str, seed: int, hands: int | None, rng: random.Random, o
     while True:
         m = Match(preset, seed=seed)
         seed += 1
-        pending = list(m.log)
         while not m.over:
-            new = m.play_random(rng)
-            cut = len(new)
-            while new[cut - 1]["event"] not in ("end_hand", "end_match"):
-                cut -= 1  # the next hand's first records wait for it
-            done = pending + new[:cut]
-            pending = new[cut:]
+            t = m.table
+            m.play_random(rng)
             played += 1
-            wins += next(r for r in reversed(done) if r["event"] == "end_hand")["result"] == "win"
+            end = t.log[-1] if t.log[-1]["event"] == "end_hand" else t.log[-2]
+            wins += end["result"] == "win"
+            out.write(lines(t.log, t.texts))
             if hands is not None and played >= hands and not m.over:
-                done += m.stop()
-                pending = []
-            out.write(lines(done))
-        out.write(lines(pending))
+                out.write(lines(m.stop()))  # the next hand, dealt, is dropped
         if hands is None or played >= hands:
             return played, wins
 

@@ -322,6 +322,9 @@ def test_a_line_is_the_record_as_compact_json(preset: str) -> None:
     play(t, random.Random(9), check=False)
     for r in t.log:
         assert line(r) == json.dumps(r, separators=(",", ":"), ensure_ascii=False)
+    from hkcore.table.records import lines
+    want = "".join(json.dumps(r, separators=(",", ":"), ensure_ascii=False) + "\n" for r in t.log)
+    assert lines(t.log, t.texts) == want == lines(t.log)  # the engine's own lines beside its log
     odd = [{"event": "draw", "tile": "1m", "seat": "E", "source": "live"}, {"event": "draw", "seat": "E", "tile": [1],
            "source": "live"}, {"event": "discard", "seat": "X", "tile": "1m"}, {"event": "discard", "seat": "E"}]
     for r in odd:  # not as the engine writes them: written by json all the same

@@ -82,6 +82,28 @@ cdef list KONG_TEXT = _texts(4, CONCEALED)
 cdef list PUNG_TEXT = _texts(3, PUNG)
 cdef list CHOW_TEXT = _texts(3, CHOW)
 cdef list DISCARD_ACTIONS = [{"act": "discard", "tile": CODES[i]} for i in range(34)]
+# the JSON lines of the commonest records, by seat and tile index
+cdef tuple DRAW_TEXT = tuple(f'{{"event":"draw","seat":"{SEATS[s]}","tile":"{CODES[t]}","source":"{src}"}}'
+                             for s in range(4) for t in range(42) for src in ("live", "replacement"))
+# the records themselves, copied for each use (a copy of a small dict is cheaper than building it)
+cdef tuple DRAW_RECORD = tuple({"event": "draw", "seat": SEATS[s], "tile": CODES[t], "source": src}
+                               for s in range(4) for t in range(42) for src in ("live", "replacement"))
+cdef tuple DISCARD_RECORD = tuple({"event": "discard", "seat": SEATS[s], "tile": CODES[t]}
+                                  for s in range(4) for t in range(42))
+cdef tuple DISCARD_TEXT = tuple(f'{{"event":"discard","seat":"{SEATS[s]}","tile":"{CODES[t]}"}}'
+                                for s in range(4) for t in range(42))
+cdef tuple SET_TEXT = tuple(  # pung and chow records: by seat, kind (0 pung, 1 chow), lowest tile, discarder
+    f'{{"event":"{("pung", "chow")[k]}","seat":"{SEATS[s]}","tiles":"{CODES[t][0] * 3 + CODES[t][1] if k == 0 else _wall_canonical((t, t + 1, t + 2)) if t < 27 and t % 9 <= 6 else ""}","from":"{SEATS[f]}"}}'
+    for s in range(4) for k in range(2) for t in range(34) for f in range(4))
+cdef tuple KONG_LINE = tuple(  # self kongs: by seat, kind (0 concealed, 1 added), tile
+    f'{{"event":"kong","seat":"{SEATS[s]}","kind":"{("concealed", "added")[k]}","tiles":"{CODES[t][0] * 4 + CODES[t][1]}"}}'
+    for s in range(4) for k in range(2) for t in range(34))
+cdef tuple EXPOSED_LINE = tuple(
+    f'{{"event":"kong","seat":"{SEATS[s]}","kind":"exposed","tiles":"{CODES[t][0] * 4 + CODES[t][1]}","from":"{SEATS[f]}"}}'
+    for s in range(4) for t in range(34) for f in range(4))
+cdef tuple BONUS_TEXT = tuple(f'{{"event":"bonus","seat":"{SEATS[s]}","tile":"{CODES[b]}","replacement":'
+                              + ("null" if r == 42 else f'"{CODES[r]}"') + "}"
+                              for s in range(4) for b in range(34, 42) for r in range(43))
 
 
 cdef tuple _SUIT_OF = tuple(CODES[i][1] for i in range(42))
@@ -134,6 +156,7 @@ cdef class Engine:
     """The state of a hand in play and every step of its flow."""
 
     cdef public list log
+    cdef public list texts
     cdef int r_concealed, r_added, r_drawn_only, r_self_pung, r_last_any, r_swap, r_rob, r_many, r_instant
     cdef int r_orphans, r_extra, r_front
     cdef int counts[4][34]
@@ -167,6 +190,7 @@ cdef class Engine:
         cdef int s, i, n
         (self.r_concealed, self.r_added, self.r_drawn_only, self.r_self_pung, self.r_last_any, self.r_swap,
          self.r_rob, self.r_many, self.r_instant, self.r_orphans, self.r_extra, self.r_front) = rules
+        self.texts = [None] * len(self.log)
         memset(self.counts, 0, sizeof(self.counts))
         memset(self.nmeld, 0, sizeof(self.nmeld))
         memset(self.nbonus, 0, sizeof(self.nbonus))
@@ -209,10 +233,26 @@ cdef class Engine:
                 else:
                     self.counts[s][i] += 1
 
+    cdef inline void _rec(self, dict record, object text) except *:
+        self.log.append(record)
+        self.texts.append(text)
+
+    def emit(self, dict record):
+        """Append a record the engine does not write itself (its line is made when written)."""
+        self.log.append(record)
+        self.texts.append(None)
+
+    cdef inline void _emit(self, dict record) except *:
+        self.log.append(record)
+        self.texts.append(None)
+
     # ------------------------------------------------------------ accessors
 
-    cpdef int live_left(self):
+    def live_left(self):
         """Tiles live draws may still take."""
+        return self._live()
+
+    cdef inline int _live(self) noexcept:
         cdef int d = self.reserve - self.from_back
         return self.back - self.front - (d if d > 0 else 0)
 
@@ -388,8 +428,8 @@ cdef class Engine:
             self.bonus[s][self.nbonus[s]] = t
             self.nbonus[s] += 1
             r = self._take_replacement()
-            self.log.append({"event": "bonus", "seat": SEATS[s], "tile": CODES[t],
-                             "replacement": None if r < 0 else CODES[r]})
+            self._rec({"event": "bonus", "seat": SEATS[s], "tile": CODES[t],
+                       "replacement": None if r < 0 else CODES[r]}, BONUS_TEXT[(s * 8 + t - 34) * 43 + (42 if r < 0 else r)])
             n = self.nbonus[s]
             if self.r_instant and (n == 7 or n == 8):
                 self.instant_due[s] = True
@@ -409,8 +449,9 @@ cdef class Engine:
                 self.bonus[s][self.nbonus[s]] = b
                 self.nbonus[s] += 1
                 r = self._take_replacement()
-                self.log.append({"event": "bonus", "seat": SEATS[s], "tile": CODES[b],
-                                 "replacement": None if r < 0 else CODES[r]})
+                self._rec({"event": "bonus", "seat": SEATS[s], "tile": CODES[b],
+                           "replacement": None if r < 0 else CODES[r]},
+                          BONUS_TEXT[(s * 8 + b - 34) * 43 + (42 if r < 0 else r)])
                 if self.r_instant and (self.nbonus[s] == 7 or self.nbonus[s] == 8):
                     self.instant_due[s] = True
                 if r < 0:
@@ -438,7 +479,8 @@ cdef class Engine:
         cdef int j
         for j in range(self.nasked):
             self.ncodes[self.asked[j]] = 0
-            self.payload[self.asked[j]] = []
+            if self.payload[self.asked[j]]:
+                self.payload[self.asked[j]] = []
         self.nasked = 0
 
     cdef void _add(self, int s, int code, int tile, object payload=None, int f0=-1, int f1=-1) noexcept:
@@ -513,7 +555,7 @@ cdef class Engine:
         field, and the table stays as it was."""
         s, k = self._match(decision)
         cdef Py_ssize_t before = len(self.log)
-        self.step(s, k)
+        self._step(s, k)
         return self.log[before:]
 
     def play_random(self, rng):
@@ -528,12 +570,15 @@ cdef class Engine:
                 s = self.asked[j]
                 if self.answer[s] < 0:
                     break
-            self.step(s, <int>(<double>rand() * self.ncodes[s]))
+            self._step(s, <int>(<double>rand() * self.ncodes[s]))
             n += 1
         return n
 
-    cpdef step(self, int s, int k):
+    def step(self, int s, int k):
         """Seat ``s`` takes action ``k`` of its open prompt (unchecked: ``submit`` checks)."""
+        self._step(s, k)
+
+    cdef _step(self, int s, int k):
         cdef int code, tile
         if self.phase == CLAIM or self.phase == ROB or self.phase == INSTANT:
             self.answer[s] = k
@@ -555,7 +600,7 @@ cdef class Engine:
             self.counts[s][tile] -= 3
             self._meld(s, M_PUNG, tile, -1, False)
             self.declared = True
-            self.log.append({"event": "pung", "seat": SEATS[s], "tiles": PUNG_TEXT[tile]})
+            self._emit({"event": "pung", "seat": SEATS[s], "tiles": PUNG_TEXT[tile]})
             self._discard_prompt(s, -1, -1)
 
     def _match(self, decision):
@@ -631,13 +676,13 @@ cdef class Engine:
 
     cdef _draw(self, int s):
         cdef int t
-        if self.live_left() <= 0:
+        if self._live() <= 0:
             self._exhausted()
             return
         t = self.wall[self.front]
         self.front += 1
         self.draws[s] += 1
-        self.log.append({"event": "draw", "seat": SEATS[s], "tile": CODES[t], "source": "live"})
+        self._rec((<dict>DRAW_RECORD[(s * 42 + t) * 2]).copy(), DRAW_TEXT[(s * 42 + t) * 2])
         self.turn = s
         self.kongs = 0
         self.by_kong = False
@@ -655,7 +700,7 @@ cdef class Engine:
         if t < 0:
             self._g4(s)
             return
-        self.log.append({"event": "draw", "seat": SEATS[s], "tile": CODES[t], "source": "replacement"})
+        self._rec((<dict>DRAW_RECORD[(s * 42 + t) * 2 + 1]).copy(), DRAW_TEXT[(s * 42 + t) * 2 + 1])
         self.turn = s
         self.by_kong = True
         if t >= BONUS:
@@ -690,7 +735,7 @@ cdef class Engine:
             win = self._self_win(s)
             if win is not None:
                 self._add(s, WIN, -1, win)
-        if self.live_left() > 0 and (self.r_concealed or self.r_added):
+        if self._live() > 0 and (self.r_concealed or self.r_added):
             for i in range(34):
                 c = self.counts[s][i]
                 if not c or (self.r_drawn_only and i != drawn):
@@ -743,8 +788,8 @@ cdef class Engine:
             self.e_first = False
         self.discards += 1
         self.drawn = -1
-        self.log.append({"event": "discard", "seat": SEATS[s], "tile": CODES[i]})
-        last = self.live_left() <= 0
+        self._rec((<dict>DISCARD_RECORD[s * 42 + i]).copy(), DISCARD_TEXT[s * 42 + i])
+        last = self._live() <= 0
         sets_ok = not last or self.r_last_any
         first = self.discards == 1 and s == 0 and not self.declared
         o = s
@@ -782,7 +827,8 @@ cdef class Engine:
                 asked_any = True
             else:
                 self.ncodes[o] = 0
-                self.payload[o] = []
+                if self.payload[o]:
+                    self.payload[o] = []
         if asked_any:
             self.w_tile = i
             self.w_from = s
@@ -843,13 +889,15 @@ cdef class Engine:
         if concealed:
             self.counts[s][i] -= 4
             self._meld(s, M_KONG, i, -1, True)
-            self.log.append({"event": "kong", "seat": SEATS[s], "kind": "concealed", "tiles": KONG_TEXT[i]})
+            self._rec({"event": "kong", "seat": SEATS[s], "kind": "concealed", "tiles": KONG_TEXT[i]},
+                      KONG_LINE[s * 68 + i])
         else:
             self.counts[s][i] -= 1
             for j in range(self.nmeld[s]):
                 if self.mkind[s][j] == M_PUNG and self.mlow[s][j] == i:
                     self.mkind[s][j] = M_KONG
-            self.log.append({"event": "kong", "seat": SEATS[s], "kind": "added", "tiles": KONG_TEXT[i]})
+            self._rec({"event": "kong", "seat": SEATS[s], "kind": "added", "tiles": KONG_TEXT[i]},
+                      KONG_LINE[s * 68 + 34 + i])
         if self.r_rob == 0 or (concealed and self.r_rob != 2):
             self._replace_kong(s)
             return
@@ -942,8 +990,8 @@ cdef class Engine:
         if code == EXPOSED:
             self.counts[best][tile] -= 3
             self._meld(best, M_KONG, tile, frm, False)
-            self.log.append({"event": "kong", "seat": SEATS[best], "kind": "exposed", "tiles": KONG_TEXT[tile],
-                             "from": SEATS[frm]})
+            self._rec({"event": "kong", "seat": SEATS[best], "kind": "exposed", "tiles": KONG_TEXT[tile],
+                       "from": SEATS[frm]}, EXPOSED_LINE[(best * 34 + tile) * 4 + frm])
             self.kongs = 1
             self._replace_kong(best)
             return
@@ -955,8 +1003,8 @@ cdef class Engine:
                 if j != tile:
                     self.counts[best][j] -= 1
             self._meld(best, M_CHOW, low, frm, False)
-        self.log.append({"event": ACTS[code], "seat": SEATS[best], "tiles": _set_text(code, low),
-                         "from": SEATS[frm]})
+        self._rec({"event": ACTS[code], "seat": SEATS[best], "tiles": _set_text(code, low), "from": SEATS[frm]},
+                  SET_TEXT[((best * 2 + (code == CHOW)) * 34 + low) * 4 + frm])
         self.kongs = 0
         self._discard_prompt(best, f0, f1)
 
@@ -1017,13 +1065,19 @@ cdef str _canon_py(tiles):
     return _wall_canonical(tiles)
 
 
-def lines(list records, dumps):
+def lines(list records, dumps, list texts=None):
     """The records as JSON lines, each ended by a newline: the commonest
-    looked up, the rest by ``dumps``."""
+    looked up (or taken from ``texts``, the lines the engine made beside its
+    log, None where it made none), the rest by ``dumps``."""
     cdef list out = []
-    for r in records:
-        text = _common_line(r)
-        out.append(text if text is not None else dumps(r))
+    cdef Py_ssize_t i
+    for i in range(len(records)):
+        text = texts[i] if texts is not None else None
+        if text is None:
+            text = _common_line(records[i])
+            if text is None:
+                text = dumps(records[i])
+        out.append(text)
         out.append("\n")
     return "".join(out)
 

@@ -59,6 +59,8 @@ class Engine:
         extra shapes."""
         (self._r_concealed, self._r_added, self._r_drawn_only, self._r_self_pung, self._r_last_any, self._r_swap,
          self._r_rob, self._r_many, self._r_instant, self._r_orphans, self._r_extra, self._r_front) = rules
+        #: beside each record of the log, its JSON line where the engine made one (here: none)
+        self.texts: list[str | None] = [None] * len(self.log)
         self.counts = [[0] * 34 for _ in range(4)]
         self.melds: list[list[list[int]]] = [[], [], [], []]  # [kind, low, source (-1), concealed]
         self.bonus: list[list[int]] = [[], [], [], []]
@@ -695,6 +697,12 @@ class Engine:
 
     def _emit(self, record: dict[str, Any]) -> None:
         self.log.append(record)
+        self.texts.append(None)
+
+    def emit(self, record: dict[str, Any]) -> None:
+        """Append a record the engine does not write itself (its line is made when written)."""
+        self.log.append(record)
+        self.texts.append(None)
 
     def _self_win(self, s: int) -> Any:  # pragma: no cover - the subclass scores wins
         raise NotImplementedError
@@ -758,12 +766,17 @@ def common_line(record: Any) -> str | None:
     return None
 
 
-def lines(records: list[Any], dumps: Any) -> str:
+def lines(records: list[Any], dumps: Any, texts: list[str | None] | None = None) -> str:
     """The records as JSON lines, each ended by a newline: the commonest
-    looked up, the rest by ``dumps``."""
+    looked up (or taken from ``texts``, the lines the engine made beside its
+    log, None where it made none), the rest by ``dumps``."""
     out = []
-    for r in records:
-        text = common_line(r)
-        out.append(text if text is not None else dumps(r))
+    for i, r in enumerate(records):
+        text = texts[i] if texts is not None else None
+        if text is None:
+            text = common_line(r)
+            if text is None:
+                text = dumps(r)
+        out.append(text)
         out.append("\n")
     return "".join(out)

@@ -119,5 +119,5 @@ class Match:
             record: dict[str, Any] = {"event": "start", "preset": self._ref, "hand": nxt["hand"],
                                       "round": nxt["round"], "seats": seats, "points": carried(t, seats)}
             deal = dealt(self.preset, record, shuffle(tile_set(self.preset.bonus_tiles), self._rng))
-            t = self.table = Table.dealt(deal, progress=t.progress)
+            t = self.table = Table.dealt(deal, progress=t.progress, like=t)
             self.log.extend(t.log)

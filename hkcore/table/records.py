@@ -18,6 +18,8 @@ def line(record: dict[str, Any]) -> str:
     return found if found is not None else str(_DUMPS(record))
 
 
-def lines(records: list[dict[str, Any]]) -> str:
-    """Records as JSON lines, each ended by a newline (as ``line`` writes them)."""
-    return str(_lines(records, _DUMPS))
+def lines(records: list[dict[str, Any]], texts: list[str | None] | None = None) -> str:
+    """Records as JSON lines, each ended by a newline (as ``line`` writes
+    them); ``texts``, beside them, the lines a table's engine already made
+    (``Table.texts``)."""
+    return str(_lines(records, _DUMPS, texts))

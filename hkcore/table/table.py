@@ -43,13 +43,14 @@ class Table(Engine):
         self._begin(read_start(start, preset), preset is None, progress)
 
     @classmethod
-    def dealt(cls, deal: Deal, progress: Progress | None = None) -> Table:
-        """A table from a deal already made and checked (``hkcore.table.start``)."""
+    def dealt(cls, deal: Deal, progress: Progress | None = None, like: Table | None = None) -> Table:
+        """A table from a deal already made and checked (``hkcore.table.start``);
+        ``like``, a table of the same preset, lends it the compiled ruleset."""
         t = cls.__new__(cls)
-        t._begin(deal, False, progress)
+        t._begin(deal, False, progress, like)
         return t
 
-    def _begin(self, d: Deal, by_reference: bool, progress: Progress | None) -> None:
+    def _begin(self, d: Deal, by_reference: bool, progress: Progress | None, like: Table | None = None) -> None:
         p = d.preset
         self.preset = p
         #: how a pickled table finds its preset again: the record's, unless one was given
@@ -63,8 +64,10 @@ class Table(Engine):
             self.seats, self.wind, self.hand_no, self.points)
         self.log: list[dict[str, Any]] = [rec]
         self._given_e = rec["hands"]["E"]
-        self._compiled: CompiledPreset | None = None
-        self._setup([list(h) for h in d.hands], list(d.wall), p.table.dead_wall, self._rule_codes())
+        same = like is not None and like.preset is p
+        self._compiled: CompiledPreset | None = like._compiled if same else None  # type: ignore[union-attr]
+        self._codes = like._codes if same else self._rule_codes()  # type: ignore[union-attr]
+        self._setup([list(h) for h in d.hands], list(d.wall), p.table.dead_wall, self._codes)
         if self._deal_bonus():
             self._after_deal()
 
@@ -83,6 +86,7 @@ class Table(Engine):
         """The table's own values (the log included), without the preset and its compiled ruleset."""
         out = {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "preset")}
         out["log"] = self.log
+        out["texts"] = self.texts
         return out
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -212,7 +216,7 @@ class Table(Engine):
             if tile >= 0 and frm >= 0 and n == 0:
                 self.give(s, tile, frm if robbing is None else -1)  # the tile goes to the nearest winner
             payments = None if result.payments is None else dict(result.payments)
-            self.log.append({"event": "win", "seat": SEATS[s], "from": None if frm < 0 else SEATS[frm],
+            self.emit({"event": "win", "seat": SEATS[s], "from": None if frm < 0 else SEATS[frm],
                              "tile": None if tile < 0 else CODES[tile], "robbing": robbing, "hand": hand,
                              "faan": result.faan, "patterns": [{"id": q.id, "faan": q.faan} for q in result.patterns],
                              "payments": payments})
@@ -223,7 +227,7 @@ class Table(Engine):
         self._end("win", SEATS[winners[0][0]], delta, faan)
 
     def _exhausted(self) -> None:
-        self.log.append({"event": "exhausted"})
+        self.emit({"event": "exhausted"})
         self._end("exhausted", None, None if self.points is None else {x: 0 for x in SEATS},
                   {x: 0 for x in SEATS})
 
@@ -246,10 +250,10 @@ class Table(Engine):
         done = Progress(pr.players, pr.repeats, pr.rounds_done, tally)
         nxt, reason, self.progress = after_hand(self.preset.table, self.hand_no, self.wind, self.seats, winner,
                                                 done)
-        self.log.append({"event": "end_hand", "result": result, "winner": winner, "delta": delta, "points": points,
+        self.emit({"event": "end_hand", "result": result, "winner": winner, "delta": delta, "points": points,
                          "faan": faan, "next": nxt})
         if nxt is None and tally is not None:
-            self.log.append({"event": "end_match", "reason": reason, "standings": standings(pr.players, tally)})
+            self.emit({"event": "end_match", "reason": reason, "standings": standings(pr.players, tally)})
         self.points = points
 
 

@@ -19,13 +19,14 @@ BONUS = 34
 CODES = tuple(t.code for t in TILES)
 
 
+_SET_136 = tuple(i for i in range(34) for _ in range(4))
+_SET_144 = (*_SET_136, *range(BONUS, BONUS + 8))
+
+
 def tile_set(bonus_tiles: bool) -> list[int]:
     """The set a preset plays, in canonical order: four of each of the 34
     tiles of a hand, then (144 tiles) one of each bonus tile."""
-    out = [i for i in range(34) for _ in range(4)]
-    if bonus_tiles:
-        out.extend(range(BONUS, BONUS + 8))
-    return out
+    return list(_SET_144 if bonus_tiles else _SET_136)
 
 
 def shuffle(tiles: list[int], rng: random.Random) -> list[int]:
@@ -59,7 +60,7 @@ def deal(shuffled: Sequence[int]) -> tuple[list[list[int]], list[int]]:
 
 def codes(tiles: Sequence[int]) -> str:
     """Tiles written one code each, in the order given (``live`` and ``dead``)."""
-    return "".join(CODES[i] for i in tiles)
+    return "".join([CODES[i] for i in tiles])
 
 
 def canonical(tiles: Sequence[int]) -> str:
