@@ -3,76 +3,171 @@ policies (or a person at the terminal) and logs replayed (docs/table.md)."""
 from __future__ import annotations
 
 import argparse
-
 import random
+import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
-from typing import IO, Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import IO, Any, ClassVar
 
-from hkcore.errors import HkcoreError
+from hkcore.errors import HkcoreError, shown
 from hkcore.preset import builtin_ids
 from hkcore.table.match import Match
 from hkcore.table.policy import POLICIES, Policy, decision, policy
 from hkcore.table.records import line, lines
 from hkcore.table.replay import ReplayError, replay
+from hkcore.table.start import resolve_preset
 from hkcore.table.wall import SEATS
 
 
-def _human(inp: IO[str], out: IO[str]) -> Policy:
-    """A person at the terminal: the view, the actions numbered, a number read."""
-    def choose(prompt: Mapping[str, Any]) -> dict[str, Any]:
+def _spaced(tiles: str) -> str:
+    """``12457m13p5z`` as ``12457m 13p 5z``: one group a suit."""
+    return " ".join(re.findall(r"\d+[a-z]", tiles))
+
+
+def _one_by_one(tiles: str) -> str:
+    """A pond in order, ``3m9m1m`` as ``3m 9m 1m``."""
+    return " ".join(re.findall(r"\d[a-z]", tiles))
+
+
+class _Person:
+    """A person at the terminal playing ``seat``: what the others did since
+    their last decision, the table as their seat sees it, the actions
+    numbered; a number (or the words of an action, or a tile) is read."""
+
+    QUESTION: ClassVar[dict[str, str]] = {"turn": "your turn", "discard": "discard after your claim",
+                "instant": "an instant bonus win is yours to take"}
+
+    def __init__(self, seat: str, inp: IO[str], out: IO[str]) -> None:
+        self.seat = seat
+        self.inp = inp
+        self.out = out
+        self.unit = "faan"
+        self.hide_kongs = False
+
+    def _say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def _who(self, seat: str | None) -> str:
+        return f"{seat} (you)" if seat == self.seat else str(seat)
+
+    def seen(self, r: dict[str, Any]) -> None:
+        """Tell the person about one record of the log, as their seat may see it."""
+        event, who = r["event"], self._who(r.get("seat"))
+        if event == "start":
+            preset = resolve_preset(r["preset"])
+            self.unit = preset.unit
+            self.hide_kongs = not preset.table.show_concealed_kongs
+            self._say(f"\n== hand {r['hand']}, round {r['round']} ({preset.id}): you are {self.seat}, "
+                      f"player {r['seats'][self.seat]}; E deals ==")
+        elif event == "bonus":
+            got = f", draws {r['replacement']}" if r["seat"] == self.seat and r["replacement"] else ""
+            self._say(f"  {who}: sets aside {r['tile']}{got}")
+        elif event == "discard":
+            self._say(f"  {who}: discards {r['tile']}")
+        elif event in ("chow", "pung"):
+            fed = f" from {r['from']}" if r.get("from") else " (face up, from the draw)"
+            self._say(f"  {who}: {event} {r['tiles']}{fed}")
+        elif event == "kong":
+            hidden = r["kind"] == "concealed" and self.hide_kongs and r["seat"] != self.seat
+            tiles = "(face down)" if hidden else r["tiles"]
+            fed = f" from {r['from']}" if r.get("from") else ""
+            self._say(f"  {who}: {r['kind']} kong {tiles}{fed}")
+        elif event == "win":
+            how = ("an instant bonus win" if r["tile"] is None else f"self-drawn {r['tile']}" if r["from"] is None
+                   else f"on {r['from']}'s {r['tile']}" + (" (robbing the kong)" if r["robbing"] else ""))
+            hand = r["hand"]
+            melds = " ".join(m["tiles"] for m in hand["melds"])
+            patterns = ", ".join(f"{p['id']} {p['faan']}" for p in r["patterns"])
+            self._say(f"  {who}: WINS, {how}: {r['faan']} {self.unit} ({patterns})")
+            self._say(f"    hand {_spaced(hand['tiles'])}{'  sets ' + melds if melds else ''}")
+            if r["payments"] is not None:
+                self._say("    paid " + "  ".join(f"{s} {r['payments'][s]:+d}" for s in SEATS))
+        elif event == "exhausted":
+            self._say("  the wall is exhausted: nobody wins")
+        elif event == "end_hand":
+            if r["points"] is not None:
+                self._say("  points now " + "  ".join(f"{self._who(s)} {r['points'][s]}" for s in SEATS))
+            nxt = r["next"]
+            self._say(f"-- hand over; next: hand {nxt['hand']}, dealer {nxt['dealer']} --" if nxt
+                      else "-- hand over: the match ends --")
+        elif event == "end_match":
+            self._say(f"== match over ({r['reason']}) ==")
+            for st in r["standings"]:
+                points = "" if st["points"] is None else f", {st['points']} points"
+                won = st["hands_won"]
+                self._say(f"  {st['place']}. {st['player']}{points}, {won} hand{'s' * (won != 1)} won"
+                          f" worth {st['faan']} {self.unit}")
+
+    def _table(self, prompt: Mapping[str, Any]) -> None:
         v = prompt["view"]
-        print(f"\n-- hand {v['hand']}, round {v['round']}, you are {v['seat']}; {v['live_left']} tiles left --", file=out)
+        self._say(f"\n-- hand {v['hand']}, round {v['round']}: {v['live_left']} tiles left to draw --")
         for s in SEATS:
-            melds = " ".join(m["tiles"] or "(hidden kong)" for m in v["melds"][s])
-            print(f"  {s}: pond {v['ponds'][s] or '-'}  sets {melds or '-'}  bonus {v['bonus'][s] or '-'}",
-                  file=out)
-        drawn = f"  drew {v['drawn']}" if v["drawn"] else ""
-        print(f"  your tiles: {v['tiles']}{drawn}", file=out)
-        if "tile" in prompt:
-            print(f"  {prompt['from']} discarded {prompt['tile']}", file=out)
-        for i, a in enumerate(prompt["actions"], 1):
-            words = " ".join(str(a[k]) for k in ("kind", "tiles", "tile", "faan") if k in a)
-            print(f"  {i}. {a['act']} {words}".rstrip(), file=out)
+            melds = " ".join(m["tiles"] or "(face-down kong)" for m in v["melds"][s])
+            points = "" if v["points"] is None else f"  {v['points'][s]} points"
+            self._say(f"  {self._who(s):8} {v['held'][s]:2} held  sets {melds or '-'}  bonus {v['bonus'][s] or '-'}"
+                      f"  pond {_one_by_one(v['ponds'][s]) or '-'}{points}")
+        drawn = f"   drew {v['drawn']}" if v["drawn"] else ""
+        self._say(f"  your tiles: {_spaced(v['tiles'])}{drawn}")
+
+    def _words(self, a: Mapping[str, Any]) -> str:
+        if a["act"] == "win":
+            return f"win ({a['faan']} {self.unit}{', instant' if a.get('instant') else ''})"
+        if a["act"] == "kong":
+            return f"{a['kind']} kong {a['tiles']}"
+        return " ".join([a["act"], *(str(a[k]) for k in ("tiles", "tile") if k in a)])
+
+    def _pick(self, text: str, actions: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+        text = " ".join(text.split()).lower()
+        if text.isdigit():
+            return actions[int(text) - 1] if 1 <= int(text) <= len(actions) else None
+        named = [a for a in actions if text in (self._words(a).lower(), a["act"], a.get("tile"), a.get("tiles"))]
+        return named[0] if len(named) == 1 else None
+
+    def __call__(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
+        self._table(prompt)
+        phase = prompt["phase"]
+        if phase == "claim":
+            question = f"{prompt['from']} discarded {prompt['tile']}: claim it?"
+        elif phase == "rob":
+            question = f"{prompt['from']} is making a kong with {prompt['tile']}: rob it?"
+        else:
+            question = self.QUESTION[phase]
+        self._say(f"  {question}")
+        actions = prompt["actions"]
+        for i, a in enumerate(actions, 1):
+            self._say(f"  {i:2}. {self._words(a)}")
         while True:
-            print(f"{prompt['phase']} - choose 1-{len(prompt['actions'])}: ", end="", file=out, flush=True)
-            text = inp.readline()
+            print(f"choose 1-{len(actions)}: ", end="", file=self.out, flush=True)
+            text = self.inp.readline()
             if not text:
                 raise KeyboardInterrupt
-            if text.strip().isdigit() and 1 <= int(text) <= len(prompt["actions"]):
-                return decision(prompt, prompt["actions"][int(text) - 1])
-            print(f"  not a number from 1 to {len(prompt['actions'])}", file=out)
-    return choose
+            action = self._pick(text, actions)
+            if action is not None:
+                return decision(prompt, action)
+            self._say(f"  {text.strip()!r}: give a number from 1 to {len(actions)} (or an action's words, or its "
+                      "tile)")
 
 
-def play_hands(preset: str, seed: int, hands: int | None, choose: Callable[[str], Policy] | None,
-               views: bool, rng: random.Random | None = None) -> Iterator[dict[str, Any]]:
+def play_hands(preset: str, seed: int, hands: int | None, choose: Callable[[str], Policy],
+               views: bool) -> Iterator[dict[str, Any]]:
     """The records of ``hands`` hands under ``preset`` (a whole match when
     None): matches from seeds ``seed``, ``seed + 1``, ...; a match cut short
-    ends ``stopped``. ``choose`` gives each seat's policy; without it every
-    seat plays uniformly random legal actions from ``rng`` (the ``random``
-    policy's choices, made inside the engine)."""
+    ends ``stopped``. ``choose`` gives each seat's policy. Each record is
+    yielded before the next decision is asked for (a person at the terminal
+    is told what happened first)."""
     played = 0
     while True:
         m = Match(preset, seed=seed)
         seed += 1
         sent = 0
         while not m.over:
-            if choose is None:
-                assert rng is not None
-                m.play_random(rng)
-            else:
-                for p in m.prompts(views):
-                    m.submit(choose(p["seat"])(p))
-                    break
-            for r in m.log[sent:]:
-                if r["event"] == "end_hand":
-                    played += 1
-                    if hands is not None and played >= hands and not m.over:
-                        m.stop()  # drops the next hand's first records
-                        break
             yield from m.log[sent:]
             sent = len(m.log)
+            p = m.prompts(views)[0]
+            new = m.submit(choose(p["seat"])(p))
+            played += sum(r["event"] == "end_hand" for r in new)
+            if hands is not None and played >= hands and not m.over:
+                m.stop()  # drops the next hand's first records
         yield from m.log[sent:]
         if hands is None or played >= hands:
             return
@@ -102,15 +197,20 @@ def _cmd_play(args: argparse.Namespace) -> int:
     presets = builtin_ids() if args.preset == "all" else [args.preset]
     rng = random.Random(args.seed)
     bot = policy(args.policy, rng)
-    human = _human(sys.stdin, sys.stderr) if args.human else None
+    if not args.match and args.hands < 1:
+        raise HkcoreError(f"--hands {args.hands}: a number of hands, 1 or more")
     if args.human and args.human not in SEATS:
         raise HkcoreError(f"--human {args.human!r}: a seat (E, S, W or N)")
+    human = _Person(args.human, sys.stdin, sys.stderr) if args.human else None
 
     def choose(seat: str) -> Policy:
         return human if human is not None and seat == args.human else bot
 
     hands = None if args.match else args.hands
-    out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
+    try:
+        out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
+    except OSError as exc:
+        raise HkcoreError(f"--out: cannot write {shown(args.out)}: {exc.strerror}") from None
     try:
         wins = count = 0
         for preset in presets:
@@ -122,6 +222,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
             block: list[dict[str, Any]] = []
             for r in play_hands(preset, args.seed, hands, choose, views=True):
                 block.append(r)
+                if human is not None:  # the log as it is made; the person is told at once
+                    human.seen(r)
                 if r["event"] == "end_hand":
                     count += 1
                     wins += r["result"] == "win"
@@ -136,14 +238,17 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    source = sys.stdin if args.log == "-" else open(args.log, encoding="utf-8")  # noqa: SIM115
     try:
-        records = replay(source)
+        source = sys.stdin.buffer if args.log == "-" else open(args.log, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise HkcoreError(f"replay: cannot read {shown(args.log)}: {exc.strerror}") from None
+    try:
+        records = replay(source)  # lines as bytes: text that is not UTF-8 is a line that is not JSON
     except ReplayError as exc:
         print(f"hkscore: {exc}", file=sys.stderr)
         return 2 if exc.kind == "invalid" else 1
     finally:
-        if source is not sys.stdin:
+        if source is not sys.stdin.buffer:
             source.close()
     if args.format == "json":
         sys.stdout.write("".join(line(r) + "\n" for r in records))

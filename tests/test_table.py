@@ -397,3 +397,12 @@ def test_hostile_decisions_are_refused_and_change_nothing(preset: str, seed: int
         assert info.value.field in ("decision", "prompt", "seat", "act", "kind", "tiles", "tile")
         assert len(str(info.value).splitlines()) == 1 and len(str(info.value)) < 400
         assert pickle.dumps(t) == before
+
+
+def test_a_dead_wall_larger_than_the_wall_leaves_no_live_tile() -> None:
+    """Live tiles left = tiles left - max(0, D - replacements), and never below 0: with D = 120 the
+    live wall is empty from the deal, so E's first discard is the last discard and the hand ends."""
+    t = Table({"event": "start", "preset": 'extends = "bga-old-style"\n[table]\ndead_wall = 120\n', "seed": 1})
+    assert t.live_left() == 0 and t.prompts()[0]["view"]["live_left"] == 0
+    p = t.prompts()[0]
+    assert all(a["act"] in ("discard", "win") for a in p["actions"])  # no kong on an empty live wall (G5)

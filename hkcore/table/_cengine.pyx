@@ -254,7 +254,8 @@ cdef class Engine:
 
     cdef inline int _live(self) noexcept:
         cdef int d = self.reserve - self.from_back
-        return self.back - self.front - (d if d > 0 else 0)
+        cdef int n = self.back - self.front - (d if d > 0 else 0)
+        return n if n > 0 else 0
 
     def wall_left(self):
         """Tiles left in the wall, the dead wall's included."""

@@ -105,7 +105,7 @@ class Engine:
 
     def live_left(self) -> int:
         """Tiles live draws may still take."""
-        return self.back - self.front - max(0, self.reserve - self.from_back)
+        return max(0, self.back - self.front - max(0, self.reserve - self.from_back))
 
     def wall_left(self) -> int:
         """Tiles left in the wall, the dead wall's included."""
