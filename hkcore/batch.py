@@ -25,7 +25,8 @@ from typing import Any, BinaryIO, TypeVar
 
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HandError, HkcoreError, TileError, shown
-from hkcore.models import MAX_JSON, Hand, ScoreResult
+from hkcore.lines import block_lines
+from hkcore.models import Hand, ScoreResult
 from hkcore.preset import Preset, PresetError, export_toml, read_preset
 from hkcore.registry import PluginError, Registry, current
 
@@ -375,18 +376,12 @@ def _write_block(index: int, first: int, block: bytes) -> tuple[int, int]:
 
 
 def _score_block(compiled: CompiledPreset, first: int, block: bytes) -> tuple[bytes, int, int]:
-    numbered = [(first + i, line) for i, raw in enumerate(block.split(b"\n")) if (line := clip(raw).strip())]
+    numbered = block_lines(block, first)
     if not numbered:
         return b"", 0, 0
     out = answer_lines(compiled, numbered)
     out.append("")
     return "\n".join(out).encode(), len(numbered), sum(1 for text in out if text.startswith('{"line"'))
-
-
-def clip(line: bytes) -> bytes:
-    """A line as a reader of lines of at most ``MAX_JSON + 2`` bytes sees it
-    (a longer one is answered by its size, not read whole)."""
-    return line[:MAX_JSON + 2]
 
 
 def _work_block(first: int, block: bytes) -> tuple[bytes, int, int]:
