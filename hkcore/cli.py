@@ -761,11 +761,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise HkcoreError(f"--port: expected 0..65535 (0: a free port, printed), got {args.port}")
     if not 1 <= args.workers <= 64:
         raise HkcoreError(f"--workers: expected 1..64, got {args.workers}")
-    for option, seconds in (("--time-limit", args.time_limit), ("--batch-time-limit", args.batch_time_limit)):
+    for option, seconds in (("--time-limit", args.time_limit), ("--batch-time-limit", args.batch_time_limit),
+                            ("--head-time-limit", args.head_time_limit)):
         if seconds is not None and not 0 < seconds <= 86400:  # NaN fails too
             raise HkcoreError(f"{option}: expected seconds, more than 0 and at most 86400, got {seconds:g}")
-    limits = {k: v for k, v in (("time_limit", args.time_limit), ("batch_time_limit", args.batch_time_limit))
-              if v is not None}
+    if args.most_connections is not None and not 1 <= args.most_connections <= 100_000:
+        raise HkcoreError(f"--most-connections: expected 1..100000, got {args.most_connections}")
+    limits = {k: v for k, v in (("time_limit", args.time_limit), ("batch_time_limit", args.batch_time_limit),
+                                ("head_time_limit", args.head_time_limit),
+                                ("most_connections", args.most_connections)) if v is not None}
     serve(args.host, args.port, args.presets, workers=args.workers, log_level=args.log_level, **limits)
     return 0
 
@@ -885,6 +889,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="time a request may take before it is answered 503 (default 10)")
     sv.add_argument("--batch-time-limit", type=float, metavar="SECONDS",
                     help="time a POST /score/batch may take (default 600)")
+    sv.add_argument("--head-time-limit", type=float, metavar="SECONDS",
+                    help="time a request's head (its line and headers) may take before it is answered 408 and its "
+                         "connection closed (default 10)")
+    sv.add_argument("--most-connections", type=int, metavar="N",
+                    help="connections one worker holds at once; a request beyond them is answered 503 (default 1000)")
     sv.set_defaults(func=_cmd_serve)
     add_table_commands(sub)
     return parser

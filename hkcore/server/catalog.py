@@ -4,10 +4,10 @@ from __future__ import annotations
 import copy
 import importlib.metadata
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
