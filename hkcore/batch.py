@@ -81,10 +81,14 @@ def line_error(number: int, text: str) -> str:
     return '{"line": ' + str(number) + ", " + text[1:]
 
 
-def answer_lines(compiled: CompiledPreset, lines: Iterable[tuple[int, bytes | str]]) -> list[str]:
-    """The JSON answer of each numbered hand line: its result, or its error after its line number."""
+def answer_lines(compiled: CompiledPreset, lines: Iterable[tuple[int, bytes | str]],
+                 stop: Callable[[], bool] | None = None) -> list[str]:
+    """The JSON answer of each numbered hand line: its result, or its error after its line number.
+    ``stop``: asked before each line; once it says True, the lines answered so far."""
     out = []
     for number, line in lines:
+        if stop is not None and stop():
+            break
         text = _one(compiled, line, True)
         out.append(line_error(number, text) if text.startswith('{"error"') else text)
     return out

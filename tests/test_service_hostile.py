@@ -10,6 +10,7 @@ import select
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -190,3 +191,75 @@ def test_the_h11_protocol_keeps_the_same_bounds(tmp_path: Any) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_a_batch_chunk_stops_between_two_lines() -> None:
+    from hkcore.engine import compiled_for
+    from hkcore.server.stream import scored
+
+    lines = [(n, b"123m456p234789s55z win:5z self-draw") for n in range(1, 11)]
+    asked = []
+
+    def stop() -> bool:  # the time runs out after 4 lines
+        asked.append(1)
+        return len(asked) > 4
+
+    body, done = scored(compiled_for("hk-classic"), lines, stop)
+    assert done == 4 and len(body.splitlines()) == 4 and len(asked) == 5
+    assert scored(compiled_for("hk-classic"), lines)[1] == 10
+
+
+def test_a_flood_of_deadline_bound_requests_stops_and_a_normal_client_is_answered() -> None:
+    from serving import idle_after
+
+    waiting = "123m456p23s55z 789s:E seat:S"
+    with server_process("--time-limit", "1", "--batch-time-limit", "1") as (base, proc):
+        stop_at = time.monotonic() + 3.0
+        flood_status: list[int] = []
+        normal: list[tuple[int, float]] = []
+
+        def flooder(k: int) -> None:
+            n = 0
+            while time.monotonic() < stop_at:
+                n += 1  # 64 presets never seen before: each is read and compiled, then the position analysed
+                presets = [f'extends = "mistboard"\nid = "f{k}-{n}-{i}"\nminimum = {i % 3}\n' for i in range(64)]
+                path = "/analyse" if n % 2 else "/compare"
+                body = {"hand": "11123455678999m", "preset": presets} if path == "/analyse" else \
+                    {"hand": "11123455678999m win:9m self-draw", "presets": presets}
+                status, _, _ = call(base + path, "POST", body, timeout=10)
+                flood_status.append(status)
+
+        def client() -> None:
+            while time.monotonic() < stop_at:
+                t = time.monotonic()
+                status, _, _ = call(base + "/analyse", "POST", {"hand": waiting, "preset": "mistboard"}, timeout=10)
+                normal.append((status, time.monotonic() - t))
+                time.sleep(0.1)
+
+        threads = [threading.Thread(target=flooder, args=(k,)) for k in range(12)] + [threading.Thread(target=client)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(20)
+        quiet = idle_after(proc.pid, within=3.0)
+    assert flood_status and set(flood_status) <= {200, 503}, set(flood_status)
+    assert flood_status.count(503) >= len(flood_status) // 2  # the flood's work is past its deadline
+    assert normal and all(status == 200 for status, _ in normal), normal
+    latencies = sorted(t for _, t in normal)
+    assert latencies[len(latencies) // 2] < 0.5 and latencies[-1] < 2.0, latencies  # a shared, noisy machine
+    assert quiet is not None and quiet < 1.5, quiet  # the flood's threads stopped with their deadlines
+
+
+def test_thousands_of_melds_are_refused_before_they_are_read() -> None:
+    import hkcore
+    from hkcore.errors import HandError
+
+    melds = [{"kind": "pung", "tiles": "111m"}] * 3000  # a 64 KiB line of them took 22 ms of errors to refuse
+    with pytest.raises(HandError, match=r"3,000 melds; a hand has at most 4$") as info:
+        hkcore.Hand.parse({"tiles": "55z", "win_tile": "5z", "melds": melds})
+    assert info.value.field == "melds"
+    with pytest.raises(HandError, match=r"17 melds; a hand has at most 4$"):
+        hkcore.Position.parse({"tiles": "55z", "melds": melds[:17]})
+    # five melds are read, and refused by their tiles as before (5 pungs of 1m: 15 copies)
+    with pytest.raises(HandError, match=r"15 copies of 1m counting the melds \(at most 4\)"):
+        hkcore.Hand.parse({"tiles": "55z", "win_tile": "5z", "melds": melds[:5]})

@@ -5,6 +5,7 @@ import asyncio
 import contextlib
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -141,9 +142,12 @@ class LinesResponse(Response):
                         if self.deadline.passed():
                             raise TimeoutError
                         chunk = lines[at:at + _CHUNK]
-                        body = await anyio.to_thread.run_sync(scored, compiled, chunk)
+                        body, done = await anyio.to_thread.run_sync(scored, compiled, chunk, self.deadline.passed)
                         await send({"type": "http.response.body", "body": body, "more_body": True})
-                        answered = chunk[-1][0]
+                        if done:
+                            answered = chunk[done - 1][0]
+                        if done < len(chunk):  # the time ran out between two lines
+                            raise TimeoutError
                     if not more:
                         break
                     try:
@@ -168,9 +172,10 @@ class LinesResponse(Response):
                 await send({"type": "http.response.body", "body": last, "more_body": False})
 
 
-def scored(compiled: Any, lines: list[tuple[int, bytes]]) -> bytes:
-    """The answer lines of some hand lines: a result each, or an error carrying the line number."""
-    out = answer_lines(compiled, lines)
-    return ("\n".join(out) + "\n").encode() if out else b""
+def scored(compiled: Any, lines: list[tuple[int, bytes]], stop: Callable[[], bool] | None = None) -> tuple[bytes, int]:
+    """The answer lines of some hand lines (a result each, or an error carrying the line number) and how
+    many were answered: all of them, or those before ``stop`` said True (asked before each line)."""
+    out = answer_lines(compiled, lines, stop)
+    return ("\n".join(out) + "\n").encode() if out else b"", len(out)
 
 
