@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from serving import call, missing_server_deps, server_process
+from helpers.serving import call, missing_server_deps, server_process
 
 pytestmark = pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))
 
@@ -158,7 +158,7 @@ def test_beyond_most_connections_a_request_is_503_until_the_slow_ones_are_cut() 
 
 def test_the_h11_protocol_keeps_the_same_bounds(tmp_path: Any) -> None:
     # uvicorn runs h11 where httptools is not installed: the same bounds, on that protocol
-    from serving import HKCORE_HOME, free_port
+    from helpers.serving import HKCORE_HOME, free_port
 
     port = free_port()
     code = ("import functools, uvicorn\nfrom hkcore.server import create_app\nfrom hkcore.server.heads import H11Heads\n"
@@ -210,7 +210,7 @@ def test_a_batch_chunk_stops_between_two_lines() -> None:
 
 
 def test_a_flood_of_deadline_bound_requests_stops_and_a_normal_client_is_answered() -> None:
-    from serving import idle_after
+    from helpers.serving import idle_after
 
     waiting = "123m456p23s55z 789s:E seat:S"
     with server_process("--time-limit", "1", "--batch-time-limit", "1") as (base, proc):
