@@ -25,7 +25,8 @@ from typing import Any, BinaryIO, Literal, TypeVar, overload
 
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HandError, HkcoreError, TileError, shown
-from hkcore.models import MAX_JSON, Hand, ScoreResult
+from hkcore.lines import block_lines, clip  # noqa: F401 - clip: its old home, kept for callers
+from hkcore.models import MAX_JSON, Hand, ScoreResult  # noqa: F401 - MAX_JSON: read from here by callers
 from hkcore.preset import Preset, PresetError, export_toml, read_preset
 from hkcore.registry import PluginError, Registry, current
 
@@ -89,10 +90,14 @@ def line_error(number: int, text: str) -> str:
     return '{"line": ' + str(number) + ", " + text[1:]
 
 
-def answer_lines(compiled: CompiledPreset, lines: Iterable[tuple[int, bytes | str]]) -> list[str]:
-    """The JSON answer of each numbered hand line: its result, or its error after its line number."""
+def answer_lines(compiled: CompiledPreset, lines: Iterable[tuple[int, bytes | str]],
+                 stop: Callable[[], bool] | None = None) -> list[str]:
+    """The JSON answer of each numbered hand line: its result, or its error after its line number.
+    ``stop``: asked before each line; once it says True, the lines answered so far."""
     out = []
     for number, line in lines:
+        if stop is not None and stop():
+            break
         text = _one(compiled, line, True)
         out.append(line_error(number, text) if text.startswith('{"error"') else text)
     return out
@@ -384,18 +389,12 @@ def _write_block(index: int, first: int, block: bytes) -> tuple[int, int]:
 
 
 def _score_block(compiled: CompiledPreset, first: int, block: bytes) -> tuple[bytes, int, int]:
-    numbered = [(first + i, line) for i, raw in enumerate(block.split(b"\n")) if (line := clip(raw).strip())]
+    numbered = block_lines(block, first)
     if not numbered:
         return b"", 0, 0
     out = answer_lines(compiled, numbered)
     out.append("")
     return "\n".join(out).encode(), len(numbered), sum(1 for text in out if text.startswith('{"line"'))
-
-
-def clip(line: bytes) -> bytes:
-    """A line as a reader of lines of at most ``MAX_JSON + 2`` bytes sees it
-    (a longer one is answered by its size, not read whole)."""
-    return line[:MAX_JSON + 2]
 
 
 def _work_block(first: int, block: bytes) -> tuple[bytes, int, int]:

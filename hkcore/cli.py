@@ -24,13 +24,14 @@ internal error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import sys
 import textwrap
 import warnings
 from collections import Counter, deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -223,85 +224,47 @@ def render(result: ScoreResult, preset: Preset) -> str:
 
 
 def _jsonl_lines(source: str, argument: str = "--jsonl") -> Iterator[tuple[int, bytes]]:
-    """(line number, line) of a JSON-lines file or stdin, blank lines skipped;
-    a progress bar on stderr when reading a file on a terminal. ``argument``:
-    how the command line named the file, for the error."""
-    try:
-        f = sys.stdin.buffer if source == "-" else open(source, "rb")
-    except OSError as exc:
-        raise HandError(f"{argument}: cannot read {shown(source)}: {exc.strerror}", argument.lstrip("-"),
-                        source) from None
-    bar = None
-    if source != "-" and sys.stderr.isatty():
-        from tqdm import tqdm
+    """(line number, line) of a JSON-lines file (decompressed by its suffix)
+    or stdin, as ``hkcore.lines`` splits them; a progress bar on stderr when
+    reading a file on a terminal. ``argument``: how the command line named
+    the file, for the error."""
+    from hkcore.lines import file_lines
 
-        bar = tqdm(total=Path(source).stat().st_size, unit="B", unit_scale=True, file=sys.stderr, leave=False)
+    with _bar(source) as progress:
+        yield from file_lines(source, argument, progress)
+
+
+@contextlib.contextmanager
+def _bar(source: str) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar by bytes of the file ``source`` on stderr when it is a
+    terminal: a function told the bytes read so far (None: no bar)."""
+    if source == "-" or not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
     try:
-        n = 0
-        while True:
-            raw = f.readline(MAX_JSON + 2)
-            if not raw:
-                break
-            n += 1
-            if bar is not None:
-                bar.update(len(raw))
-            if len(raw) > MAX_JSON + 1 and not raw.endswith(b"\n"):
-                while True:  # the rest of an over-long line: it is refused by its size
-                    more = f.readline(1 << 16)
-                    if not more or more.endswith(b"\n"):
-                        break
-            line = raw.strip()
-            if line:
-                yield n, line
+        total = Path(source).stat().st_size
+    except OSError:  # the reader names the file
+        total = None
+    bar = tqdm(total=total, unit="B", unit_scale=True, file=sys.stderr, leave=False)
+    try:
+        yield lambda done: bar.update(done - bar.n)
     finally:
-        if bar is not None:
-            bar.close()
-        if f is not sys.stdin.buffer:
-            f.close()
-
-
-#: bytes of a JSON-lines file read at a time by ``score --jsonl FILE``
-BLOCK = 1 << 20
+        bar.close()
 
 
 def _file_blocks(path: str) -> Iterator[tuple[int, bytes]]:
     """A JSON-lines file in blocks of whole lines, each with the number of its
-    first line (an over-long line's head kept as ``_jsonl_lines`` keeps it);
-    a progress bar on stderr on a terminal."""
-    try:
-        f = open(path, "rb")
-    except OSError as exc:
-        raise HandError(f"--jsonl: cannot read {shown(path)}: {exc.strerror}", "jsonl", path) from None
-    bar = None
-    if sys.stderr.isatty():
-        from tqdm import tqdm
+    first line (``hkcore.lines.file_blocks``); a progress bar on stderr on a terminal."""
+    from hkcore.lines import file_blocks
 
-        bar = tqdm(total=Path(path).stat().st_size, unit="B", unit_scale=True, file=sys.stderr, leave=False)
-    try:
-        first = 1
-        while True:
-            block = f.read(BLOCK)
-            if not block:
-                return
-            if bar is not None:
-                bar.update(len(block))
-            if not block.endswith(b"\n"):
-                rest = f.readline(MAX_JSON + 2)
-                if len(rest) > MAX_JSON + 1 and not rest.endswith(b"\n"):
-                    while True:  # the rest of an over-long line: it is refused by its size
-                        more = f.readline(1 << 16)
-                        if not more or more.endswith(b"\n"):
-                            break
-                    rest += b"\n"
-                if bar is not None:
-                    bar.update(len(rest))
-                block += rest
-            yield first, block
-            first += block.count(b"\n")
-    finally:
-        if bar is not None:
-            bar.close()
-        f.close()
+    with _bar(path) as progress:
+        yield from file_blocks(path, "--jsonl", progress, BLOCK)
+
+
+#: bytes of a JSON-lines file read at a time by ``score --jsonl FILE``
+BLOCK = 1 << 20
 
 
 def _score_file(path: str, preset: str, jobs: int) -> int:
@@ -942,11 +905,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise HkcoreError(f"--port: expected 0..65535 (0: a free port, printed), got {args.port}")
     if not 1 <= args.workers <= 64:
         raise HkcoreError(f"--workers: expected 1..64, got {args.workers}")
-    for option, seconds in (("--time-limit", args.time_limit), ("--batch-time-limit", args.batch_time_limit)):
+    for option, seconds in (("--time-limit", args.time_limit), ("--batch-time-limit", args.batch_time_limit),
+                            ("--head-time-limit", args.head_time_limit)):
         if seconds is not None and not 0 < seconds <= 86400:  # NaN fails too
             raise HkcoreError(f"{option}: expected seconds, more than 0 and at most 86400, got {seconds:g}")
-    limits = {k: v for k, v in (("time_limit", args.time_limit), ("batch_time_limit", args.batch_time_limit))
-              if v is not None}
+    if args.most_connections is not None and not 1 <= args.most_connections <= 100_000:
+        raise HkcoreError(f"--most-connections: expected 1..100000, got {args.most_connections}")
+    limits = {k: v for k, v in (("time_limit", args.time_limit), ("batch_time_limit", args.batch_time_limit),
+                                ("head_time_limit", args.head_time_limit),
+                                ("most_connections", args.most_connections)) if v is not None}
     serve(args.host, args.port, args.presets, workers=args.workers, log_level=args.log_level, **limits)
     return 0
 
@@ -1084,6 +1051,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="time a request may take before it is answered 503 (default 10)")
     sv.add_argument("--batch-time-limit", type=float, metavar="SECONDS",
                     help="time a POST /score/batch may take (default 600)")
+    sv.add_argument("--head-time-limit", type=float, metavar="SECONDS",
+                    help="time a request's head (its line and headers) may take before it is answered 408 and its "
+                         "connection closed (default 10)")
+    sv.add_argument("--most-connections", type=int, metavar="N",
+                    help="connections one worker holds at once; a request beyond them is answered 503 (default 1000)")
     sv.set_defaults(func=_cmd_serve)
     add_table_commands(sub)
     return parser

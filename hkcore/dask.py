@@ -7,7 +7,8 @@ summary where it lives, and the partials are added (``+``) in partition
 order, consecutive ones first, so flip examples keep their input indices.
 ``compare_files(paths, presets)`` does so for JSON-lines files read with
 ``dask.bytes.read_bytes`` and split into lines as ``hkscore report`` splits
-them (bytes at newlines, stripped, blank lines skipped). ``compare_frame(frame, presets, column=)``
+them (``hkcore.lines``: bytes at newlines, stripped, blank lines skipped; the
+same compressed files read by their suffix, the same refused). ``compare_frame(frame, presets, column=)``
 does so for a column of a Dask dataframe (Parquet files read with
 ``dask.dataframe.read_parquet``, for instance): JSON text, notation, or a
 struct column of hand fields, in which a null field counts as absent.
@@ -41,8 +42,9 @@ try:
 except ImportError:  # pragma: no cover - the test skips without dask
     raise ImportError('hkcore.dask needs Dask: pip install "hkcore[dask]"') from None
 
-from hkcore.batch import Specs, check_picklable, clip, compile_specs, specs_for
+from hkcore.batch import Specs, check_picklable, compile_specs, specs_for
 from hkcore.errors import HkcoreError, shown
+from hkcore.lines import block_lines, check_compression
 from hkcore.preset import Preset
 from hkcore.summary import ComparisonSummary, Tally, empty_for, resolve
 
@@ -66,7 +68,7 @@ def compare_files(paths: str | Path | Sequence[str | Path], presets: Presets = N
                   split_every: int | None = None) -> ComparisonSummary:
     """The ``ComparisonSummary`` of JSON-lines files (a path, a glob or a list
     of them, anything ``dask.bytes.read_bytes`` reads, remote ones included,
-    compressed ones too), one hand a line, blank lines skipped: equal to
+    compressed ones named as ``hkcore.lines`` reads them), one hand a line, blank lines skipped: equal to
     ``hkscore report`` over the files one after the other. ``blocksize``: split each file
     into partitions of about this many bytes (default: one partition a file)."""
     paths = _paths(paths)
@@ -75,10 +77,13 @@ def compare_files(paths: str | Path | Sequence[str | Path], presets: Presets = N
     from dask.bytes import read_bytes
 
     try:
-        _, blocks = read_bytes(paths, delimiter=b"\n", blocksize=blocksize, sample=False, compression="infer")
+        _, blocks, found = read_bytes(paths, delimiter=b"\n", blocksize=blocksize, sample=False,
+                                      compression="infer", include_path=True)
     except (OSError, ValueError, ImportError) as exc:  # no such file, a bad glob, chunks of a compressed
         # file, a protocol whose fsspec filesystem is not installed (s3:// without s3fs)
         raise HkcoreError(f"paths: cannot read {shown(paths)}: {shown(str(exc))}") from None
+    for path in found:  # the compressions hkscore reads (by the same suffixes fsspec infers from), no other
+        check_compression(str(path), "paths")
     parts = [delayed(_lines)(block) for per_file in blocks for block in per_file]
     bag = db.from_delayed(parts) if parts else db.from_sequence([], npartitions=1)
     try:
@@ -123,7 +128,7 @@ def _lines(block: bytes) -> list[bytes]:
     """A block's hand lines as ``hkscore report`` reads a file: split at
     newlines, an over-long line cut to the head its reader keeps, ASCII
     white space stripped, blank lines left out."""
-    return [line for raw in block.split(b"\n") if (line := clip(raw).strip())]
+    return [line for _, line in block_lines(block)]
 
 
 def compare_frame(frame: Any, presets: Presets = None, *, column: str = "hand", scheduler: str | None = None,

@@ -123,6 +123,11 @@ class Meld(_Checked):
         return not self.concealed
 
 
+#: the most melds a hand given as data may list before they are read (a hand has at most 4; a few more are read
+#: and refused by the tile counts, as they always were)
+MOST_MELDS_READ = 16
+
+
 class Hand(_Checked):
     """A finished hand with its context, as in docs/rules.md "A hand as data"."""
 
@@ -168,6 +173,14 @@ class Hand(_Checked):
         if t.is_bonus:
             raise ValueError(f"{t} is a bonus tile, not a winning tile")
         return t.code
+
+    @field_validator("melds", mode="before")
+    @classmethod
+    def _few_melds(cls, value: Any) -> Any:
+        # before each meld is read: thousands of them cost milliseconds of errors per hand
+        if isinstance(value, (list, tuple)) and len(value) > MOST_MELDS_READ:
+            raise ValueError(f"{len(value):,} melds; a hand has at most 4")
+        return value
 
     @field_validator("kong_replacement")
     @classmethod
@@ -615,6 +628,7 @@ class Position(_Checked):
 
     _canonical_tiles = field_validator("tiles")(Hand._canonical_tiles.__func__)  # type: ignore[attr-defined]
     _bonus_numbers = field_validator("flowers", "seasons")(Hand._bonus_numbers.__func__)  # type: ignore[attr-defined]
+    _few_melds = field_validator("melds", mode="before")(Hand._few_melds.__func__)  # type: ignore[attr-defined]
 
     _kernel_ctx: tuple[Any, ...] | None = PrivateAttr(default=None)
 

@@ -1,11 +1,16 @@
 """The long fuzz run: millions of hostile inputs, no escape allowed.
 
-    python tests/fuzz_long.py --inputs 1000000 [--seed 1]
+    python tests/fuzz_long.py --inputs 1000000 [--seed 1] [--service 20000]
+
+``--service N`` adds the service area (tests/helpers/service_fuzz.py): N
+hostile requests to a real ``hkscore serve`` on loopback, and bursts of slow
+clients.
 
 Plain ``random`` instead of Hypothesis, so that it makes thousands of inputs
 a second: malformed notation, mutated hand JSON (as dicts and as text),
 anything at all for the core functions, mutated built-in presets written as
-TOML and loaded with ``root=``, and a plugin answering out of contract. Every
+TOML and loaded with ``root=``, JSON-lines input (plain, .gz, broken .gz) read
+by ``hkcore.lines``, and a plugin answering out of contract. Every
 call must return or raise an ``HkcoreError`` with a one-line message of
 bounded length, within ``SLOW`` seconds. Prints a tally; exits 1 on the
 first escape, printing the input. ``tests/test_fuzz.py`` is the bounded run
@@ -14,7 +19,10 @@ that CI makes.
 from __future__ import annotations
 
 import argparse
+import bz2
+import gzip
 import json
+import lzma
 import random
 import sys
 import tempfile
@@ -158,6 +166,8 @@ def run(inputs: int, seed: int) -> Counter[str]:
                 text = "{}"
             check("hand JSON", text, lambda: hkcore.score(text, preset), tally)
             done += 1
+        elif kind < 67:
+            lines_round(rnd, folder, tally)
         elif kind < 70:
             tiles = value(rnd)
             f = rnd.choice([hkcore.is_complete, hkcore.readings, hkcore.tiles_away, hkcore.waits])
@@ -198,21 +208,83 @@ def run(inputs: int, seed: int) -> Counter[str]:
     return tally
 
 
+def lines_round(rnd: random.Random, folder: Path, tally: Counter[str]) -> None:
+    """JSON-lines input as ``hkcore.lines`` reads it: random lines (hands, junk, over-long ones, blank ones,
+    CR LF), plain or compressed (or compressed and cut short): the file's lines are the bytes' lines."""
+    from hkcore.lines import block_lines, file_blocks, file_lines
+
+    parts = [rnd.choice([b"", b"  ", b"\r", rnd.choice(BASE_HANDS).encode(), rnd.randbytes(rnd.randrange(30)),
+                         b"x" * rnd.choice([10, 65537, 65538, 70000])]) for _ in range(rnd.randrange(8))]
+    data = b"\n".join(parts) + rnd.choice([b"", b"\n"])
+    suffix = rnd.choice(["", ".gz", ".bz2", ".xz", ".zip"])
+    path = folder / f"lines.jsonl{suffix}"
+    packed = {"": lambda b: b, ".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress,
+              ".zip": lambda b: b}[suffix](data)
+    broken = suffix in (".gz", ".bz2", ".xz") and rnd.random() < 0.2
+    path.write_bytes(packed[:rnd.randrange(len(packed) + 1)] if broken else packed)
+    got = check("lines", data, lambda: list(file_lines(str(path), "source")), tally)
+    blocks = check("lines in blocks", data, lambda: [line for first, block in file_blocks(str(path), "--jsonl", size=7)
+                                                      for line in block_lines(block, first)], tally)
+    if not broken and suffix != ".zip" and (got != block_lines(data) or blocks != got):
+        raise Escape(f"lines: {suffix or 'plain'} file read as {got!r:.200}, not as its bytes {data!r:.200}")
+
+
+def run_service(inputs: int, seed: int, slow_clients: int) -> Counter[str]:
+    """The service area: ``inputs`` hostile requests to a real ``hkscore serve`` on loopback (head bound
+    1 s), then ``slow_clients`` slow clients at once; the server alive and its memory bounded at the end."""
+    from helpers.service_fuzz import Failure, service_round, slow_round
+    from helpers.serving import server_process
+
+    rnd = random.Random(seed)
+    tally: Counter[str] = Counter()
+    with server_process("--head-time-limit", "1") as (base, proc):
+        rss = _rss(proc.pid)
+        try:
+            for i in range(inputs):
+                service_round(base, rnd, tally)
+                if i % 5000 == 4999:
+                    slow_round(base, slow_clients, 1.0)
+            slow_round(base, slow_clients, 1.0)
+        except Failure as exc:
+            raise Escape(f"service: {exc}") from None
+        if proc.poll() is not None:
+            raise Escape(f"service: the server stopped ({proc.returncode})")
+        grown = _rss(proc.pid) - rss
+        if grown > 300 << 20:
+            raise Escape(f"service: the server grew by {grown >> 20} MB")
+        tally["service: server memory grown (MB)"] = grown >> 20
+    return tally
+
+
+def _rss(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text(encoding="ascii").splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--inputs", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--service", type=int, default=0, metavar="N",
+                        help="also N hostile requests to a real hkscore serve on loopback (the service area)")
+    parser.add_argument("--slow-clients", type=int, default=50, help="slow clients at once in the service area")
     args = parser.parse_args()
     start = time.time()
     try:
         tally = run(args.inputs, args.seed)
+        if args.service:
+            tally += run_service(args.service, args.seed, args.slow_clients)
     except Escape as exc:
         print(f"ESCAPE: {exc}", file=sys.stderr)
         return 1
     took = time.time() - start
     for key, n in sorted(tally.items()):
         print(f"{n:>10,}  {key}")
-    print(f"{args.inputs:,} inputs (seed {args.seed}) in {took:.0f} s, core {hkcore.core.IMPLEMENTATION}: no escape")
+    service = f" and {args.service:,} requests to the service" if args.service else ""
+    print(f"{args.inputs:,} inputs{service} (seed {args.seed}) in {took:.0f} s, core {hkcore.core.IMPLEMENTATION}: "
+          "no escape")
     return 0
 
 

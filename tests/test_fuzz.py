@@ -260,3 +260,40 @@ def test_faulty_plugins_are_named(faulty: dict[str, str], answer: Any, where: st
             assert isinstance(err, hkcore.PluginError), err
     finally:
         Faulty.answer[0] = 0
+
+
+# ---------------------------------------------------------------- the service (a real hkscore serve on loopback)
+
+#: hostile requests per CI run of the service area (HKCORE_FUZZ_SERVICE raises it)
+SERVICE_INPUTS = int(os.environ.get("HKCORE_FUZZ_SERVICE", "0")) or 150
+
+
+def test_the_service_under_hostile_clients() -> None:
+    import random
+    from collections import Counter
+
+    from helpers.service_fuzz import Failure, service_round, slow_round
+    from helpers.serving import missing_server_deps, server_process
+
+    if missing_server_deps():
+        pytest.skip(str(missing_server_deps()))
+    tally: Counter[str] = Counter()
+    rnd = random.Random(22)
+    with server_process("--head-time-limit", "1") as (base, proc):
+        rss = _rss(proc.pid)
+        try:
+            for _ in range(SERVICE_INPUTS):
+                service_round(base, rnd, tally)
+            slow_round(base, 12, 1.0)
+        except Failure as exc:
+            pytest.fail(str(exc))
+        assert proc.poll() is None  # nothing took the server down
+        assert _rss(proc.pid) - rss < 300 << 20, (rss, _rss(proc.pid))  # bounded memory for what it was sent
+    assert sum(n for k, n in tally.items() if k.startswith("service TOML bomb")) > 0, tally
+
+
+def _rss(pid: int) -> int:
+    for line in open(f"/proc/{pid}/status", encoding="ascii"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0

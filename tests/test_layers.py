@@ -42,6 +42,7 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.core.*", 1, "core"),
     ("hkcore.notation", 2.0, "models: notation"),
     ("hkcore.models", 2.5, "models: models"),
+    ("hkcore.lines", 2.6, "models: input lines"),
     ("hkcore.options", 3.0, "plugin API"),
     ("hkcore.patterns", 3.0, "plugin API"),
     ("hkcore.shapes", 3.0, "plugin API"),

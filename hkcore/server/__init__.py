@@ -11,7 +11,8 @@ The package, by part: ``app`` (the application and its serving),
 ``routes`` (one router per resource), ``models`` (requests and answers),
 ``catalog`` (the server's presets, given to endpoints as a dependency),
 ``problems`` (every error as problem+json), ``limits`` (body size, time
-and header middleware), ``stream`` (the NDJSON batch answer) and
+and header middleware), ``heads`` (the time and size of a request's head,
+kept in uvicorn's protocol), ``stream`` (the NDJSON batch answer) and
 ``openapi``.
 
 State: an application holds its presets in one immutable value
@@ -23,14 +24,15 @@ from __future__ import annotations
 
 from hkcore.server.app import app_from_env, create_app, serve, serving
 from hkcore.server.catalog import ServerPresets, is_toml
-from hkcore.server.limits import (BATCH_TIME_LIMIT, MAX_BATCH_BODY, MAX_BODY, MOST_PRESETS, TIME_LIMIT, Deadline,
-                                  Limits)
+from hkcore.server.limits import (BATCH_TIME_LIMIT, HEAD_TIME_LIMIT, MAX_BATCH_BODY, MAX_BODY, MAX_HEAD,
+                                  MOST_CONNECTIONS, MOST_PRESETS, TIME_LIMIT, Deadline, Limits)
 from hkcore.server.models import (AnalyseRequest, CompareRequest, Health, LegalClaimsRequest, PositionRequest,
                                   PresetListing, Problem, ResolveClaimsRequest, ScoreRequest)
 from hkcore.server.openapi import openapi_document
 from hkcore.server.problems import PROBLEM, ApiError
 
-__all__ = ["BATCH_TIME_LIMIT", "MAX_BATCH_BODY", "MAX_BODY", "MOST_PRESETS", "PROBLEM", "TIME_LIMIT",
+__all__ = ["BATCH_TIME_LIMIT", "HEAD_TIME_LIMIT", "MAX_BATCH_BODY", "MAX_BODY", "MAX_HEAD", "MOST_CONNECTIONS",
+           "MOST_PRESETS", "PROBLEM", "TIME_LIMIT",
            "AnalyseRequest", "ApiError", "CompareRequest", "Deadline", "Health", "LegalClaimsRequest", "Limits",
            "PositionRequest", "PresetListing", "Problem", "ResolveClaimsRequest", "ScoreRequest", "ServerPresets",
            "app_from_env", "create_app", "is_toml", "openapi_document", "serve", "serving"]

@@ -11,7 +11,8 @@ from starlette.exceptions import HTTPException
 
 from hkcore.errors import HkcoreError
 from hkcore.server.catalog import ServerPresets
-from hkcore.server.limits import BATCH_TIME_LIMIT, MAX_BATCH_BODY, MAX_BODY, TIME_LIMIT, Limits, SecurityHeaders
+from hkcore.server.limits import (BATCH_TIME_LIMIT, HEAD_TIME_LIMIT, MAX_BATCH_BODY, MAX_BODY, MOST_CONNECTIONS,
+                                  TIME_LIMIT, Limits, SecurityHeaders)
 from hkcore.server.openapi import openapi_document
 from hkcore.server.problems import ApiError, answer_problem
 from hkcore.server.routes import batch, claims, health, pages, presets, scoring
@@ -47,13 +48,19 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
 
 def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | None = None,
           workers: int = 1, log_level: str = "info", *, time_limit: float = TIME_LIMIT,
-          batch_time_limit: float = BATCH_TIME_LIMIT) -> None:
+          batch_time_limit: float = BATCH_TIME_LIMIT, head_time_limit: float = HEAD_TIME_LIMIT,
+          most_connections: int = MOST_CONNECTIONS) -> None:
     """Run the application on uvicorn until interrupted (``workers`` > 1: that many processes);
     ``port`` 0 picks a free port, printed when the service starts. An address that cannot be listened on
-    is an HkcoreError saying why, before anything starts."""
+    is an HkcoreError saying why, before anything starts. ``head_time_limit``: seconds a request's head
+    may take (408 after); ``most_connections``: connections a worker holds at once (503 beyond)."""
     import uvicorn
 
+    from hkcore.server.heads import protocol
+
     port = listenable(host, port)
+    bounds: dict[str, Any] = {"timeout_keep_alive": 5, "limit_concurrency": most_connections,
+                              "http": protocol(head_time_limit)}
 
     if workers > 1:
         if presets_dir is not None:
@@ -63,10 +70,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
         os.environ["HKCORE_SERVE_TIME_LIMIT"] = repr(float(time_limit))
         os.environ["HKCORE_SERVE_BATCH_TIME_LIMIT"] = repr(float(batch_time_limit))
         uvicorn.run("hkcore.server:app_from_env", factory=True, host=host, port=port, workers=workers,
-                    log_level=log_level, timeout_keep_alive=5)
+                    log_level=log_level, **bounds)
         return
     app = serving(create_app(presets_dir, time_limit=time_limit, batch_time_limit=batch_time_limit))
-    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_keep_alive=5)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, **bounds)
 
 
 def listenable(host: str, port: int) -> int:

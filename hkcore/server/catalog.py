@@ -2,16 +2,19 @@
 from __future__ import annotations
 
 import copy
+import importlib.metadata
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
 from hkcore.errors import shown
 from hkcore.preset import Preset, PresetError, builtin_ids, is_path, load_preset, nearest, toml_data
+from hkcore.registry import ENTRY_POINT_GROUP, current
 from hkcore.server.problems import guard
 
 
@@ -31,25 +34,43 @@ def is_toml(ref: str) -> bool:
     return "\n" in ref or "=" in ref
 
 
+def package_key(name: str) -> str:
+    """A package name as pip compares them (PEP 503: case and runs of ``-_.`` do not count)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def offered_packages() -> frozenset[str]:
+    """The packages (``package_key``) whose plugins this process has loaded:
+    the ones ``hkscore plugins`` lists from installed entry points, working."""
+    cat = current().catalogue
+    return frozenset(package_key(ep.dist.name) for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+                     if ep.dist is not None and ep.name in cat.available and ep.name not in cat.broken_plugins)
+
+
 @dataclass(frozen=True)
 class ServerPresets:
     """The presets one server knows: the built-in ones and those of its
     presets folder (read once, when the server starts), by id. A preset
     given in a request as TOML text may extend these only: a built-in id, a
-    folder preset's id, or a file inside the folder; it reads no other file."""
+    folder preset's id, or a file inside the folder; it reads no other file;
+    its ``requires`` may name only the packages of the plugins the server
+    offers (``offered``), so that a client learns nothing of what else is
+    installed."""
 
     folder: Path | None
     builtin: tuple[str, ...]
     local: Mapping[str, Preset]
     files: Mapping[str, str]
+    offered: frozenset[str] = frozenset()
 
     @classmethod
     def load(cls, folder: str | Path | None) -> ServerPresets:
         """The built-in presets and those of ``folder``; an id that is taken twice, or that a request
         could not name as an id (it holds ``=`` or a line break, as TOML text does), is refused."""
         builtin = tuple(builtin_ids())
+        offered = offered_packages()
         if folder is None:
-            return cls(None, builtin, MappingProxyType({}), MappingProxyType({}))
+            return cls(None, builtin, MappingProxyType({}), MappingProxyType({}), offered)
         root = Path(folder).resolve()
         if not root.is_dir():
             raise PresetError(f"no folder {shown(str(folder))}", None, "presets")
@@ -66,7 +87,7 @@ class ServerPresets:
                                   f"({'built in' if preset.id in builtin else files[preset.id]})", str(path), "id")
             local[preset.id] = preset
             files[preset.id] = str(path)
-        return cls(root, builtin, MappingProxyType(local), MappingProxyType(files))
+        return cls(root, builtin, MappingProxyType(local), MappingProxyType(files), offered)
 
     def ids(self) -> list[str]:
         """Every id: the built-in ones, then the folder's."""
@@ -94,6 +115,7 @@ class ServerPresets:
     def custom(self, text: str, field: str = "preset") -> Preset:
         """A preset from TOML text sent in a request (see the class)."""
         data = toml_data(text)
+        self.check_requires(data.get("requires"))
         parent = data.get("extends")
         if isinstance(parent, str) and parent in self.local:  # a folder preset, by its id
             data["extends"] = self.files[parent]
@@ -108,6 +130,19 @@ class ServerPresets:
             if exc.file is None and exc.path is not None and not exc.path.startswith(field):
                 raise PresetError(str(exc), "<toml>", exc.path, value=exc.value) from None
             raise exc from None
+
+    def check_requires(self, requires: Any) -> None:
+        """A request's ``requires`` names only offered packages: anything else,
+        installed or not, a package name or not, is one answer (a list that is
+        not of strings is left to the preset reader)."""
+        if not isinstance(requires, list):
+            return
+        for i, dist in enumerate(requires):
+            if isinstance(dist, str) and package_key(dist) not in self.offered:
+                packages = ", ".join(sorted(self.offered)) or "none"
+                raise PresetError(f"{shown(dist)} is not the package of a plugin this server offers "
+                                  f"(the packages of its plugins: {packages})", "<toml>", f"requires[{i}]",
+                                  value=dist)
 
     def summary(self, preset: Preset) -> dict[str, Any]:
         """The fields of a ``PresetListing`` of ``preset``."""

@@ -18,6 +18,12 @@ MAX_BATCH_BODY = 256 << 20
 #: seconds a request may take, from its first byte to its answer (batch: to its last line)
 TIME_LIMIT = 10.0
 BATCH_TIME_LIMIT = 600.0
+#: seconds from a connection, or from a request's first byte, to the end of its headers (``hkcore.server.heads``)
+HEAD_TIME_LIMIT = 10.0
+#: the largest request head (request line and headers), in bytes
+MAX_HEAD = 64 << 10
+#: the most connections one worker holds at once (uvicorn's ``limit_concurrency``): beyond, a request is a 503
+MOST_CONNECTIONS = 1000
 #: the most presets one request may name
 MOST_PRESETS = 64
 #: the path of the streamed batch endpoint (its own body and time limits)

@@ -5,20 +5,28 @@ import asyncio
 import contextlib
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import anyio
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
-from hkcore.batch import answer_lines, clip
+from hkcore.batch import answer_lines
 from hkcore.engine import compiled_for
 from hkcore.errors import HkcoreError, shown
-from hkcore.models import MAX_JSON
+from hkcore.lines import LineSplitter
 from hkcore.preset import Preset
 from hkcore.server.catalog import ServerPresets
 from hkcore.server.limits import MAX_BODY, Deadline
-from hkcore.server.problems import ApiError, as_json, from_error, guard, plain, problem_response
+from hkcore.server.problems import (
+    ApiError,
+    as_json,
+    from_error,
+    guard,
+    plain,
+    problem_response,
+)
 
 #: lines of a batch scored between two looks at the clock and at the client
 _CHUNK = 256
@@ -120,42 +128,32 @@ class LinesResponse(Response):
         answered, tail, gone = number, None, None
         try:
             async with asyncio.timeout(self.deadline.left()):
-                skipping = False
+                splitter = LineSplitter(number + 1)
                 while True:
                     if not more and gone is None:  # the body is in: a receive now tells of a disconnect
                         gone = asyncio.ensure_future(receive())
-                    parts = pending.split(b"\n")
-                    pending = parts.pop() if more else b""
-                    lines = []
-                    if skipping and parts:  # the end of an over-long line, already answered
-                        parts.pop(0)
-                        skipping = False
-                    elif skipping:
-                        pending = b""
-                    for raw in parts:
-                        number += 1
-                        if line := clip(raw).strip():  # an over-long line's head, as hkscore reads a file
-                            lines.append((number, line))
-                    if len(pending) > MAX_JSON + 1:  # longer than a hand can be: its head answered, the rest skipped
-                        number += 1
-                        if line := clip(pending).strip():  # white space alone is a blank line (as hkscore reads it)
-                            lines.append((number, line))
-                        pending, skipping = b"", True
+                    lines = splitter.feed(pending)  # lines split as hkscore splits a file
+                    pending = b""
+                    if not more:
+                        lines += splitter.end()
                     for at in range(0, len(lines), _CHUNK):
                         if gone is not None and gone.done():
                             return
                         if self.deadline.passed():
                             raise TimeoutError
                         chunk = lines[at:at + _CHUNK]
-                        body = await anyio.to_thread.run_sync(scored, compiled, chunk)
+                        body, done = await anyio.to_thread.run_sync(scored, compiled, chunk, self.deadline.passed)
                         await send({"type": "http.response.body", "body": body, "more_body": True})
-                        answered = chunk[-1][0]
+                        if done:
+                            answered = chunk[done - 1][0]
+                        if done < len(chunk):  # the time ran out between two lines
+                            raise TimeoutError
                     if not more:
                         break
                     try:
                         message = await receive()
                     except HTTPException as exc:  # the body passed the limit (Limits)
-                        tail = {"line": number + 1, "error": str(exc.detail), "type": "RequestTooLarge",
+                        tail = {"line": splitter.number + 1, "error": str(exc.detail), "type": "RequestTooLarge",
                                 "field": "body"}
                         break
                     if message["type"] == "http.disconnect":
@@ -174,9 +172,10 @@ class LinesResponse(Response):
                 await send({"type": "http.response.body", "body": last, "more_body": False})
 
 
-def scored(compiled: Any, lines: list[tuple[int, bytes]]) -> bytes:
-    """The answer lines of some hand lines: a result each, or an error carrying the line number."""
-    out = answer_lines(compiled, lines)
-    return ("\n".join(out) + "\n").encode() if out else b""
+def scored(compiled: Any, lines: list[tuple[int, bytes]], stop: Callable[[], bool] | None = None) -> tuple[bytes, int]:
+    """The answer lines of some hand lines (a result each, or an error carrying the line number) and how
+    many were answered: all of them, or those before ``stop`` said True (asked before each line)."""
+    out = answer_lines(compiled, lines, stop)
+    return ("\n".join(out) + "\n").encode() if out else b"", len(out)
 
 
