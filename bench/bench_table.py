@@ -14,10 +14,10 @@ one repetition to the next):
   hands/s = N / wall seconds. N is chosen so that a run lasts ≥ 5 s (from
   the in-process rate measured first), or given with ``--hands``.
 - The same hands in this process through the Python API
-  (``hkcore.cli_table.play_hands`` with the ``random`` policy and
-  ``views=False``, as the command drives it): the engine alone (records
-  consumed, nothing written), and with each record serialised as the
-  command does and written to a file.
+  (``hkcore.cli_table.random_play``, which ``hkscore play --policy random``
+  runs: the engine plays every seat's random choices itself): the engine
+  alone (the log's lines made, nothing written), and with the log written
+  to a file.
 - ``Table`` driven from Python: a fresh ``Table`` from a seeded ``start``
   record per hand, then ``prompts()`` + ``submit()`` of a random legal action
   of the first open prompt until the hand is over; µs per decision (one
@@ -175,40 +175,45 @@ def random_chooser(seed: int) -> Callable[[str], Any]:
 
 
 def inprocess_once(preset: str, seed: int, hands: int, write_to: Path | None = None) -> dict[str, Any]:
-    """The command's loop in this process: the engine alone, or with the log
-    serialised (as ``hkscore play`` does) and written to ``write_to``."""
-    from hkcore.cli_table import play_hands
+    """The command's loop in this process (``hkcore.cli_table.random_play``,
+    what ``hkscore play --policy random`` runs): the engine alone (the log's
+    lines made and dropped), or with the log written to ``write_to``."""
+    from hkcore.cli_table import random_play
 
-    choose = random_chooser(seed)
     count: Counter[str] = Counter()
+    rng = random.Random(seed)
     c0 = time.process_time()
     t0 = time.perf_counter()
     if write_to is None:
-        records = play_hands(preset, seed, hands, choose, views=False)
-        deque(records, maxlen=0)
+        played, _ = random_play(preset, seed, hands, rng, _Drop())
         wall = time.perf_counter() - t0
         cpu = time.process_time() - c0
     else:
-        dumps = json.dumps
         with open(write_to, "w", encoding="utf-8") as fh:
-            fh.writelines(dumps(r, separators=(",", ":"), ensure_ascii=False) + "\n" for r in play_hands(preset, seed, hands, choose, views=False))
+            played, _ = random_play(preset, seed, hands, rng, fh)
         wall = time.perf_counter() - t0
         cpu = time.process_time() - c0
         count.update(hands=count_log(write_to)["hands"])
+    assert played == hands, (played, hands)
     return {"wall_s": wall, "hands_s": hands / wall, "cpu_s": cpu, "hands_cpu_s": hands / cpu, **count}
+
+
+class _Drop:
+    """A text sink that keeps nothing."""
+
+    def write(self, text: str) -> int:
+        return len(text)
 
 
 def count_hands_inprocess(preset: str, seed: int, hands: int) -> dict[str, Any]:
     """Untimed: what the in-process loop plays (hands, wins, records, decisions)."""
-    from hkcore.cli_table import play_hands
+    import io
 
-    c: Counter[str] = Counter()
-    for r in play_hands(preset, seed, hands, random_chooser(seed), views=False):
-        c["records"] += 1
-        if r["event"] == "end_hand":
-            c["hands"] += 1
-            c["wins"] += r["result"] == "win"
-    return dict(c)
+    from hkcore.cli_table import random_play
+
+    out = io.StringIO()
+    played, wins = random_play(preset, seed, hands, random.Random(seed), out)
+    return {"records": out.getvalue().count("\n"), "hands": played, "wins": wins}
 
 
 def decisions_once(preset: str, seed: int, hands: int, views: bool) -> dict[str, Any]:
@@ -517,7 +522,7 @@ def section(d: dict[str, Any]) -> str:
         f"{fr(hs['cli_one'])[1]} | {hc['cli_one']} | ≥ {TARGET_HANDS_S:,} | {yes(one >= TARGET_HANDS_S)} |"),
         (f"| the same loop in-process (`hkcore.cli_table.play_hands`, `views=False`), log serialised and "
         f"written | {fr(hs['inprocess_log'])[0]} | {fr(hs['inprocess_log'])[1]} | {hc['inprocess_log']} | — | — |"),
-        (f"| the same loop in-process, engine alone (records consumed, nothing written) | "
+        (f"| the same loop in-process, engine alone (the lines made, nothing written) | "
         f"{fr(hs['inprocess_engine'])[0]} | {fr(hs['inprocess_engine'])[1]} | {hc['inprocess_engine']} | — | — |"),
         (f"| two `hkscore play` processes at once (seeds {seed} and {seed + 1}), total | {fr(hs['cli_two'])[0]} | "
         f"{fr(hs['cli_two'])[1]} | {hc['cli_two']} | ≥ {TARGET_TWO_PROCESSES}× one | "
