@@ -520,7 +520,7 @@ def section(d: dict[str, Any]) -> str:
         "|---|---:|---:|---:|---|:---:|",
         (f"| `{cmd}`: one process, start-up and log file included | {fr(hs['cli_one'])[0]} | "
         f"{fr(hs['cli_one'])[1]} | {hc['cli_one']} | ≥ {TARGET_HANDS_S:,} | {yes(one >= TARGET_HANDS_S)} |"),
-        (f"| the same loop in-process (`hkcore.cli_table.play_hands`, `views=False`), log serialised and "
+        (f"| the same loop in-process (`hkcore.cli_table.random_play`), log "
         f"written | {fr(hs['inprocess_log'])[0]} | {fr(hs['inprocess_log'])[1]} | {hc['inprocess_log']} | — | — |"),
         (f"| the same loop in-process, engine alone (the lines made, nothing written) | "
         f"{fr(hs['inprocess_engine'])[0]} | {fr(hs['inprocess_engine'])[1]} | {hc['inprocess_engine']} | — | — |"),
