@@ -331,6 +331,25 @@ def test_a_line_is_the_record_as_compact_json(preset: str) -> None:
         assert line(r) == json.dumps(r, separators=(",", ":"), ensure_ascii=False)
 
 
+def test_lines_with_players_whose_names_need_escaping() -> None:
+    from hkcore.table.records import lines
+    m = Match("playingcards-io", players=['a"b', "é", "x\\y", "p4"], seed=3)
+    while not m.over:
+        m.play_random(random.Random(3))
+    t = m.table
+    want = "".join(json.dumps(r, separators=(",", ":"), ensure_ascii=False) + "\n" for r in t.log)
+    assert lines(t.log, t.texts) == want
+
+
+def test_the_compiled_deal_is_the_contract_s() -> None:
+    from hkcore.table import engine, wall
+    tiles = wall.tile_set(True)
+    random.Random(4).shuffle(tiles)
+    assert engine.deal(tiles) == wall.deal(tiles)
+    assert engine.codes(tiles[:20]) == wall.codes(tiles[:20])
+    assert engine.canonical(tiles[:14]) == wall.canonical(tiles[:14])
+
+
 @pytest.mark.parametrize("preset", BUILTIN)
 def test_the_engine_plays_random_as_the_random_policy_does(preset: str) -> None:
     """Match.play_random makes the choices the random policy makes from the same generator."""

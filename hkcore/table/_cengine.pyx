@@ -190,7 +190,8 @@ cdef class Engine:
         cdef int s, i, n
         (self.r_concealed, self.r_added, self.r_drawn_only, self.r_self_pung, self.r_last_any, self.r_swap,
          self.r_rob, self.r_many, self.r_instant, self.r_orphans, self.r_extra, self.r_front) = rules
-        self.texts = [None] * len(self.log)
+        if self.texts is None or len(self.texts) != len(self.log):
+            self.texts = [None] * len(self.log)
         memset(self.counts, 0, sizeof(self.counts))
         memset(self.nmeld, 0, sizeof(self.nmeld))
         memset(self.nbonus, 0, sizeof(self.nbonus))
@@ -237,10 +238,11 @@ cdef class Engine:
         self.log.append(record)
         self.texts.append(text)
 
-    def emit(self, dict record):
-        """Append a record the engine does not write itself (its line is made when written)."""
+    def emit(self, dict record, text=None):
+        """Append a record the engine does not write itself, with its JSON
+        line if the caller has made it (else it is made when written)."""
         self.log.append(record)
-        self.texts.append(None)
+        self.texts.append(text)
 
     cdef inline void _emit(self, dict record) except *:
         self.log.append(record)
@@ -1129,3 +1131,19 @@ cdef object _common_line(object record):
         if text is not None and tuple(record) == _DISCARD_KEYS:
             return text
     return None
+
+
+def deal(shuffled):
+    """The four hands dealt from the front of ``shuffled`` and the wall, as
+    ``hkcore.table.wall.deal`` deals them."""
+    cdef list src = list(shuffled)
+    cdef list hands = [src[0:4] + src[16:20] + src[32:36] + [src[48], src[52]],
+                       src[4:8] + src[20:24] + src[36:40] + [src[49]],
+                       src[8:12] + src[24:28] + src[40:44] + [src[50]],
+                       src[12:16] + src[28:32] + src[44:48] + [src[51]]]
+    return hands, src[53:]
+
+
+def codes(tiles):
+    """Tiles written one code each, in the order given (as ``hkcore.table.wall.codes``)."""
+    return "".join([CODES[i] for i in tiles])

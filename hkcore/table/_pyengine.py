@@ -59,8 +59,9 @@ class Engine:
         extra shapes."""
         (self._r_concealed, self._r_added, self._r_drawn_only, self._r_self_pung, self._r_last_any, self._r_swap,
          self._r_rob, self._r_many, self._r_instant, self._r_orphans, self._r_extra, self._r_front) = rules
-        #: beside each record of the log, its JSON line where the engine made one (here: none)
-        self.texts: list[str | None] = [None] * len(self.log)
+        #: beside each record of the log, its JSON line where the engine made one (here: none of its own)
+        if getattr(self, "texts", None) is None or len(self.texts) != len(self.log):
+            self.texts: list[str | None] = [None] * len(self.log)
         self.counts = [[0] * 34 for _ in range(4)]
         self.melds: list[list[list[int]]] = [[], [], [], []]  # [kind, low, source (-1), concealed]
         self.bonus: list[list[int]] = [[], [], [], []]
@@ -699,10 +700,11 @@ class Engine:
         self.log.append(record)
         self.texts.append(None)
 
-    def emit(self, record: dict[str, Any]) -> None:
-        """Append a record the engine does not write itself (its line is made when written)."""
+    def emit(self, record: dict[str, Any], text: str | None = None) -> None:
+        """Append a record the engine does not write itself, with its JSON
+        line if the caller has made it (else it is made when written)."""
         self.log.append(record)
-        self.texts.append(None)
+        self.texts.append(text)
 
     def _self_win(self, s: int) -> Any:  # pragma: no cover - the subclass scores wins
         raise NotImplementedError

@@ -227,7 +227,7 @@ class Table(Engine):
         self._end("win", SEATS[winners[0][0]], delta, faan)
 
     def _exhausted(self) -> None:
-        self.emit({"event": "exhausted"})
+        self.emit({"event": "exhausted"}, '{"event":"exhausted"}')
         self._end("exhausted", None, None if self.points is None else {x: 0 for x in SEATS},
                   {x: 0 for x in SEATS})
 
@@ -251,7 +251,7 @@ class Table(Engine):
         nxt, reason, self.progress = after_hand(self.preset.table, self.hand_no, self.wind, self.seats, winner,
                                                 done)
         self.emit({"event": "end_hand", "result": result, "winner": winner, "delta": delta, "points": points,
-                         "faan": faan, "next": nxt})
+                   "faan": faan, "next": nxt})
         if nxt is None and tally is not None:
             self.emit({"event": "end_match", "reason": reason, "standings": standings(pr.players, tally)})
         self.points = points
