@@ -7,8 +7,10 @@ with two, each sent a fixed number of requests (``--requests``) over
 process; it stops by itself. Reports requests per second and the p50/p99
 latency beside the same hands scored in-process (``score`` alone, and with
 the JSON read and written as the service does), and writes the "server"
-section of bench/RESULTS.md. Targets: at least 3,000 requests/s and a p99 of
-at most 20 ms with one worker. The client shares the machine with the
+section of bench/RESULTS.md, with a bare FastAPI endpoint (bench/_bare_app.py)
+measured by the same client in the same run. Targets: at least 3,000
+requests/s and a p99 of at most 20 ms with one worker, and at least 0.8 times
+the bare endpoint's requests/s. The client shares the machine with the
 server: on 2 cores it takes one of them. See bench/README.md.
 
     python bench/bench_server.py                    # full size, writes RESULTS.md
@@ -37,6 +39,7 @@ CONNECTIONS = 32
 WARMUP = 1_000
 TARGET_RPS = 3_000
 TARGET_P99_MS = 20.0
+TARGET_BARE_RATIO = 0.8
 README_HAND = "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N"
 HAND_JSON = {"tiles": "234m55z",
              "melds": [{"kind": "pung", "tiles": "666z", "from": "W"},
@@ -53,12 +56,21 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(workers: int) -> tuple[subprocess.Popen[bytes], int]:
+def start_server(workers: int, bare_answer: Path | None = None) -> tuple[subprocess.Popen[bytes], int]:
+    """``hkscore serve`` with ``workers`` workers; with ``bare_answer``, the
+    bare FastAPI peer (bench/_bare_app.py) answering that body, one worker."""
     root = str(Path(__file__).resolve().parent.parent)
     port = _free_port()
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen([sys.executable, "-m", "hkcore.cli", "serve", "--port", str(port), "--workers",
-                             str(workers), "--log-level", "warning"], cwd=tempfile.gettempdir(), env=env)
+    if bare_answer is not None:
+        env["HKCORE_BARE_ANSWER"] = str(bare_answer)
+        env["PYTHONPATH"] = str(Path(__file__).resolve().parent) + os.pathsep + env["PYTHONPATH"]
+        command = [sys.executable, "-m", "uvicorn", "_bare_app:app", "--port", str(port), "--workers", "1",
+                   "--log-level", "warning", "--no-access-log"]
+    else:
+        command = [sys.executable, "-m", "hkcore.cli", "serve", "--port", str(port), "--workers", str(workers),
+                   "--log-level", "warning"]
+    proc = subprocess.Popen(command, cwd=tempfile.gettempdir(), env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -148,6 +160,17 @@ def render(meta: dict[str, Any], runs: dict[int, dict[str, Any]], local: dict[st
         every = "; ".join(f"{x['rps']:,.0f}, {x['p99_ms']:.1f}" for x in r.get("runs", [r]))
         lines.append(f"| {workers} | {r['requests']:,} | {r['rps']:,.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | "
                      f"{r['errors']} | {'met' if met else 'not met'} | {every} |")
+    bare = meta.get("bare")
+    if bare is not None and 1 in runs:
+        ratio = runs[1]["rps"] / bare["rps"]
+        every = "; ".join(f"{x['rps']:,.0f}, {x['p99_ms']:.1f}" for x in bare.get("runs", [bare]))
+        lines.append(f"| bare FastAPI, 1 | {bare['requests']:,} | {bare['rps']:,.0f} | {bare['p50_ms']:.2f} | "
+                     f"{bare['p99_ms']:.2f} | {bare['errors']} | peer | {every} |")
+        lines += ["", f"The peer (bench/_bare_app.py): a bare FastAPI endpoint that reads the same body into a "
+                      f"pydantic model and answers hkcore's own answer as a fixed body, one uvicorn worker, the same "
+                      f"client in the same run. hkcore with one worker / the peer: **{ratio:.2f}×** (target ≥ "
+                      f"{TARGET_BARE_RATIO:g}×: {'met' if ratio >= TARGET_BARE_RATIO else 'not met'}); each run "
+                      f"in turn, hkcore's then the peer's."]
     lines += ["", f"In-process, the same hand: `score` {local['score_us']:.1f} µs ({local['score_per_s']:,.0f}/s); "
                   f"read from the request's JSON, scored and written as JSON {local['json_us']:.1f} µs "
                   f"({local['json_per_s']:,.0f}/s).", "",
@@ -173,10 +196,16 @@ def main() -> int:
     meta = {**bl.machine_info(PACKAGES), "requests": args.requests, "connections": args.connections,
             "reps": args.reps}
     runs: dict[int, dict[str, Any]] = {}
+    answer = Path(tempfile.mkdtemp()) / "answer.json"
     for workers in (int(w) for w in args.workers.split(",")):
         proc, port = start_server(workers)
         try:
             load(port, min(WARMUP, args.requests), args.connections)
+            if not answer.exists():
+                request = urllib.request.Request(f"http://127.0.0.1:{port}/score", data=BODY,
+                                                 headers={"Content-Type": "application/json"})
+                with urllib.request.urlopen(request, timeout=10) as reply:
+                    answer.write_bytes(reply.read())
             reps = []
             for rep in range(args.reps):
                 bl.log(f"{workers} worker(s), run {rep + 1}/{args.reps}: {args.requests:,} requests ...")
@@ -187,6 +216,21 @@ def main() -> int:
             # the median run by requests/s (its own latencies), every run's figures kept in the JSON
             runs[workers] = {**sorted(reps, key=lambda r: r["rps"])[len(reps) // 2], "runs": reps,
                              "errors": sum(r["errors"] for r in reps)}
+        finally:
+            proc.terminate()
+            proc.wait(30)
+    if answer.exists():
+        proc, port = start_server(1, answer)
+        try:
+            load(port, min(WARMUP, args.requests), args.connections)
+            reps = []
+            for rep in range(args.reps):
+                bl.log(f"bare FastAPI, run {rep + 1}/{args.reps}: {args.requests:,} requests ...")
+                r = load(port, args.requests, args.connections)
+                bl.log(f"  {r['rps']:,.0f} requests/s, p99 {r['p99_ms']:.2f} ms, {r['errors']} errors")
+                reps.append(r)
+            meta["bare"] = {**sorted(reps, key=lambda r: r["rps"])[len(reps) // 2], "runs": reps,
+                            "errors": sum(r["errors"] for r in reps)}
         finally:
             proc.terminate()
             proc.wait(30)
