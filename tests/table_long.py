@@ -25,11 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from helpers.tables import BUILTIN, conserved, junk_decisions, play  # noqa: E402
+from helpers.tables import BUILTIN, conserved, junk_decisions
 
-from hkcore import load_preset  # noqa: E402
-from hkcore.errors import HkcoreError, TableError  # noqa: E402
-from hkcore.table import Table, replay  # noqa: E402
+from hkcore import load_preset
+from hkcore.errors import HkcoreError, TableError
+from hkcore.table import Table, replay
 
 
 def house_of(base: str, rng: random.Random) -> str:

@@ -738,13 +738,17 @@ _STATE = ("_r_concealed", "_r_added", "_r_drawn_only", "_r_self_pung", "_r_last_
 
 
 #: the JSON lines of the commonest records, by their values
-_LINES: dict[tuple[str, ...], str] = {
+_LINES: dict[tuple[str | None, ...], str] = {
     **{("draw", s, t, src): f'{{"event":"draw","seat":"{s}","tile":"{t}","source":"{src}"}}'
        for s in SEATS for t in CODES for src in ("live", "replacement")},
     **{("discard", s, t): f'{{"event":"discard","seat":"{s}","tile":"{t}"}}' for s in SEATS for t in CODES},
 }
-_LINES.update({("bonus", s, t, r): f'{{"event":"bonus","seat":"{s}","tile":"{t}","replacement":'
-               + ("null" if r is None else f'"{r}"') + "}" for s in SEATS for t in CODES[34:] for r in (*CODES, None)})
+for _s in SEATS:
+    for _t in CODES[34:]:
+        for _r in (*CODES, None):
+            _LINES[("bonus", _s, _t, _r)] = (
+                f'{{"event":"bonus","seat":"{_s}","tile":"{_t}","replacement":'
+                + ("null" if _r is None else f'"{_r}"') + "}")
 _DRAW_KEYS = ("event", "seat", "tile", "source")
 _BONUS_KEYS = ("event", "seat", "tile", "replacement")
 _DISCARD_KEYS = ("event", "seat", "tile")

@@ -14,7 +14,16 @@ if TYPE_CHECKING:  # the compiled engine has the pure one's surface
     from hkcore.table.wall import canonical, codes, deal, shuffle
 elif core.IMPLEMENTATION == "cython":
     try:
-        from hkcore.table._cengine import IMPLEMENTATION, Engine, canonical, codes, common_line, deal, lines, shuffle
+        from hkcore.table._cengine import (
+            IMPLEMENTATION,
+            Engine,
+            canonical,
+            codes,
+            common_line,
+            deal,
+            lines,
+            shuffle,
+        )
     except ImportError:  # pragma: no cover - a build without the compiled engine
         from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line, lines
         from hkcore.table.wall import canonical, codes, deal, shuffle
@@ -22,4 +31,4 @@ else:
     from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line, lines
     from hkcore.table.wall import canonical, codes, deal, shuffle
 
-__all__ = ["Engine", "IMPLEMENTATION", "canonical", "codes", "common_line", "deal", "legal_text", "lines", "shuffle"]
+__all__ = ["IMPLEMENTATION", "Engine", "canonical", "codes", "common_line", "deal", "legal_text", "lines", "shuffle"]

@@ -9,10 +9,10 @@ from typing import Any
 
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
+from hkcore.table.engine import shuffle
 from hkcore.table.rotation import Progress, Tally, seating, standings
 from hkcore.table.start import MAX_NAME, MAX_SEED, dealt, resolve_preset
 from hkcore.table.table import Table
-from hkcore.table.engine import shuffle
 from hkcore.table.wall import SEATS, tile_set
 
 

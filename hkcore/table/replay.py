@@ -14,9 +14,9 @@ from typing import Any
 
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
+from hkcore.table.engine import legal_text
 from hkcore.table.match import carried
 from hkcore.table.rotation import seating, standings
-from hkcore.table.engine import legal_text
 from hkcore.table.table import Table
 
 #: the lines a seat decides, and the records the engine writes

@@ -201,4 +201,4 @@ def _use(found: list[int], left: list[int], field: str, value: Any, p: Preset) -
         left[i] -= 1
 
 
-__all__ = ["Deal", "read_start", "resolve_preset", "default_seats", "dealt"]
+__all__ = ["Deal", "dealt", "default_seats", "read_start", "resolve_preset"]

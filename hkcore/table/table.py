@@ -66,7 +66,7 @@ class Table(Engine):
         self._given_e = rec["hands"]["E"]
         same = like is not None and like.preset is p
         self._compiled: CompiledPreset | None = like._compiled if same else None  # type: ignore[union-attr]
-        self._codes = like._codes if same else self._rule_codes()  # type: ignore[union-attr]
+        self._codes: tuple[int, ...] = like._codes if same else self._rule_codes()  # type: ignore[union-attr]
         self._setup([list(h) for h in d.hands], list(d.wall), p.table.dead_wall, self._codes)
         if self._deal_bonus():
             self._after_deal()
