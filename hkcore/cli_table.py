@@ -177,8 +177,9 @@ def random_play(preset: str, seed: int, hands: int | None, rng: random.Random, o
     """``play_hands`` with every seat random, written to ``out`` a hand at a
     time as JSON lines: ``(hands played, hands won)``."""
     played = wins = 0
+    rules = resolve_preset(preset, "preset")  # once: every match of the run plays it (their records name it)
     while True:
-        m = Match(preset, seed=seed)
+        m = Match(rules if rules.id == preset else preset, seed=seed)
         seed += 1
         while not m.over:
             t = m.table
