@@ -7,7 +7,29 @@ from typing import Any
 from hkcore.table.engine import common_line
 from hkcore.table.engine import lines as _lines
 
-_DUMPS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
+def _encoder() -> Any:
+    """The C encoder ``json.dumps`` makes for each call, made once (checking
+    no circular references: records are trees); None where there is none."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return None
+    try:
+        return make(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", False, False, True)
+    except TypeError:  # another Python's signature
+        return None
+
+
+_C_ENCODER = _encoder()
+
+
+def _DUMPS(record: Any) -> str:
+    """``record`` as compact JSON, exactly as ``json.dumps(record, separators=(",", ":"), ensure_ascii=False)``."""
+    if _C_ENCODER is None or isinstance(record, str):
+        return _ENCODER.encode(record)
+    return "".join(_C_ENCODER(record, 0))
 
 
 def line(record: dict[str, Any]) -> str:
