@@ -192,8 +192,7 @@ class CompiledPreset:
         #: ``detect`` scores them
         self.python_entries = tuple(e for e in self.entries if native_code(e.pattern) == 0)
         #: pattern id -> the shape it needs that this preset leaves off (warned about: never met)
-        self.shapes_missing = registry.warn_shapes_missing(preset.file or preset.id, [e.id for e in self.entries],
-                                                           preset.shapes, cat, stacklevel=3)
+        self.shapes_missing = registry.shapes_missing([e.id for e in self.entries], preset.shapes, cat)
         self.interned: dict[Any, Any] = {}
         self._scores: Mapping[tuple[int, int, int], PatternScore] = MappingProxyType({
             (e.index, n, e.contribution(n)): self._make_pattern(e.index, n, e.contribution(n))

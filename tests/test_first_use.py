@@ -103,8 +103,9 @@ def test_a_pattern_whose_shape_is_off_is_warned_about_and_the_reason_names_the_s
 
     off = tmp_path / "off.toml"
     off.write_text(SEVEN_PAIRS_OFF)
-    with pytest.warns(PresetWarning, match=r"patterns\.seven_pairs.*'seven_pairs' shape"):
-        result = hkcore.score(PAIRS_HAND, preset=hkcore.load_preset(off))
+    with pytest.warns(PresetWarning, match=r"off\.toml: patterns\.seven_pairs.*'seven_pairs' shape"):
+        preset = hkcore.load_preset(off)  # said when the preset is read, before any hand is scored
+    result = hkcore.score(PAIRS_HAND, preset=preset)
     assert not result.complete and result.faan == 0
     assert result.reason is not None and result.reason.startswith("not a complete hand")
     assert "complete as seven_pairs" in result.reason and "add 'seven_pairs' to shapes" in result.reason

@@ -14,7 +14,7 @@ from hkcore.options import first_problem, nearest, options_model
 from hkcore.preset.errors import PresetError, freeze
 from hkcore.preset.rules import PatternRule
 from hkcore.preset.schema import CHECK_ORDER, PresetFile, options_of, scheme_params
-from hkcore.registry import Catalogue
+from hkcore.registry import Catalogue, warn_shapes_missing
 from hkcore.table_rules import table_problems
 
 #: the key of the merged data listing the (pattern id, file) pairs switched off with ``false``
@@ -57,6 +57,8 @@ def checked(data: dict[str, Any], origin: Mapping[str, str], cat: Catalogue) -> 
                          options=e.options(), when=tuple([e.when] if isinstance(e.when, str) else e.when or ()))
              for pid, e in file.patterns.items() if e is not False and not isinstance(e, int)]
     in_play = {r.id for r in rules}
+    # a pattern whose shape the preset leaves off can never be met: said when the preset is read
+    warn_shapes_missing(where("patterns"), [r.id for r in rules], tuple(file.shapes), cat, stacklevel=6)
     for off, name in disabled:
         if off not in cat.patterns:
             raise PresetError(f"unknown pattern id {shown(off)}{nearest(off, cat.patterns)}", name,
