@@ -142,6 +142,11 @@ def service_round(base: str, rnd: random.Random, tally: Counter[str]) -> None:
     path = rnd.choice(ENDPOINTS)
     if kind < 30:
         body = _junk(rnd) if rnd.random() < 0.5 else _mutated(rnd)
+        try:
+            json.dumps(body)
+        except (ValueError, TypeError, RecursionError):  # a mutation that made no JSON (a circular value): not sent
+            tally["service JSON: not JSON, not sent"] += 1
+            return
         status, ctype, _, took = _timed(base, path, rnd.choice(["POST", "POST", "GET", "PUT"]), body)
         _expect(f"JSON to {path}", body, status, ctype, took)
         tally[f"service JSON: {status}"] += 1
