@@ -425,20 +425,23 @@ cdef class Engine:
             t = self.wall[self.back]
         return t
 
-    cdef int _set_aside(self, int s, int t) except -2:
+    cdef int _bonus_out(self, int s, int b) except -2:
+        """``s`` sets the bonus tile ``b`` aside and draws its replacement (-1: none, G4)."""
         cdef int r, n
-        while True:
-            self.bonus[s][self.nbonus[s]] = t
-            self.nbonus[s] += 1
-            r = self._take_replacement()
-            self._rec({"event": "bonus", "seat": SEATS[s], "tile": CODES[t],
-                       "replacement": None if r < 0 else CODES[r]}, BONUS_TEXT[(s * 8 + t - 34) * 43 + (42 if r < 0 else r)])
-            n = self.nbonus[s]
-            if self.r_instant and (n == 7 or n == 8):
-                self.instant_due[s] = True
-            if r < BONUS:
-                return r
-            t = r
+        self.bonus[s][self.nbonus[s]] = b
+        self.nbonus[s] += 1
+        r = self._take_replacement()
+        self._rec({"event": "bonus", "seat": SEATS[s], "tile": CODES[b],
+                   "replacement": None if r < 0 else CODES[r]}, BONUS_TEXT[(s * 8 + b - 34) * 43 + (42 if r < 0 else r)])
+        n = self.nbonus[s]
+        if self.r_instant and (n == 7 or n == 8):
+            self.instant_due[s] = True
+        return r
+
+    cdef int _set_aside(self, int s, int t) except -2:
+        while t >= BONUS:
+            t = self._bonus_out(s, t)
+        return t
 
     def _deal_bonus(self):
         cdef int s, b, r
@@ -449,14 +452,7 @@ cdef class Engine:
             while held:
                 b = min(held)
                 held.remove(b)
-                self.bonus[s][self.nbonus[s]] = b
-                self.nbonus[s] += 1
-                r = self._take_replacement()
-                self._rec({"event": "bonus", "seat": SEATS[s], "tile": CODES[b],
-                           "replacement": None if r < 0 else CODES[r]},
-                          BONUS_TEXT[(s * 8 + b - 34) * 43 + (42 if r < 0 else r)])
-                if self.r_instant and (self.nbonus[s] == 7 or self.nbonus[s] == 8):
-                    self.instant_due[s] = True
+                r = self._bonus_out(s, b)
                 if r < 0:
                     for b in held:  # G4: no tile can restore the hand
                         self.bonus[s][self.nbonus[s]] = b
@@ -686,17 +682,9 @@ cdef class Engine:
         self.front += 1
         self.draws[s] += 1
         self._rec((<dict>DRAW_RECORD[(s * 42 + t) * 2]).copy(), DRAW_TEXT[(s * 42 + t) * 2])
-        self.turn = s
         self.kongs = 0
         self.by_kong = False
-        if t >= BONUS:
-            t = self._set_aside(s, t)
-            if t < 0:
-                self._g4(s)
-                return
-        self.counts[s][t] += 1
-        self.drawn = t
-        self._turn_prompt()
+        self._take_in(s, t)
 
     cdef _replace_kong(self, int s):
         cdef int t = self._take_replacement()
@@ -704,13 +692,16 @@ cdef class Engine:
             self._g4(s)
             return
         self._rec((<dict>DRAW_RECORD[(s * 42 + t) * 2 + 1]).copy(), DRAW_TEXT[(s * 42 + t) * 2 + 1])
-        self.turn = s
         self.by_kong = True
-        if t >= BONUS:
-            t = self._set_aside(s, t)
-            if t < 0:
-                self._g4(s)
-                return
+        self._take_in(s, t)
+
+    cdef _take_in(self, int s, int t):
+        """The tile ``s`` drew (bonus tiles set aside and replaced) goes into its hand; then its turn."""
+        self.turn = s
+        t = self._set_aside(s, t)
+        if t < 0:
+            self._g4(s)
+            return
         self.counts[s][t] += 1
         self.drawn = t
         self._turn_prompt()

@@ -201,20 +201,23 @@ class Engine:
             t = self.wall[self.back]
         return t
 
+    def _bonus_out(self, s: int, b: int) -> int:
+        """``s`` sets the bonus tile ``b`` aside and draws its replacement (-1: none, G4)."""
+        self.bonus[s].append(b)
+        r = self._take_replacement()
+        self._emit({"event": "bonus", "seat": SEATS[s], "tile": CODES[b],
+                    "replacement": None if r < 0 else CODES[r]})
+        n = len(self.bonus[s])
+        if self._r_instant and (n == 7 or n == 8):
+            self.instant_due[s] = True
+        return r
+
     def _set_aside(self, s: int, t: int) -> int:
-        """A bonus tile set aside and replaced, again while the replacement is
-        one: the hand tile finally drawn, or -1 when the wall is empty (G4)."""
-        while True:
-            self.bonus[s].append(t)
-            r = self._take_replacement()
-            self._emit({"event": "bonus", "seat": SEATS[s], "tile": CODES[t],
-                        "replacement": None if r < 0 else CODES[r]})
-            n = len(self.bonus[s])
-            if self._r_instant and (n == 7 or n == 8):
-                self.instant_due[s] = True
-            if r < BONUS:
-                return r
-            t = r
+        """Bonus tiles set aside and replaced while the tile drawn is one: the
+        hand tile finally drawn, or -1 when the wall is empty (G4)."""
+        while t >= BONUS:
+            t = self._bonus_out(s, t)
+        return t
 
     def _deal_bonus(self) -> bool:
         """G7: bonus tiles dealt are replaced seat by seat, E first; a seat sets
@@ -226,12 +229,7 @@ class Engine:
             while held:
                 b = min(held)
                 held.remove(b)
-                self.bonus[s].append(b)
-                r = self._take_replacement()
-                self._emit({"event": "bonus", "seat": SEATS[s], "tile": CODES[b],
-                            "replacement": None if r < 0 else CODES[r]})
-                if self._r_instant and len(self.bonus[s]) in (7, 8):
-                    self.instant_due[s] = True
+                r = self._bonus_out(s, b)
                 if r < 0:
                     self.bonus[s].extend(held)  # G4: no tile can restore the hand
                     self._g4(s)
@@ -423,17 +421,9 @@ class Engine:
         self.front += 1
         self.draws[s] += 1
         self._emit({"event": "draw", "seat": SEATS[s], "tile": CODES[t], "source": "live"})
-        self.turn = s
         self.kongs = 0
         self.by_kong = False
-        if t >= BONUS:
-            t = self._set_aside(s, t)
-            if t < 0:
-                self._g4(s)
-                return
-        self.counts[s][t] += 1
-        self.drawn = t
-        self._turn_prompt()
+        self._take_in(s, t)
 
     def _replace_kong(self, s: int) -> None:
         """The replacement draw after a kong, then the same seat's turn."""
@@ -442,13 +432,16 @@ class Engine:
             self._g4(s)
             return
         self._emit({"event": "draw", "seat": SEATS[s], "tile": CODES[t], "source": "replacement"})
-        self.turn = s
         self.by_kong = True
-        if t >= BONUS:
-            t = self._set_aside(s, t)
-            if t < 0:
-                self._g4(s)
-                return
+        self._take_in(s, t)
+
+    def _take_in(self, s: int, t: int) -> None:
+        """The tile ``s`` drew (bonus tiles set aside and replaced) goes into its hand; then its turn."""
+        self.turn = s
+        t = self._set_aside(s, t)
+        if t < 0:
+            self._g4(s)
+            return
         self.counts[s][t] += 1
         self.drawn = t
         self._turn_prompt()
