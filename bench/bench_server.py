@@ -195,45 +195,40 @@ def main() -> int:
     bl.wait_for_other_bench(600, bl.log)
     meta = {**bl.machine_info(PACKAGES), "requests": args.requests, "connections": args.connections,
             "reps": args.reps}
+    def measured(port: int, label: str) -> dict[str, Any]:
+        """``--reps`` runs against the server at ``port``: the median run by requests/s (its own
+        latencies), every run's figures kept in the JSON."""
+        load(port, min(WARMUP, args.requests), args.connections)
+        reps = []
+        for rep in range(args.reps):
+            bl.log(f"{label}, run {rep + 1}/{args.reps}: {args.requests:,} requests ...")
+            r = load(port, args.requests, args.connections)
+            bl.log(f"  {r['rps']:,.0f} requests/s, p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms, "
+                   f"{r['errors']} errors")
+            reps.append(r)
+        return {**sorted(reps, key=lambda r: r["rps"])[len(reps) // 2], "runs": reps,
+                "errors": sum(r["errors"] for r in reps)}
+
     runs: dict[int, dict[str, Any]] = {}
     answer = Path(tempfile.mkdtemp()) / "answer.json"
     for workers in (int(w) for w in args.workers.split(",")):
         proc, port = start_server(workers)
         try:
-            load(port, min(WARMUP, args.requests), args.connections)
-            if not answer.exists():
+            if not answer.exists():  # hkcore's own answer: the peer answers it as its fixed body
                 request = urllib.request.Request(f"http://127.0.0.1:{port}/score", data=BODY,
                                                  headers={"Content-Type": "application/json"})
                 with urllib.request.urlopen(request, timeout=10) as reply:
                     answer.write_bytes(reply.read())
-            reps = []
-            for rep in range(args.reps):
-                bl.log(f"{workers} worker(s), run {rep + 1}/{args.reps}: {args.requests:,} requests ...")
-                r = load(port, args.requests, args.connections)
-                bl.log(f"  {r['rps']:,.0f} requests/s, p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms, "
-                       f"{r['errors']} errors")
-                reps.append(r)
-            # the median run by requests/s (its own latencies), every run's figures kept in the JSON
-            runs[workers] = {**sorted(reps, key=lambda r: r["rps"])[len(reps) // 2], "runs": reps,
-                             "errors": sum(r["errors"] for r in reps)}
+            runs[workers] = measured(port, f"{workers} worker(s)")
         finally:
             proc.terminate()
             proc.wait(30)
-    if answer.exists():
-        proc, port = start_server(1, answer)
-        try:
-            load(port, min(WARMUP, args.requests), args.connections)
-            reps = []
-            for rep in range(args.reps):
-                bl.log(f"bare FastAPI, run {rep + 1}/{args.reps}: {args.requests:,} requests ...")
-                r = load(port, args.requests, args.connections)
-                bl.log(f"  {r['rps']:,.0f} requests/s, p99 {r['p99_ms']:.2f} ms, {r['errors']} errors")
-                reps.append(r)
-            meta["bare"] = {**sorted(reps, key=lambda r: r["rps"])[len(reps) // 2], "runs": reps,
-                            "errors": sum(r["errors"] for r in reps)}
-        finally:
-            proc.terminate()
-            proc.wait(30)
+    proc, port = start_server(1, answer)
+    try:
+        meta["bare"] = measured(port, "bare FastAPI")
+    finally:
+        proc.terminate()
+        proc.wait(30)
     local = in_process(min(args.requests, 20_000))
     section = render(meta, runs, local)
     out = None if args.no_write else Path(__file__).resolve().parent
