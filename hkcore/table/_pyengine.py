@@ -31,7 +31,6 @@ AFTER_DEAL, AFTER_G4 = 1, 2
 ACTS = ("pass", "win", "kong", "kong", "kong", "pung", "chow", "discard", "pung")
 KINDS = (None, None, "concealed", "added", "exposed", None, None, None, None)
 _NEXT = (1, 2, 3, 0)
-_ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 #: kind codes of declared sets
 M_CHOW, M_PUNG, M_KONG = 0, 1, 2
 _MELD_KIND = ("chow", "pung", "kong")
@@ -556,10 +555,9 @@ class Engine:
         return found
 
     def _complete(self, s: int, counts: list[int]) -> bool:
-        if core.is_complete(bytes(counts), (), None):
-            return True
-        return (not self.melds[s] and bool(self._r_orphans) and all(counts[j] for j in _ORPHANS)
-                and sum(counts) == 14)
+        """The standard shape, or thirteen orphans where the preset has it (the core's question)."""
+        return core.complete_of_counts(counts, (), len(self.melds[s]),
+                                       core.STANDARD_AND_ORPHANS if self._r_orphans else core.STANDARD_ONLY)
 
     def _self_kong(self, s: int, i: int, concealed: bool) -> None:
         self.declared = True

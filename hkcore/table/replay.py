@@ -141,8 +141,9 @@ class _Replay:
         prev = self.table
         progress = None
         if prev is not None:
-            if self.pending() is not None:
-                raise self.differ("event", "start", self.pending()["event"])  # type: ignore[index]
+            ahead = self.pending()
+            if ahead is not None:
+                raise self.differ("event", "start", ahead["event"])
             if not prev.over:
                 raise self.differ("event", "start", self.waiting())
         if prev is not None and not self.match_over:
@@ -174,9 +175,9 @@ class _Replay:
         t = self.table
         assert t is not None
         event = rec["event"]
-        if event not in ("claim", "pass"):
-            if self.pending() is not None:
-                raise self.differ("event", event, self.pending()["event"])  # type: ignore[index]
+        ahead = self.pending()
+        if event not in ("claim", "pass") and ahead is not None:
+            raise self.differ("event", event, ahead["event"])
         seat = rec.get("seat")
         act = rec.get("act") if event == "claim" else event
         prompt = next((p for p in t.prompts() if p["seat"] == seat), None)

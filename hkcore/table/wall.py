@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from hkcore.tiles import TILES, Tile, parse_tiles
+from hkcore.tiles import TILES, parse_tiles
 
 #: seats in turn order within a hand; the dealer is E
 SEATS = ("E", "S", "W", "N")
@@ -79,12 +79,7 @@ def canonical(tiles: Sequence[int]) -> str:
     return "".join(out)
 
 
-def indices(found: list[Tile]) -> list[int]:
-    """The indices of parsed tiles."""
-    return [t.index for t in found]
-
-
 def one_by_one(text: str) -> list[int]:
     """``live``/``dead`` text read tile by tile in the order written
     (``123m`` = 1m, 2m, 3m), never sorted."""
-    return indices(parse_tiles(text))
+    return [t.index for t in parse_tiles(text)]
