@@ -51,8 +51,8 @@ _WHERE = {
     "Hand": "hkcore.models",
     "Meld": "hkcore.models",
     "Position": "hkcore.models",
-    "PatternScore": "hkcore.models",
-    "ScoreResult": "hkcore.models",
+    "PatternScore": "hkcore.results",
+    "ScoreResult": "hkcore.results",
     "Preset": "hkcore.preset",
     "PresetError": "hkcore.preset",
     "load_preset": "hkcore.preset",
@@ -82,7 +82,7 @@ _WHERE = {
 }
 _SUBMODULES = frozenset({"core", "notation", "engine", "models", "preset", "registry", "analysis", "claims",
                          "comparison", "batch", "questions", "shaping", "tiles", "errors", "patterns", "shapes", "payments",
-                         "hookspecs", "cli", "summary", "report", "sample", "table"})
+                         "hookspecs", "cli", "summary", "report", "sample", "table", "results", "values"})
 
 #: written out (not built from ``_WHERE``) so that type checkers read it; tests hold the two equal
 __all__ = [
@@ -122,8 +122,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs: each name re
     from hkcore.errors import (HandError as HandError, HkcoreError as HkcoreError, TableError as TableError,
                                TileError as TileError)
     from hkcore.hookspecs import hookimpl as hookimpl
-    from hkcore.models import (Hand as Hand, Meld as Meld, PatternScore as PatternScore, Position as Position,
-                               ScoreResult as ScoreResult)
+    from hkcore.models import Hand as Hand, Meld as Meld, Position as Position
+    from hkcore.results import PatternScore as PatternScore, ScoreResult as ScoreResult
     from hkcore.preset import Preset as Preset, PresetError as PresetError, load_preset as load_preset, \
         presets as presets
     from hkcore.registry import (PluginError as PluginError, register_plugin as register_plugin,

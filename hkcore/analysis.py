@@ -14,7 +14,8 @@ from typing import Any, Literal
 from hkcore import core
 from hkcore.engine import INTERNED, CompiledPreset, compiled_for
 from hkcore.errors import HandError
-from hkcore.models import Position, Value, trusted
+from hkcore.models import Position
+from hkcore.values import Value, trusted
 from hkcore.preset import Preset
 from hkcore.tiles import TILES, TileError, copies_used, parse_tiles
 

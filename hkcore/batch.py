@@ -26,7 +26,8 @@ from typing import Any, BinaryIO, Literal, TypeVar, overload
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HandError, HkcoreError, TileError, shown
 from hkcore.lines import block_lines, clip  # noqa: F401 - clip: its old home, kept for callers
-from hkcore.models import MAX_JSON, Hand, ScoreResult  # noqa: F401 - MAX_JSON: read from here by callers
+from hkcore.models import MAX_JSON, Hand  # noqa: F401 - MAX_JSON: read from here by callers
+from hkcore.results import ScoreResult
 from hkcore.preset import Preset, PresetError, export_toml, read_preset
 from hkcore.registry import PluginError, Registry, current
 

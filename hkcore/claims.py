@@ -32,7 +32,9 @@ from pydantic import ValidationError, field_validator, model_validator
 
 from hkcore.engine import score
 from hkcore.errors import HandError, TileError, shown
-from hkcore.models import SEATS, Position, ScoreResult, Seat, Value, canonical_tiles, hand_error
+from hkcore.models import SEATS, Position, Seat, canonical_tiles, hand_error
+from hkcore.results import ScoreResult
+from hkcore.values import Value
 from hkcore.models import context_error as _err
 from hkcore.preset import Preset, load_preset
 from hkcore.tiles import TILES, Tile, format_tiles, parse_tiles, tile

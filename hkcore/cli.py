@@ -52,7 +52,7 @@ from hkcore.errors import HkcoreError
 from hkcore.notation import format_hand, unicode_hand
 
 if TYPE_CHECKING:
-    from hkcore.models import ScoreResult
+    from hkcore.results import ScoreResult
     from hkcore.preset import Preset
 
 # Each command imports what it uses when it runs, so that starting hkscore

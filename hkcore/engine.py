@@ -41,7 +41,9 @@ from hkcore import core, registry
 from hkcore.cells import BoundedLRU, Published
 from hkcore.core import CORE_SHAPES, ORPHANS, WHEN, ShapeSet, when_facts
 from hkcore.errors import HandError, shown
-from hkcore.models import FAST_READERS, Hand, PatternScore, ReadingPart, ScoreResult, reading_part, trusted
+from hkcore.models import FAST_READERS, Hand
+from hkcore.results import PatternScore, ReadingPart, ScoreResult, reading_part
+from hkcore.values import trusted
 from hkcore.patterns import Pattern, Situation
 from hkcore.payments import Win, role_amounts
 from hkcore.preset import CACHE_SIZE, Preset, PresetError, PresetStore, load_preset, pattern_worth, store

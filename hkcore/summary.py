@@ -20,7 +20,8 @@ from hkcore.batch import check_jobs, decode, in_workers, specs_for
 from hkcore.comparison import preset_refs
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HkcoreError, shown
-from hkcore.models import Hand, Value
+from hkcore.models import Hand
+from hkcore.values import Value
 from hkcore.notation import format_hand
 from hkcore.preset import Preset, PresetError
 

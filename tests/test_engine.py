@@ -8,7 +8,8 @@ from pydantic import ValidationError
 
 import hkcore
 from hkcore.engine import CompiledPreset, compile_preset
-from hkcore.models import Hand, ScoreResult
+from hkcore.models import Hand
+from hkcore.results import ScoreResult
 from helpers.strategies import WHEN_PRESETS, hands
 
 PRESETS = hkcore.presets()

@@ -41,6 +41,8 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.core", 1, "core"),
     ("hkcore.core.*", 1, "core"),
     ("hkcore.notation", 2.0, "models: notation"),
+    ("hkcore.values", 2.1, "models: values"),
+    ("hkcore.results", 2.2, "models: results"),
     ("hkcore.models", 2.5, "models: models"),
     ("hkcore.lines", 2.6, "models: input lines"),
     ("hkcore.options", 3.0, "plugin API"),

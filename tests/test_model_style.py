@@ -22,7 +22,8 @@ from hkcore.analysis import Analysis
 from hkcore.claims import Claim, legal_claims, resolve_claims
 from hkcore.comparison import Column, Comparison
 from hkcore.errors import HandError
-from hkcore.models import Hand, Meld, Position, ScoreResult
+from hkcore.models import Hand, Meld, Position
+from hkcore.results import ScoreResult
 from hkcore.preset import Preset, PresetData, PresetError
 from helpers.cli import check_schema, run
 

@@ -28,7 +28,8 @@ import pytest
 import hkcore
 from hkcore.cli import main
 from hkcore.engine import CompiledPreset
-from hkcore.models import Hand, ScoreResult
+from hkcore.models import Hand
+from hkcore.results import ScoreResult
 from hkcore.preset import Difference, PresetError, diff, export_toml, load_preset
 
 FOUR = "111444m55588p999s win:8p"

@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException
 from hkcore.errors import HkcoreError
 from hkcore.server.catalog import ServerPresets
 from hkcore.server.limits import (BATCH_TIME_LIMIT, HEAD_TIME_LIMIT, MAX_BATCH_BODY, MAX_BODY, MOST_CONNECTIONS,
-                                  TIME_LIMIT, Limits, SecurityHeaders)
+                                  TIME_LIMIT, Limits)
 from hkcore.server.openapi import openapi_document
 from hkcore.server.problems import ApiError, answer_problem
 from hkcore.server.routes import batch, claims, health, pages, presets, scoring
@@ -35,7 +35,6 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
     app.mount("/web", pages.web_files(), name="web")
     app.add_middleware(Limits, max_body=max_body, max_batch_body=max_batch_body, time_limit=time_limit,
                        batch_time_limit=batch_time_limit)
-    app.add_middleware(SecurityHeaders)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

@@ -73,12 +73,13 @@ def deadline_of(request: Request) -> Deadline:
 
 
 class Limits:
-    """ASGI middleware: a body larger than the limit is a 413 (told by its
-    Content-Length, or found while it arrives); a request that takes longer
-    than the time limit is a 503 (when its answer has not begun). Each
-    request gets its ``Deadline`` in its scope, for the endpoints to check;
-    a batch answer, once begun, keeps its own time (it ends with an error
-    line)."""
+    """ASGI middleware: ``SECURITY_HEADERS`` on every HTTP answer; a body
+    larger than the limit is a 413 (told by its Content-Length, or found
+    while it arrives); a request that takes longer than the time limit is a
+    503 (when its answer has not begun). Each request gets its ``Deadline``
+    in its scope, for the endpoints to check; a batch answer, once begun,
+    keeps its own time (it ends with an error line). One middleware rather
+    than one per job: each layer costs every request its wrappers."""
 
     def __init__(self, app: Any, max_body: int, max_batch_body: int, time_limit: float,
                  batch_time_limit: float) -> None:
@@ -90,6 +91,14 @@ class Limits:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+
+        async def secured(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", ())}
+                message = {**message, "headers": [*message.get("headers", ()),
+                                                  *(h for h in SECURITY_HEADERS if h[0] not in have)]}
+            await send(message)
+
         batch = scope.get("path") == BATCH_PATH
         limit = self.max_batch_body if batch else self.max_body
         for name, value in scope.get("headers", ()):
@@ -101,7 +110,7 @@ class Limits:
                 if size < 0 or size > limit:
                     err = ApiError(413, "Request too large", f"body: {value.decode('latin-1')[:20]} bytes; "
                                    f"at most {limit:,}", "RequestTooLarge", "body", None)
-                    await problem_response(err)(scope, receive, send)
+                    await problem_response(err)(scope, receive, secured)
                     return
         seen = 0
 
@@ -125,12 +134,12 @@ class Limits:
                         started = True
                         if batch:  # the stream keeps its own time from here (LinesResponse)
                             guard.reschedule(None)
-                    await send(message)
+                    await secured(message)
 
                 await self.app({**scope, DEADLINE_KEY: deadline}, counted, sending)
         except TimeoutError:
             if not started:
-                await problem_response(deadline.error())(scope, receive, send)
+                await problem_response(deadline.error())(scope, receive, secured)
 
 
 #: the headers every answer carries: the pages load only their own files and talk only to the service
@@ -140,24 +149,3 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
                                  b"frame-ancestors 'none'"),
     (b"x-content-type-options", b"nosniff"),
 )
-
-
-class SecurityHeaders:
-    """ASGI middleware: ``SECURITY_HEADERS`` on every HTTP answer (pages, JSON, problems, streams)."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def sending(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                have = {k.lower() for k, _ in message.get("headers", ())}
-                message = {**message, "headers": [*message.get("headers", ()),
-                                                  *(h for h in SECURITY_HEADERS if h[0] not in have)]}
-            await send(message)
-
-        await self.app(scope, receive, sending)

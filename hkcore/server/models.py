@@ -10,7 +10,8 @@ from pydantic_core import PydanticCustomError
 from hkcore.analysis import Analysis
 from hkcore.claims import Claim
 from hkcore.errors import HkcoreError
-from hkcore.models import Hand, Position, ScoreResult, Seat
+from hkcore.models import Hand, Position, Seat
+from hkcore.results import ScoreResult
 from hkcore.server.limits import MAX_BODY
 from hkcore.server.problems import PARSED
 

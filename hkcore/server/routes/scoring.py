@@ -13,9 +13,10 @@ from hkcore.batch import error_json
 from hkcore.comparison import Comparison, compare
 from hkcore.engine import compile_preset, compiled_for
 from hkcore.errors import HkcoreError
-from hkcore.models import Hand, Position, ScoreResult
+from hkcore.models import Hand, Position
+from hkcore.results import ScoreResult
 from hkcore.preset import Preset
-from hkcore.server.catalog import Known, ServerPresets, is_toml
+from hkcore.server.catalog import Known, ServerPresets, app_presets, is_toml
 from hkcore.server.limits import MOST_PRESETS, Deadline, deadline_of
 from hkcore.server.models import (AnalyseRequest, AnalysisEntry, CompareRequest, PositionRequest, ScoreEntry,
                                   ScoreRequest, own_fields)
@@ -66,8 +67,9 @@ def _score_under(known: ServerPresets, hand: Hand, refs: list[str], alone: bool,
 
 @router.post("/score", response_model=ScoreResult | list[ScoreEntry], responses={**ERRORS},
              response_description="one preset: its ScoreResult; a list of presets: one entry each")
-async def score_hand(body: ScoreRequest, request: Request, known: Known) -> RawJSON:
+async def score_hand(body: ScoreRequest, request: Request) -> RawJSON:
     """Score a finished hand under one preset or several."""
+    known = app_presets(request)  # not a dependency: see app_presets
     deadline = deadline_of(request)
     refs, alone = refs_of(body.preset, "preset")
     if any(is_toml(r) for r in refs):  # read and compiled for the request: off the event loop
