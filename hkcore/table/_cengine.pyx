@@ -14,8 +14,7 @@ from collections.abc import Mapping
 from hkcore.core._ccore cimport orphans_shape, standard_shape
 
 from hkcore.errors import TableError, shown
-from hkcore.table._pyengine import legal_text
-from hkcore.table.wall import BONUS as _BONUS, CODES as _CODES, SEATS as _SEATS
+from hkcore.table.wall import BONUS as _BONUS, CODES as _CODES, SEATS as _SEATS, legal_text
 from hkcore.table.wall import canonical as _wall_canonical
 
 IMPLEMENTATION = "cython"

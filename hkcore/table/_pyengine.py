@@ -17,7 +17,7 @@ from typing import Any
 from hkcore import core
 from hkcore.claims import leaves_a_discard, set_claims
 from hkcore.errors import TableError, shown
-from hkcore.table.wall import BONUS, CODES, SEATS, canonical
+from hkcore.table.wall import BONUS, CODES, SEATS, canonical, legal_text
 
 IMPLEMENTATION = "python"
 
@@ -714,11 +714,6 @@ class Engine:
 
     def _exhausted(self) -> None:  # pragma: no cover
         raise NotImplementedError
-
-
-def legal_text(actions: list[dict[str, Any]]) -> str:
-    """The kinds of action a prompt lists, in its order: ``pass, win``."""
-    return ", ".join(dict.fromkeys(a["act"] for a in actions))
 
 
 _STATE = ("_r_concealed", "_r_added", "_r_drawn_only", "_r_self_pung", "_r_last_any", "_r_swap", "_r_rob", "_r_many",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hkcore import core
-from hkcore.table._pyengine import legal_text
+from hkcore.table.wall import legal_text
 
 if TYPE_CHECKING:  # the compiled engine has the pure one's surface
     from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line, lines

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from hkcore.tiles import TILES, parse_tiles
 
@@ -83,3 +84,8 @@ def one_by_one(text: str) -> list[int]:
     """``live``/``dead`` text read tile by tile in the order written
     (``123m`` = 1m, 2m, 3m), never sorted."""
     return [t.index for t in parse_tiles(text)]
+
+
+def legal_text(actions: list[dict[str, Any]]) -> str:
+    """The kinds of action a prompt lists, in its order: ``pass, win``."""
+    return ", ".join(dict.fromkeys(a["act"] for a in actions))
