@@ -22,9 +22,11 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
+from hkcore import core
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
 from hkcore.table.policy import decision, simple_policy
+from hkcore.tiles import parse_tiles
 
 #: the entry-point group third-party bots are found in
 ENTRY_POINT_GROUP = "hkcore.bots"
@@ -69,9 +71,173 @@ class SimpleBot:
         return self._choose(prompt)
 
 
+def _counts(tiles: str) -> list[int]:
+    counts = [0] * 34
+    for t in parse_tiles(tiles):
+        counts[t.index] += 1
+    return counts
+
+
+def _away(counts: list[int], melds: tuple[int, ...]) -> int:
+    """Tiles away of concealed ``counts`` beside the declared sets ``melds`` (set codes)."""
+    return core.tiles_away_of_counts(counts, melds, len(melds))
+
+
+def _code(tiles: str) -> int:
+    return core.meld_code(tiles)
+
+
+#: the terminals and honours: a tile that may complete thirteen orphans
+_ORPHANS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
+
+
+def _near(counts: list[int]) -> list[int]:
+    """The tiles that can bring ``counts`` nearer to a hand: those held or
+    within two in a suit of one held (a set or a pair takes them), and the
+    orphans (thirteen orphans takes any). No other tile can."""
+    out = []
+    for i in range(34):
+        if counts[i] or i in _ORPHANS:
+            out.append(i)
+        elif i < 27:
+            low, high = i - i % 9, i - i % 9 + 8
+            if any(counts[j] for j in range(max(low, i - 2), min(high, i + 2) + 1)):
+                out.append(i)
+    return out
+
+
+class Position:
+    """What the efficiency bot reads off a prompt's view: the seat's
+    concealed counts (the drawn tile among them), its declared sets, and
+    the copies of each tile it has not seen (4 less those in its hand, in
+    every declared set and pond, and the tile on offer)."""
+
+    def __init__(self, prompt: Mapping[str, Any]) -> None:
+        view = prompt["view"]
+        seat = prompt["seat"]
+        self.counts = _counts(view["tiles"] + (view["drawn"] or ""))
+        self.melds = tuple(_code(m["tiles"]) for m in view["melds"][seat])
+        seen = list(self.counts)
+        for s in view["melds"].values():
+            for m in s:
+                if m.get("tiles"):
+                    for t in parse_tiles(m["tiles"]):
+                        seen[t.index] += 1
+        for pond in view["ponds"].values():
+            for t in parse_tiles(pond):
+                seen[t.index] += 1
+        if prompt.get("tile"):
+            seen[parse_tiles(prompt["tile"])[0].index] += 1
+        self.unseen = [max(0, 4 - n) for n in seen]
+
+    def gain(self, counts: list[int], melds: tuple[int, ...], away: int) -> int:
+        """Unseen tiles that would bring ``counts`` (13 - 3k tiles) nearer:
+        for a waiting hand, the unseen copies of its waits."""
+        total = 0
+        for i in _near(counts):
+            if self.unseen[i] and counts[i] < 4:
+                counts[i] += 1
+                if _away(counts, melds) < away:
+                    total += self.unseen[i]
+                counts[i] -= 1
+        return total
+
+    def best_discard(self, counts: list[int], melds: tuple[int, ...], choices: list[int]) -> tuple[int, int, int]:
+        """(tiles away, -gain, tile) of the best of ``choices`` to discard from
+        ``counts``: fewest tiles away, then most unseen tiles that bring the
+        hand nearer, then the lowest tile."""
+        best: tuple[int, int, int] | None = None
+        scored = []
+        for i in sorted(set(choices)):
+            counts[i] -= 1
+            scored.append((_away(counts, melds), i))
+            counts[i] += 1
+        low = min(a for a, _ in scored)
+        for a, i in scored:
+            if a != low:
+                continue
+            counts[i] -= 1
+            key = (a, -self.gain(counts, melds, a), i)
+            counts[i] += 1
+            if best is None or key < best:
+                best = key
+        assert best is not None
+        return best
+
+
+class EfficiencyBot:
+    """Plays for the fewest tiles away: always wins when it may; discards
+    the tile that leaves the fewest tiles away, then the most unseen tiles
+    that bring the hand nearer, then the lowest tile; claims a chow, pung or
+    kong, and declares a kong of its own, only when that brings the hand
+    nearer (after its best discard); otherwise passes. Needs no generator:
+    the same prompt, the same decision."""
+
+    name = "efficiency"
+
+    def __init__(self, preset: Preset, seed: int) -> None:
+        pass
+
+    def decide(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
+        actions = prompt["actions"]
+        for a in actions:
+            if a["act"] == "win":
+                return decision(prompt, a)
+        if len(actions) == 1:
+            return decision(prompt, actions[0])
+        pos = Position(prompt)
+        discards = [a for a in actions if a["act"] == "discard"]
+        if discards:
+            return decision(prompt, self._turn(pos, discards, [a for a in actions if a["act"] != "discard"]))
+        return decision(prompt, self._claim(pos, prompt, actions))
+
+    def _turn(self, pos: Position, discards: list[dict[str, Any]], others: list[dict[str, Any]]) -> dict[str, Any]:
+        index = {parse_tiles(a["tile"])[0].index: a for a in discards}
+        away, gain, tile = pos.best_discard(pos.counts, pos.melds, list(index))
+        for a in others:  # a kong of one's own: taken when the hand, after its replacement, is no further
+            if a["act"] != "kong":
+                continue
+            counts = list(pos.counts)
+            i = parse_tiles(a["tiles"])[0].index
+            code = _code(a["tiles"])
+            if a.get("kind") == "added":  # the pung declared becomes the kong: one tile leaves the hand
+                counts[i] -= 1
+                melds = tuple(code if m == _code(a["tiles"][1:]) else m for m in pos.melds)
+            else:
+                counts[i] -= 4
+                melds = (*pos.melds, code)
+            after = _away(counts, melds)  # 13 - 3k tiles before the replacement is drawn
+            if after < away or (after == away and pos.gain(counts, melds, after) >= -gain):
+                return a
+        return index[tile]
+
+    def _claim(self, pos: Position, prompt: Mapping[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
+        now = _away(pos.counts, pos.melds)
+        offered = parse_tiles(prompt["tile"])[0].index
+        best: tuple[int, int] | None = None
+        chosen = actions[0]  # pass comes first
+        for a in actions:
+            if a["act"] not in ("chow", "pung", "kong"):
+                continue
+            counts = list(pos.counts)
+            counts[offered] += 1
+            for t in parse_tiles(a["tiles"]):
+                counts[t.index] -= 1
+            melds = (*pos.melds, _code(a["tiles"]))
+            if a["act"] == "kong":
+                away = _away(counts, melds)
+                key = (away, -pos.gain(counts, melds, away))
+            else:
+                away, gain, _ = pos.best_discard(counts, melds, [i for i in range(34) if counts[i]])
+                key = (away, gain)
+            if away < now and (best is None or key < best):
+                best, chosen = key, a
+        return chosen
+
+
 def builtin_bots() -> dict[str, BotFactory]:
     """The bots shipped with hkcore, by name."""
-    return {"random": RandomBot, "simple": SimpleBot}
+    return {"random": RandomBot, "simple": SimpleBot, "efficiency": EfficiencyBot}
 
 
 def available_bots() -> dict[str, BotFactory]:
