@@ -575,5 +575,60 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, h
     return total
 
 
+# --------------------------------------------------------------------------
+# a readable page
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f} %"
+
+
+def _num(x: float | None) -> str:
+    return "-" if x is None else f"{x:,.2f}"
+
+
+def _ci(s: Stat) -> str:
+    iv = s.interval()
+    return "-" if iv is None else f"{iv[0]:,.2f} .. {iv[1]:,.2f}"
+
+
+def summary_markdown(summary: SimulationSummary) -> str:
+    """The summary as a Markdown page: a table of the presets, one of each
+    preset's bots, and the paired differences."""
+    out = [f"# Simulation: {summary.hands:,} walls, seed {summary.seed}", "",
+           f"Bots (E, S, W, N in the first rotation): {', '.join(summary.bots)}.", "",
+           summary.duplicate[0].upper() + summary.duplicate[1:] + ".", "",
+           "Walls shared by: " + "; ".join(", ".join(g) for g in summary.groups) + ".", "",
+           "## Presets", "",
+           "| preset | tiles | hands | win rate | self-draw | discard | robbing | draws | deal-in | dealer wins "
+           "| dealer kept | mean turns | won per hand (95 % interval) | declined |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for pid, p in summary.presets.items():
+        unit = "points" if p.pays else f"{p.unit} (ledger)"
+        out.append(f"| {pid} | {p.tiles} | {p.hands:,} | {_pct(p.rate(p.wins))} | {_pct(p.rate(p.self_draw))} "
+                   f"| {_pct(p.rate(p.discard))} | {_pct(p.rate(p.robbing))} | {_pct(p.rate(p.exhausted))} "
+                   f"| {_pct(p.rate(p.discard + p.robbing))} | {_pct(p.rate(p.wins_by_seat['E']))} "
+                   f"| {_pct(p.rate(p.dealer_retained))} | {_num(p.mean_turns())} "
+                   f"| {_num(p.won.mean())} {unit} ({_ci(p.won)}) | {p.declined:,} |")
+    out += ["", "## Bots", "",
+            "| preset | bot | seat-hands | win rate | as dealer | deal-in | payments per hand (95 % interval) |",
+            "|---|---|---|---|---|---|---|"]
+    for pid, p in summary.presets.items():
+        for name, b in p.bots.items():
+            dealer = b.wins_by_seat["E"] / b.hands_by_seat["E"] if b.hands_by_seat["E"] else None
+            out.append(f"| {pid} | {name} | {b.hands:,} | {_pct(b.wins / b.hands if b.hands else None)} "
+                       f"| {_pct(dealer)} | {_pct(b.deal_ins / b.hands if b.hands else None)} "
+                       f"| {_num(b.payments.mean())} ({_ci(b.payments)}) |")
+    out += ["", "## Paired differences", "",
+            "A's payments per seat-hand less B's, on the same walls with the same bots in the same seats.", "",
+            "| A | B | bot | difference per hand | 95 % interval |", "|---|---|---|---|---|"]
+    for a, rows in summary.pairs.items():
+        for b, per_bot in rows.items():
+            for name, st in per_bot.items():
+                out.append(f"| {a} | {b} | {name} | {_num(st.mean())} | {_ci(st)} |")
+    return "\n".join(out) + "\n"
+
+
 __all__ = ["BotSimulation", "PresetSimulation", "SimulationSummary", "Stat", "bot_seed", "seating", "shards",
-           "simulate", "simulation_starts", "wall_seed"]
+           "simulate", "simulation_starts",
+           "summary_markdown", "wall_seed"]
