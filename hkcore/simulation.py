@@ -257,13 +257,13 @@ class SimulationSummary(Value):
     def __add__(self, other: SimulationSummary) -> SimulationSummary:
         if not isinstance(other, SimulationSummary):
             return NotImplemented
+        if list(self.presets) != list(other.presets):
+            raise HkcoreError(f"summaries of different presets cannot be added: {list(self.presets)} and "
+                              f"{list(other.presets)}")
         for name in ("seed", "bots", "groups"):
             if getattr(self, name) != getattr(other, name):
                 raise HkcoreError(f"summaries with different {name} cannot be added: {shown(getattr(self, name))} "
                                   f"and {shown(getattr(other, name))}")
-        if list(self.presets) != list(other.presets):
-            raise HkcoreError(f"summaries of different presets cannot be added: {list(self.presets)} and "
-                              f"{list(other.presets)}")
         return SimulationSummary(
             duplicate=self.duplicate, seed=self.seed, bots=self.bots, walls=_ranges([*self.walls, *other.walls]),
             hands=self.hands + other.hands, presets={k: v + other.presets[k] for k, v in self.presets.items()},
@@ -442,6 +442,42 @@ def _shard(specs: Specs, refs: Sequence[str], bots: Sequence[str], seed: int, fi
     return _run(compiled, refs, bots, seed, first, hands)
 
 
+Played = tuple[int, int, int, dict[str, str], Table, int, list[int]]
+
+
+def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence[str], seed: int, first: int,
+            hands: int) -> Iterator[Played]:
+    """Every hand of the walls, in order (wall, then preset, then rotation):
+    ``(wall, preset index, rotation, seat -> bot, the finished table, complete
+    hands declined, the same by seat)``."""
+    like: list[Table | None] = [None] * len(compiled)
+    detect = [not c.extra_shapes for c in compiled]
+    factories = available_bots()
+    for k in range(first, first + hands):
+        for i, c in enumerate(compiled):
+            p = c.preset
+            deal = read_start(_start(refs[i], seed, k), p)  # one wall for the four rotations
+            for r in range(ROTATIONS):
+                who = seating(bots, r)
+                seated = [factories[who[s]](p, bot_seed(seed, k, r, s)) for s in SEATS]
+                t = Table.dealt(deal, like=like[i])
+                like[i] = t
+                total, declined = _play(t, seated, detect[i])
+                yield k, i, r, who, t, total, declined
+
+
+def simulation_logs(presets: Presets, bots: str | Sequence[str], hands: int, seed: int,
+                    first: int = 0) -> Iterator[tuple[int, str, int, dict[str, str], list[dict[str, Any]]]]:
+    """``(wall, preset id, rotation, seat -> bot, log)`` of every hand
+    ``simulate`` plays with the same arguments, in order."""
+    _check(hands, seed, first)
+    refs, compiled = resolve(presets)
+    names = _check_bots(bots, compiled[0].preset)
+    texts = [_reference(r, c.preset) for r, c in zip(refs, compiled)]
+    for k, i, r, who, t, _, _ in _played(compiled, texts, names, seed, first, hands):
+        yield k, compiled[i].preset.id, r, who, t.log
+
+
 def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence[str], seed: int, first: int,
          hands: int) -> SimulationSummary:
     groups = _groups(compiled)
@@ -449,83 +485,76 @@ def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence
     names = sorted(set(bots), key=list(bots).index)
     pairs: dict[tuple[int, int], dict[str, list[int]]] = {k: {n: [0, 0] for n in names} for k in pair_keys}
     tally = _Tally(compiled, bots)
-    like: list[Table | None] = [None] * len(compiled)
-    detect = [not c.extra_shapes for c in compiled]
-    factories = available_bots()
     players = ("p1", "p2", "p3", "p4")
-    for k in range(first, first + hands):
-        # per preset, per bot name: this wall's sum of payments (for the per-wall totals and the pairs)
-        wall_pay = [{n: 0 for n in names} for _ in compiled]
-        by_seat_pay = [[[0] * 4 for _ in range(ROTATIONS)] for _ in compiled]
-        for i, c in enumerate(compiled):
-            p = c.preset
-            deal = read_start(_start(refs[i], seed, k), p)  # one wall for the four rotations
-            pt, bt = tally.p[i], tally.b[i]
-            won = 0
-            for r in range(ROTATIONS):
-                who = seating(bots, r)
-                seated = [factories[who[s]](p, bot_seed(seed, k, r, s)) for s in SEATS]
-                t = Table.dealt(deal, like=like[i])
-                like[i] = t
-                total, declined = _play(t, seated, detect[i])
-                log = t.log
-                end = next(x for x in reversed(log) if x["event"] == "end_hand")
-                wins = [x for x in log if x["event"] == "win"]
-                turns = sum(1 for x in log if x["event"] == "discard")
-                pt["hands"] += 1
-                pt["turns_histogram"][turns] += 1
-                pt["declined"] += total
-                pt["hands_declined"] += total > 0
-                winner = end["winner"]
-                stays = after_hand(p.table, 0, "E", t.seats, winner, Progress(players))[0]
-                pt["dealer_retained"] += stays is not None and stays["dealer"] == t.seats["E"]
-                if winner is None:
-                    pt["exhausted"] += 1
-                else:
-                    pt["wins"] += 1
-                    pt["wins_by_seat"][winner] += 1
-                    w0 = wins[0]
-                    kind = "robbing" if w0["robbing"] else "self_draw" if w0["from"] is None else "discard"
-                    pt[kind] += 1
-                    pt["instant"] += w0["tile"] is None
-                pays = end["delta"] if end["delta"] is not None else end["faan"]
-                for s in SEATS:
-                    name = who[s]
-                    b = bt[name]
-                    b["hands"] += 1
-                    b["hands_by_seat"][s] += 1
-                    b["declined"] += declined[SEATS.index(s)]
-                    wall_pay[i][name] += pays[s]
-                    by_seat_pay[i][r][SEATS.index(s)] = pays[s]
-                for w in wins:
-                    pt["win_records"] += 1
-                    pt["faan_histogram"][w["faan"]] += 1
-                    pt["patterns"].update(q["id"] for q in w["patterns"])
-                    b = bt[who[w["seat"]]]
-                    b["wins"] += 1
-                    b["wins_by_seat"][w["seat"]] += 1
-                    b["robbing" if w["robbing"] else "self_draw" if w["from"] is None else "discard"] += 1
-                    b["faan_histogram"][w["faan"]] += 1
-                    b["patterns"].update(q["id"] for q in w["patterns"])
-                    if w["from"] is not None:
-                        bt[who[w["from"]]]["deal_ins"] += 1
-                    won += pays[w["seat"]]
-            pt["won"][0] += won
-            pt["won"][1] += won * won
-            for name in names:
-                v = wall_pay[i][name]
-                bt[name]["payments"][0] += v
-                bt[name]["payments"][1] += v * v
-        for (a, b), per_bot in pairs.items():
-            diff = {n: 0 for n in names}
-            for r in range(ROTATIONS):
-                who = seating(bots, r)
-                for j, s in enumerate(SEATS):
-                    diff[who[s]] += by_seat_pay[a][r][j] - by_seat_pay[b][r][j]
-            for n in names:
-                per_bot[n][0] += diff[n]
-                per_bot[n][1] += diff[n] * diff[n]
-        tally.walls += 1
+    n = len(compiled)
+    wall_pay: list[dict[str, int]] = []
+    by_seat_pay: list[list[list[int]]] = []
+    won = [0] * n
+    for k, i, r, who, t, total, declined in _played(compiled, refs, bots, seed, first, hands):
+        if i == 0 and r == 0:  # a new wall: per preset, per bot name, its sum of payments; by rotation and seat
+            wall_pay = [{m: 0 for m in names} for _ in compiled]
+            by_seat_pay = [[[0] * 4 for _ in range(ROTATIONS)] for _ in compiled]
+            won = [0] * n
+        p = compiled[i].preset
+        pt, bt = tally.p[i], tally.b[i]
+        log = t.log
+        end = next(x for x in reversed(log) if x["event"] == "end_hand")
+        wins = [x for x in log if x["event"] == "win"]
+        turns = sum(1 for x in log if x["event"] == "discard")
+        pt["hands"] += 1
+        pt["turns_histogram"][turns] += 1
+        pt["declined"] += total
+        pt["hands_declined"] += total > 0
+        winner = end["winner"]
+        after = after_hand(p.table, 0, "E", t.seats, winner, Progress(players))[0]
+        pt["dealer_retained"] += after is not None and after["dealer"] == t.seats["E"]
+        if winner is None:
+            pt["exhausted"] += 1
+        else:
+            pt["wins"] += 1
+            pt["wins_by_seat"][winner] += 1
+            w0 = wins[0]
+            pt["robbing" if w0["robbing"] else "self_draw" if w0["from"] is None else "discard"] += 1
+            pt["instant"] += w0["tile"] is None
+        pays = end["delta"] if end["delta"] is not None else end["faan"]
+        for j, s in enumerate(SEATS):
+            b = bt[who[s]]
+            b["hands"] += 1
+            b["hands_by_seat"][s] += 1
+            b["declined"] += declined[j]
+            wall_pay[i][who[s]] += pays[s]
+            by_seat_pay[i][r][j] = pays[s]
+        for w in wins:
+            pt["win_records"] += 1
+            pt["faan_histogram"][w["faan"]] += 1
+            pt["patterns"].update(q["id"] for q in w["patterns"])
+            b = bt[who[w["seat"]]]
+            b["wins"] += 1
+            b["wins_by_seat"][w["seat"]] += 1
+            b["robbing" if w["robbing"] else "self_draw" if w["from"] is None else "discard"] += 1
+            b["faan_histogram"][w["faan"]] += 1
+            b["patterns"].update(q["id"] for q in w["patterns"])
+            if w["from"] is not None:
+                bt[who[w["from"]]]["deal_ins"] += 1
+            won[i] += pays[w["seat"]]
+        if r == ROTATIONS - 1:
+            pt["won"][0] += won[i]
+            pt["won"][1] += won[i] * won[i]
+            for m in names:
+                v = wall_pay[i][m]
+                bt[m]["payments"][0] += v
+                bt[m]["payments"][1] += v * v
+            if i == n - 1:  # the wall's last hand: its paired differences
+                for (a, b2), per_bot in pairs.items():
+                    diff = {m: 0 for m in names}
+                    for rr in range(ROTATIONS):
+                        seats = seating(bots, rr)
+                        for j, s in enumerate(SEATS):
+                            diff[seats[s]] += by_seat_pay[a][rr][j] - by_seat_pay[b2][rr][j]
+                    for m in names:
+                        per_bot[m][0] += diff[m]
+                        per_bot[m][1] += diff[m] * diff[m]
+                tally.walls += 1
     return tally.summary(compiled, groups, pairs, seed, bots, first, hands)
 
 
@@ -630,5 +659,5 @@ def summary_markdown(summary: SimulationSummary) -> str:
 
 
 __all__ = ["BotSimulation", "PresetSimulation", "SimulationSummary", "Stat", "bot_seed", "seating", "shards",
-           "simulate", "simulation_starts",
+           "simulate", "simulation_logs", "simulation_starts",
            "summary_markdown", "wall_seed"]
