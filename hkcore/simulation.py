@@ -109,6 +109,10 @@ class Stat(Value):
                     squares=self.squares + other.squares)
 
 
+def _stat() -> Stat:
+    return Stat(walls=0, hands=0, total=0, squares=0)
+
+
 def _count(a: dict[str, int], b: dict[str, int], numeric: bool) -> dict[str, int]:
     """Two count tables added: seats in turn order, numbers in order, other keys sorted."""
     total = Counter(a)
@@ -164,7 +168,7 @@ class BotSimulation(_Counts):
     declined: int = Field(0, description="times a complete hand on offer could not be won (below the minimum)")
     faan_histogram: dict[str, int] = Field(default_factory=dict, description="faan (points) of a win -> wins")
     patterns: dict[str, int] = Field(default_factory=dict, description="pattern id -> wins it was counted in")
-    payments: Stat = Field(default_factory=Stat, description="net payments per seat-hand (faan won under a ledger)")
+    payments: Stat = Field(default_factory=_stat, description="net payments per seat-hand (faan won under a ledger)")
 
 
 class PresetSimulation(_Counts):
@@ -191,7 +195,7 @@ class PresetSimulation(_Counts):
     turns_histogram: dict[str, int] = Field(default_factory=dict, description="discards in the hand -> hands")
     faan_histogram: dict[str, int] = Field(default_factory=dict, description="faan (points) of a win -> win records")
     patterns: dict[str, int] = Field(default_factory=dict, description="pattern id -> win records it is in")
-    won: Stat = Field(default_factory=Stat, description="the winners' net gain per hand (0 on a draw; faan "
+    won: Stat = Field(default_factory=_stat, description="the winners' net gain per hand (0 on a draw; faan "
                                                         "under a ledger)")
     bots: dict[str, BotSimulation] = Field(default_factory=dict, description="bot name -> its seats' counts")
 
@@ -335,11 +339,11 @@ class _Tally:
         self.names = sorted(set(bots), key=list(bots).index)
         self.copies = {n: list(bots).count(n) for n in self.names}
         n = len(compiled)
-        self.p = [{"hands": 0, "wins": 0, "exhausted": 0, "self_draw": 0, "discard": 0, "robbing": 0, "instant": 0,
+        self.p: list[dict[str, Any]] = [{"hands": 0, "wins": 0, "exhausted": 0, "self_draw": 0, "discard": 0, "robbing": 0, "instant": 0,
                    "win_records": 0, "wins_by_seat": Counter(), "dealer_retained": 0, "declined": 0,
                    "hands_declined": 0, "turns_histogram": Counter(), "faan_histogram": Counter(),
                    "patterns": Counter(), "won": [0, 0]} for _ in range(n)]
-        self.b = [{name: {"hands": 0, "hands_by_seat": Counter(), "wins": 0, "wins_by_seat": Counter(),
+        self.b: list[dict[str, dict[str, Any]]] = [{name: {"hands": 0, "hands_by_seat": Counter(), "wins": 0, "wins_by_seat": Counter(),
                           "self_draw": 0, "discard": 0, "robbing": 0, "deal_ins": 0, "declined": 0,
                           "faan_histogram": Counter(), "patterns": Counter(), "payments": [0, 0]}
                    for name in self.names} for _ in range(n)]
@@ -378,7 +382,7 @@ class _Tally:
         for (a, b), per_bot in pairs.items():
             out_pairs.setdefault(ids[a], {})[ids[b]] = {
                 n: stat(v, ROTATIONS * self.copies[n]) for n, v in per_bot.items()}
-        return SimulationSummary(seed=seed, bots=list(bots), walls=[(first, first + hands)] if hands else [],
+        return SimulationSummary(duplicate=DUPLICATE, seed=seed, bots=list(bots), walls=[(first, first + hands)] if hands else [],
                                  hands=hands, presets=presets, groups=[[ids[i] for i in g] for g in groups],
                                  pairs=out_pairs)
 
@@ -629,8 +633,8 @@ def summary_markdown(summary: SimulationSummary) -> str:
            summary.duplicate[0].upper() + summary.duplicate[1:] + ".", "",
            "Walls shared by: " + "; ".join(", ".join(g) for g in summary.groups) + ".", "",
            "## Presets", "",
-           "| preset | tiles | hands | win rate | self-draw | discard | robbing | draws | deal-in | dealer wins "
-           "| dealer kept | mean turns | won per hand (95 % interval) | declined |",
+           ("| preset | tiles | hands | win rate | self-draw | discard | robbing | draws | deal-in | dealer wins "
+            "| dealer kept | mean turns | won per hand (95 % interval) | declined |"),
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for pid, p in summary.presets.items():
         unit = "points" if p.pays else f"{p.unit} (ledger)"
@@ -643,18 +647,18 @@ def summary_markdown(summary: SimulationSummary) -> str:
             "| preset | bot | seat-hands | win rate | as dealer | deal-in | payments per hand (95 % interval) |",
             "|---|---|---|---|---|---|---|"]
     for pid, p in summary.presets.items():
-        for name, b in p.bots.items():
-            dealer = b.wins_by_seat["E"] / b.hands_by_seat["E"] if b.hands_by_seat["E"] else None
-            out.append(f"| {pid} | {name} | {b.hands:,} | {_pct(b.wins / b.hands if b.hands else None)} "
-                       f"| {_pct(dealer)} | {_pct(b.deal_ins / b.hands if b.hands else None)} "
-                       f"| {_num(b.payments.mean())} ({_ci(b.payments)}) |")
+        for name, bot in p.bots.items():
+            dealer = bot.wins_by_seat["E"] / bot.hands_by_seat["E"] if bot.hands_by_seat["E"] else None
+            out.append(f"| {pid} | {name} | {bot.hands:,} | {_pct(bot.wins / bot.hands if bot.hands else None)} "
+                       f"| {_pct(dealer)} | {_pct(bot.deal_ins / bot.hands if bot.hands else None)} "
+                       f"| {_num(bot.payments.mean())} ({_ci(bot.payments)}) |")
     out += ["", "## Paired differences", "",
             "A's payments per seat-hand less B's, on the same walls with the same bots in the same seats.", "",
             "| A | B | bot | difference per hand | 95 % interval |", "|---|---|---|---|---|"]
     for a, rows in summary.pairs.items():
-        for b, per_bot in rows.items():
+        for other, per_bot in rows.items():
             for name, st in per_bot.items():
-                out.append(f"| {a} | {b} | {name} | {_num(st.mean())} | {_ci(st)} |")
+                out.append(f"| {a} | {other} | {name} | {_num(st.mean())} | {_ci(st)} |")
     return "\n".join(out) + "\n"
 
 

@@ -2,21 +2,28 @@
 summary, and ``hkscore simulate`` (docs/simulation.md)."""
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
 
 import pytest
+from helpers.cli import check_schema, run
+from helpers.simulation import SEATS, counted, play_again
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hkcore
 from hkcore.errors import HkcoreError
-from hkcore.simulation import SimulationSummary, simulate, simulation_logs, simulation_starts, wall_seed
+from hkcore.simulation import (
+    SimulationSummary,
+    simulate,
+    simulation_logs,
+    simulation_starts,
+    wall_seed,
+)
 from hkcore.table import replay
 from hkcore.table.records import lines
-from helpers.cli import check_schema, run
-from helpers.simulation import SEATS, counted, play_again
 
 MIXED = ["simple", "simple", "random", "random"]
 # one preset of each tile set's group twice, and one of 144 tiles alone
@@ -51,7 +58,7 @@ def test_jobs_do_not_change_the_summary(whole: SimulationSummary) -> None:
 @given(cuts=st.lists(st.integers(0, 6), max_size=4), order=st.randoms(use_true_random=False))
 def test_shards_add_up_to_the_whole(whole: SimulationSummary, cuts: list[int], order: random.Random) -> None:
     points = sorted({0, 6, *cuts})
-    parts = [simulate(PRESETS, MIXED, hands=b - a, seed=3, first=a) for a, b in zip(points, points[1:])]
+    parts = [simulate(PRESETS, MIXED, hands=b - a, seed=3, first=a) for a, b in itertools.pairwise(points)]
     order.shuffle(parts)      # in any order,
     total = parts[0]
     for part in parts[1:]:
@@ -113,7 +120,7 @@ def test_every_rotation_plays_the_start_record_of_its_wall() -> None:
 
 def test_the_counts_agree_with_each_other(whole: SimulationSummary) -> None:
     assert whole.hands == 6 and whole.walls == [(0, 6)]
-    for pid, p in whole.presets.items():
+    for p in whole.presets.values():
         assert p.hands == 24
         assert p.wins + p.exhausted == p.hands
         assert sum(p.wins_by_seat.values()) == p.wins
@@ -132,10 +139,10 @@ def test_the_counts_agree_with_each_other(whole: SimulationSummary) -> None:
         if p.pays:   # a settlement sums to nothing
             assert sum(b.payments.total for b in p.bots.values()) == 0
     # a pair's difference is the difference of the two presets' sums, on the same seat-hands
-    a, b = whole.presets["hk-classic"], whole.presets["just-cards"]
+    first, second = whole.presets["hk-classic"], whole.presets["just-cards"]
     for name, diff in whole.pairs["hk-classic"]["just-cards"].items():
-        assert diff.total == a.bots[name].payments.total - b.bots[name].payments.total
-        assert diff.hands == a.bots[name].payments.hands == 48 and diff.walls == 6
+        assert diff.total == first.bots[name].payments.total - second.bots[name].payments.total
+        assert diff.hands == first.bots[name].payments.hands == 48 and diff.walls == 6
 
 
 def test_the_summary_is_what_the_logs_say() -> None:
@@ -168,9 +175,11 @@ def test_stat_mean_and_interval() -> None:
     # walls with totals 2, 4, 6, 8 over 2 hands each: per-hand means 1, 2, 3, 4
     s = Stat(walls=4, hands=8, total=20, squares=4 + 16 + 36 + 64)
     assert s.mean() == 2.5
-    low, high = s.interval()   # sd of 1, 2, 3, 4 is sqrt(5/3); 1.96 * sqrt(5/3) / 2 = 1.265
+    found = s.interval()
+    assert found is not None
+    low, high = found   # sd of 1, 2, 3, 4 is sqrt(5/3); 1.96 * sqrt(5/3) / 2 = 1.265
     assert abs(high - low - 2 * 1.959964 * (5 / 3) ** 0.5 / 2) < 1e-9 and abs((low + high) / 2 - 2.5) < 1e-12
-    assert Stat(walls=1, hands=2, total=3, squares=9).interval() is None and Stat().mean() is None
+    assert Stat(walls=1, hands=2, total=3, squares=9).interval() is None and Stat(walls=0, hands=0, total=0, squares=0).mean() is None
 
 
 def test_declined_hands_are_those_below_the_minimum(tmp_path: Path) -> None:
