@@ -70,6 +70,8 @@ _WHERE = {
     "Match": "hkcore.table.match",
     "replay": "hkcore.table.replay",
     "ReplayError": "hkcore.table.replay",
+    "simulate": "hkcore.simulation",
+    "SimulationSummary": "hkcore.simulation",
     "TableError": "hkcore.errors",
     "HandError": "hkcore.errors",
     "HkcoreError": "hkcore.errors",
@@ -82,7 +84,8 @@ _WHERE = {
 }
 _SUBMODULES = frozenset({"core", "notation", "engine", "models", "preset", "registry", "analysis", "claims",
                          "comparison", "batch", "questions", "shaping", "tiles", "errors", "patterns", "shapes", "payments",
-                         "hookspecs", "cli", "summary", "report", "sample", "table", "results", "values"})
+                         "hookspecs", "cli", "summary", "report", "sample", "table", "results", "values",
+                         "simulation"})
 
 #: written out (not built from ``_WHERE``) so that type checkers read it; tests hold the two equal
 __all__ = [
@@ -90,8 +93,8 @@ __all__ = [
     "Claim", "legal_claims", "may_discard", "resolve_claims", "Hand", "Meld", "Position", "PatternScore",
     "ScoreResult", "Preset", "PresetError", "load_preset", "presets", "PluginError", "register_plugin",
     "reload_plugins", "unregister_plugin", "hookimpl", "is_complete", "readings", "tiles_away", "waits",
-    "Table", "Match", "replay", "ReplayError", "TableError", "HandError", "HkcoreError", "TileError", "TILES", "Tile",
-    "format_tiles", "parse_tiles", "tile", "core", "notation",
+    "Table", "Match", "replay", "ReplayError", "simulate", "SimulationSummary", "TableError", "HandError",
+    "HkcoreError", "TileError", "TILES", "Tile", "format_tiles", "parse_tiles", "tile", "core", "notation",
 ]
 
 
@@ -130,6 +133,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs: each name re
                                  reload_plugins as reload_plugins, unregister_plugin as unregister_plugin)
     from hkcore.questions import (is_complete as is_complete, readings as readings, tiles_away as tiles_away,
                                   waits as waits)
+    from hkcore.simulation import SimulationSummary as SimulationSummary, simulate as simulate
     from hkcore.table.match import Match as Match
     from hkcore.table.replay import ReplayError as ReplayError, replay as replay
     from hkcore.table.table import Table as Table

@@ -47,6 +47,7 @@ from hkcore.cli_common import (
 )
 from hkcore.cli_hand import add_hand_commands
 from hkcore.cli_presets import add_preset_commands
+from hkcore.cli_simulate import add_simulate_commands
 from hkcore.cli_table import add_table_commands
 from hkcore.errors import HkcoreError
 from hkcore.notation import format_hand, unicode_hand
@@ -380,6 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="connections one worker holds at once; a request beyond them is answered 503 (default 1000)")
     sv.set_defaults(func=_cmd_serve)
     add_table_commands(sub)
+    add_simulate_commands(sub)
     return parser
 
 

@@ -185,7 +185,7 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
     return status
 
 
-_SCHEMAS = ("hand", "meld", "result", "position", "analysis", "comparison", "claim", "preset", "summary")
+_SCHEMAS = ("hand", "meld", "result", "position", "analysis", "comparison", "claim", "preset", "summary", "simulation")
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
@@ -195,10 +195,12 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     from hkcore.models import Hand, Meld, Position
     from hkcore.results import ScoreResult
     from hkcore.preset import Preset
+    from hkcore.simulation import SimulationSummary
     from hkcore.summary import ComparisonSummary
 
     schemas = {"hand": Hand, "meld": Meld, "result": ScoreResult, "position": Position, "analysis": Analysis,
-               "comparison": Comparison, "claim": Claim, "preset": Preset, "summary": ComparisonSummary}
+               "comparison": Comparison, "claim": Claim, "preset": Preset, "summary": ComparisonSummary,
+               "simulation": SimulationSummary}
     model = schemas[args.model]
     print(json.dumps(model.model_json_schema(by_alias=True), ensure_ascii=False, indent=2))
     return 0
