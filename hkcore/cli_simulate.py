@@ -28,9 +28,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",")]
     if len(bots) not in (1, 4):
         raise HkcoreError(f"--bots {shown(args.bots)}: one bot name for every seat, or four separated by commas")
-    folder = _folder(args.out)
+    if args.out is None and not args.json:
+        raise HkcoreError("simulate: give --out DIR (summary.json and summary.md) or --json (the summary on stdout)")
+    folder = _folder(args.out) if args.out is not None else None
     refs = preset_list(args.preset) if args.preset else ["all"]
     summary = simulate(refs, bots, hands=args.hands, seed=args.seed, jobs=args.jobs)
+    if args.json:
+        print(summary.model_dump_json(indent=2))
+    if folder is None:
+        return 0
     written = []
     for name, text in (("summary.json", summary.model_dump_json(indent=2) + "\n"),
                        ("summary.md", summary_markdown(summary))):
@@ -40,7 +46,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise HkcoreError(f"--out: cannot write {shown(str(path))}: {exc.strerror or exc}") from None
         written.append(path)
-    print("\n".join(map(str, written)))
+    print("\n".join(map(str, written)), file=sys.stderr if args.json else sys.stdout)
     print(f"hkscore: {summary.hands:,} walls x 4 rotations under {len(summary.presets)} preset"
           f"{'s' * (len(summary.presets) != 1)}", file=sys.stderr)
     return 0
@@ -58,5 +64,6 @@ def add_simulate_commands(sub: Any) -> None:
     sm.add_argument("--hands", type=int, default=100, help="walls to play; each is 4 hands a preset (default 100)")
     sm.add_argument("--seed", type=int, default=0, help="the seed the walls and bots derive from (default 0)")
     sm.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
-    sm.add_argument("--out", "-o", required=True, metavar="DIR", help="the folder to write into (made if missing)")
+    sm.add_argument("--out", "-o", metavar="DIR", help="the folder to write into (made if missing)")
+    sm.add_argument("--json", action="store_true", help="print the summary as JSON on stdout (--out may be left off)")
     sm.set_defaults(func=_cmd_simulate)

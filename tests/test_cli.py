@@ -582,7 +582,8 @@ def test_every_command_takes_json() -> None:
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert set(commands.choices) == {"score", "compare", "waits", "example", "presets", "plugins", "schema",
-                                     "decompose", "sample", "report", "serve", "claims", "play", "replay"}
+                                     "decompose", "sample", "report", "serve", "claims", "play", "replay",
+                                     "simulate"}
     for name, sub in commands.choices.items():
         if name == "serve":  # runs the HTTP service: it prints no data
             continue

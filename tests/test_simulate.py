@@ -226,6 +226,15 @@ def test_hkscore_simulate_writes_the_summary_and_the_page(capsys: pytest.Capture
     assert code == 2 and "--bots" in err
 
 
+def test_hkscore_simulate_json_prints_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    code, stdout, err = run(capsys, "simulate", "-p", "hk-classic", "--bots", "simple", "--hands", "2",
+                            "--seed", "3", "--json")
+    assert code == 0, err
+    assert SimulationSummary.model_validate_json(stdout) == simulate("hk-classic", "simple", hands=2, seed=3)
+    code, _, err = run(capsys, "simulate", "-p", "hk-classic", "--hands", "1")
+    assert code == 2 and "--out" in err and "--json" in err
+
+
 def test_hkscore_schema_simulation(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "schema", "simulation")
     assert code == 0
