@@ -87,6 +87,7 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.cli_table", 8, "CLI, server"),
     ("hkcore.cli_simulate", 8, "CLI, server"),
     ("hkcore.server", 8, "CLI, server"),
+    ("hkcore.console", 8, "CLI, server"),
     ("hkcore.__main__", 8, "CLI, server"),
     ("hkcore.server.*", 8, "CLI, server"),
     (FACADE, math.inf, "facade"),
