@@ -157,19 +157,18 @@ OBS_SIZE = OBS_LAYOUT[-1][1] + OBS_LAYOUT[-1][2]
 _AT = {name: at for name, at, _ in OBS_LAYOUT}
 _BONUS = {code: i for i, code in enumerate(("1f", "2f", "3f", "4f", "1g", "2g", "3g", "4g"))}
 _SUIT_AT = {"m": 0, "p": 9, "s": 18, "z": 27}
+_DIGIT = {str(d): d - 1 for d in range(1, 10)}
 
 
 def _add_tiles(out: bytearray, at: int, text: str) -> None:
     """Count the tiles of ``text`` (the engine's notation: ``123m55z``) into ``out[at:at + 34]``."""
-    digits: list[int] = []
-    for ch in text:
-        if ch in _SUIT_AT:
-            base = at + _SUIT_AT[ch] - 1
-            for d in digits:
-                out[base + d] += 1
-            digits = []
+    base = at
+    for ch in reversed(text):  # the suit letter follows its digits
+        d = _DIGIT.get(ch)
+        if d is None:
+            base = at + _SUIT_AT[ch]
         else:
-            digits.append(ord(ch) - 48)
+            out[base + d] += 1
 
 
 def encode(view: Mapping[str, Any], prompt: Mapping[str, Any] | None = None) -> bytes:
@@ -180,7 +179,8 @@ def encode(view: Mapping[str, Any], prompt: Mapping[str, Any] | None = None) -> 
     out = bytearray(OBS_SIZE)
     me = SEATS.index(view["seat"])
     order = [SEATS[(me + k) % 4] for k in range(4)]
-    _add_tiles(out, _AT["hand"], view["tiles"])
+    add = _add_tiles
+    add(out, _AT["hand"], view["tiles"])
     if view["drawn"]:
         _add_tiles(out, _AT["drawn"], view["drawn"])
     for k, seat in enumerate(order):
@@ -188,10 +188,14 @@ def encode(view: Mapping[str, Any], prompt: Mapping[str, Any] | None = None) -> 
             if m["tiles"] is None:
                 out[_AT["hidden_kongs"] + k] += 1
             else:
-                _add_tiles(out, _AT["melds"] + 34 * k, m["tiles"])
-        _add_tiles(out, _AT["ponds"] + 34 * k, view["ponds"][seat])
-        for code in _bonus_codes(view["bonus"][seat]):
-            out[_AT["bonus"] + 8 * k + _BONUS[code]] = 1
+                add(out, _AT["melds"] + 34 * k, m["tiles"])
+        pond = view["ponds"][seat]
+        if pond:
+            add(out, _AT["ponds"] + 34 * k, pond)
+        bonus = view["bonus"][seat]
+        if bonus:
+            for code in _bonus_codes(bonus):
+                out[_AT["bonus"] + 8 * k + _BONUS[code]] = 1
         out[_AT["held"] + k] = view["held"][seat]
     out[_AT["seat_wind"] + me] = 1
     out[_AT["round_wind"] + SEATS.index(view["round"])] = 1
@@ -227,10 +231,12 @@ class Observation:
     prompt: dict[str, Any] | None
     mask: bytes
     vector: bytes
+    #: the legal action ids, in the prompt's order
+    actions: tuple[int, ...] = ()
 
     def legal(self) -> list[int]:
         """The legal action ids, in the prompt's order."""
-        return [] if self.prompt is None else legal_actions(self.prompt)
+        return list(self.actions)
 
     def decision(self, action: int) -> dict[str, Any]:
         """The ``Table.submit`` decision for ``action`` (``action_to_decision``)."""
@@ -243,7 +249,11 @@ class Observation:
 def observation(prompt: Mapping[str, Any]) -> Observation:
     """The observation of a prompt's seat (the prompt with its ``view``)."""
     p = dict(prompt)
-    return Observation(p["seat"], p, action_mask(p), encode(p["view"], p))
+    ids = legal_actions(p)
+    mask = bytearray(N_ACTIONS)
+    for i in ids:
+        mask[i] = 1
+    return Observation(p["seat"], p, bytes(mask), encode(p["view"], p), tuple(ids))
 
 
 # -------------------------------------------------------------------- Env
@@ -267,6 +277,7 @@ class Env:
         self._rng = random.Random(secrets.randbits(63) if seed is None else seed)
         self._table: Table | None = None
         self._prompts: list[dict[str, Any]] = []
+        self._obs: dict[str, Observation] = {}
 
     @property
     def table(self) -> Table:
@@ -328,7 +339,7 @@ class Env:
         if missing:
             raise TableError(f"actions: no action for {', '.join(missing)} (asked: {', '.join(asked)})",
                              "actions", dict(actions))
-        decisions = [action_to_decision(p, actions[p["seat"]]) for p in self._prompts]
+        decisions = [self._decision(p, actions[p["seat"]]) for p in self._prompts]
         number = self._prompts[0]["prompt"]
         before = len(table.log)
         for d in decisions:
@@ -349,12 +360,20 @@ class Env:
     def observe(self, seat: str) -> Observation:
         """``seat``'s observation now, asked or not (not asked: no prompt, a
         mask of zeros, a vector without phase or offered tile)."""
-        for p in self._prompts:
-            if p["seat"] == seat:
-                return observation(p)
+        if seat in self._obs:
+            return self._obs[seat]
         view = self.table.view(seat)
         return Observation(seat, None, bytes(N_ACTIONS), encode(view))
 
+    def _decision(self, prompt: dict[str, Any], action: Any) -> dict[str, Any]:
+        ids = self._obs[prompt["seat"]].actions
+        if type(action) is int and action in ids:  # the common case, without building the ids again
+            out = {"prompt": prompt["prompt"], "seat": prompt["seat"]}
+            out.update(prompt["actions"][ids.index(action)])
+            return out
+        return action_to_decision(prompt, action)
+
     def _observe(self) -> dict[str, Observation]:
         self._prompts = self.table.prompts()
-        return {p["seat"]: observation(p) for p in self._prompts}
+        self._obs = {p["seat"]: observation(p) for p in self._prompts}
+        return dict(self._obs)
