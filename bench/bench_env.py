@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _benchlib import BENCH_DIR, hkcore_meta, log, machine_info, publish  # noqa: E402
+from _benchlib import BENCH_DIR, hkcore_meta, log, machine_info, publish
 
 PRESET = "bga-old-style"
 

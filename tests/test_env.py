@@ -8,15 +8,32 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hkcore.errors import HkcoreError, TableError
 from hkcore.preset import builtin_ids
 from hkcore.table import Env, Table
 from hkcore.table.engine import IMPLEMENTATION
 from hkcore.table.env import (
-    ADDED_KONG, CHOW, CONCEALED_KONG, DISCARD, EXPOSED_KONG, FACE_UP_PUNG, N_ACTIONS, OBS_LAYOUT, OBS_SIZE, PASS,
-    PUNG, WIN, action_id, action_name, action_to_decision, decision_to_action, encode, legal_actions,
+    ADDED_KONG,
+    CHOW,
+    CONCEALED_KONG,
+    DISCARD,
+    EXPOSED_KONG,
+    FACE_UP_PUNG,
+    N_ACTIONS,
+    OBS_LAYOUT,
+    OBS_SIZE,
+    PASS,
+    PUNG,
+    WIN,
+    action_id,
+    action_name,
+    action_to_decision,
+    decision_to_action,
+    encode,
+    legal_actions,
 )
 
 #: GAME.md §8.3
@@ -87,15 +104,15 @@ def test_worked_example_through_env() -> None:
     env = Env()
     obs = env.reset(start=START)
     assert list(obs) == ["E"]
-    assert obs["E"].legal() == [idx(t) for t in "1m 2m 3m 4m 5m 6m 9p 2s 6s 1z 4z 5z".split()]
+    assert obs["E"].legal() == [idx(t) for t in ["1m", "2m", "3m", "4m", "5m", "6m", "9p", "2s", "6s", "1z", "4z", "5z"]]
     answers: list[tuple[dict[str, int], list[str], list[int]]] = [
         ({"E": idx("5z")}, ["S"], [PASS, PUNG + idx("5z")]),
-        ({"S": PUNG + idx("5z")}, ["S"], [idx(t) for t in "1m 7p 8p 3s 4s 2z 3z 6z".split()]),
-        ({"S": idx("3z")}, ["W"], [idx(t) for t in "1p 2s 3s 4s 5s 6s 7s 8s 9s 7z".split()]),
-        ({"W": idx("1p")}, ["N"], [idx(t) for t in "1m 4m 7m 2p 5p 8p 3s 6s 9s 1z 2z 4z 6z".split()]),
+        ({"S": PUNG + idx("5z")}, ["S"], [idx(t) for t in ["1m", "7p", "8p", "3s", "4s", "2z", "3z", "6z"]]),
+        ({"S": idx("3z")}, ["W"], [idx(t) for t in ["1p", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "7z"]]),
+        ({"W": idx("1p")}, ["N"], [idx(t) for t in ["1m", "4m", "7m", "2p", "5p", "8p", "3s", "6s", "9s", "1z", "2z", "4z", "6z"]]),
         ({"N": idx("1z")}, ["E"], [CONCEALED_KONG + idx("9p"), *(idx(t) for t in
-                                                                 "1m 2m 3m 4m 5m 6m 9p 2s 6s 1z 4z".split())]),
-        ({"E": CONCEALED_KONG + idx("9p")}, ["E"], [idx(t) for t in "1m 2m 3m 4m 5m 6m 2s 6s 9s 1z 4z".split()]),
+                                                                 ["1m", "2m", "3m", "4m", "5m", "6m", "9p", "2s", "6s", "1z", "4z"])]),
+        ({"E": CONCEALED_KONG + idx("9p")}, ["E"], [idx(t) for t in ["1m", "2m", "3m", "4m", "5m", "6m", "2s", "6s", "9s", "1z", "4z"]]),
         ({"E": idx("9s")}, ["W"], [PASS, WIN]),
     ]
     for actions, asked, legal in answers:
@@ -114,7 +131,7 @@ def test_worked_example_observation_by_hand() -> None:
     obs, *_ = env.step({"E": idx("5z")})
     v = obs["S"].vector
     assert len(v) == OBS_SIZE == sum(size for _, _, size in OBS_LAYOUT)
-    assert field(v, "hand") == counts(*"1m 1m 7p 8p 3s 3s 4s 2z 2z 3z 5z 5z 6z".split())
+    assert field(v, "hand") == counts(*["1m", "1m", "7p", "8p", "3s", "3s", "4s", "2z", "2z", "3z", "5z", "5z", "6z"])
     assert field(v, "drawn") == [0] * 34
     # relative seats: S itself, W (next), N (opposite), E (before): E's pond is the fourth
     assert [field(v, "ponds", k) for k in range(4)] == [[0] * 34, [0] * 34, [0] * 34, counts("5z")]
@@ -173,7 +190,7 @@ def test_a_claim_window_answers_together() -> None:
     with pytest.raises(TableError, match=rf"actions: no action for {seats[1]}"):
         env.step({seats[0]: PASS})
     assert env.table.log == log
-    obs, _, done, info = env.step(dict.fromkeys(seats, PASS))
+    _, _, _, info = env.step(dict.fromkeys(seats, PASS))
     assert not any(r["event"] in ("chow", "pung", "kong", "win") for r in info["records"])  # all passed
 
 
@@ -210,7 +227,7 @@ def with_counts(table: Table, seat: int, new: list[int]) -> None:
     state = list(table.engine_state())
     if IMPLEMENTATION == "python":
         from hkcore.table import _pyengine
-        k = _pyengine._STATE.index("counts")  # noqa: SLF001 - the test reaches into the state on purpose
+        k = _pyengine._STATE.index("counts")
     else:
         k = 1  # the compiled engine's state: (rules, counts, ...)
     rows = [list(r) for r in state[k]]
@@ -257,7 +274,7 @@ def test_episodes_end_and_rewards_are_the_logs_payments(preset: str) -> None:
     env = Env(preset, seed=11)
     ledger = None
     for _ in range(8):
-        total, steps = random_play(env, rng)
+        total, _ = random_play(env, rng)
         log = env.table.log
         wins = [r for r in log if r["event"] == "win"]
         end = log[-1] if log[-1]["event"] == "end_hand" else log[-2]
@@ -296,7 +313,7 @@ def test_determinism_per_seed() -> None:
 def test_reset_refuses_bad_input() -> None:
     env = Env()
     with pytest.raises(TableError, match="reset"):
-        env.table
+        _ = env.table
     with pytest.raises(TableError, match="seed"):
         env.reset(seed=-1)
     with pytest.raises(TableError, match="seed"):
@@ -325,7 +342,7 @@ def test_pettingzoo_aec_adapter() -> None:
     rng = random.Random(2)
     total = dict.fromkeys("ESWN", 0)
     for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
+        obs, reward, term, trunc, _ = env.last()
         total[agent] += reward
         if term or trunc:
             env.step(None)
@@ -339,11 +356,14 @@ def test_pettingzoo_aec_adapter() -> None:
 
 def test_gymnasium_adapter() -> None:
     pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
-    from gymnasium.utils.passive_env_checker import env_reset_passive_checker, env_step_passive_checker
+    from gymnasium.utils.passive_env_checker import (
+        env_reset_passive_checker,
+        env_step_passive_checker,
+    )
 
     from hkcore.table.rl import GymEnv
     env = GymEnv("bga-old-style", seat="S", opponents="efficiency", seed=3)
-    obs, info = env_reset_passive_checker(env, seed=3)
+    obs, _ = env_reset_passive_checker(env, seed=3)
     assert env.observation_space.contains(obs)
     rng = random.Random(3)
     total, done = 0, False
@@ -354,7 +374,7 @@ def test_gymnasium_adapter() -> None:
         with pytest.raises(TableError, match=r"actions\.S"):
             env.step(wrong)
         assert env.env.table.log == log
-        obs, reward, done, trunc, info = env_step_passive_checker(env, rng.choice(legal))
+        obs, reward, done, _, _ = env_step_passive_checker(env, rng.choice(legal))
         total += reward
     end = next(r for r in env.env.table.log if r["event"] == "end_hand")
     assert total == (end["delta"] or {"S": 0})["S"]

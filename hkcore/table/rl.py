@@ -12,12 +12,12 @@ PettingZoo's classic games; an action not in the mask is refused with a
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
@@ -42,7 +42,7 @@ class HkcoreAEC(AECEnv):  # type: ignore[misc]
     episode is one hand. ``reset(seed, options)``: ``options`` may give
     ``preset`` or a ``start`` record."""
 
-    metadata = {"name": "hkcore_v0", "render_modes": [], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"name": "hkcore_v0", "render_modes": [], "is_parallelizable": False}
 
     def __init__(self, preset: str | Preset = "bga-old-style", seed: int | None = None) -> None:
         super().__init__()
@@ -118,7 +118,7 @@ def aec_env(preset: str | Preset = "bga-old-style", seed: int | None = None) -> 
     return HkcoreAEC(preset, seed)
 
 
-class GymEnv(gymnasium.Env):  # type: ignore[misc]
+class GymEnv(gymnasium.Env[dict[str, Any], Any]):
     """One seat of one hand as a Gymnasium environment: the agent plays
     ``seat``, ``opponents`` (a bot name, or three by seat order) play the
     others. The reward is the agent's share of the hand's payments (faan
@@ -126,7 +126,7 @@ class GymEnv(gymnasium.Env):  # type: ignore[misc]
     before the agent is asked anything is skipped at ``reset``: the next
     seed is dealt."""
 
-    metadata = {"render_modes": []}
+    metadata = {"render_modes": []}  # noqa: RUF012 - gymnasium's own attribute
 
     def __init__(self, preset: str | Preset = "bga-old-style", seat: str = "E",
                  opponents: str | list[str] = "efficiency", seed: int | None = None) -> None:
@@ -159,7 +159,7 @@ class GymEnv(gymnasium.Env):  # type: ignore[misc]
 
     def _play_others(self, mine: int | None = None) -> tuple[int, bool, list[dict[str, Any]]]:
         """Step until the agent must act (its action ``mine`` given in the first step)."""
-        total, records = 0, []
+        total, records = 0, list[dict[str, Any]]()
         while True:
             if self.seat in self._obs and mine is None:
                 return total, False, records
