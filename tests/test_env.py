@@ -190,6 +190,10 @@ def test_a_claim_window_answers_together() -> None:
     with pytest.raises(TableError, match=rf"actions: no action for {seats[1]}"):
         env.step({seats[0]: PASS})
     assert env.table.log == log
+    wrong = next(i for i in range(N_ACTIONS) if not obs[seats[1]].mask[i])
+    with pytest.raises(TableError, match=rf"actions\.{seats[1]} = {wrong} "):
+        env.step({seats[0]: obs[seats[0]].legal()[-1], seats[1]: wrong})  # the first answer legal, not played
+    assert env.table.log == log and [p["seat"] for p in env.table.prompts()] == seats
     _, _, _, info = env.step(dict.fromkeys(seats, PASS))
     assert not any(r["event"] in ("chow", "pung", "kong", "win") for r in info["records"])  # all passed
 
