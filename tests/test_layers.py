@@ -79,6 +79,8 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.dask", 7.5, "analysis, claims, compare: report"),
     ("hkcore.table", 7.7, "table"),
     ("hkcore.table.*", 7.7, "table"),
+    ("hkcore.table.env", 7.7, "table: agent interface"),
+    ("hkcore.table.rl", 7.7, "table: agent interface"),
     ("hkcore.simulation", 7.8, "simulation"),
     ("hkcore.cli", 8, "CLI, server"),
     ("hkcore.cli_common", 8, "CLI, server"),
