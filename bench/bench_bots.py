@@ -185,8 +185,10 @@ def section(rows: list[dict[str, Any]], speeds: dict[str, list[float]], meta: di
         f"- Date: {meta['date']}; hkcore revision: {meta['git']}; core `{meta['core']}`; Python {meta['python']}",
         f"- Machine: {meta['platform']}; CPU: {meta['cpu']}; nproc: {meta['nproc']} (**2 cores shared** with other "
         f"agents' work while this ran: the speeds are noisy); load average at start {meta['loadavg_at_start']}",
-        f"- Method: `python bench/bench_bots.py --walls {args.walls} --seed {args.seed}`: per preset, {args.walls:,} "
-        "walls, each played 4 times with the bot in each seat in turn and `efficiency` in the other three (the "
+        f"- Method: `python bench/bench_bots.py --walls {args.walls}"
+        f"{'' if args.walls_others is None else f' --walls-others {args.walls_others}'} --seed {args.seed}"
+        f"{'' if args.jobs == 1 else f' --jobs {args.jobs}'}`: per preset and bot, the walls shown (hands / 4), "
+        "each played 4 times with the bot in each seat in turn and `efficiency` in the other three (the "
         "same walls and seats for every bot; bots seeded as `hkcore.simulate` seeds them). Net payment per hand: "
         "the seat's `delta` (its faan won under a faan ledger: `mistboard`, `hk-classic`; a ledger has no losers, "
         "so there the bot and its opponents are compared on faan won). ± is a 95 % interval over the walls. "
@@ -222,6 +224,7 @@ def section(rows: list[dict[str, Any]], speeds: dict[str, list[float]], meta: di
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--walls", type=int, default=5000, help="walls per preset and bot (x 4 hands; default 5,000)")
+    ap.add_argument("--walls-others", type=int, help="walls for the bots other than value (default --walls)")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--preset", action="append", help="a built-in preset (repeatable; default all)")
     ap.add_argument("--bots", default=",".join(BOTS), help="the bots to measure, comma separated")
@@ -235,7 +238,8 @@ def main() -> int:
     for pid in presets:
         for bot in args.bots.split(","):
             t0 = time.perf_counter()
-            r = measure(pid, bot, args.seed, args.walls, args.jobs)
+            walls = args.walls if bot == "value" or args.walls_others is None else args.walls_others
+            r = measure(pid, bot, args.seed, walls, args.jobs)
             r["seconds"] = time.perf_counter() - t0
             rows.append(r)
             bl.log(f"{pid} {bot}: {_fmt(r['mean'], r['half'])} per hand, vs efficiency "

@@ -46,8 +46,17 @@ _PAIR_SHARE = 0.35
 _SELF_DRAW_SHARE = 0.35
 #: a claim is taken only when it makes the position this much better
 _CLAIM_MARGIN = 1.1
+#: a hand worth less than this share of the minimum gives up for a safe tile when an opponent is close
+_FOLD = 0.0
+#: discards whose worth is within this share of the best are tied (broken by the unseen tiles that help)
+_TIE = 0.999
 #: discards whose worth is within this share of the best count as "of equal value" for defence
 _EQUAL = 0.9
+
+
+#: by tile: the tiles that may join it in a set or a pair (itself, and within two in its suit)
+_NEAR = tuple(tuple(range(max(i - 2, i - i % 9), min(i + 2, i - i % 9 + 8) + 1)) if i < 27 else (i,)
+              for i in range(34))
 
 
 def _indices(text: str | None) -> list[int]:
@@ -264,6 +273,26 @@ class ValueBot:
             counts[i] += 1
         return out
 
+    def _gain(self, pos: _Position, discard: int) -> int:
+        """Unseen tiles that would bring the hand nearer after ``discard`` (the tie-break between discards of
+        the same worth)."""
+        counts = pos.counts
+        melds, k, shapes = pos.melds, len(pos.melds), self._v.shapes
+        counts[discard] -= 1
+        away = core.tiles_away_of_counts(counts, melds, k, shapes)
+        near = {j for i in range(34) if counts[i] for j in _NEAR[i]}
+        if shapes.orphans and k == 0:
+            near.update(core.ORPHAN_TILES)
+        total = 0
+        for j in near:
+            if pos.unseen[j] and counts[j] < 4:
+                counts[j] += 1
+                if core.tiles_away_of_counts(counts, melds, k, shapes) < away:
+                    total += pos.unseen[j]
+                counts[j] -= 1
+        counts[discard] += 1
+        return total
+
     # ------------------------------------------------------------ defence
 
     def _threats(self, pos: _Position) -> list[tuple[str, int]]:
@@ -318,11 +347,14 @@ class ValueBot:
         best = max(w for w, _ in scored)
         threats = self._threats(pos)
         if threats:
-            far = best < self._v.floor + 1.0 or best < 0.2 * max(self._v.minimum, 1)
+            far = best < _FOLD * max(self._v.minimum, 1)
             pool = scored if far else [(w, i) for w, i in scored if w >= best * _EQUAL]
-            _, _, tile = min((self._danger(pos, threats, i), -w, i) for w, i in pool)
-        else:
-            tile = min((-w, i) for w, i in scored)[1]
+            danger = {i: self._danger(pos, threats, i) for _, i in pool}
+            low = min(danger.values())
+            scored = [(w, i) for w, i in pool if danger[i] == low]
+            best = max(w for w, _ in scored)
+        top = [i for w, i in scored if w >= best * _TIE]
+        tile = top[0] if len(top) == 1 else -max((self._gain(pos, i), -i) for i in top)[1]
         for a in kongs:  # a kong of one's own: taken when the hand, after its replacement, is worth no less
             i = _indices(a["tiles"])[0]
             counts = list(pos.counts)
