@@ -38,6 +38,8 @@ _BASE = {"m": 0, "p": 9, "s": 18, "z": 27, "f": None, "g": None}
 _DRAGONS = (31, 32, 33)
 #: per tile needed, how much less a plan is worth (one more draw to make)
 _PER_TILE = 0.45
+#: a flush is reckoned with while at most this many concealed tiles are of other suits
+_FLUSH_OFF = 5
 #: per faan short of the minimum, how much less a plan is worth
 _PER_FAAN_SHORT = 0.25
 #: what a pair of a scoring honour is reckoned to add (the chance it becomes a pung)
@@ -254,9 +256,9 @@ class ValueBot:
         """The best plan's worth for concealed ``counts`` (13 - 3k tiles) beside ``melds``."""
         best = self._plan_worth(pos, counts, melds, claimed, -1)
         for b in (0, 9, 18):
-            inside = sum(counts[b:b + 9]) + sum(counts[27:])
-            if inside < 7 or inside == sum(counts):
-                continue  # too far from a flush, or the hand is one already (the plan above)
+            off = sum(counts) - sum(counts[b:b + 9]) - sum(counts[27:])
+            if off == 0 or off > _FLUSH_OFF:
+                continue  # the hand is one already (the plan above), or too far from one
             kept = [0] * 34
             kept[b:b + 9] = counts[b:b + 9]
             kept[27:] = counts[27:]
