@@ -140,11 +140,6 @@ def test_value_keeps_a_flush_when_only_a_flush_reaches_the_minimum() -> None:
     melds = {"E": [meld("chow", "123m"), meld("pung", "999m")]}
     p = seat_prompt("45678m35p", "6s", discards("4m", "5m", "6m", "7m", "8m", "3p", "5p", "6s"), melds=melds)
     assert make_bot("value", HK).decide(p)["tile"] in ("3p", "5p", "6s")
-    # the same hand with a chow of dots declared instead of 999m: no flush is left, the hand as it is
-    # waits soonest; value no longer holds the characters back for their own sake
-    melds = {"E": [meld("chow", "123m"), meld("chow", "789p")]}
-    p = seat_prompt("45678m35p", "6s", discards("4m", "5m", "6m", "7m", "8m", "3p", "5p", "6s"), melds=melds)
-    assert make_bot("value", HK).decide(p)["act"] == "discard"
 
 
 def test_value_declines_a_claim_that_leaves_no_hand_worth_the_minimum() -> None:
@@ -186,10 +181,11 @@ def test_value_discards_the_safe_tile_of_equal_worth_when_an_opponent_is_close()
     assert make_bot("value", HK).decide(p)["tile"] == "9p"
 
 
-def test_value_is_listed_and_reads_its_values_from_the_preset() -> None:
+def test_value_reads_the_minimum_from_the_preset() -> None:
+    # the chow that hk-classic's 3-faan minimum makes worthless (above) is worth taking under
+    # playingcards-io, which has no minimum: it brings the hand from one tile short of waiting to waiting
+    melds = {"E": [meld("chow", "123p")]}
+    actions = [{"act": "pass"}, {"act": "chow", "tiles": "678s"}, {"act": "chow", "tiles": "789s"}]
+    p = seat_prompt("45678m1p22679s", None, actions, melds=melds, phase="claim", tile="8s")
+    assert make_bot("value", load_preset("playingcards-io")).decide(p)["act"] == "chow"
     assert "value" in builtin_bots()
-    # the same flush-keeping position under a preset without flushes (playingcards-io scores points, has no
-    # minimum and no half or full flush): nothing holds the characters back
-    melds = {"E": [meld("chow", "123m"), meld("pung", "999m")]}
-    p = seat_prompt("45678m35p", "6s", discards("4m", "5m", "6m", "7m", "8m", "3p", "5p", "6s"), melds=melds)
-    assert make_bot("value", load_preset("playingcards-io")).decide(p)["act"] == "discard"
