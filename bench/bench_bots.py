@@ -183,9 +183,9 @@ def section(rows: list[dict[str, Any]], speeds: dict[str, list[float]], meta: di
         "## Bot strength: each bot against three copies of `efficiency`, in duplicate",
         "",
         f"- Date: {meta['date']}; hkcore revision: {meta['git']}; core `{meta['core']}`; Python {meta['python']}",
-        f"- Machine: {meta['platform']}; CPU: {meta['cpu']}; nproc: {meta['nproc']} (**2 cores shared** with other "
-        f"agents' work while this ran: the speeds are noisy); load average at start {meta['loadavg_at_start']}",
-        f"- Method: `python bench/bench_bots.py --walls {args.walls}"
+        (f"- Machine: {meta['platform']}; CPU: {meta['cpu']}; nproc: {meta['nproc']} (**2 cores shared** with other "
+         f"agents' work while this ran: the speeds are noisy); load average at start {meta['loadavg_at_start']}"),
+        (f"- Method: `python bench/bench_bots.py --walls {args.walls}"
         f"{'' if args.walls_others is None else f' --walls-others {args.walls_others}'} --seed {args.seed}"
         f"{'' if args.jobs == 1 else f' --jobs {args.jobs}'}`: per preset and bot, the walls shown (hands / 4), "
         "each played 4 times with the bot in each seat in turn and `efficiency` in the other three (the "
@@ -194,10 +194,10 @@ def section(rows: list[dict[str, Any]], speeds: dict[str, list[float]], meta: di
         "so there the bot and its opponents are compared on faan won). ± is a 95 % interval over the walls. "
         "*vs efficiency*: the bot's payment per hand less that of the efficiency seats at the same hands, paired by "
         "wall: the bot beats `efficiency` when the whole interval is above 0. Deal-in: another seat wins on the "
-        "bot's discard or kong. Illegal: decisions not among the prompt's actions (each checked before submit).",
+        "bot's discard or kong. Illegal: decisions not among the prompt's actions (each checked before submit)."),
         "",
-        "| preset (minimum) | bot | hands | net payment / hand | efficiency seats / hand | vs efficiency | "
-        "win rate | deal-in rate | mean faan / win | illegal | beats efficiency? |",
+        ("| preset (minimum) | bot | hands | net payment / hand | efficiency seats / hand | vs efficiency | "
+         "win rate | deal-in rate | mean faan / win | illegal | beats efficiency? |"),
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|:---:|",
     ]
     for r in rows:
@@ -210,9 +210,10 @@ def section(rows: list[dict[str, Any]], speeds: dict[str, list[float]], meta: di
             f"{_fmt(r['diff'], r['diff_half'])} | {r['win_rate']:.1%} | {r['deal_in_rate']:.1%} | {fpw} | "
             f"{r['illegal']} | {'yes' if beats else '**no**' if r['bot'] == 'value' and minimum[pid] >= 3 else 'no'} |")
     if speeds:
-        lines += ["", f"Speed, four copies of one bot (`{args.speed_preset}`, {args.speed_hands:,} hands a run, "
-                  "one process, a `Table` from a seed per hand, every decision through `prompts()` and `submit()`; "
-                  f"{len(next(iter(speeds.values())))} runs, order rotating, median and min–max):", "",
+        lines += ["", (f"Speed, four copies of one bot (`{args.speed_preset}`, {args.speed_hands:,} hands a run, "
+                       "one process, a `Table` from a seed per hand, every decision through `prompts()` and "
+                       f"`submit()`; {len(next(iter(speeds.values())))} runs, order rotating, median and min–max):"),
+                  "",
                   "| bots | hands/s (median) | min–max | target |", "|---|---:|---:|---|"]
         for name, runs in speeds.items():
             target = "≥ 1,000" if name == "value" else "≥ 2,000 (issue 25)" if name == "efficiency" else "—"

@@ -11,9 +11,8 @@ pair of scoring honours, a self-draw). A plan short of the minimum is worth
 little; among plans that reach it, fewer tiles needed and more faan are
 better. It always wins when it may, declines claims that leave no plan at
 the minimum, and, when an opponent's declared sets show it close, never
-discards a tile that opponent may win on while a safe tile of the same
-worth is there (and gives up its own hand for a safe tile when that hand
-is far). It sees only its prompt's ``view``; it needs no generator.
+discards a tile that opponent may win on while a safe tile of (nearly)
+the same worth is there. It sees only its prompt's ``view``; it needs no generator.
 
 >>> from hkcore.table import Table
 >>> t = Table({"event": "start", "preset": "hk-classic", "seed": 3})
@@ -48,8 +47,6 @@ _PAIR_SHARE = 0.35
 _SELF_DRAW_SHARE = 0.35
 #: a claim is taken only when it makes the position this much better
 _CLAIM_MARGIN = 1.1
-#: a hand worth less than this share of the minimum gives up for a safe tile when an opponent is close
-_FOLD = 0.0
 #: discards whose worth is within this share of the best are tied (broken by the unseen tiles that help)
 _TIE = 0.999
 #: discards whose worth is within this share of the best count as "of equal value" for defence
@@ -121,7 +118,7 @@ class _Values:
 class _Position:
     """What the bot reads off one prompt's view."""
 
-    __slots__ = ("counts", "melds", "claimed", "fixed", "unseen", "wind_values", "live_left", "view", "seat")
+    __slots__ = ("claimed", "counts", "fixed", "live_left", "melds", "seat", "unseen", "view", "wind_values")
 
     def __init__(self, prompt: Mapping[str, Any], v: _Values) -> None:
         view = prompt["view"]
@@ -227,14 +224,14 @@ class ValueBot:
             if not c:
                 continue
             honours = True
-            worth = v.dragons[1] if t >= 31 else pos.wind_values[t]
+            pung = v.dragons[1] if t >= 31 else pos.wind_values[t]
             if c >= 3:
                 if t >= 31:
                     dragons += 1
                 else:
-                    sure += worth
+                    sure += pung
             elif c == 2 and unseen[t]:
-                maybe += worth * _PAIR_SHARE
+                maybe += pung * _PAIR_SHARE
         sure += v.dragons[dragons]
         for b in (0, 9, 18):
             if any(counts[b:b + 9]):
@@ -349,8 +346,7 @@ class ValueBot:
         best = max(w for w, _ in scored)
         threats = self._threats(pos)
         if threats:
-            far = best < _FOLD * max(self._v.minimum, 1)
-            pool = scored if far else [(w, i) for w, i in scored if w >= best * _EQUAL]
+            pool = [(w, i) for w, i in scored if w >= best * _EQUAL]
             danger = {i: self._danger(pos, threats, i) for _, i in pool}
             low = min(danger.values())
             scored = [(w, i) for w, i in pool if danger[i] == low]
