@@ -55,7 +55,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _described(factory: Any) -> str:
     """The first sentence of a bot factory's docstring (a class's, or a function's)."""
-    doc = " ".join((getattr(factory, "__doc__", None) or "").split())
+    doc = " ".join((getattr(factory, "__doc__", None) or "").replace("``", "").split())
     if not doc:
         return "(no description)"
     end = doc.find(". ")
