@@ -34,6 +34,7 @@ bench/results_bots.json.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -203,10 +204,12 @@ def section(rows: list[dict[str, Any]], speeds: dict[str, list[float]], meta: di
     for r in rows:
         pid = r["preset"]
         beats = r["diff"] - r["diff_half"] > 0
-        fpw = "—" if r["faan_per_win"] is None else f"{r['faan_per_win']:.2f}"
+        fpw = "—" if r.get("faan_per_win") is None else f"{r['faan_per_win']:.2f}"
+        opp = "—" if r.get("opp_mean") is None else (f"{r['opp_mean']:+.3f}" if r.get("opp_half") is None
+                                                     else _fmt(r["opp_mean"], r["opp_half"]))
         lines.append(
             f"| `{pid}` ({minimum[pid]} {unit[pid]}{'' if pays[pid] else ', ledger'}) | `{r['bot']}` | "
-            f"{r['hands']:,} | {_fmt(r['mean'], r['half'])} | {_fmt(r['opp_mean'], r['opp_half'])} | "
+            f"{r['hands']:,} | {_fmt(r['mean'], r['half'])} | {opp} | "
             f"{_fmt(r['diff'], r['diff_half'])} | {r['win_rate']:.1%} | {r['deal_in_rate']:.1%} | {fpw} | "
             f"{r['illegal']} | {'yes' if beats else '**no**' if r['bot'] == 'value' and minimum[pid] >= 3 else 'no'} |")
     if speeds:
@@ -233,9 +236,13 @@ def main() -> int:
     ap.add_argument("--speed-hands", type=int, default=300, help="hands per speed run (0: no speed runs)")
     ap.add_argument("--speed-preset", default="bga-old-style")
     ap.add_argument("--no-write", action="store_true", help="print the section only")
+    ap.add_argument("--save", metavar="FILE", help="append each row measured to FILE (JSON lines) as it is done")
+    ap.add_argument("--rows", metavar="FILE", action="append", default=[],
+                    help="rows measured before (JSON lines, as --save writes them), shown beside this run's")
     args = ap.parse_args()
-    presets = args.preset or list(builtin_ids())
-    rows = []
+    presets = args.preset if args.preset else [] if args.rows else list(builtin_ids())
+    rows = [json.loads(line) for f in args.rows for line in Path(f).read_text(encoding="utf-8").splitlines()
+            if line.strip()]
     for pid in presets:
         for bot in args.bots.split(","):
             t0 = time.perf_counter()
@@ -243,9 +250,14 @@ def main() -> int:
             r = measure(pid, bot, args.seed, walls, args.jobs)
             r["seconds"] = time.perf_counter() - t0
             rows.append(r)
+            if args.save:
+                with open(args.save, "a", encoding="utf-8") as fh:
+                    fh.write(json.dumps(r) + "\n")
             bl.log(f"{pid} {bot}: {_fmt(r['mean'], r['half'])} per hand, vs efficiency "
                    f"{_fmt(r['diff'], r['diff_half'])}, win {r['win_rate']:.1%}, deal-in {r['deal_in_rate']:.1%}, "
                    f"illegal {r['illegal']} ({r['seconds']:.0f} s)")
+    order = list(builtin_ids())
+    rows.sort(key=lambda r: (order.index(r["preset"]), BOTS.index(r["bot"])))
     speeds: dict[str, list[float]] = {}
     if args.speed_hands:
         order = ["value", "efficiency"]
