@@ -186,9 +186,8 @@ def section(rows: list[dict[str, Any]], speeds: dict[str, list[float]], meta: di
         f"- Date: {meta['date']}; hkcore revision: {meta['git']}; core `{meta['core']}`; Python {meta['python']}",
         (f"- Machine: {meta['platform']}; CPU: {meta['cpu']}; nproc: {meta['nproc']} (**2 cores shared** with other "
          f"agents' work while this ran: the speeds are noisy); load average at start {meta['loadavg_at_start']}"),
-        (f"- Method: `python bench/bench_bots.py --walls {args.walls}"
-        f"{'' if args.walls_others is None else f' --walls-others {args.walls_others}'} --seed {args.seed}"
-        f"{'' if args.jobs == 1 else f' --jobs {args.jobs}'}`: per preset and bot, the walls shown (hands / 4), "
+        (f"- Method: `python bench/bench_bots.py --seed {args.seed}` ({args.note or 'one run'}): per preset "
+        "and bot, the walls shown (hands / 4), "
         "each played 4 times with the bot in each seat in turn and `efficiency` in the other three (the "
         "same walls and seats for every bot; bots seeded as `hkcore.simulate` seeds them). Net payment per hand: "
         "the seat's `delta` (its faan won under a faan ledger: `mistboard`, `hk-classic`; a ledger has no losers, "
@@ -208,10 +207,14 @@ def section(rows: list[dict[str, Any]], speeds: dict[str, list[float]], meta: di
         opp = "—" if r.get("opp_mean") is None else (f"{r['opp_mean']:+.3f}" if r.get("opp_half") is None
                                                      else _fmt(r["opp_mean"], r["opp_half"]))
         lines.append(
-            f"| `{pid}` ({minimum[pid]} {unit[pid]}{'' if pays[pid] else ', ledger'}) | `{r['bot']}` | "
+            f"| `{pid}` ({minimum[pid]} {unit[pid]}{'' if pays[pid] else ', ledger'}) | `{r['bot']}`"
+            f"{' †' if r.get('from_log') else ''} | "
             f"{r['hands']:,} | {_fmt(r['mean'], r['half'])} | {opp} | "
             f"{_fmt(r['diff'], r['diff_half'])} | {r['win_rate']:.1%} | {r['deal_in_rate']:.1%} | {fpw} | "
             f"{r['illegal']} | {'yes' if beats else '**no**' if r['bot'] == 'value' and minimum[pid] >= 3 else 'no'} |")
+    if any(r.get("from_log") for r in rows):
+        lines += ["", ("Rows marked † come from a run whose log kept the figures shown but not the ± of the efficiency "
+                  "seats (their mean is the bot's less the paired difference) nor the mean faan per win.")]
     if speeds:
         lines += ["", (f"Speed, four copies of one bot (`{args.speed_preset}`, {args.speed_hands:,} hands a run, "
                        "one process, a `Table` from a seed per hand, every decision through `prompts()` and "
@@ -236,6 +239,7 @@ def main() -> int:
     ap.add_argument("--speed-hands", type=int, default=300, help="hands per speed run (0: no speed runs)")
     ap.add_argument("--speed-preset", default="bga-old-style")
     ap.add_argument("--no-write", action="store_true", help="print the section only")
+    ap.add_argument("--note", help="how the rows were run, for the section's Method line")
     ap.add_argument("--save", metavar="FILE", help="append each row measured to FILE (JSON lines) as it is done")
     ap.add_argument("--rows", metavar="FILE", action="append", default=[],
                     help="rows measured before (JSON lines, as --save writes them), shown beside this run's")
