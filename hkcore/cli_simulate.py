@@ -1,5 +1,6 @@
 """``hkscore simulate``: bots playing the same walls under several presets
-(docs/simulation.md); summary.json and summary.md written to a folder."""
+(docs/simulation.md); summary.json and summary.md written to a folder.
+``hkscore bots``: the bots there are to play with (docs/bots.md)."""
 from __future__ import annotations
 
 import argparse
@@ -52,8 +53,44 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _described(factory: Any) -> str:
+    """The first sentence of a bot factory's docstring (a class's, or a function's)."""
+    doc = " ".join((getattr(factory, "__doc__", None) or "").replace("``", "").split())
+    if not doc:
+        return "(no description)"
+    end = doc.find(". ")
+    return doc if end < 0 else doc[:end + 1]
+
+
+def _cmd_bots(args: argparse.Namespace) -> int:
+    import importlib.metadata
+
+    from hkcore.cli_common import print_json
+    from hkcore.table.bots import ENTRY_POINT_GROUP, available_bots, builtin_bots
+
+    builtin = builtin_bots()
+    sources = {ep.name: f"entry point {ep.value}" for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    rows = [{"name": name, "source": "built in" if name in builtin else sources.get(name, "?"),
+             "description": _described(factory)} for name, factory in available_bots().items()]
+    if args.format == "json":
+        print_json(rows)
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        source = "" if r["source"] == "built in" else f"  ({r['source']})"
+        print(f"{r['name']:<{width}}  {r['description']}{source}")
+    return 0
+
+
 def add_simulate_commands(sub: Any) -> None:
-    """The ``simulate`` subcommand."""
+    """The ``simulate`` and ``bots`` subcommands."""
+    from hkcore.cli_common import output_options
+
+    bt = sub.add_parser("bots", help="the bots there are to play with: built in and installed (entry points "
+                                     "hkcore.bots), one line each")
+    output_options(bt, 'a list of {"name", "source", "description"}')
+    bt.set_defaults(func=_cmd_bots)
+
     sm = sub.add_parser("simulate", help="bots play the same walls under several presets (duplicate play); "
                                          "summary.json and summary.md")
     sm.add_argument("--preset", "-p", action="append",
