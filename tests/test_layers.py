@@ -80,6 +80,7 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.table", 7.7, "table"),
     ("hkcore.table.*", 7.7, "table"),
     ("hkcore.simulation", 7.8, "simulation"),
+    ("hkcore.simulation.*", 7.8, "simulation"),
     ("hkcore.cli", 8, "CLI, server"),
     ("hkcore.cli_common", 8, "CLI, server"),
     ("hkcore.cli_hand", 8, "CLI, server"),

@@ -1,5 +1,5 @@
-"""Hands played by bots under several presets, in duplicate, summarised by
-counts (docs/simulation.md).
+"""Playing a simulation: the walls, the bots in their seats, the process
+pool (docs/simulation.md).
 
 ``simulate(presets, bots, hands=N, seed=S)`` plays N walls. Wall k is dealt
 from a seed derived from ``(S, k)`` alone, so every preset with the same tile
@@ -10,27 +10,35 @@ from ``(S, k, rotation, seat)``. A preset-to-preset difference is then a
 paired one: the same walls, the same bots in the same seats. One hand per
 wall, dealt by East: no matches.
 
-A ``SimulationSummary`` holds only whole-number counts and sums, so
-summaries of parts of a run add up (``+``) exactly to the summary of the
-whole, in any order and however the walls were split.
+``plan`` checks a simulation's arguments once and ``play_walls`` plays a
+range of its walls anywhere (a worker process, a Dask worker): the
+summaries of ranges add up to the whole.
 """
 from __future__ import annotations
 
 import hashlib
-import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import reduce
+from operator import add
 from pathlib import Path
-from typing import Any, ClassVar, Literal
-
-from pydantic import Field, model_validator
+from typing import Any
 
 from hkcore.batch import Specs, check_jobs, compile_specs, specs_for
 from hkcore.engine import CompiledPreset
 from hkcore.errors import HkcoreError, shown
-from hkcore.models import Value
 from hkcore.preset import Preset, builtin_ids, export_toml
+from hkcore.simulation.summary import (
+    DUPLICATE,
+    ROTATIONS,
+    BotSimulation,
+    PairSimulation,
+    PresetSimulation,
+    SimulationSummary,
+    Stat,
+)
 from hkcore.summary import resolve
 from hkcore.table.bots import Bot, available_bots, make_bot
 from hkcore.table.rotation import Progress, after_hand
@@ -38,18 +46,8 @@ from hkcore.table.start import MAX_SEED, read_start
 from hkcore.table.table import Table
 from hkcore.table.wall import CODES, SEATS
 
-#: rotations of the bots through the seats per wall: each bot sits at each seat once
-ROTATIONS = 4
 #: the most walls one simulation plays
 MAX_HANDS = 100_000_000
-#: the normal quantile of a two-sided 95 % interval
-Z95 = 1.959964
-#: how the simulation plays, as the summary says it
-DUPLICATE = ("duplicate play: wall k is dealt from a seed derived from (seed, k) only; presets with the same tile "
-             "set play the same walls (presets of 136 and of 144 tiles cannot share one); each wall is played "
-             "under every preset and once per rotation of the bots through the seats (seat i plays bot "
-             "(i + r) mod 4 in rotation r); bots are seeded from (seed, k, rotation, seat); one hand per wall, "
-             "dealt by East")
 
 Presets = Iterable[str | Path | Preset] | str | Path | Preset | None
 
@@ -73,207 +71,6 @@ def bot_seed(seed: int, k: int, rotation: int, seat: str) -> int:
 def seating(bots: Sequence[str], rotation: int) -> dict[str, str]:
     """Seat -> bot name in ``rotation``: seat i plays ``bots[(i + rotation) % 4]``."""
     return {s: bots[(i + rotation) % 4] for i, s in enumerate(SEATS)}
-
-
-# --------------------------------------------------------------------------
-# the summary
-
-
-class Stat(Value):
-    """A quantity summed wall by wall: each wall adds ``per`` hands (the same
-    number every wall) and their total. The mean per hand is ``total / hands``;
-    its 95 % interval treats the walls, which are independent, as the sample
-    (the hands of one wall are not independent of each other)."""
-
-    walls: int = Field(0, description="walls counted")
-    hands: int = Field(0, description="hands counted (the same number on every wall)")
-    total: int = Field(0, description="the sum over every hand")
-    squares: int = Field(0, description="the sum over walls of the square of each wall's total")
-
-    def mean(self) -> float | None:
-        """The mean per hand (None without hands)."""
-        return self.total / self.hands if self.hands else None
-
-    def interval(self) -> tuple[float, float] | None:
-        """A normal 95 % interval of the mean per hand over the walls (None below two walls)."""
-        if self.walls < 2:
-            return None
-        per = self.hands / self.walls
-        mean = self.total / self.hands
-        var = (self.squares / per ** 2 - self.walls * mean ** 2) / (self.walls - 1)
-        half = Z95 * math.sqrt(max(var, 0.0) / self.walls)
-        return mean - half, mean + half
-
-    def __add__(self, other: Stat) -> Stat:
-        return Stat(walls=self.walls + other.walls, hands=self.hands + other.hands, total=self.total + other.total,
-                    squares=self.squares + other.squares)
-
-
-def _stat() -> Stat:
-    return Stat(walls=0, hands=0, total=0, squares=0)
-
-
-def _count(a: dict[str, int], b: dict[str, int], numeric: bool) -> dict[str, int]:
-    """Two count tables added: seats in turn order, numbers in order, other keys sorted."""
-    total = Counter(a)
-    total.update(b)
-    if set(total) <= set(SEATS):
-        return {s: total[s] for s in SEATS if s in total}
-    return dict(sorted(total.items(), key=(lambda kv: (int(kv[0]), "")) if numeric else (lambda kv: (0, kv[0]))))
-
-
-def _seats() -> dict[str, int]:
-    return {s: 0 for s in SEATS}
-
-
-class _Counts(Value):
-    """Counts that add field by field (the fields named in ``KEYS`` must be equal)."""
-
-    KEYS: ClassVar[tuple[str, ...]] = ()
-
-    def __add__(self, other: Any) -> Any:
-        if type(other) is not type(self):
-            return NotImplemented
-        data: dict[str, Any] = {}
-        for name in type(self).model_fields:
-            a, b = getattr(self, name), getattr(other, name)
-            if name in self.KEYS:
-                if a != b:
-                    raise HkcoreError(f"summaries: {name} differs ({shown(a)} and {shown(b)}): they cannot be added")
-                data[name] = a
-            elif isinstance(a, Stat):
-                data[name] = a + b
-            elif isinstance(a, dict):
-                data[name] = _count(a, b, name.endswith("histogram"))
-            elif isinstance(a, int):
-                data[name] = a + b
-            elif a != b:
-                raise HkcoreError(f"summaries: {name} differs ({shown(a)} and {shown(b)}): they cannot be added")
-            else:
-                data[name] = a
-        return type(self)(**data)
-
-
-class BotSimulation(_Counts):
-    """One bot name over its seats in every hand (two seats of a hand count twice when the name sits twice)."""
-
-    hands: int = Field(0, description="seat-hands played by this bot")
-    hands_by_seat: dict[str, int] = Field(default_factory=_seats, description="seat -> seat-hands played there")
-    wins: int = Field(0, description="win records of this bot's seats")
-    wins_by_seat: dict[str, int] = Field(default_factory=_seats, description="seat -> wins there (E: as dealer)")
-    self_draw: int = Field(0, description="wins on its own draw (instant bonus wins included)")
-    discard: int = Field(0, description="wins on a discard")
-    robbing: int = Field(0, description="wins robbing a kong")
-    deal_ins: int = Field(0, description="wins by another seat on this bot's discard or kong")
-    declined: int = Field(0, description="times a complete hand on offer could not be won (below the minimum)")
-    faan_histogram: dict[str, int] = Field(default_factory=dict, description="faan (points) of a win -> wins")
-    patterns: dict[str, int] = Field(default_factory=dict, description="pattern id -> wins it was counted in")
-    payments: Stat = Field(default_factory=_stat, description="net payments per seat-hand (faan won under a ledger)")
-
-
-class PresetSimulation(_Counts):
-    """One preset over every hand played under it."""
-
-    KEYS: ClassVar[tuple[str, ...]] = ("unit", "pays", "tiles")
-
-    unit: Literal["faan", "points"]
-    pays: bool = Field(description="the preset settles payments (else a faan ledger: payments are faan won)")
-    tiles: int = Field(description="the tile set (136, or 144 with bonus tiles): presets pair within one")
-    hands: int = Field(0, description="hands played (walls x 4 rotations)")
-    wins: int = Field(0, description="hands won")
-    exhausted: int = Field(0, description="hands ended by an exhaustive draw")
-    self_draw: int = Field(0, description="hands won on the winner's own draw (instant bonus wins included)")
-    discard: int = Field(0, description="hands won on a discard")
-    robbing: int = Field(0, description="hands won robbing a kong")
-    instant: int = Field(0, description="hands won by an instant bonus win (among self_draw)")
-    win_records: int = Field(0, description="win records (more than wins only with multiple winners)")
-    wins_by_seat: dict[str, int] = Field(default_factory=_seats,
-                                         description="seat of the (nearest) winner -> hands won (E: the dealer)")
-    dealer_retained: int = Field(0, description="hands after which the dealer keeps the deal by the preset's rule")
-    declined: int = Field(0, description="times a seat had a complete hand on offer that could not be won")
-    hands_declined: int = Field(0, description="hands in which that happened at least once")
-    turns_histogram: dict[str, int] = Field(default_factory=dict, description="discards in the hand -> hands")
-    faan_histogram: dict[str, int] = Field(default_factory=dict, description="faan (points) of a win -> win records")
-    patterns: dict[str, int] = Field(default_factory=dict, description="pattern id -> win records it is in")
-    won: Stat = Field(default_factory=_stat, description="the winners' net gain per hand (0 on a draw; faan "
-                                                        "under a ledger)")
-    bots: dict[str, BotSimulation] = Field(default_factory=dict, description="bot name -> its seats' counts")
-
-    def rate(self, count: int) -> float | None:
-        """``count`` per hand played."""
-        return count / self.hands if self.hands else None
-
-    def mean_turns(self) -> float | None:
-        """The mean number of discards in a hand."""
-        n = sum(self.turns_histogram.values())
-        return sum(int(k) * v for k, v in self.turns_histogram.items()) / n if n else None
-
-    def __add__(self, other: Any) -> Any:
-        if type(other) is not type(self):
-            return NotImplemented
-        if list(self.bots) != list(other.bots):
-            raise HkcoreError(f"summaries of different bots cannot be added: {list(self.bots)} and {list(other.bots)}")
-        bots = {k: v + other.bots[k] for k, v in self.bots.items()}
-        merged = _Counts.__add__(self.model_copy(update={"bots": {}}), other.model_copy(update={"bots": {}}))
-        return merged.model_copy(update={"bots": bots})
-
-
-def _ranges(ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Wall ranges sorted and joined; overlapping ones are an error (a wall counted twice)."""
-    out: list[tuple[int, int]] = []
-    for a, b in sorted(ranges):
-        if out and a < out[-1][1]:
-            raise HkcoreError(f"summaries: walls {a}..{b - 1} are counted twice; add summaries of different walls")
-        if out and a == out[-1][1]:
-            out[-1] = (out[-1][0], b)
-        else:
-            out.append((a, b))
-    return out
-
-
-class SimulationSummary(Value):
-    """Bots playing the same walls under several presets (docs/simulation.md).
-
-    ``presets``: each preset's ``PresetSimulation``, in the order asked.
-    ``groups``: the presets by tile set; only presets of one group share walls.
-    ``pairs[A][B][bot]``: for A before B in one group, the paired difference
-    of the bot's net payment per seat-hand, A less B. ``a + b`` is the
-    summary of the walls of both (walls counted twice are refused)."""
-
-    duplicate: str = Field(DUPLICATE, description="how the walls are shared between presets and seats")
-    seed: int = Field(description="the seed the walls and bots are derived from")
-    bots: list[str] = Field(description="the bot at each seat in rotation 0 (E, S, W, N)")
-    walls: list[tuple[int, int]] = Field(description="the walls played, as ranges [first, last + 1)")
-    hands: int = Field(description="walls played")
-    presets: dict[str, PresetSimulation]
-    groups: list[list[str]] = Field(description="the presets by tile set: each group shares its walls")
-    pairs: dict[str, dict[str, dict[str, Stat]]] = Field(
-        description="A -> B -> bot -> A's net payment per seat-hand less B's, on the same walls and seats")
-
-    @model_validator(mode="after")
-    def _consistent(self) -> SimulationSummary:
-        if self.hands != sum(b - a for a, b in self.walls):
-            raise ValueError("hands: the number of walls in walls")
-        if any(p.hands != ROTATIONS * self.hands for p in self.presets.values()):
-            raise ValueError("every preset plays every wall in 4 rotations: each preset's hands must be 4 x hands")
-        return self
-
-    def __add__(self, other: SimulationSummary) -> SimulationSummary:
-        if not isinstance(other, SimulationSummary):
-            return NotImplemented
-        if list(self.presets) != list(other.presets):
-            raise HkcoreError(f"summaries of different presets cannot be added: {list(self.presets)} and "
-                              f"{list(other.presets)}")
-        for name in ("seed", "bots", "groups"):
-            if getattr(self, name) != getattr(other, name):
-                raise HkcoreError(f"summaries with different {name} cannot be added: {shown(getattr(self, name))} "
-                                  f"and {shown(getattr(other, name))}")
-        return SimulationSummary(
-            duplicate=self.duplicate, seed=self.seed, bots=self.bots, walls=_ranges([*self.walls, *other.walls]),
-            hands=self.hands + other.hands, presets={k: v + other.presets[k] for k, v in self.presets.items()},
-            groups=self.groups,
-            pairs={a: {b: {n: s + other.pairs[a][b][n] for n, s in row.items()} for b, row in rows.items()}
-                   for a, rows in self.pairs.items()})
 
 
 # --------------------------------------------------------------------------
@@ -332,59 +129,123 @@ def simulation_starts(presets: Presets, hands: int, seed: int, first: int = 0) -
             yield k, c.preset.id, read_start(_start(name, seed, k), c.preset).record
 
 
+class _Wall:
+    """One preset's sums over the four rotations of the wall being played."""
+
+    __slots__ = ("bot", "by_seat", "q", "seat")
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.bot = {m: 0 for m in names}                        # bot name -> its payments
+        self.by_seat = [[0] * 4 for _ in range(ROTATIONS)]     # rotation -> seat index -> payment
+        self.q = [0] * len(PAIRED)                              # the paired quantities, in PAIRED's order
+        self.seat = [0, 0, 0, 0]                                # seat index -> payments
+
+
+#: the quantities two presets are compared on hand by hand (``PairSimulation``'s fields, seats apart)
+PAIRED = ("wins", "exhausted", "self_draw", "turns", "won", "dealer_retained", "declined")
+
+
+def _sq(acc: list[int], v: int) -> None:
+    acc[0] += v
+    acc[1] += v * v
+
+
 class _Tally:
     """Plain counters for a run of walls, turned into a summary at the end."""
 
-    def __init__(self, compiled: Sequence[CompiledPreset], bots: Sequence[str]) -> None:
+    def __init__(self, compiled: Sequence[CompiledPreset], bots: Sequence[str],
+                 pair_keys: Sequence[tuple[int, int]]) -> None:
         self.names = sorted(set(bots), key=list(bots).index)
         self.copies = {n: list(bots).count(n) for n in self.names}
         n = len(compiled)
-        self.p: list[dict[str, Any]] = [{"hands": 0, "wins": 0, "exhausted": 0, "self_draw": 0, "discard": 0, "robbing": 0, "instant": 0,
-                   "win_records": 0, "wins_by_seat": Counter(), "dealer_retained": 0, "declined": 0,
-                   "hands_declined": 0, "turns_histogram": Counter(), "faan_histogram": Counter(),
-                   "patterns": Counter(), "won": [0, 0]} for _ in range(n)]
-        self.b: list[dict[str, dict[str, Any]]] = [{name: {"hands": 0, "hands_by_seat": Counter(), "wins": 0, "wins_by_seat": Counter(),
-                          "self_draw": 0, "discard": 0, "robbing": 0, "deal_ins": 0, "declined": 0,
-                          "faan_histogram": Counter(), "patterns": Counter(), "payments": [0, 0]}
-                   for name in self.names} for _ in range(n)]
+        self.p: list[dict[str, Any]] = [
+            {"hands": 0, "wins": 0, "exhausted": 0, "self_draw": 0, "discard": 0, "robbing": 0, "instant": 0,
+             "win_records": 0, "wins_by_seat": Counter(), "dealer_retained": 0, "declined": 0, "hands_declined": 0,
+             "turns_histogram": Counter(), "faan_histogram": Counter(), "patterns": Counter(), "won": [0, 0],
+             "paid_by_discarder": 0, "payments_by_seat": [[0, 0] for _ in SEATS]} for _ in range(n)]
+        self.b: list[dict[str, dict[str, Any]]] = [
+            {name: {"hands": 0, "hands_by_seat": Counter(), "wins": 0, "wins_by_seat": Counter(), "self_draw": 0,
+                    "discard": 0, "robbing": 0, "exhausted": 0, "deal_ins": 0, "declined": 0,
+                    "win_turns_histogram": Counter(), "faan_histogram": Counter(), "patterns": Counter(),
+                    "payments": [0, 0]} for name in self.names} for _ in range(n)]
+        self.pairs: dict[tuple[int, int], dict[str, Any]] = {
+            k: {"bots": {m: [0, 0] for m in self.names}, "q": [[0, 0] for _ in PAIRED],
+                "seats": [[0, 0] for _ in SEATS]} for k in pair_keys}
         self.walls = 0
 
-    def summary(self, compiled: Sequence[CompiledPreset], groups: list[list[int]], pairs: dict[tuple[int, int],
-                dict[str, list[int]]], seed: int, bots: Sequence[str], first: int, hands: int) -> SimulationSummary:
+    def wall_done(self, i: int, w: _Wall) -> None:
+        """Preset ``i``'s four rotations of a wall are played: its per-wall sums."""
+        pt, bt = self.p[i], self.b[i]
+        _sq(pt["won"], w.q[PAIRED.index("won")])
+        for j in range(4):
+            _sq(pt["payments_by_seat"][j], w.seat[j])
+        for m, v in w.bot.items():
+            _sq(bt[m]["payments"], v)
+
+    def pairs_done(self, wall: Sequence[_Wall], bots: Sequence[str]) -> None:
+        """Every preset has played the wall: its paired differences."""
+        for (a, b), acc in self.pairs.items():
+            wa, wb = wall[a], wall[b]
+            diff = {m: 0 for m in self.names}
+            for r in range(ROTATIONS):
+                seats = seating(bots, r)
+                for j, s in enumerate(SEATS):
+                    diff[seats[s]] += wa.by_seat[r][j] - wb.by_seat[r][j]
+            for m in self.names:
+                _sq(acc["bots"][m], diff[m])
+            for x in range(len(PAIRED)):
+                _sq(acc["q"][x], wa.q[x] - wb.q[x])
+            for j in range(4):
+                _sq(acc["seats"][j], wa.seat[j] - wb.seat[j])
+        self.walls += 1
+
+    def summary(self, compiled: Sequence[CompiledPreset], groups: list[list[int]], seed: int, bots: Sequence[str],
+                first: int, hands: int) -> SimulationSummary:
         def stat(v: list[int], per: int) -> Stat:
             return Stat(walls=self.walls, hands=self.walls * per, total=v[0], squares=v[1])
 
         def hist(c: Counter[Any]) -> dict[str, int]:
             return dict(sorted((str(k), v) for k, v in c.items()))
 
+        def numeric(c: Counter[Any]) -> dict[str, int]:
+            return dict(sorted(((str(k), v) for k, v in c.items()), key=lambda kv: int(kv[0])))
+
+        def by_seat(c: Counter[str]) -> dict[str, int]:
+            return {s: c[s] for s in SEATS}
+
         presets: dict[str, PresetSimulation] = {}
         for i, c in enumerate(compiled):
             d = dict(self.p[i])
-            d["wins_by_seat"] = {s: d["wins_by_seat"][s] for s in SEATS}
-            for h in ("turns_histogram", "faan_histogram"):
-                d[h] = dict(sorted(((str(k), v) for k, v in d[h].items()), key=lambda kv: int(kv[0])))
+            d["wins_by_seat"] = by_seat(d["wins_by_seat"])
+            d["turns_histogram"] = numeric(d["turns_histogram"])
+            d["faan_histogram"] = numeric(d["faan_histogram"])
             d["patterns"] = hist(d["patterns"])
             d["won"] = stat(d["won"], ROTATIONS)
+            d["payments_by_seat"] = {s: stat(v, ROTATIONS) for s, v in zip(SEATS, d["payments_by_seat"])}
             bots_out = {}
             for name, bd in self.b[i].items():
                 e = dict(bd)
-                e["hands_by_seat"] = {s: e["hands_by_seat"][s] for s in SEATS}
-                e["wins_by_seat"] = {s: e["wins_by_seat"][s] for s in SEATS}
-                e["faan_histogram"] = dict(sorted(((str(k), v) for k, v in e["faan_histogram"].items()),
-                                                  key=lambda kv: int(kv[0])))
+                e["hands_by_seat"] = by_seat(e["hands_by_seat"])
+                e["wins_by_seat"] = by_seat(e["wins_by_seat"])
+                e["win_turns_histogram"] = numeric(e["win_turns_histogram"])
+                e["faan_histogram"] = numeric(e["faan_histogram"])
                 e["patterns"] = hist(e["patterns"])
                 e["payments"] = stat(e["payments"], ROTATIONS * self.copies[name])
                 bots_out[name] = BotSimulation(**e)
             presets[c.preset.id] = PresetSimulation(unit=c.preset.unit, pays=c.preset.table.start_points is not None,
                                                     tiles=c.preset.tiles, bots=bots_out, **d)
         ids = [c.preset.id for c in compiled]
-        out_pairs: dict[str, dict[str, dict[str, Stat]]] = {}
-        for (a, b), per_bot in pairs.items():
-            out_pairs.setdefault(ids[a], {})[ids[b]] = {
-                n: stat(v, ROTATIONS * self.copies[n]) for n, v in per_bot.items()}
-        return SimulationSummary(duplicate=DUPLICATE, seed=seed, bots=list(bots), walls=[(first, first + hands)] if hands else [],
-                                 hands=hands, presets=presets, groups=[[ids[i] for i in g] for g in groups],
-                                 pairs=out_pairs)
+        pairs: dict[str, dict[str, dict[str, Stat]]] = {}
+        differences: dict[str, dict[str, PairSimulation]] = {}
+        for (a, b), acc in self.pairs.items():
+            pairs.setdefault(ids[a], {})[ids[b]] = {
+                m: stat(v, ROTATIONS * self.copies[m]) for m, v in acc["bots"].items()}
+            differences.setdefault(ids[a], {})[ids[b]] = PairSimulation(
+                **{q: stat(v, ROTATIONS) for q, v in zip(PAIRED, acc["q"])},
+                payments_by_seat={s: stat(v, ROTATIONS) for s, v in zip(SEATS, acc["seats"])})
+        return SimulationSummary(duplicate=DUPLICATE, seed=seed, bots=list(bots),
+                                 walls=[(first, first + hands)] if hands else [], hands=hands, presets=presets,
+                                 groups=[[ids[i] for i in g] for g in groups], pairs=pairs, differences=differences)
 
 
 def _play(t: Table, seated: list[Bot], detect: bool) -> tuple[int, list[int]]:
@@ -439,13 +300,6 @@ def _play(t: Table, seated: list[Bot], detect: bool) -> tuple[int, list[int]]:
     return total, declined
 
 
-def _shard(specs: Specs, refs: Sequence[str], bots: Sequence[str], seed: int, first: int,
-           hands: int) -> SimulationSummary:
-    """The summary of walls ``first`` .. ``first + hands - 1`` (a worker's task: module level, spawn-safe)."""
-    compiled = compile_specs(specs)
-    return _run(compiled, refs, bots, seed, first, hands)
-
-
 Played = tuple[int, int, int, dict[str, str], Table, int, list[int]]
 
 
@@ -486,19 +340,14 @@ def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence
          hands: int) -> SimulationSummary:
     groups = _groups(compiled)
     pair_keys = [(g[x], g[y]) for g in groups for x in range(len(g)) for y in range(x + 1, len(g))]
-    names = sorted(set(bots), key=list(bots).index)
-    pairs: dict[tuple[int, int], dict[str, list[int]]] = {k: {n: [0, 0] for n in names} for k in pair_keys}
-    tally = _Tally(compiled, bots)
+    tally = _Tally(compiled, bots, pair_keys)
     players = ("p1", "p2", "p3", "p4")
     n = len(compiled)
-    wall_pay: list[dict[str, int]] = []
-    by_seat_pay: list[list[list[int]]] = []
-    won = [0] * n
-    for k, i, r, who, t, total, declined in _played(compiled, refs, bots, seed, first, hands):
-        if i == 0 and r == 0:  # a new wall: per preset, per bot name, its sum of payments; by rotation and seat
-            wall_pay = [{m: 0 for m in names} for _ in compiled]
-            by_seat_pay = [[[0] * 4 for _ in range(ROTATIONS)] for _ in compiled]
-            won = [0] * n
+    wall: list[_Wall] = []
+    for _k, i, r, who, t, total, declined in _played(compiled, refs, bots, seed, first, hands):
+        if i == 0 and r == 0:  # a new wall
+            wall = [_Wall(tally.names) for _ in compiled]
+        w = wall[i]
         p = compiled[i].preset
         pt, bt = tally.p[i], tally.b[i]
         log = t.log
@@ -511,14 +360,17 @@ def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence
         pt["hands_declined"] += total > 0
         winner = end["winner"]
         after = after_hand(p.table, 0, "E", t.seats, winner, Progress(players))[0]
-        pt["dealer_retained"] += after is not None and after["dealer"] == t.seats["E"]
+        retained = after is not None and after["dealer"] == t.seats["E"]
+        pt["dealer_retained"] += retained
+        kind = None
         if winner is None:
             pt["exhausted"] += 1
         else:
             pt["wins"] += 1
             pt["wins_by_seat"][winner] += 1
             w0 = wins[0]
-            pt["robbing" if w0["robbing"] else "self_draw" if w0["from"] is None else "discard"] += 1
+            kind = "robbing" if w0["robbing"] else "self_draw" if w0["from"] is None else "discard"
+            pt[kind] += 1
             pt["instant"] += w0["tile"] is None
         pays = end["delta"] if end["delta"] is not None else end["faan"]
         for j, s in enumerate(SEATS):
@@ -526,40 +378,62 @@ def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence
             b["hands"] += 1
             b["hands_by_seat"][s] += 1
             b["declined"] += declined[j]
-            wall_pay[i][who[s]] += pays[s]
-            by_seat_pay[i][r][j] = pays[s]
-        for w in wins:
+            b["exhausted"] += winner is None
+            w.bot[who[s]] += pays[s]
+            w.seat[j] += pays[s]
+            w.by_seat[r][j] = pays[s]
+        gain = 0
+        for x in wins:
             pt["win_records"] += 1
-            pt["faan_histogram"][w["faan"]] += 1
-            pt["patterns"].update(q["id"] for q in w["patterns"])
-            b = bt[who[w["seat"]]]
+            pt["faan_histogram"][x["faan"]] += 1
+            pt["patterns"].update(q["id"] for q in x["patterns"])
+            b = bt[who[x["seat"]]]
             b["wins"] += 1
-            b["wins_by_seat"][w["seat"]] += 1
-            b["robbing" if w["robbing"] else "self_draw" if w["from"] is None else "discard"] += 1
-            b["faan_histogram"][w["faan"]] += 1
-            b["patterns"].update(q["id"] for q in w["patterns"])
-            if w["from"] is not None:
-                bt[who[w["from"]]]["deal_ins"] += 1
-            won[i] += pays[w["seat"]]
+            b["wins_by_seat"][x["seat"]] += 1
+            b["robbing" if x["robbing"] else "self_draw" if x["from"] is None else "discard"] += 1
+            b["win_turns_histogram"][turns] += 1
+            b["faan_histogram"][x["faan"]] += 1
+            b["patterns"].update(q["id"] for q in x["patterns"])
+            if x["from"] is not None:
+                bt[who[x["from"]]]["deal_ins"] += 1
+            gain += pays[x["seat"]]
+        if wins and wins[0]["from"] is not None:  # once a hand, however many won on the discard
+            pt["paid_by_discarder"] -= pays[wins[0]["from"]]
+        for x, v in enumerate((winner is not None, winner is None, kind == "self_draw", turns, gain, retained, total)):
+            w.q[x] += v
         if r == ROTATIONS - 1:
-            pt["won"][0] += won[i]
-            pt["won"][1] += won[i] * won[i]
-            for m in names:
-                v = wall_pay[i][m]
-                bt[m]["payments"][0] += v
-                bt[m]["payments"][1] += v * v
-            if i == n - 1:  # the wall's last hand: its paired differences
-                for (a, b2), per_bot in pairs.items():
-                    diff = {m: 0 for m in names}
-                    for rr in range(ROTATIONS):
-                        seats = seating(bots, rr)
-                        for j, s in enumerate(SEATS):
-                            diff[seats[s]] += by_seat_pay[a][rr][j] - by_seat_pay[b2][rr][j]
-                    for m in names:
-                        per_bot[m][0] += diff[m]
-                        per_bot[m][1] += diff[m] * diff[m]
-                tally.walls += 1
-    return tally.summary(compiled, groups, pairs, seed, bots, first, hands)
+            tally.wall_done(i, w)
+            if i == n - 1:
+                tally.pairs_done(wall, bots)
+    return tally.summary(compiled, groups, seed, bots, first, hands)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A simulation's arguments, checked: what any process needs to play a
+    range of its walls (``play_walls``). Picklable."""
+
+    specs: Specs                 # the presets as a worker compiles them
+    refs: tuple[str, ...]        # each preset as its start records name it
+    bots: tuple[str, ...]        # the bot at each seat in rotation 0
+    seed: int
+
+
+def plan(presets: Presets, bots: str | Sequence[str], seed: int) -> Plan:
+    """The ``Plan`` of a simulation (presets and bots as ``simulate`` takes
+    them); an ``HkcoreError`` naming a bad one."""
+    _check(0, seed, 0)
+    refs, compiled = resolve(presets)
+    names = _check_bots(bots, compiled[0].preset)
+    texts = [_reference(r, c.preset) for r, c in zip(refs, compiled)]
+    return Plan(specs_for(zip(refs, compiled)), tuple(texts), tuple(names), seed)
+
+
+def play_walls(plan: Plan, first: int, hands: int) -> SimulationSummary:
+    """The summary of walls ``first`` .. ``first + hands - 1`` of ``plan``'s
+    simulation (a worker's task: module level, spawn-safe)."""
+    _check(hands, plan.seed, first)
+    return _run(compile_specs(plan.specs), plan.refs, plan.bots, plan.seed, first, hands)
 
 
 def shards(hands: int, jobs: int, first: int = 0) -> list[tuple[int, int]]:
@@ -596,72 +470,16 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, h
     parts = shards(hands, jobs, first)
     if jobs == 1 or len(parts) == 1:
         return _run(compiled, texts, names, seed, first, hands)
-    specs = specs_for(zip(refs, compiled))
+    the_plan = Plan(specs_for(zip(refs, compiled)), tuple(texts), tuple(names), seed)
     import multiprocessing
 
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(_shard, specs, texts, names, seed, a, n) for a, n in parts]
+        futures = [pool.submit(play_walls, the_plan, a, n) for a, n in parts]
         results = [f.result() for f in futures]
-    total = results[0]
-    for part in results[1:]:
-        total = total + part
-    return total
+    return reduce(add, results)
 
 
-# --------------------------------------------------------------------------
-# a readable page
 
 
-def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f} %"
-
-
-def _num(x: float | None) -> str:
-    return "-" if x is None else f"{x:,.2f}"
-
-
-def _ci(s: Stat) -> str:
-    iv = s.interval()
-    return "-" if iv is None else f"{iv[0]:,.2f} .. {iv[1]:,.2f}"
-
-
-def summary_markdown(summary: SimulationSummary) -> str:
-    """The summary as a Markdown page: a table of the presets, one of each
-    preset's bots, and the paired differences."""
-    out = [f"# Simulation: {summary.hands:,} walls, seed {summary.seed}", "",
-           f"Bots (E, S, W, N in the first rotation): {', '.join(summary.bots)}.", "",
-           summary.duplicate[0].upper() + summary.duplicate[1:] + ".", "",
-           "Walls shared by: " + "; ".join(", ".join(g) for g in summary.groups) + ".", "",
-           "## Presets", "",
-           ("| preset | tiles | hands | win rate | self-draw | discard | robbing | draws | deal-in | dealer wins "
-            "| dealer kept | mean turns | won per hand (95 % interval) | declined |"),
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for pid, p in summary.presets.items():
-        unit = "points" if p.pays else f"{p.unit} (ledger)"
-        out.append(f"| {pid} | {p.tiles} | {p.hands:,} | {_pct(p.rate(p.wins))} | {_pct(p.rate(p.self_draw))} "
-                   f"| {_pct(p.rate(p.discard))} | {_pct(p.rate(p.robbing))} | {_pct(p.rate(p.exhausted))} "
-                   f"| {_pct(p.rate(p.discard + p.robbing))} | {_pct(p.rate(p.wins_by_seat['E']))} "
-                   f"| {_pct(p.rate(p.dealer_retained))} | {_num(p.mean_turns())} "
-                   f"| {_num(p.won.mean())} {unit} ({_ci(p.won)}) | {p.declined:,} |")
-    out += ["", "## Bots", "",
-            "| preset | bot | seat-hands | win rate | as dealer | deal-in | payments per hand (95 % interval) |",
-            "|---|---|---|---|---|---|---|"]
-    for pid, p in summary.presets.items():
-        for name, bot in p.bots.items():
-            dealer = bot.wins_by_seat["E"] / bot.hands_by_seat["E"] if bot.hands_by_seat["E"] else None
-            out.append(f"| {pid} | {name} | {bot.hands:,} | {_pct(bot.wins / bot.hands if bot.hands else None)} "
-                       f"| {_pct(dealer)} | {_pct(bot.deal_ins / bot.hands if bot.hands else None)} "
-                       f"| {_num(bot.payments.mean())} ({_ci(bot.payments)}) |")
-    out += ["", "## Paired differences", "",
-            "A's payments per seat-hand less B's, on the same walls with the same bots in the same seats.", "",
-            "| A | B | bot | difference per hand | 95 % interval |", "|---|---|---|---|---|"]
-    for a, rows in summary.pairs.items():
-        for other, per_bot in rows.items():
-            for name, st in per_bot.items():
-                out.append(f"| {a} | {other} | {name} | {_num(st.mean())} | {_ci(st)} |")
-    return "\n".join(out) + "\n"
-
-
-__all__ = ["BotSimulation", "PresetSimulation", "SimulationSummary", "Stat", "bot_seed", "seating", "shards",
-           "simulate", "simulation_logs", "simulation_starts",
-           "summary_markdown", "wall_seed"]
+__all__ = ["MAX_HANDS", "Plan", "bot_seed", "plan", "play_walls", "seating", "shards", "simulate",
+           "simulation_logs", "simulation_starts", "wall_seed"]
