@@ -8,11 +8,24 @@ name is re-exported here.
 """
 from __future__ import annotations
 
-from hkcore.simulation.markdown import summary_markdown
+from hkcore.simulation.markdown import (
+    CHANGES,
+    GLANCE,
+    Change,
+    Figure,
+    changes,
+    ci,
+    glance,
+    num,
+    pct,
+    summary_markdown,
+    unit,
+)
 from hkcore.simulation.play import (
     MAX_HANDS,
     Plan,
     bot_seed,
+    check_walls,
     plan,
     play_walls,
     seating,
@@ -20,6 +33,7 @@ from hkcore.simulation.play import (
     simulate,
     simulation_logs,
     simulation_starts,
+    wall_ranges,
     wall_seed,
 )
 from hkcore.simulation.summary import (
@@ -33,6 +47,7 @@ from hkcore.simulation.summary import (
     Stat,
 )
 
-__all__ = ["DUPLICATE", "MAX_HANDS", "ROTATIONS", "Z95", "BotSimulation", "PairSimulation", "Plan",
-           "PresetSimulation", "SimulationSummary", "Stat", "bot_seed", "plan", "play_walls", "seating", "shards",
-           "simulate", "simulation_logs", "simulation_starts", "summary_markdown", "wall_seed"]
+__all__ = ["CHANGES", "GLANCE", "Change", "Figure", "changes", "ci", "glance", "num", "pct", "unit", "DUPLICATE", "MAX_HANDS", "ROTATIONS", "Z95", "BotSimulation", "PairSimulation", "Plan",
+           "PresetSimulation", "SimulationSummary", "Stat", "bot_seed", "check_walls", "plan", "play_walls", "seating", "shards",
+           "simulate", "simulation_logs", "simulation_starts", "summary_markdown", "wall_ranges",
+           "wall_seed"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from hkcore.report import md_table
 from hkcore.simulation.summary import PresetSimulation, SimulationSummary, Stat
 
 
@@ -111,15 +112,23 @@ CHANGES = (("wins", "hands won", True),
            ("declined", "complete hands that could not be won, per hand", False))
 
 
+#: the ``CHANGES`` fields in a preset's unit of payment: no difference between presets of different units
+PAID = ("won", "dealer_payments")
+
+
 def changes(summary: SimulationSummary) -> list[Change]:
     """Every pair's paired differences (A less B per hand, on the same walls
-    and seats) with their 95 % intervals; rates in percentage points."""
+    and seats) with their 95 % intervals; rates in percentage points. Payments
+    of presets of different units (points and a faan ledger) are not compared."""
     out = []
     for a, rows in summary.differences.items():
         for b, d in rows.items():
             for field, label, rate in CHANGES:
                 s = d.payments_by_seat["E"] if field == "dealer_payments" else getattr(d, field)
                 scale = 100.0 if rate else 1.0
+                if field in PAID and unit(summary.presets[a]) != unit(summary.presets[b]):
+                    out.append(Change(a, b, field, label, None, None, "- (other units)"))
+                    continue
                 mean = s.mean()
                 iv = s.interval()
                 text = "-" if mean is None else f"{scale * mean:+,.2f}" + (" pp" if rate else "")
@@ -127,12 +136,6 @@ def changes(summary: SimulationSummary) -> list[Change]:
                     text += f" ({ci(s, scale)})"
                 out.append(Change(a, b, field, label, mean, iv, text))
     return out
-
-
-def _table(rows: list[list[str]]) -> list[str]:
-    def line(row: list[str]) -> str:
-        return "| " + " | ".join(c.replace("|", "\\|") for c in row) + " |"
-    return [line(rows[0]), "|" + "---|" * len(rows[0]), *map(line, rows[1:])]
 
 
 def summary_markdown(summary: SimulationSummary) -> str:
@@ -146,14 +149,14 @@ def summary_markdown(summary: SimulationSummary) -> str:
            "Walls shared by: " + "; ".join(", ".join(g) for g in summary.groups) + ".", "",
            "## At a glance", "", "Rates are per hand played; payments in each preset's unit "
            "(" + "; ".join(f"{pid}: {unit(p)}" for pid, p in summary.presets.items()) + ").", ""]
-    out += _table([["", *ids], *([label, *(figures[pid][field].text for pid in ids)] for field, label in GLANCE)])
+    out += [md_table([["", *ids], *([label, *(figures[pid][field].text for pid in ids)] for field, label in GLANCE)])]
     found = changes(summary)
     if found:
         out += ["", "## What changed", "",
                 "A less B per hand, on the same walls with the same bots in the same seats, with its 95 % interval "
                 "(pp: percentage points).", ""]
-        out += _table([["A", "B", "", "difference (95 % interval)"],
-                       *([c.a, c.b, c.label, c.text] for c in found)])
+        out += [md_table([["A", "B", "", "difference (95 % interval)"],
+                          *([c.a, c.b, c.label, c.text] for c in found)])]
     out += ["", "## Bots", "",
             "| preset | bot | seat-hands | win rate | as dealer | deal-in | payments per hand (95 % interval) |",
             "|---|---|---|---|---|---|---|"]

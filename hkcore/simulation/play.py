@@ -103,7 +103,8 @@ def _check_bots(bots: Any, preset: Preset) -> list[str]:
     return names
 
 
-def _check(hands: Any, seed: Any, first: Any) -> None:
+def check_walls(hands: Any, seed: Any, first: Any) -> None:
+    """An ``HkcoreError`` naming ``hands``, ``seed`` or ``first`` when it is not a simulation's."""
     if type(hands) is not int or not 0 <= hands <= MAX_HANDS:
         raise HkcoreError(f"hands = {shown(hands)}: a whole number of walls from 0 to {MAX_HANDS:,}")
     if type(seed) is not int or not 0 <= seed <= MAX_SEED:
@@ -121,7 +122,7 @@ def simulation_starts(presets: Presets, hands: int, seed: int, first: int = 0) -
     ``hands`` walls from wall ``first`` deals, as the engine writes the record
     (with ``hands``, ``live`` and ``dead``); the same record serves the four
     rotations of a wall."""
-    _check(hands, seed, first)
+    check_walls(hands, seed, first)
     refs, compiled = resolve(presets)
     names = [_reference(r, c.preset) for r, c in zip(refs, compiled)]
     for k in range(first, first + hands):
@@ -328,7 +329,7 @@ def simulation_logs(presets: Presets, bots: str | Sequence[str], hands: int, see
                     first: int = 0) -> Iterator[tuple[int, str, int, dict[str, str], list[dict[str, Any]]]]:
     """``(wall, preset id, rotation, seat -> bot, log)`` of every hand
     ``simulate`` plays with the same arguments, in order."""
-    _check(hands, seed, first)
+    check_walls(hands, seed, first)
     refs, compiled = resolve(presets)
     names = _check_bots(bots, compiled[0].preset)
     texts = [_reference(r, c.preset) for r, c in zip(refs, compiled)]
@@ -422,7 +423,7 @@ class Plan:
 def plan(presets: Presets, bots: str | Sequence[str], seed: int) -> Plan:
     """The ``Plan`` of a simulation (presets and bots as ``simulate`` takes
     them); an ``HkcoreError`` naming a bad one."""
-    _check(0, seed, 0)
+    check_walls(0, seed, 0)
     refs, compiled = resolve(presets)
     names = _check_bots(bots, compiled[0].preset)
     texts = [_reference(r, c.preset) for r, c in zip(refs, compiled)]
@@ -432,15 +433,21 @@ def plan(presets: Presets, bots: str | Sequence[str], seed: int) -> Plan:
 def play_walls(plan: Plan, first: int, hands: int) -> SimulationSummary:
     """The summary of walls ``first`` .. ``first + hands - 1`` of ``plan``'s
     simulation (a worker's task: module level, spawn-safe)."""
-    _check(hands, plan.seed, first)
+    check_walls(hands, plan.seed, first)
     return _run(compile_specs(plan.specs), plan.refs, plan.bots, plan.seed, first, hands)
 
 
 def shards(hands: int, jobs: int, first: int = 0) -> list[tuple[int, int]]:
     """``(first wall, walls)`` of each shard: about four a job, in order."""
+    return wall_ranges(hands, min(hands, jobs * 4) if jobs > 1 else 1, first)
+
+
+def wall_ranges(hands: int, n: int, first: int = 0) -> list[tuple[int, int]]:
+    """``(first wall, walls)`` of ``n`` ranges of consecutive walls as even as
+    can be, in order (fewer when there are fewer walls; one empty range for none)."""
     if hands == 0:
         return [(first, 0)]
-    n = min(hands, jobs * 4) if jobs > 1 else 1
+    n = max(1, min(n, hands))
     size, extra = divmod(hands, n)
     out, at = [], first
     for i in range(n):
@@ -462,7 +469,7 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, h
     >>> s.presets["hk-classic"].hands, s.groups
     (8, [['hk-classic', 'just-cards']])
     """
-    _check(hands, seed, first)
+    check_walls(hands, seed, first)
     check_jobs(jobs)
     refs, compiled = resolve(presets)
     names = _check_bots(bots, compiled[0].preset)
@@ -481,5 +488,5 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, h
 
 
 
-__all__ = ["MAX_HANDS", "Plan", "bot_seed", "plan", "play_walls", "seating", "shards", "simulate",
-           "simulation_logs", "simulation_starts", "wall_seed"]
+__all__ = ["MAX_HANDS", "Plan", "bot_seed", "check_walls", "plan", "play_walls", "seating", "shards", "simulate",
+           "simulation_logs", "simulation_starts", "wall_ranges", "wall_seed"]
