@@ -99,7 +99,7 @@ def write_simulation_report(summary: SimulationSummary, out: str | Path,
 _CSS = PAGE_CSS + """
 .first { display: flex; flex-wrap: wrap; gap: 0 2em; align-items: flex-start; }
 .first table { margin-top: 0.2em; } .first h2 { margin-top: 0.6em; }
-td.ci { color: #555; font-size: 0.85em; } .pos { color: #1a6b2f; } .neg { color: #a52a2a; }
+td.diff { white-space: nowrap; } .pos { color: #1a6b2f; } .neg { color: #a52a2a; }
 """
 
 
