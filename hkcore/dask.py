@@ -49,7 +49,14 @@ from hkcore.batch import Specs, check_picklable, compile_specs, specs_for
 from hkcore.errors import HkcoreError, shown
 from hkcore.lines import block_lines, check_compression
 from hkcore.preset import Preset
-from hkcore.simulation import Plan, SimulationSummary, check_walls, plan, play_walls, wall_ranges
+from hkcore.simulation import (
+    Plan,
+    SimulationSummary,
+    check_walls,
+    plan,
+    play_walls,
+    wall_ranges,
+)
 from hkcore.summary import ComparisonSummary, Tally, empty_for, resolve
 
 __all__ = ["compare_bag", "compare_files", "compare_frame", "simulate"]

@@ -184,13 +184,13 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
                  '<th class="id">bot</th><th>seat-hands</th><th>win rate</th><th>as dealer</th><th>deal-in</th>'
                  "<th>declined</th><th>payments per hand</th></tr>")
     for pid, p in summary.presets.items():
-        for name, b in p.bots.items():
-            dealer = b.wins_by_seat["E"] / b.hands_by_seat["E"] if b.hands_by_seat["E"] else None
-            cells = [(f"{b.hands:,}", "hands", b.hands), (pct(b.rate(b.wins)), "win_rate", b.rate(b.wins)),
-                     (pct(dealer), "dealer_win_rate", dealer), (pct(b.rate(b.deal_ins)), "deal_in_rate",
-                                                                 b.rate(b.deal_ins)),
-                     (f"{b.declined:,}", "declined", b.declined),
-                     (f"{num(b.payments.mean())} ({ci(b.payments)})", "payments", b.payments.mean())]
+        for name, bot in p.bots.items():
+            dealer = bot.wins_by_seat["E"] / bot.hands_by_seat["E"] if bot.hands_by_seat["E"] else None
+            cells = [(f"{bot.hands:,}", "hands", bot.hands), (pct(bot.rate(bot.wins)), "win_rate", bot.rate(bot.wins)),
+                     (pct(dealer), "dealer_win_rate", dealer),
+                     (pct(bot.rate(bot.deal_ins)), "deal_in_rate", bot.rate(bot.deal_ins)),
+                     (f"{bot.declined:,}", "declined", bot.declined),
+                     (f"{num(bot.payments.mean())} ({ci(bot.payments)})", "payments", bot.payments.mean())]
             parts.append(f'<tr><td class="id">{e(pid)}</td><td class="id">{e(name)}</td>'
                          + "".join(cell(t, preset=pid, bot=name, field=f, value=v) for t, f, v in cells) + "</tr>")
     parts.append("</table>")
@@ -218,9 +218,9 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
         row = []
         for pid in ids:
             p = summary.presets[pid]
-            n = p.patterns.get(pat)
-            row.append(cell("" if n is None else f"{n:,} ({pct(n / p.win_records if p.win_records else None)})",
-                            preset=pid, field="patterns", key=pat, value=n))
+            met = p.patterns.get(pat)
+            row.append(cell("" if met is None else f"{met:,} ({pct(met / p.win_records if p.win_records else None)})",
+                            preset=pid, field="patterns", key=pat, value=met))
         parts.append(f'<tr><td class="id">{e(pat)} <span class="name">{e(en)} <span lang="zh-Hant">{e(zh)}</span>'
                      f'</span></td>{"".join(row)}</tr>')
     parts.append("</table>")

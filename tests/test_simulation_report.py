@@ -22,7 +22,11 @@ from helpers.cli import run
 from helpers.simulation import SEATS, play_again
 
 from hkcore.simulation import SimulationSummary, Stat, simulate
-from hkcore.simulation_report import is_simulation_summary, read_summary, simulation_page
+from hkcore.simulation_report import (
+    is_simulation_summary,
+    read_summary,
+    simulation_page,
+)
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"  # ignored by git
 BOTS = ["efficiency", "efficiency", "random", "random"]
@@ -191,8 +195,8 @@ def test_the_page_in_a_browser(tmp_path: Path, whole: SimulationSummary) -> None
         if importlib.util.find_spec(name) is None:
             pytest.skip(f"{name} is not installed ({why})")
     chromium = _chromium()
-    from playwright.sync_api import sync_playwright
     from PIL import Image
+    from playwright.sync_api import sync_playwright
 
     from hkcore.simulation_report import write_simulation_report
 

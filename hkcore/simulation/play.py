@@ -400,8 +400,8 @@ def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence
             gain += pays[x["seat"]]
         if wins and wins[0]["from"] is not None:  # once a hand, however many won on the discard
             pt["paid_by_discarder"] -= pays[wins[0]["from"]]
-        for x, v in enumerate((winner is not None, winner is None, kind == "self_draw", turns, gain, retained, total)):
-            w.q[x] += v
+        for q, v in enumerate((winner is not None, winner is None, kind == "self_draw", turns, gain, retained, total)):
+            w.q[q] += v
         if r == ROTATIONS - 1:
             tally.wall_done(i, w)
             if i == n - 1:

@@ -9,8 +9,8 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, model_validator
 
 from hkcore.errors import HkcoreError, shown
-from hkcore.models import Value
 from hkcore.tiles import SEATS
+from hkcore.values import Value
 
 #: rotations of the bots through the seats per wall: each bot sits at each seat once
 ROTATIONS = 4
