@@ -620,5 +620,7 @@ svg = _svg
 plain_text = _plain
 #: pattern id -> (English, Chinese) name, from the current plugins
 pattern_names = _names
+#: a rule's value as the rules table shows it (none for absent, yes/no, a payment table by its scheme)
+rule_value = _value
 #: rows (the first the header) as a GitHub Markdown table
 md_table = _md_table

@@ -16,7 +16,6 @@ from __future__ import annotations
 import html
 import re
 from pathlib import Path
-from typing import Any
 
 from pydantic import ValidationError
 
@@ -31,6 +30,7 @@ from hkcore.report import (
     report_folder,
     require_matplotlib,
     rule_rows,
+    rule_value,
     svg,
     write_files,
 )
@@ -228,26 +228,22 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
     known = _known(summary, presets)
     rules = rule_rows(known)
     if rules:
-        parts.append('<h2 id="s-rules">Rules that differ</h2><p class="note">Each rule on which the presets do not '
-                     "all agree, by its dotted TOML path (as <code>hkscore presets diff</code> names it); "
-                     '<i>none</i>: not in the preset.</p><table id="rules"><tr><th class="id">rule</th>'
-                     + "".join(f"<th>{e(p)}</th>" for p in known) + "</tr>")
+        parts.append('<h2 id="s-rules">Rules that differ</h2><details><summary>'
+                     f"{len(rules)} rules on which the presets do not all agree (open to see them)</summary>"
+                     '<p class="note">By dotted TOML path (as <code>hkscore presets diff</code> names it); '
+                     '<i>none</i>: not in the preset (a pattern off).</p><table id="rules"><tr><th class="id">rule'
+                     "</th>" + "".join(f"<th>{e(p)}</th>" for p in known) + "</tr>")
         for path, values in rules:
-            parts.append(f'<tr><td class="id">{e(path)}</td>' + "".join(f"<td>{e(_rule(v))}</td>" for v in values)
-                         + "</tr>")
-        parts.append("</table>")
+            head = path.split(".")
+            label = e(path)
+            if head[0] == "patterns" and len(head) > 1 and head[1] in names:
+                label += f' <span class="name">{e(names[head[1]][0])} {e(names[head[1]][1])}</span>'
+            parts.append(f'<tr><td class="id">{label}</td>'
+                         + "".join(f"<td>{e(rule_value(v))}</td>" for v in values) + "</tr>")
+        parts.append("</table></details>")
     parts.append(f'<p class="note">{e(summary.duplicate[0].upper() + summary.duplicate[1:])}. Walls shared by: '
                  + "; ".join(e(", ".join(g)) for g in summary.groups) + ".</p></body></html>")
     return "\n".join(parts) + "\n"
-
-
-def _rule(v: Any) -> str:
-    if v is None:
-        return "none"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    text = str(v)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # --------------------------------------------------------------------------
