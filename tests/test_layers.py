@@ -81,6 +81,7 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.batch", 7, "analysis, claims, compare"),
     ("hkcore.sample", 7, "analysis, claims, compare"),
     ("hkcore.summary", 7, "analysis, claims, compare"),
+    ("hkcore.report_plots", 7.5, "analysis, claims, compare: report"),
     ("hkcore.report", 7.5, "analysis, claims, compare: report"),
     ("hkcore.dask", 7.5, "analysis, claims, compare: report"),
     ("hkcore.table", 7.7, "table"),
