@@ -313,7 +313,7 @@ def run_checks(hk: dict[str, Any], peers: dict[str, Any], presets: list[dict[str
                src: HandSource, check_n: int) -> dict[str, Any]:
     score, Hand, readings = hk["score"], hk["Hand"], hk["readings"]
     try:
-        from hkcore.engine import _placements
+        from hkcore.engine import placements as _placements
     except ImportError:  # the engine changed: skip the evaluation count
         _placements = None
     out: dict[str, Any] = {"check_n": check_n, "presets": {}}

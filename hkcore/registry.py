@@ -20,7 +20,7 @@ import importlib.metadata
 import threading
 import warnings
 from itertools import islice
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
 from typing import Any, get_args
@@ -362,7 +362,7 @@ class CheckedShape:
         self.plugin = plugin
         self.parts = shape.parts
 
-    def readings(self, counts: list[int], k: int, options: Mapping[str, Any]) -> list[tuple[int, ...]]:
+    def readings(self, counts: Sequence[int], k: int, options: Mapping[str, Any]) -> list[tuple[int, ...]]:
         what = f"shape {self.id!r}"
         try:
             found = self.shape.readings(list(counts), k, options)

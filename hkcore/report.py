@@ -11,7 +11,6 @@ can read the page back.
 from __future__ import annotations
 
 import html
-import io
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -21,6 +20,7 @@ from hkcore.errors import HkcoreError, shown
 from hkcore.models import Hand
 from hkcore.notation import unicode_hand
 from hkcore.preset import Preset, builtin_ids, diff, load_preset
+from hkcore.report_plots import figures, hist, pct, unit
 from hkcore.summary import ComparisonSummary, PresetSummary, summary_json
 
 INSTALL = "hkscore report needs matplotlib: pip install 'hkcore[report]'"
@@ -84,14 +84,6 @@ def _hands(n: int) -> str:
     return f"{n:,} hand" + ("" if n == 1 else "s")
 
 
-def _pct(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f}%" if whole else "-"
-
-
-def _hist(h: dict[str, int]) -> list[tuple[int, int]]:
-    return sorted((int(k), n) for k, n in h.items())
-
-
 def _mean(h: dict[str, int]) -> float | None:
     total = sum(h.values())
     return sum(int(k) * n for k, n in h.items()) / total if total else None
@@ -100,7 +92,7 @@ def _mean(h: dict[str, int]) -> float | None:
 def _median(h: dict[str, int]) -> int | None:
     total = sum(h.values())
     seen = 0
-    for value, n in _hist(h):
+    for value, n in hist(h):
         seen += n
         if 2 * seen >= total:
             return value
@@ -115,20 +107,40 @@ def _share(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
-def _unit(s: PresetSummary) -> str:
-    return "points" if s.unit == "points" else "faan"
+def _common(summary: ComparisonSummary) -> dict[str, PresetSummary]:
+    """Each preset's counts over the hands every preset reads (the rows of the report's tables)."""
+    return {pid: s.common() for pid, s in summary.presets.items()}
 
 
 def _overview_rows(summary: ComparisonSummary) -> Iterator[tuple[str, list[tuple[str, str, Any]]]]:
-    """Per preset: (id, [(field, text, raw value or None)])."""
-    for pid, s in summary.presets.items():
+    """Per preset, over the hands every preset reads: (id, [(field, text, raw value or None)])."""
+    n = summary.compared()
+    for pid, s in _common(summary).items():
         yield pid, [
-            ("hands", f"{s.hands:,}", s.hands), ("errors", f"{s.errors:,}", s.errors),
             ("complete", f"{s.complete:,}", s.complete), ("winnable", f"{s.winnable:,}", s.winnable),
-            ("winnable_share", _pct(s.winnable, s.hands - s.errors), None),
+            ("winnable_share", pct(s.winnable, n), None),
             ("limit", f"{s.limit:,}", s.limit),
-            ("mean", _num(_mean(s.faan_histogram)) + " " + _unit(s), None),
+            ("mean", _num(_mean(s.faan_histogram)) + " " + unit(s), None),
         ]
+
+
+def _apart_rows(summary: ComparisonSummary) -> Iterator[tuple[str, PresetSummary, list[tuple[str, str, Any]]]]:
+    """Per preset, over the hands some preset cannot read: (id, its counts there, [(field, text, raw value
+    or None)])."""
+    for pid, s in summary.presets.items():
+        a = s.apart
+        if a is not None:
+            yield pid, a, [("read", f"{a.hands - a.errors:,}", None), ("errors", f"{a.errors:,}", a.errors),
+                        ("complete", f"{a.complete:,}", a.complete), ("winnable", f"{a.winnable:,}", a.winnable),
+                        ("limit", f"{a.limit:,}", a.limit)]
+
+
+def _compared_line(summary: ComparisonSummary) -> str:
+    n, ids = summary.compared(), len(summary.presets)
+    text = f"Over the {_hands(n)} every preset reads" if ids > 1 else f"Over the {_hands(n)} read"
+    if k := summary.partly_read():
+        text += f"; {_hands(k)} that some preset cannot read {'is' if k == 1 else 'are'} counted apart (below)"
+    return text + ". Winnable share: of those hands; mean: of the complete ones."
 
 
 def _refusals(s: PresetSummary) -> list[tuple[str, int]]:
@@ -146,12 +158,12 @@ def _mixed_units(summary: ComparisonSummary) -> bool:
 
 
 def _refusal_note(summary: ComparisonSummary) -> str:
-    """Why hands are refused, when they are: the rows of the tables then cover different hands."""
-    if not any(s.refused for s in summary.presets.values()):
+    """What the table of the hands some preset cannot read holds, and why they are refused."""
+    if not summary.partly_read():
         return ""
-    bonus = any(k in ("flowers", "seasons") for s in summary.presets.values() for k in s.refused)
-    text = ("Refused: hands a preset would not score, by the field its error names; each preset's shares "
-            "are of the hands it reads, so the rows cover different hands.")
+    bonus = any(k in ("flowers", "seasons") for s in summary.presets.values() if s.apart for k in s.apart.refused)
+    text = ("Each preset's counts over these hands alone, kept out of the shares above; refused: by the field "
+            "its error names.")
     if bonus:
         text += (" A 136-tile preset refuses every hand with bonus tiles (flowers, seasons): "
                  "`hkscore sample --preset hk-classic` makes hands without them, which every built-in preset reads.")
@@ -159,7 +171,7 @@ def _refusal_note(summary: ComparisonSummary) -> str:
 
 
 def _payout_rows(summary: ComparisonSummary) -> Iterator[tuple[str, list[tuple[str, str, Any]]]]:
-    for pid, s in summary.presets.items():
+    for pid, s in _common(summary).items():
         if not s.pays:
             continue
         yield pid, [
@@ -180,21 +192,21 @@ def _difference_rows(summary: ComparisonSummary) -> Iterator[tuple[str, str, lis
             same = h.get("0", 0)
             higher = sum(n for k, n in h.items() if int(k) > 0)
             lower = sum(n for k, n in h.items() if int(k) < 0)
-            yield a, b, [("both", f"{both:,}"), ("same", _pct(same, both)), ("a_higher", _pct(higher, both)),
-                         ("b_higher", _pct(lower, both)), ("mean", _num(_mean(h), 2))]
+            yield a, b, [("both", f"{both:,}"), ("same", pct(same, both)), ("a_higher", pct(higher, both)),
+                         ("b_higher", pct(lower, both)), ("mean", _num(_mean(h), 2))]
 
 
 def _patterns(summary: ComparisonSummary) -> list[str]:
     """Pattern ids, the most frequent (over every preset) first."""
     total: dict[str, int] = {}
-    for s in summary.presets.values():
+    for s in _common(summary).values():
         for k, n in s.pattern_counts.items():
             total[k] = total.get(k, 0) + n
     return sorted(total, key=lambda k: (-total[k], k))
 
 
 def _faan_values(summary: ComparisonSummary) -> list[int]:
-    return sorted({int(k) for s in summary.presets.values() for k in s.faan_histogram})
+    return sorted({int(k) for s in _common(summary).values() for k in s.faan_histogram})
 
 
 def _unicode(notation: str) -> str:
@@ -217,19 +229,21 @@ def _md_table(rows: list[list[str]]) -> str:
 def markdown(summary: ComparisonSummary) -> str:
     """The summary's tables in GitHub markdown."""
     ids = list(summary.presets)
+    common = _common(summary)
     out = [f"# {summary.hands:,} hands under {len(ids)} presets", ""]
     if summary.unreadable:
         out += [f"{_hands(summary.unreadable)} could not be read under any preset.", ""]
-    rows = [["preset", "hands", "errors", "refused", "complete", "winnable", "winnable share", "limit", "mean"]]
-    rows += [[pid, cells[0][1], cells[1][1], _refused(summary.presets[pid]), *(text for _, text, _ in cells[2:])]
-             for pid, cells in _overview_rows(summary)]
-    out += ["## Presets", "", "winnable share: of the hands the preset reads (not errors); "
-            "mean: of the complete hands.", "", _md_table(rows), ""]
+    rows = [["preset", "complete", "winnable", "winnable share", "limit", "mean"]]
+    rows += [[pid, *(text for _, text, _ in cells)] for pid, cells in _overview_rows(summary)]
+    out += ["## Presets", "", _compared_line(summary), "", _md_table(rows), ""]
     if note := _refusal_note(summary):
-        out += [note, ""]
+        rows = [["preset", "read", "refused", "by field", "complete", "winnable", "limit"]]
+        rows += [[pid, cells[0][1], cells[1][1], _refused(apart), *(t for _, t, _ in cells[2:])]
+                 for pid, apart, cells in _apart_rows(summary)]
+        out += [f"### Hands some preset cannot read: {summary.partly_read():,}", "", note, "", _md_table(rows), ""]
     rows = [["faan", *ids]]
     for f in _faan_values(summary):
-        rows.append([str(f), *(str(summary.presets[p].faan_histogram.get(str(f), "")) for p in ids)])
+        rows.append([str(f), *(str(common[p].faan_histogram.get(str(f), "")) for p in ids)])
     out += ["## Faan of complete hands", "", "(points under a points preset)", "", _md_table(rows), ""]
     pay = list(_payout_rows(summary))
     if pay:
@@ -239,7 +253,7 @@ def markdown(summary: ComparisonSummary) -> str:
         out += ["## Payments", "", "The winner's net gain per paid hand.", "", _md_table(rows), ""]
     rows = [["pattern", *ids]]
     for pat in _patterns(summary):
-        rows.append([pat, *(str(summary.presets[p].pattern_counts.get(pat, "")) for p in ids)])
+        rows.append([pat, *(str(common[p].pattern_counts.get(pat, "")) for p in ids)])
     out += ["## Patterns", "", "Complete hands in whose counted reading the pattern appears.", "",
             _md_table(rows), ""]
     rows = [["A", "B", "hands complete under both", "same", "A higher", "B higher", "mean A - B"]]
@@ -250,10 +264,10 @@ def markdown(summary: ComparisonSummary) -> str:
     rows += [[a, b, f"{f.count:,}"] for a, b, f in flips]
     out += ["## Flips", "", "Hands valid under both presets, winnable under the first and not under the second.",
             "", _md_table(rows), ""]
-    for a, b, f in flips:
-        if f.examples:
+    for a, b, flip in flips:
+        if flip.examples:
             out += [f"### {a}, not {b}", ""]
-            out += [f"- #{e.index}: `{e.hand}` {_unicode(e.hand)}" for e in f.examples]
+            out += [f"- #{e.index}: `{e.hand}` {_unicode(e.hand)}" for e in flip.examples]
             out.append("")
     return "\n".join(out)
 
@@ -405,7 +419,8 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
     if summary.unreadable:
         parts.append(f'<p data-field="unreadable" data-value="{summary.unreadable}">{_hands(summary.unreadable)} '
                      "could not be read under any preset.</p>")
-    figures = _figures(summary)
+    common = _common(summary)
+    drawn = figures(common, summary.compared())
     if rules:  # why the numbers differ: the rules, first
         shown_ids = list(known)
         parts.append('<h2 id="s-rules">Rules that differ</h2><p class="note">Each rule on which the presets do '
@@ -424,30 +439,37 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
                          + "".join(f"<td>{e(_value(v))}</td>" for v in values) + "</tr>")
         parts.append("</table>")
     # overview
-    parts.append('<h2 id="s-presets">Presets</h2><p class="note">winnable share: of the hands the preset reads (not errors); '
-                 "mean: of the complete hands.</p><table id=\"overview\"><tr><th class=\"id\">preset</th>"
-                 "<th>hands</th><th>errors</th><th class=\"id\">refused</th><th>complete</th><th>winnable</th>"
-                 "<th>winnable share</th><th>limit</th><th>mean</th></tr>")
+    parts.append(f'<h2 id="s-presets">Presets</h2><p class="note"{_attrs(field="compared", value=summary.compared())}>'
+                 f'{e(_compared_line(summary))}</p><table id="overview"><tr><th class="id">preset</th>'
+                 "<th>complete</th><th>winnable</th><th>winnable share</th><th>limit</th><th>mean</th></tr>")
     for pid, cells in _overview_rows(summary):
-        tds = [_td(text, preset=pid, field=f, value=v) for f, text, v in cells]
-        refused = ", ".join(f"<span{_attrs(preset=pid, field='refused', key=k, value=n)}>{e(k)} {n:,}</span>"
-                            for k, n in _refusals(summary.presets[pid]))
-        tds.insert(2, f'<td class="id">{refused}</td>')
+        tds = [_td(text, preset=pid, field=f, value=v, part="common") for f, text, v in cells]
         parts.append(f'<tr><td class="id">{e(pid)}</td>' + "".join(tds) + "</tr>")
     parts.append("</table>")
     if note := _refusal_note(summary):
-        parts.append(f'<p class="note" id="refusal-note">{_code(note)}</p>')
-    parts.append(f'<div class="figure" id="fig-winnable">{figures["winnable"]}</div>')
+        parts.append(f'<h3 id="apart">Hands some preset cannot read: {summary.partly_read():,}</h3>'
+                     f'<p class="note" id="refusal-note">{_code(note)}</p><table id="apart-table"><tr>'
+                     '<th class="id">preset</th><th>read</th><th>refused</th><th class="id">by field</th>'
+                     "<th>complete</th><th>winnable</th><th>limit</th></tr>")
+        for pid, apart, cells in _apart_rows(summary):
+            tds = [_td(text, preset=pid, field=f, value=v, part="apart") for f, text, v in cells]
+            refused = ", ".join(f"<span{_attrs(preset=pid, field='refused', key=k, value=n, part='apart')}>"
+                                f"{e(k)} {n:,}</span>" for k, n in _refusals(apart))
+            tds.insert(2, f'<td class="id">{refused}</td>')
+            parts.append(f'<tr><td class="id">{e(pid)}</td>' + "".join(tds) + "</tr>")
+        parts.append("</table>")
+    parts.append(f'<div class="figure" id="fig-winnable">{drawn["winnable"]}</div>')
     # faan
     parts.append('<h2 id="s-faan">Faan of complete hands</h2><p class="note">Share of each preset\'s complete hands '
                  "(points under a points preset).</p>")
-    parts.append(f'<div class="figure" id="fig-faan">{figures["faan"]}</div>')
+    parts.append(f'<div class="figure" id="fig-faan">{drawn["faan"]}</div>')
     parts.append('<table id="faan"><tr><th>faan</th>' + "".join(f"<th>{e(p)}</th>" for p in ids) + "</tr>")
     for f in _faan_values(summary):
         row = []
         for p in ids:
-            n = summary.presets[p].faan_histogram.get(str(f))
-            row.append(_td("" if n is None else f"{n:,}", preset=p, field="faan_histogram", key=f, value=n))
+            n = common[p].faan_histogram.get(str(f))
+            row.append(_td("" if n is None else f"{n:,}", preset=p, field="faan_histogram", key=f, value=n,
+                           part="common"))
         parts.append(f"<tr><th>{f}</th>{''.join(row)}</tr>")
     parts.append("</table>")
     # payments
@@ -455,13 +477,14 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
     if pay:
         parts.append('<h2 id="s-payments">Payments</h2><p class="note">The winner\'s net gain per paid hand (winnable, with '
                      "payments); the share of the winners' gains paid by the discarder.</p>")
-        parts.append(f'<div class="figure" id="fig-payout">{figures["payout"]}</div>')
+        parts.append(f'<div class="figure" id="fig-payout">{drawn["payout"]}</div>')
         parts.append('<table id="payments"><tr><th class="id">preset</th><th>paid hands</th><th>mean gain</th>'
                      "<th>median gain</th><th>winners' gains</th><th>paid by discarders</th>"
                      "<th>discarder share</th><th>discarder share, discard wins</th></tr>")
         for pid, cells in pay:
             parts.append(f'<tr><td class="id">{e(pid)}</td>'
-                         + "".join(_td(text, preset=pid, field=f, value=v) for f, text, v in cells) + "</tr>")
+                         + "".join(_td(text, preset=pid, field=f, value=v, part="common") for f, text, v in cells)
+                         + "</tr>")
         parts.append("</table>")
     # patterns
     parts.append('<h2 id="s-patterns">Patterns</h2><p class="note">Complete hands in whose counted reading the pattern '
@@ -471,10 +494,10 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
     for pat in _patterns(summary):
         row = []
         for p in ids:
-            s = summary.presets[p]
+            s = common[p]
             n = s.pattern_counts.get(pat)
-            text = "" if n is None else f"{n:,} ({_pct(n, s.complete)})"
-            row.append(_td(text, preset=p, field="pattern_counts", key=pat, value=n))
+            text = "" if n is None else f"{n:,} ({pct(n, s.complete)})"
+            row.append(_td(text, preset=p, field="pattern_counts", key=pat, value=n, part="common"))
         en, zh = names.get(pat, ("", ""))
         parts.append(f'<tr><td class="id">{e(pat)} <span class="name">{e(en)} <span lang="zh-Hant">{e(zh)}'
                      f'</span></span></td>{"".join(row)}</tr>')
@@ -484,9 +507,9 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
                  "less faan under B." + (" " + e(_UNITS_NOTE) if _mixed_units(summary) else "") + "</p><table id=\"differences\"><tr><th class=\"id\">A</th>"
                  '<th class="id">B</th><th>hands</th><th>same</th><th>A higher</th><th>B higher</th>'
                  "<th>mean A &minus; B</th></tr>")
-    for a, b, cells in _difference_rows(summary):
+    for a, b, pair in _difference_rows(summary):
         parts.append(f'<tr><td class="id">{e(a)}</td><td class="id">{e(b)}</td>'
-                     + "".join(_td(text, a=a, b=b, field=f) for f, text in cells) + "</tr>")
+                     + "".join(_td(text, a=a, b=b, field=f) for f, text in pair) + "</tr>")
     parts.append("</table>")
     # flips
     parts.append('<h2 id="s-flips">Flips</h2><p class="note">Hands valid under both presets, winnable under the '
@@ -521,91 +544,6 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
 
 
 # --------------------------------------------------------------------------
-# plots (matplotlib, as inline SVG)
-
-
-def _svg(fig: Any) -> str:
-    buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-    text = buf.getvalue()
-    return text[text.index("<svg"):]
-
-
-def _plain(text: str) -> str:
-    """Text matplotlib draws as it is: every ``$`` escaped, so that a preset id is never read as mathtext."""
-    return text.replace("$", r"\$")
-
-
-def _figures(summary: ComparisonSummary) -> dict[str, str]:
-    import matplotlib
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator, NullFormatter, PercentFormatter
-
-    matplotlib.rcParams["svg.hashsalt"] = "hkcore"  # the same ids on every run
-    matplotlib.rcParams["svg.fonttype"] = "none"    # text stays text (the page's font)
-    ids = list(summary.presets)
-    colours = {p: matplotlib.colormaps["tab10"](i % 10) for i, p in enumerate(ids)}
-    out = {}
-
-    fig = Figure(figsize=(8, 0.45 * len(ids) + 1))
-    ax = fig.subplots()
-    ys = range(len(ids))
-    for y, p in zip(ys, ids):
-        s = summary.presets[p]
-        read = max(s.hands - s.errors, 1)
-        ax.barh(y, s.complete / read, color=colours[p], alpha=0.3)
-        ax.barh(y, s.winnable / read, color=colours[p])
-        ax.text(s.winnable / read + 0.01, y, _pct(s.winnable, s.hands - s.errors), va="center", fontsize=9)
-    ax.set_yticks(list(ys), [_plain(p) for p in ids])
-    ax.invert_yaxis()
-    ax.set_xlim(0, 1.08)
-    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.set_xlabel("share of the hands each preset reads: winnable (solid), complete (pale)")
-    out["winnable"] = _svg(fig)
-
-    fig = Figure(figsize=(2.6 * len(ids) + 0.5, 2.8))
-    axes = fig.subplots(1, len(ids), squeeze=False)[0]
-    for ax, p in zip(axes, ids):
-        s = summary.presets[p]
-        pts = _hist(s.faan_histogram)
-        total = max(s.complete, 1)
-        ax.bar([k for k, _ in pts], [n / total for _, n in pts], color=colours[p], width=0.8)
-        ax.set_title(_plain(p), fontsize=10)
-        ax.set_xlabel(_unit(s))
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    axes[0].set_ylabel("complete hands")
-    fig.tight_layout()
-    out["faan"] = _svg(fig)
-
-    paying = [p for p in ids if summary.presets[p].pays and summary.presets[p].paid]
-    fig = Figure(figsize=(8, 3.2))
-    ax = fig.subplots()
-    for p in paying:
-        pts = _hist(summary.presets[p].payout_histogram)
-        total = sum(n for _, n in pts)
-        xs, ys_, seen = [], [], 0
-        for k, n in pts:
-            seen += n
-            xs.append(max(k, 1))
-            ys_.append(seen / total)
-        ax.step(xs, ys_, where="post", color=colours[p], label=_plain(p), linewidth=2)
-    if paying:
-        ax.set_xscale("log")
-        gains = [max(int(k), 1) for p in paying for k in summary.presets[p].payout_histogram] or [1]
-        low, top = min(gains), max(gains)
-        ticks = [m * 10 ** d for d in range(len(str(top))) for m in (1, 2, 5) if low / 2.5 <= m * 10 ** d <= top]
-        ax.set_xticks(ticks, [f"{t:,}" for t in ticks])  # 1, 2, 5, 10, 20, ... (a log axis labels only 10^n)
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.legend(fontsize=9)
-    ax.set_xlabel("winner's net gain")
-    ax.set_ylabel("paid hands, cumulative")
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    out["payout"] = _svg(fig)
-    return out
-
-
-# --------------------------------------------------------------------------
 # the page helpers the simulation's report shares (hkcore.simulation_report)
 
 #: the report pages' style sheet
@@ -614,10 +552,6 @@ PAGE_CSS = _CSS
 data_attrs = _attrs
 #: a table cell of escaped text with ``data-`` attributes
 cell = _td
-#: a matplotlib figure as inline SVG (from ``<svg``)
-svg = _svg
-#: text matplotlib draws as it is (no mathtext)
-plain_text = _plain
 #: pattern id -> (English, Chinese) name, from the current plugins
 pattern_names = _names
 #: a rule's value as the rules table shows it (none for absent, yes/no, a payment table by its scheme)

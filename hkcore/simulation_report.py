@@ -26,14 +26,13 @@ from hkcore.report import (
     cell,
     data_attrs,
     pattern_names,
-    plain_text,
     report_folder,
     require_matplotlib,
     rule_rows,
     rule_value,
-    svg,
     write_files,
 )
+from hkcore.report_plots import plain_text, svg
 from hkcore.simulation import (
     CHANGES,
     GLANCE,

@@ -21,6 +21,7 @@ from hkcore.comparison import preset_refs
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HkcoreError, shown
 from hkcore.models import Hand
+from hkcore.results import ScoreResult
 from hkcore.values import Value
 from hkcore.notation import format_hand
 from hkcore.preset import Preset, PresetError
@@ -72,6 +73,10 @@ class PresetSummary(Value):
     discarder_paid: int = Field(0, description="what discarders paid, summed over paid hands (0 on a self-draw)")
     discard_wins_paid: int = Field(0, description="paid hands won on a discard")
     discard_wins_gain: int = Field(0, description="the winners' net gains, summed over paid discard wins")
+    apart: PresetSummary | None = Field(
+        None, description="the same counts over the hands that some other preset compared cannot read (these "
+                          "are in the counts above too; the report shows them apart, out of its shares); null "
+                          "when every preset reads every hand it can read at all")
 
     @field_validator("faan_histogram", "payout_histogram")
     @classmethod
@@ -89,14 +94,31 @@ class PresetSummary(Value):
     def __add__(self, other: PresetSummary) -> PresetSummary:
         if (self.unit, self.pays) != (other.unit, other.pays):
             raise HkcoreError("summaries: the same preset id with a different unit or payment table")
-        data = self.model_dump()
-        for name, value in other.model_dump().items():
+        data = self.model_dump(exclude={"apart"})
+        for name, value in other.model_dump(exclude={"apart"}).items():
             if name in ("unit", "pays"):
                 continue
             if isinstance(value, dict):
                 data[name] = _add(data[name], value, name not in ("pattern_counts", "refused"))
             else:
                 data[name] += value
+        a, b = self.apart, other.apart
+        data["apart"] = a if b is None else b if a is None else a + b
+        return PresetSummary.model_validate(data)
+
+    def common(self) -> PresetSummary:
+        """The counts over the hands every preset compared reads: these less ``apart``
+        (the hands no preset reads stay among ``hands`` and ``errors``)."""
+        if self.apart is None:
+            return self
+        data = self.model_dump(exclude={"apart"})
+        for name, value in self.apart.model_dump(exclude={"apart"}).items():
+            if name in ("unit", "pays"):
+                continue
+            if isinstance(value, dict):
+                data[name] = {k: n for k, n in ((k, n - value.get(k, 0)) for k, n in data[name].items()) if n}
+            else:
+                data[name] -= value
         return PresetSummary.model_validate(data)
 
 
@@ -143,6 +165,8 @@ class ComparisonSummary(Value):
         ids = list(self.presets)
         if any(p.hands != self.hands for p in self.presets.values()):
             raise ValueError("every preset reads every hand: each preset's hands must equal hands")
+        if len({p.apart.hands if p.apart is not None else 0 for p in self.presets.values()}) > 1:
+            raise ValueError("apart: the same hands for every preset (those some preset cannot read)")
         if {a: sorted(b) for a, b in self.flips.items()} != {a: sorted(b for b in ids if b != a) for a in ids}:
             raise ValueError("flips: one entry for every ordered pair of different presets")
         if {a: list(b) for a, b in self.faan_differences.items()} != {
@@ -152,6 +176,14 @@ class ComparisonSummary(Value):
             for b, histogram in row.items():
                 _whole_keys(histogram, f"faan_differences.{a[:40]}.{b[:40]}")
         return self
+
+    def partly_read(self) -> int:
+        """Hands that some presets read and others cannot (each preset's ``apart``)."""
+        return next((p.apart.hands for p in self.presets.values() if p.apart is not None), 0)
+
+    def compared(self) -> int:
+        """Hands every preset reads: the hands the report's shares are of."""
+        return self.hands - self.unreadable - self.partly_read()
 
     @classmethod
     def empty(cls, presets: dict[str, tuple[str, bool]]) -> ComparisonSummary:
@@ -180,6 +212,59 @@ class ComparisonSummary(Value):
 # counting
 
 
+class Counts:
+    """One preset's plain counters over a run of hands (a ``PresetSummary`` at the end)."""
+
+    def __init__(self) -> None:
+        self.counts = [0] * 9  # errors complete winnable limit paid gain dpaid dwins dgain
+        self.faan: Counter[int] = Counter()
+        self.patterns: Counter[str] = Counter()
+        self.refused: Counter[str] = Counter()
+        self.payout: Counter[int] = Counter()
+
+    def add(self, r: ScoreResult | str, discarder: str | None) -> None:
+        """Count one hand's result, or the field its refusal names."""
+        c = self.counts
+        if type(r) is str:
+            c[0] += 1
+            self.refused[r] += 1
+            return
+        assert isinstance(r, ScoreResult)
+        if not r.complete:
+            return
+        c[1] += 1
+        self.faan[r.faan] += 1
+        for pid in {p.id for p in r.patterns}:
+            self.patterns[pid] += 1
+        if r.limit:
+            c[3] += 1
+        if not r.winnable:
+            return
+        c[2] += 1
+        pays = r.payments
+        if pays is not None:
+            gain = max(pays.values())
+            c[4] += 1
+            c[5] += gain
+            self.payout[gain] += 1
+            if discarder is not None:
+                c[6] += -pays[discarder]
+                c[7] += 1
+                c[8] += gain
+
+    def summary(self, preset: Preset, hands: int, apart: PresetSummary | None = None) -> PresetSummary:
+        """These counts over ``hands`` hands as a summary."""
+        k = self.counts
+        return PresetSummary(
+            unit=preset.unit, pays=preset.payments is not None, hands=hands, errors=k[0],
+            complete=k[1], winnable=k[2], limit=k[3],
+            faan_histogram={str(f): n for f, n in sorted(self.faan.items())},
+            pattern_counts=dict(sorted(self.patterns.items())),
+            refused=dict(sorted(self.refused.items())),
+            paid=k[4], payout_histogram={str(g): n for g, n in sorted(self.payout.items())},
+            winner_gain=k[5], discarder_paid=k[6], discard_wins_paid=k[7], discard_wins_gain=k[8], apart=apart)
+
+
 class Tally:
     """Plain counters for a run of hands, turned into a summary at the end."""
 
@@ -190,15 +275,12 @@ class Tally:
         self.start = start
         self.hands = 0
         self.unreadable = 0
-        self.counts = [[0] * 9 for _ in range(n)]  # errors complete winnable limit paid gain dpaid dwins dgain
-        self.faan: list[Counter[int]] = [Counter() for _ in range(n)]
-        self.patterns: list[Counter[str]] = [Counter() for _ in range(n)]
-        self.refused: list[Counter[str]] = [Counter() for _ in range(n)]
-        self.payout: list[Counter[int]] = [Counter() for _ in range(n)]
+        #: hands some presets read and others refuse, and each preset's counts over them
+        self.partly = 0
+        self.counts = [Counts() for _ in range(n)]
+        self.apart = [Counts() for _ in range(n)]
         self.flips: dict[tuple[int, int], list[Any]] = {p: [0, []] for p in permutations(range(n), 2)}
         self.diffs: dict[tuple[int, int], Counter[int]] = {p: Counter() for p in combinations(range(n), 2)}
-        #: what ``add`` counts into, preset by preset
-        self.slots = list(zip(compiled, self.counts, self.faan, self.patterns, self.refused, self.payout))
 
     def add(self, item: Any) -> None:
         index = self.start + self.hands
@@ -209,44 +291,33 @@ class Tally:
             return
         self.hands += 1
         discarder = hand.discarder if not hand.self_draw else None
+        results: list[ScoreResult | str] = []
+        refused = 0
+        for compiled in self.compiled:
+            try:
+                results.append(compiled.score(hand))
+            except HkcoreError as exc:
+                results.append(getattr(exc, "field", None) or "hand")
+                refused += 1
+        for counts, r in zip(self.counts, results):
+            counts.add(r, discarder)
+        if refused == len(results):
+            self.unreadable += 1
+            return
+        if refused:
+            self.partly += 1
+            for counts, r in zip(self.apart, results):
+                counts.add(r, discarder)
         wins: list[int] = []  # presets under which the hand wins
         others: list[int] = []  # presets that read it and under which it does not win
         done: list[tuple[int, int]] = []  # (preset, faan) for the presets under which it is complete
-        for i, (compiled, c, faan, patterns, refused, payout) in enumerate(self.slots):
-            try:
-                r = compiled.score(hand)
-            except HkcoreError as exc:
-                c[0] += 1
-                refused[getattr(exc, "field", None) or "hand"] += 1
+        for i, r in enumerate(results):
+            if type(r) is str:
                 continue
-            if not r.complete:
-                others.append(i)
-                continue
-            c[1] += 1
-            faan[r.faan] += 1
-            done.append((i, r.faan))
-            for pid in {p.id for p in r.patterns}:
-                patterns[pid] += 1
-            if r.limit:
-                c[3] += 1
-            if not r.winnable:
-                others.append(i)
-                continue
-            wins.append(i)
-            c[2] += 1
-            pays = r.payments
-            if pays is not None:
-                gain = max(pays.values())
-                c[4] += 1
-                c[5] += gain
-                payout[gain] += 1
-                if discarder is not None:
-                    c[6] += -pays[discarder]
-                    c[7] += 1
-                    c[8] += gain
-        if not wins and not others:
-            self.unreadable += 1
-            return
+            assert isinstance(r, ScoreResult)
+            if r.complete:
+                done.append((i, r.faan))
+            (wins if r.winnable else others).append(i)
         for a in wins:
             for b in others:
                 flip = self.flips[(a, b)]
@@ -262,20 +333,13 @@ class Tally:
         self.hands += 1
         self.unreadable += 1
         for c in self.counts:
-            c[0] += 1
+            c.counts[0] += 1
 
     def summary(self) -> ComparisonSummary:
         presets = {}
         for i, c in enumerate(self.compiled):
-            k = self.counts[i]
-            presets[self.ids[i]] = PresetSummary(
-                unit=c.preset.unit, pays=c.preset.payments is not None, hands=self.hands, errors=k[0],
-                complete=k[1], winnable=k[2], limit=k[3],
-                faan_histogram={str(f): n for f, n in sorted(self.faan[i].items())},
-                pattern_counts=dict(sorted(self.patterns[i].items())),
-                refused=dict(sorted(self.refused[i].items())),
-                paid=k[4], payout_histogram={str(g): n for g, n in sorted(self.payout[i].items())},
-                winner_gain=k[5], discarder_paid=k[6], discard_wins_paid=k[7], discard_wins_gain=k[8])
+            apart = self.apart[i].summary(c.preset, self.partly) if self.partly else None
+            presets[self.ids[i]] = self.counts[i].summary(c.preset, self.hands, apart)
         ids = self.ids
         return ComparisonSummary(
             hands=self.hands, unreadable=self.unreadable, presets=presets,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -68,13 +68,20 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.preset", 5.7, "presets"),
     ("hkcore.questions", 5.7, "presets"),
     ("hkcore.shaping", 5.7, "presets"),
-    ("hkcore.engine", 6, "engine"),
+    ("hkcore.engine.entries", 6.0, "engine: entries"),
+    ("hkcore.engine.evaluator", 6.1, "engine: evaluators"),
+    ("hkcore.engine.parts", 6.1, "engine: evaluators"),
+    ("hkcore.engine.settlement", 6.1, "engine: evaluators"),
+    ("hkcore.engine.compiled", 6.2, "engine: CompiledPreset"),
+    ("hkcore.engine.scoring", 6.3, "engine: score"),
+    ("hkcore.engine", 6.4, "engine"),
     ("hkcore.analysis", 7, "analysis, claims, compare"),
     ("hkcore.claims", 7, "analysis, claims, compare"),
     ("hkcore.comparison", 7, "analysis, claims, compare"),
     ("hkcore.batch", 7, "analysis, claims, compare"),
     ("hkcore.sample", 7, "analysis, claims, compare"),
     ("hkcore.summary", 7, "analysis, claims, compare"),
+    ("hkcore.report_plots", 7.5, "analysis, claims, compare: report"),
     ("hkcore.report", 7.5, "analysis, claims, compare: report"),
     ("hkcore.table", 7.7, "table"),
     ("hkcore.table.*", 7.7, "table"),

@@ -11,6 +11,8 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
+
 import pytest
 
 from hkcore.cli import main
@@ -46,12 +48,21 @@ def test_report_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["report", str(_corpus_file(tmp_path)), "--out", str(out), "--json"]) == 1
     assert json.loads(capsys.readouterr().out) == EXPECTED
     md = (out / "summary.md").read_text(encoding="utf-8")
-    assert "| bga-old-style | 5 | 1 |  | 3 | 1 | 25.0% | 0 | 3.7 faan |" in md
-    # H2 refused for its flowers: 1 winnable of the 3 hands read, mean (0 + 8) / 2
-    assert "| hk-classic | 5 | 2 | flowers 1 | 2 | 1 | 33.3% | 0 | 4.0 faan |" in md
+    # rows over the same hands: H1, H3, H4 (H5 no preset reads; H2 hk-classic and just-cards refuse, shown apart)
+    assert "Over the 3 hands every preset reads; 1 hand that some preset cannot read is counted apart" in md
+    # bga: H1 9 faan wins, H3 1 faan (no_bonus) below 3, H4 not complete: mean (9 + 1) / 2
+    assert "| bga-old-style | 2 | 1 | 33.3% | 0 | 5.0 faan |" in md
+    assert "| hk-classic | 2 | 1 | 33.3% | 0 | 4.0 faan |" in md  # H1 8, H3 0 (chicken hand, below 3)
+    assert "| playingcards-io | 2 | 2 | 66.7% | 0 | 3.0 points |" in md  # H1 6, H3 0: no minimum
+    # apart, H2 alone: read (or refused) and counted, never in the shares
+    assert "### Hands some preset cannot read: 1" in md
+    assert "| hk-classic | 0 | 1 | flowers 1 | 0 | 0 | 0 |" in md
+    assert "| bga-old-style | 1 | 0 |  | 1 | 0 | 0 |" in md  # 1 faan (seat_flower): complete, below 3
+    assert "| playingcards-io | 1 | 0 |  | 1 | 1 | 0 |" in md  # 1 point (bonus_tile) wins
     assert "A 136-tile preset refuses every hand with bonus tiles" in md
     assert "A preset that counts points is compared in its own unit" in md  # playingcards-io beside faan
-    assert "| playingcards-io | 3 | 26.3 | 25 | 79 | 31 | 39.2% | 39.2% |" in md
+    # payments over H1 and H3: S gains 30 and 24; the discarder N pays 14 on H1, W 8 on H3
+    assert "| playingcards-io | 2 | 27.0 | 24 | 54 | 22 | 40.7% | 40.7% |" in md
     assert f"- #1: `{N2}` 🀇🀈🀉🀜🀝🀞🀑🀑 🀗🀗🀗 🀉🀊🀋 🀣" in md  # flower 2 (orchid) is U+1F023
     assert f"- #2: `{N3}`" in md
     page = (out / "report.html").read_text(encoding="utf-8")
@@ -102,8 +113,11 @@ def test_page_in_a_browser(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
             page.on("request", lambda r: requests.append(r.url))
             page.goto((out / "report.html").as_uri())
             page.screenshot(path=str(shot))
+            page.evaluate("document.getElementById('s-presets').scrollIntoView()")  # the rows and the hands apart
+            page.screenshot(path=str(tmp_path / "report-presets.png"))
             cells = page.eval_on_selector_all("[data-field]", """els => els.map(e => ({
                 field: e.dataset.field, preset: e.dataset.preset || null, key: e.dataset.key || null,
+                part: e.dataset.part || null,
                 value: e.dataset.value === undefined ? null : e.dataset.value,
                 a: e.dataset.a || null, b: e.dataset.b || null, text: e.textContent.trim(),
                 items: Array.from(e.querySelectorAll('li')).map(li => [li.dataset.index,
@@ -112,22 +126,39 @@ def test_page_in_a_browser(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
             browser.close()
     ARTIFACTS.mkdir(exist_ok=True)
     shutil.copy(shot, ARTIFACTS / "report.png")
+    shutil.copy(tmp_path / "report-presets.png", ARTIFACTS / "report-presets.png")
     assert requests == [(out / "report.html").as_uri()]  # nothing fetched beyond the page itself
 
     image = Image.open(shot).convert("RGB")
     assert image.size == (1280, 1000)
     assert len(image.getcolors(1 << 24)) > 200  # text, tables and coloured plots: far from blank
 
+    def at(c: dict[str, Any], key: str | None = None) -> int | None:
+        """A cell's figure as summary.json gives it: apart, over the hands some preset cannot read;
+        common, over those every preset reads (the preset's count less its count apart)."""
+        s = summary["presets"][c["preset"]]
+        field = c["field"]
+        if c["part"] == "apart":
+            return s["apart"][field] if key is None else s["apart"][field].get(key)
+        whole = s[field] if key is None else s[field].get(key, 0)
+        apart = 0 if s["apart"] is None else (s["apart"][field] if key is None else s["apart"][field].get(key, 0))
+        return (whole - apart) or (None if key is not None else 0)
+
+    partly = next((s["apart"]["hands"] for s in summary["presets"].values() if s["apart"]), 0)
+    assert partly > 0  # the sampled hands hold bonus tiles: hk-classic and just-cards refuse them
     seen: dict[str, int] = {}
     for c in cells:
         seen[c["field"]] = seen.get(c["field"], 0) + 1
         if c["field"] == "hands" and c["preset"] is None:
             assert int(c["value"]) == summary["hands"]
+        elif c["field"] == "compared":
+            assert int(c["value"]) == summary["hands"] - summary["unreadable"] - partly
         elif c["field"] in ("faan_histogram", "pattern_counts"):
-            expected = summary["presets"][c["preset"]][c["field"]].get(c["key"])
-            assert (None if c["value"] is None else int(c["value"])) == expected, c
+            assert c["part"] == "common"
+            assert (None if c["value"] is None else int(c["value"])) == at(c, c["key"]), c
         elif c["field"] == "refused":
-            assert int(c["value"]) == summary["presets"][c["preset"]]["refused"][c["key"]], c
+            assert c["part"] == "apart"
+            assert int(c["value"]) == at(c, c["key"]), c
             assert c["text"] == f'{c["key"]} {int(c["value"]):,}'
         elif c["field"] == "flips":
             assert int(c["value"]) == summary["flips"][c["a"]][c["b"]]["count"]
@@ -136,13 +167,47 @@ def test_page_in_a_browser(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
             ex = summary["flips"][c["a"]][c["b"]]["examples"]
             assert c["items"] == [[str(e["index"]), e["hand"]] for e in ex]
         elif c["preset"] is not None and c["value"] is not None:
-            assert int(c["value"]) == summary["presets"][c["preset"]][c["field"]], c
+            assert c["part"] in ("common", "apart"), c
+            assert int(c["value"]) == at(c), c
             assert c["text"].replace(",", "") == c["value"]
     n = len(summary["presets"])
-    assert seen["winnable"] == n and seen["errors"] == n and seen["flips"] == n * (n - 1)
-    assert seen["pattern_counts"] == n * len({k for s in summary["presets"].values() for k in s["pattern_counts"]})
+    assert seen["winnable"] == 2 * n and seen["errors"] == n and seen["flips"] == n * (n - 1)
+    listed = {k for p, s in summary["presets"].items() for k in s["pattern_counts"]
+              if at({"preset": p, "field": "pattern_counts", "part": "common"}, k)}
+    assert seen["pattern_counts"] == n * len(listed)
     assert seen["examples"] == sum(1 for row in summary["flips"].values() for f in row.values() if f["examples"])
     assert seen["paid"] == sum(1 for s in summary["presets"].values() if s["pays"])
+
+
+def test_rows_over_the_same_hands_and_the_unread_apart() -> None:
+    # hk-classic plays 136 tiles and refuses H2's flower twice; bga-old-style reads all four hands.
+    # Over H1 and H3 (both read them): bga H1 9 faan wins, H3 1 (no_bonus) below 3; hk-classic H1 8 wins,
+    # H3 0 (chicken hand) below 3: one win each of two, 50.0%. Apart, H2 twice: bga 1 faan (seat_flower)
+    # each, complete, below 3; hk-classic refuses both for their flowers. Mixed in, bga would read 25.0%.
+    from helpers.corpus import H1, H2, H3
+
+    from hkcore.report import markdown, page
+
+    summary = compare_many([H1, H3, H2, H2], ["bga-old-style", "hk-classic"])
+    assert (summary.hands, summary.unreadable, summary.partly_read(), summary.compared()) == (4, 0, 2, 2)
+    bga, hk = summary.presets["bga-old-style"], summary.presets["hk-classic"]
+    assert (bga.complete, bga.winnable, hk.errors) == (4, 1, 2)  # every hand each preset reads, as before
+    assert bga.apart is not None and hk.apart is not None
+    assert (bga.apart.hands, bga.apart.complete, bga.apart.winnable, bga.apart.faan_histogram) == (2, 2, 0, {"1": 2})
+    assert (hk.apart.errors, hk.apart.refused, hk.apart.complete) == (2, {"flowers": 2}, 0)
+    assert (bga.common().complete, bga.common().winnable, bga.common().faan_histogram) == (2, 1, {"1": 1, "9": 1})
+    assert (hk.common().complete, hk.common().errors, hk.common().faan_histogram) == (2, 0, {"0": 1, "8": 1})
+    md = markdown(summary)
+    assert "Over the 2 hands every preset reads; 2 hands that some preset cannot read are counted apart" in md
+    assert "| bga-old-style | 2 | 1 | 50.0% | 0 | 5.0 faan |" in md
+    assert "| hk-classic | 2 | 1 | 50.0% | 0 | 4.0 faan |" in md
+    assert "| bga-old-style | 2 | 0 |  | 2 | 0 | 0 |" in md and "| hk-classic | 0 | 2 | flowers 2 | 0 | 0 | 0 |" in md
+    assert "| 1 | 1 |  |" in md and "| 0 |  | 1 |" in md  # the faan table over H1 and H3 alone
+    text = page(summary)
+    assert 'data-preset="bga-old-style" data-field="winnable_share" data-part="common">50.0%' in text
+    assert '<h3 id="apart">Hands some preset cannot read: 2</h3>' in text
+    # every preset reads every hand: no table apart
+    assert "cannot read" not in markdown(compare_many([H1, H3], ["bga-old-style", "hk-classic"]))
 
 
 def test_missing_file_is_named_as_the_command_names_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

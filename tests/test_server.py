@@ -1,8 +1,13 @@
-"""hkcore over HTTP, called as a client would: a real ``hkscore serve`` on
-loopback (started and stopped by a fixture), JSON over HTTP; one test
-drives the application as ASGI, for a client that goes away at a moment a
-socket cannot choose. Skipped, with the reason shown, when the server extra
-(fastapi, uvicorn) is missing."""
+"""hkcore over HTTP, called as a client would: JSON over HTTP to the
+application in this process (``url``, ``club``: Starlette's TestClient),
+and to a real ``hkscore serve`` on loopback (``served``, ``hurried``:
+started and stopped by a fixture) where only a real process shows it: a
+body sent by its Content-Length alone or in pieces, a client that resets
+its socket, work abandoned at the time limit (the process's CPU), requests
+held meanwhile, a start-up refused. One test drives the application as
+ASGI, for a client that goes away at a moment a socket cannot choose.
+Skipped, with the reason shown, when the server extra (fastapi, uvicorn) is
+missing."""
 from __future__ import annotations
 
 import asyncio
@@ -26,7 +31,7 @@ from hypothesis import strategies as st
 
 import hkcore
 from hkcore.batch import score_many
-from helpers.serving import call, idle_after, missing_server_deps, running, server_process
+from helpers.serving import call, idle_after, in_process, missing_server_deps, running, server_process
 
 pytestmark = pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))
 
@@ -38,14 +43,16 @@ ENDPOINTS = ["/score", "/compare", "/analyse", "/position", "/claims/legal", "/c
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[tuple[str, int]]:
-    """The server of most tests: its base URL and its process id."""
+    """A real server, for what needs its sockets or its process: its base URL and its process id."""
     with server_process() as (base, proc):
         yield base, proc.pid
 
 
 @pytest.fixture(scope="module")
-def url(served: tuple[str, int]) -> str:
-    return served[0]
+def url() -> Iterator[str]:
+    """The application of most tests, in this process."""
+    with in_process() as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +68,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("presets")
     (folder / "our-club.toml").write_text('extends = "mistboard"\nid = "our-club"\nname = "Our club"\nminimum = 1\n')
     (tmp_path_factory.mktemp("elsewhere") / "secret.toml").write_text('extends = "mistboard"\n')
-    with running("--presets", str(folder)) as base:
+    with in_process(folder) as base:
         yield base
 
 
@@ -148,13 +155,9 @@ def test_every_problem_names_the_request_field_and_its_value(url: str) -> None:
     assert (status, p["field"]) == (400, "body") and "expected a JSON object" in p["detail"]
     status, kind, raw = call(url + "/score", "POST", raw=b'{"hand": "\xff"}', headers={"Content-Type": "application/json"})
     assert (status, json.loads(raw)["field"]) == (400, "body") and "UTF-8" in json.loads(raw)["detail"]
-    conn = http.client.HTTPConnection(url.removeprefix("http://"), timeout=30)
-    try:
-        conn.request("GET", "/score")
-        r = conn.getresponse()
-        assert (r.status, r.getheader("Allow")) == (405, "POST") and "takes POST" in json.loads(r.read())["detail"]
-    finally:
-        conn.close()
+    headers: dict[str, str] = {}
+    status, _, raw = call(url + "/score", answer_headers=headers)
+    assert (status, headers.get("allow")) == (405, "POST") and "takes POST" in json.loads(raw)["detail"]
     for key in ("str", "list", "a[0]"):  # a key sent is named, whatever it is called
         status, p = post(url, "/score", {"hand": README_HAND, key: 1})
         assert (status, p["field"], p["value"]) == (422, key, 1) and "not a field of this request" in p["detail"]
@@ -180,7 +183,7 @@ def test_a_folder_preset_gone_is_named_as_the_request_named_it(tmp_path: Path) -
     """A presets folder's file that disappears after start: the request that extends it by id hears of the id,
     never of the server's folder."""
     (tmp_path / "club.toml").write_text('extends = "mistboard"\nid = "club"\n', encoding="utf-8")
-    with running("--presets", str(tmp_path)) as base:
+    with in_process(tmp_path) as base:
         (tmp_path / "club.toml").unlink()
         status, p = post(base, "/score", {"hand": README_HAND, "preset": 'extends = "club"\nminimum = 1\n'})
     assert status == 422 and p["field"] == "toml.extends" and p["value"] == "club"
@@ -244,7 +247,7 @@ def test_batch_streams_json_lines(url: str) -> None:
     assert status == 422 and kind == "application/problem+json"
 
 
-def test_batch_reads_lines_as_hkscore_does(url: str, tmp_path: Path) -> None:
+def test_batch_reads_lines_as_hkscore_does(url: str, served: tuple[str, int], tmp_path: Path) -> None:
     """Blank lines (white space alone, however long), an over-long line and a bad one: answered line for line
     as `hkscore score --jsonl` answers the same file."""
     from hkcore.batch import MAX_JSON
@@ -260,9 +263,9 @@ def test_batch_reads_lines_as_hkscore_does(url: str, tmp_path: Path) -> None:
     want = [json.loads(line) for line in out_file.read_text(encoding="utf-8").splitlines()]
     assert status == 200 and out == want
     assert [o.get("line") for o in out] == [None, 3, 5, None]  # the blank ones answered by nothing
-    # the same body arriving in pieces of 8 KiB (the long lines span many): the same answer
+    # the same body arriving in pieces of 8 KiB over a socket (the long lines span many): the same answer
     body = ("\n".join(lines) + "\n").encode()
-    conn = http.client.HTTPConnection(url.removeprefix("http://"), timeout=30)
+    conn = http.client.HTTPConnection(served[0].removeprefix("http://"), timeout=30)
     try:
         conn.request("POST", "/score/batch?preset=mistboard", encode_chunked=True,
                      body=(body[i:i + 8192] for i in range(0, len(body), 8192)),
@@ -326,9 +329,10 @@ def test_batch_custom_preset_errors(url: str) -> None:
     assert status == 400 and p["field"] == "body" and "line 1" in p["detail"]
 
 
-def test_limits(url: str) -> None:
+def test_limits(served: tuple[str, int]) -> None:
     """A body over the limit is refused by its Content-Length, before it is sent (so the client's
     write cannot race the server's answer)."""
+    url = served[0]
     conn = http.client.HTTPConnection(url.removeprefix("http://"), timeout=30)
     try:
         conn.putrequest("POST", "/score")
@@ -421,7 +425,7 @@ def _raw_batch(url: str, head: dict[str, str], pieces: Iterator[bytes], length: 
     """A POST /score/batch on a socket, its body written by a thread from ``pieces``; the open response."""
     host, port = url.removeprefix("http://").split(":")
     sock = socket.create_connection((host, int(port)), timeout=30)
-    lines = [f"POST /score/batch HTTP/1.1", f"Host: {host}", "Content-Type: application/x-ndjson",
+    lines = ["POST /score/batch HTTP/1.1", f"Host: {host}", "Content-Type: application/x-ndjson",
              f"Content-Length: {length}", *(f"{k}: {v}" for k, v in head.items())]
     sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
 
@@ -607,16 +611,10 @@ def test_never_a_500(url: str, path: str, body: bytes, kind: str) -> None:
 
 def test_every_answer_sends_csp_and_nosniff(url: str) -> None:
     """Pages, JSON, problems and the page's files all say what may load and that types are not guessed."""
-    import urllib.request
     for path, body in (("/", None), ("/docs", None), ("/web/app.js", None), ("/health", None),
                        ("/score", {"hand": README_HAND}), ("/score", {"hand": "234m5"}), ("/nowhere", None)):
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(url + path, data=data, headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=30) as r:
-                headers = r.headers
-        except urllib.error.HTTPError as exc:
-            headers = exc.headers
+        headers: dict[str, str] = {}
+        call(url + path, "GET" if body is None else "POST", body, answer_headers=headers)
         csp = headers.get("content-security-policy", "")
         assert "script-src 'self'" in csp and "default-src 'none'" in csp and "unsafe-inline" not in csp, path
         assert headers.get("x-content-type-options") == "nosniff", path

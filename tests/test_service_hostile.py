@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from helpers.serving import call, missing_server_deps, server_process
+from helpers.serving import call, in_process, missing_server_deps, server_process
 
 pytestmark = pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))
 
@@ -25,7 +25,8 @@ README_HAND = "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N"
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    with server_process() as (base, _proc):
+    """The application in this process (what needs sockets or a process starts its own server below)."""
+    with in_process() as base:
         yield base
 
 

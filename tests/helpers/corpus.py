@@ -39,13 +39,26 @@ N3 = "123m456p22s 888s:W 345m:E win:2s from:W seat:S"
 
 def _preset(unit: str, pays: bool, errors: int, complete: int, winnable: int, faan: dict[str, int],
             patterns: dict[str, int], payouts: list[int] = (), discarders: list[int] = (),
-            refused: dict[str, int] | None = None) -> dict[str, Any]:
-    return {"unit": unit, "pays": pays, "hands": 5, "errors": errors, "refused": refused or {},
+            refused: dict[str, int] | None = None, apart: dict[str, Any] | None = None,
+            hands: int = 5) -> dict[str, Any]:
+    return {"unit": unit, "pays": pays, "hands": hands, "errors": errors, "refused": refused or {},
             "complete": complete, "winnable": winnable,
             "limit": 0, "faan_histogram": faan, "pattern_counts": patterns, "paid": len(payouts),
             "payout_histogram": {str(g): payouts.count(g) for g in sorted(set(payouts))},
             "winner_gain": sum(payouts), "discarder_paid": sum(discarders), "discard_wins_paid": len(discarders),
-            "discard_wins_gain": sum(payouts)}
+            "discard_wins_gain": sum(payouts), "apart": apart}
+
+
+# Apart: the hands some preset cannot read while another can, each preset's counts over them alone. Here
+# H2 alone (hk-classic and just-cards refuse its flower): bga and mistboard complete at 1 (seat_flower), not
+# winnable; playingcards-io 1 point (bonus_tile), winnable and paid: W 9, S +25 (see H2 above).
+APART = {
+    "bga-old-style": _preset("faan", True, 0, 1, 0, {"1": 1}, {"seat_flower": 1}, hands=1),
+    "hk-classic": _preset("faan", False, 1, 0, 0, {}, {}, refused={"flowers": 1}, hands=1),
+    "just-cards": _preset("faan", True, 1, 0, 0, {}, {}, refused={"flowers": 1}, hands=1),
+    "mistboard": _preset("faan", False, 0, 1, 0, {"1": 1}, {"seat_flower": 1}, hands=1),
+    "playingcards-io": _preset("points", True, 0, 1, 1, {"1": 1}, {"bonus_tile": 1}, [25], [9], hands=1),
+}
 
 
 def _flips(**found: tuple[int, list[tuple[int, str]]]) -> dict[str, dict[str, Any]]:
@@ -61,19 +74,20 @@ EXPECTED = {
     "presets": {
         "bga-old-style": _preset("faan", True, 1, 3, 1, {"1": 2, "9": 1},
                                  {"no_bonus": 2, "dragon_pung": 1, "half_flush": 1, "little_three_dragons": 1,
-                                  "seat_flower": 1}, [384], [192]),
+                                  "seat_flower": 1}, [384], [192], apart=APART["bga-old-style"]),
         # H5 unreadable; H2 read, refused for its flowers (ruling 14: the error names the field)
         "hk-classic": _preset("faan", False, 2, 2, 1, {"0": 1, "8": 1},
                               {"half_flush": 1, "little_three_dragons": 1, "chicken_hand": 1},
-                              refused={"flowers": 1}),
+                              refused={"flowers": 1}, apart=APART["hk-classic"]),
         "just-cards": _preset("faan", True, 2, 2, 1, {"0": 1, "8": 1},
                               {"dragon_pung": 1, "half_flush": 1, "little_three_dragons": 1, "chicken_hand": 1},
-                              [256], [256], refused={"flowers": 1}),
+                              [256], [256], refused={"flowers": 1}, apart=APART["just-cards"]),
         "mistboard": _preset("faan", False, 1, 3, 1, {"1": 2, "9": 1},
-                             {"no_bonus": 2, "half_flush": 1, "little_three_dragons": 1, "seat_flower": 1}),
+                             {"no_bonus": 2, "half_flush": 1, "little_three_dragons": 1, "seat_flower": 1},
+                             apart=APART["mistboard"]),
         "playingcards-io": _preset("points", True, 1, 3, 3, {"0": 1, "1": 1, "6": 1},
                                    {"dragon_pung": 1, "bonus_tile": 1, "chicken_hand": 1},
-                                   [30, 25, 24], [14, 9, 8]),
+                                   [30, 25, 24], [14, 9, 8], apart=APART["playingcards-io"]),
     },
     # playingcards-io (4) wins H2 and H3 where bga (0) and mistboard (3) cannot; H3 where hk-classic (1)
     # and just-cards (2) cannot (they refuse H2)

@@ -1,9 +1,16 @@
-"""A real ``hkscore serve`` on loopback for the tests: started on a free
-port, waited for (GET /health), stopped at the end.
+"""``hkscore serve`` for the tests, two ways.
 
-The process imports the same hkcore the tests import (its folder on an
-absolute PYTHONPATH) and runs from the temporary directory, so neither the
-working directory nor a relative path decides what it loads.
+``server_process``/``running``: a real ``hkscore serve`` on loopback,
+started on a free port, waited for (GET /health), stopped at the end; for
+what needs a real process (sockets, slow heads, connection limits, a body
+arriving in pieces, the process's CPU or memory, signals, ports). The
+process imports the same hkcore the tests import (its folder on an absolute
+PYTHONPATH) and runs from the temporary directory, so neither the working
+directory nor a relative path decides what it loads.
+
+``in_process``: the same application (``create_app``) in this process
+through Starlette's ``TestClient``, for everything else; its base URL is
+answered by ``call`` like a real one, so a test reads the same either way.
 """
 from __future__ import annotations
 
@@ -86,6 +93,31 @@ def server_process(*args: str, timeout: float = 30.0) -> Iterator[tuple[str, sub
         log.close()
 
 
+#: base URL -> the TestClient answering it (while its ``in_process`` lasts)
+_IN_PROCESS: dict[str, Any] = {}
+
+
+@contextlib.contextmanager
+def in_process(presets_dir: str | Path | None = None, **limits: float) -> Iterator[str]:
+    """The service's application in this process (``create_app(presets_dir, **limits)``); yields a
+    base URL that ``call`` answers from it."""
+    import warnings
+
+    with warnings.catch_warnings():  # starlette's notice that its TestClient may move off httpx
+        warnings.filterwarnings("ignore", message="Using `httpx`")
+        from fastapi.testclient import TestClient
+
+    from hkcore.server import create_app
+
+    with TestClient(create_app(presets_dir, **limits), raise_server_exceptions=False) as client:  # type: ignore[arg-type]
+        base = f"http://in-process-{id(client)}"
+        _IN_PROCESS[base] = client
+        try:
+            yield base
+        finally:
+            del _IN_PROCESS[base]
+
+
 def cpu_seconds(pid: int) -> float:
     """CPU time a process has used so far (user and system), from /proc (Linux)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -105,16 +137,28 @@ def idle_after(pid: int, within: float, window: float = 0.25) -> float | None:
 
 
 def call(url: str, method: str = "GET", body: Any = None, *, raw: bytes | None = None,
-         headers: dict[str, str] | None = None, timeout: float = 30.0) -> tuple[int, str, bytes]:
-    """(status, content type, body) of one HTTP request; ``body`` is sent as JSON."""
+         headers: dict[str, str] | None = None, timeout: float = 30.0,
+         answer_headers: dict[str, str] | None = None) -> tuple[int, str, bytes]:
+    """(status, content type, body) of one HTTP request; ``body`` is sent as JSON; the answer's
+    headers are put into ``answer_headers`` when given."""
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
     sent = dict(headers or {})
     if body is not None and raw is None:
         sent.setdefault("Content-Type", "application/json")
+    for base, client in _IN_PROCESS.items():
+        if url.startswith(base + "/"):
+            answer = client.request(method, url[len(base):], content=data, headers=sent)
+            if answer_headers is not None:
+                answer_headers.update({k.lower(): v for k, v in answer.headers.items()})
+            return answer.status_code, answer.headers.get("content-type", ""), answer.content
     req = urllib.request.Request(url, data=data, method=method, headers=sent)
     try:
         with urllib.request.urlopen(req, timeout=timeout) as r:
+            if answer_headers is not None:
+                answer_headers.update({k.lower(): v for k, v in r.headers.items()})
             return r.status, r.headers.get("content-type", ""), r.read()
     except urllib.error.HTTPError as exc:
         with exc:
+            if answer_headers is not None:
+                answer_headers.update({k.lower(): v for k, v in exc.headers.items()})
             return exc.code, exc.headers.get("content-type", ""), exc.read()
