@@ -1,7 +1,11 @@
 """The application (``create_app``) and its serving on uvicorn (``serve``)."""
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
+import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,22 +19,39 @@ from hkcore.server.limits import (BATCH_TIME_LIMIT, HEAD_TIME_LIMIT, MAX_BATCH_B
                                   TIME_LIMIT, Limits)
 from hkcore.server.openapi import openapi_document
 from hkcore.server.problems import ApiError, answer_problem
-from hkcore.server.routes import batch, claims, health, pages, presets, scoring
+from hkcore.server.routes import batch, claims, health, pages, presets, scoring, tables
+from hkcore.server.tables import CLAIM_SECONDS, IDLE_SECONDS, MOST_TABLES, TableRegistry
 
 
 def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BODY,
                max_batch_body: int = MAX_BATCH_BODY, time_limit: float = TIME_LIMIT,
-               batch_time_limit: float = BATCH_TIME_LIMIT) -> FastAPI:
+               batch_time_limit: float = BATCH_TIME_LIMIT, most_tables: int = MOST_TABLES,
+               table_idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS,
+               now: Callable[[], float] = time.monotonic) -> FastAPI:
     """The hkcore HTTP application. ``presets_dir``: a folder of preset files
     served beside the built-in ones (and the only files a preset sent in a
-    request may extend)."""
-    app = FastAPI(title="hkcore", version=health.version(), docs_url=None, redoc_url=None,
-                  description="Score Hong Kong mahjong hands under any house ruleset (docs/rules.md). "
-                              "Errors are application/problem+json.")
+    request may extend). Tables: at most ``most_tables`` at once, each dropped
+    after ``table_idle`` seconds without use (by the ``now`` clock); a human
+    seat's claim window lasts the preset's ``claim_seconds``, else ``claim_seconds``."""
+    registry = TableRegistry(most_tables, table_idle, claim_seconds, now)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        sweeper = asyncio.get_running_loop().create_task(registry.sweeper())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            registry.close()
+
+    app = FastAPI(title="hkcore", version=health.version(), docs_url=None, redoc_url=None, lifespan=lifespan,
+                  description="Score Hong Kong mahjong hands under any house ruleset (docs/rules.md), and play "
+                              "them at tables (docs/server.md, Tables). Errors are application/problem+json.")
     app.state.presets = ServerPresets.load(presets_dir)
+    app.state.tables = registry
     for kind in (ApiError, HkcoreError, RequestValidationError, HTTPException, Exception):
         app.add_exception_handler(kind, answer_problem)
-    for module in (scoring, batch, claims, presets, health, pages):
+    for module in (scoring, batch, claims, presets, health, tables, pages):
         add_routes(app, module.router)
     app.mount("/web", pages.web_files(), name="web")
     app.add_middleware(Limits, max_body=max_body, max_batch_body=max_batch_body, time_limit=time_limit,
