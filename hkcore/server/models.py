@@ -194,12 +194,12 @@ class TableRequest(StrictRequest):
     """``POST /tables``: a table of one hand (or a whole match) under a preset, each seat a person or a bot."""
 
     preset: PresetRef = "hk-classic"
-    seed: Annotated[int, Field(ge=0, le=2**63)] | None = Field(None, description="the deal's seed; null: the "
+    seed: Annotated[int, Field(ge=0, le=2**63, strict=True)] | None = Field(None, description="the deal's seed; null: the "
                                                                                  "server picks one")
     seats: dict[TableSeat, Annotated[str, Field(max_length=100)]] = Field(
         default_factory=lambda: {"E": "human", "S": "efficiency", "W": "efficiency", "N": "efficiency"},
         description=_SEATS_DOC + "; all four seats")
-    match: bool = Field(False, description="true: a whole match (its rounds, hands or target), else one hand")
+    match: bool = Field(False, strict=True, description="true: a whole match (its rounds, hands or target), else one hand")
     names: dict[TableSeat, Annotated[str, Field(min_length=1, max_length=40)]] = Field(
         default_factory=dict, description="display names by seat (default: the seat's wind for a person, the bot's "
                                           "name for a bot)")

@@ -26,7 +26,7 @@ from hkcore.preset import Preset, builtin_ids, export_toml, toml_data
 from hkcore.registry import current
 from hkcore.server.problems import ApiError
 from hkcore.table import Match, Table
-from hkcore.table.bots import Bot, make_bot
+from hkcore.table.bots import Bot, BotFactory, available_bots, make_bot
 from hkcore.table.records import lines
 from hkcore.tiles import SEATS, parse_tiles, tile
 
@@ -102,7 +102,8 @@ class LiveTable:
     """One table in play: its game, seats, tokens, bots, timers and sockets (see the module)."""
 
     def __init__(self, table_id: str, preset: Preset, ref: str, seats: Mapping[str, str],
-                 names: Mapping[str, str], match: bool, seed: int, claim_seconds: float, now: float) -> None:
+                 names: Mapping[str, str], match: bool, seed: int, claim_seconds: float, now: float,
+                 bots: Mapping[str, BotFactory] | None = None) -> None:
         self.id = table_id
         self.preset = preset
         self.seats = {s: seats[s] for s in SEATS}
@@ -110,7 +111,7 @@ class LiveTable:
         self.seed = seed
         self.claim_seconds = claim_seconds
         self.tokens = {s: secrets.token_urlsafe(24) for s in SEATS if self.seats[s] == HUMAN}
-        self.bots: dict[str, Bot] = {s: make_bot(kind, preset, seed + i) for i, (s, kind) in
+        self.bots: dict[str, Bot] = {s: make_bot(kind, preset, seed + i, bots) for i, (s, kind) in
                                      enumerate(self.seats.items()) if kind != HUMAN}
         self.game: Table | Match
         if match:
@@ -407,11 +408,12 @@ def advice(t: Table, view: Mapping[str, Any], prompt: Mapping[str, Any] | None, 
     except HkcoreError:  # pragma: no cover - a seat's own view is always a hand in play
         return None
     out = {"tiles_away": a.tiles_away, "waits": _waits(a), "discards": [], "notes": notes}
-    last = t.log[-1]
-    if last["event"] == "discard" and last["seat"] != seat:
+    found = _last_discard(t.log)
+    if found is not None and found[1]["seat"] != seat:
+        first, last = found
         offered_acts = {x["act"] for x in prompt["actions"]} if prompt is not None else set()
         d = last["tile"]
-        if "win" not in offered_acts:
+        if "win" not in offered_acts and not first:  # (the first discard may score first-turn patterns)
             for w in a.waits:
                 if w.tile == d and not w.on_discard.winnable and w.on_discard.reason:
                     notes.append(f"{d}: {w.on_discard.reason}")
@@ -426,6 +428,18 @@ def advice(t: Table, view: Mapping[str, Any], prompt: Mapping[str, Any] | None, 
                 set_claims(counts, i, seat, last["seat"]):
             notes.append(f"{d}: on the last discard only a win may be claimed")
     return out
+
+
+def _last_discard(log: list[dict[str, Any]]) -> tuple[bool, dict[str, Any]] | None:
+    """The discard a seat may still be thinking of: the last record, or followed only by draws (nobody
+    claimed it); with whether it is the hand's first discard."""
+    for i in range(len(log) - 1, 0, -1):
+        r = log[i]
+        if r["event"] == "discard":
+            return not any(x["event"] == "discard" for x in log[1:i]), r
+        if r["event"] not in ("draw", "bonus"):
+            return None
+    return None
 
 
 def result_of(t: Table) -> dict[str, Any] | None:
@@ -467,6 +481,8 @@ class TableRegistry:
                  now: Callable[[], float] = time.monotonic) -> None:
         self.most, self.idle, self.claim_seconds, self.now = most, idle, claim_seconds, now
         self.tables: dict[str, LiveTable] = {}
+        #: the bots offered: those installed when the registry was made
+        self.bots: Mapping[str, BotFactory] = available_bots()
 
     def __len__(self) -> int:
         return len(self.tables)

@@ -18,7 +18,6 @@ from hkcore.server.openapi import ERRORS, NDJSON, RawJSON, problems
 from hkcore.server.problems import ApiError, guard
 from hkcore.server.tables import (HELLO_SECONDS, HUMAN, MAX_MESSAGE, Listener, LiveTable, TableRegistry, bearer,
                                   record_preset)
-from hkcore.table.bots import available_bots
 from hkcore.table.start import MAX_SEED
 from hkcore.tiles import SEATS
 
@@ -50,7 +49,7 @@ def forbidden(home: str | None) -> ApiError:
 def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, table_id: str) -> LiveTable:
     preset: Preset = known.named(body.preset, "preset")
     ref = record_preset(body.preset, preset)
-    bots = available_bots()
+    bots = registry.bots
     for s, kind in body.seats.items():
         if kind != HUMAN and kind not in bots:
             raise ApiError(422, "Bad request", f"seats.{s} = {shown(kind)}: \"human\" or a bot: "
@@ -65,7 +64,7 @@ def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, ta
     seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED)
     claim = preset.table.claim_seconds or registry.claim_seconds
     return guard(None, lambda: LiveTable(table_id, preset, ref, body.seats, body.names, body.match, seed,
-                                         float(claim), registry.now()))
+                                         float(claim), registry.now(), bots))
 
 
 @router.post("/tables", status_code=201, response_model=TableCreated,
