@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import time
 from collections.abc import AsyncIterator, Callable
@@ -78,11 +79,14 @@ def add_routes(app: FastAPI, router: APIRouter) -> None:
 def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | None = None,
           workers: int = 1, log_level: str = "info", *, time_limit: float = TIME_LIMIT,
           batch_time_limit: float = BATCH_TIME_LIMIT, head_time_limit: float = HEAD_TIME_LIMIT,
-          most_connections: int = MOST_CONNECTIONS) -> None:
+          most_connections: int = MOST_CONNECTIONS, most_tables: int = MOST_TABLES,
+          table_idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS) -> None:
     """Run the application on uvicorn until interrupted (``workers`` > 1: that many processes);
     ``port`` 0 picks a free port, printed when the service starts. An address that cannot be listened on
     is an HkcoreError saying why, before anything starts. ``head_time_limit``: seconds a request's head
-    may take (408 after); ``most_connections``: connections a worker holds at once (503 beyond)."""
+    may take (408 after); ``most_connections``: connections a worker holds at once (503 beyond);
+    ``most_tables``, ``table_idle``, ``claim_seconds``: as ``create_app`` takes them (per worker: a table
+    lives in the worker that made it)."""
     import uvicorn
 
     from hkcore.server.heads import protocol
@@ -90,6 +94,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
     port = listenable(host, port)
     bounds: dict[str, Any] = {"timeout_keep_alive": 5, "limit_concurrency": most_connections,
                               "http": protocol(head_time_limit)}
+    tables = {"most_tables": most_tables, "table_idle": table_idle, "claim_seconds": claim_seconds}
 
     if workers > 1:
         if presets_dir is not None:
@@ -98,10 +103,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
             os.environ.pop("HKCORE_SERVE_PRESETS", None)
         os.environ["HKCORE_SERVE_TIME_LIMIT"] = repr(float(time_limit))
         os.environ["HKCORE_SERVE_BATCH_TIME_LIMIT"] = repr(float(batch_time_limit))
+        os.environ["HKCORE_SERVE_TABLES"] = json.dumps(tables)
         uvicorn.run("hkcore.server:app_from_env", factory=True, host=host, port=port, workers=workers,
                     log_level=log_level, **bounds)
         return
-    app = serving(create_app(presets_dir, time_limit=time_limit, batch_time_limit=batch_time_limit))
+    app = serving(create_app(presets_dir, time_limit=time_limit, batch_time_limit=batch_time_limit, **tables))
     uvicorn.run(app, host=host, port=port, log_level=log_level, **bounds)
 
 
@@ -128,10 +134,11 @@ def listenable(host: str, port: int) -> int:
 
 def app_from_env() -> FastAPI:
     """The application of a uvicorn worker process (``serve(workers=N)``)."""
+    tables = json.loads(os.environ.get("HKCORE_SERVE_TABLES") or "{}")
     return serving(create_app(os.environ.get("HKCORE_SERVE_PRESETS") or None,
                               time_limit=float(os.environ.get("HKCORE_SERVE_TIME_LIMIT") or TIME_LIMIT),
                               batch_time_limit=float(os.environ.get("HKCORE_SERVE_BATCH_TIME_LIMIT")
-                                                     or BATCH_TIME_LIMIT)))
+                                                     or BATCH_TIME_LIMIT), **tables))
 
 
 def serving(app: FastAPI) -> FastAPI:
