@@ -64,7 +64,7 @@ def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, ta
     seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED)
     claim = preset.table.claim_seconds or registry.claim_seconds
     return guard(None, lambda: LiveTable(table_id, preset, ref, body.seats, body.names, body.match, seed,
-                                         float(claim), registry.now(), bots))
+                                         float(claim), registry.now, bots))
 
 
 @router.post("/tables", status_code=201, response_model=TableCreated,
