@@ -277,9 +277,9 @@ def main() -> int:
     proc, port = start_server(args.idle)
     rounds = []
     try:
-        with urllib.request.urlopen(urllib.request.Request(
-                f"http://127.0.0.1:{port}/tables", data=json.dumps({"seats": {s: "efficiency" for s in "ESWN"}}).encode(),
-                headers={"Content-Type": "application/json"}), timeout=30):
+        first = json.dumps({"seats": {s: "efficiency" for s in "ESWN"}}).encode()
+        with urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/tables", data=first, headers={
+                "Content-Type": "application/json"}), timeout=30):
             pass  # a first table: the bots and the engine loaded before the first figure
         time.sleep(1)
         meta["rss_start"] = rss_mib(proc.pid)

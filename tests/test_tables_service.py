@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from helpers.serving import call, missing_server_deps, server_process
+from hkcore.table import Table, replay
 
 pytestmark = pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))
 
@@ -23,8 +24,6 @@ if missing_server_deps() is None:
 
     from hkcore.server import create_app
     from hkcore.server.tables import LiveTable, advice
-
-from hkcore.table import Table, replay
 
 BOTS = {"S": "efficiency", "W": "simple", "N": "random"}
 #: a house preset whose claim windows last one second
@@ -380,7 +379,7 @@ def test_a_match_waits_between_hands_and_the_seats_move(client: TestClient) -> N
     assert state["status"] == "playing" and state["hand"] == 2 and state["home"] == "E"
     order = ["p1", "p2", "p3", "p4"]
     i = order.index(dealer)
-    seating = dict(zip("ESWN", order[i:] + order[:i]))  # from the dealer: E, S, W, N
+    seating = dict(zip("ESWN", order[i:] + order[:i], strict=True))  # from the dealer: E, S, W, N
     assert state["seat"] == next(s for s, player in seating.items() if player == "p1")
     assert state["seats"][state["seat"]] == "human" and state["homes"][state["seat"]] == "E"
     r = client.get(f"/tables/{tid}", params={"seat": "E"}, headers=bearer(token))

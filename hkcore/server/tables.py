@@ -356,7 +356,8 @@ class LiveTable:
 
 
 def _position(view: Mapping[str, Any], seat: str, tiles: str) -> dict[str, Any]:
-    flowers, seasons = [], []
+    flowers: list[int] = []
+    seasons: list[int] = []
     for b in parse_tiles(view["bonus"][seat]):
         (flowers if b.code.endswith("f") else seasons).append(int(b.code[0]))
     return {"tiles": tiles, "melds": view["melds"][seat], "seat_wind": seat, "round_wind": view["round"],

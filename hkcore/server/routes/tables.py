@@ -63,8 +63,11 @@ def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, ta
                            f"names.{s}", name)
     seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED)
     claim = preset.table.claim_seconds or registry.claim_seconds
-    return guard(None, lambda: LiveTable(table_id, preset, ref, body.seats, body.names, body.match, seed,
-                                         float(claim), registry.now, bots))
+    seats: dict[str, str] = {s: kind for s, kind in body.seats.items()}
+    names: dict[str, str] = {s: name for s, name in body.names.items()}
+    live: LiveTable = guard(None, lambda: LiveTable(table_id, preset, ref, seats, names, body.match, seed,
+                                                    float(claim), registry.now, bots))
+    return live
 
 
 @router.post("/tables", status_code=201, response_model=TableCreated,
