@@ -315,6 +315,26 @@ def test_a_socket_without_a_good_hello_is_closed(client: TestClient, hello: Any,
     assert exc.value.code == code
 
 
+def test_a_table_holds_a_bounded_number_of_sockets(client: TestClient) -> None:
+    from contextlib import ExitStack
+
+    from hkcore.server.tables import MOST_SOCKETS
+
+    created = new_table(client, seed=13)
+    hello = {"type": "hello", "seat": "E", "token": created["tokens"]["E"]}
+    with ExitStack() as stack:
+        for _ in range(MOST_SOCKETS):  # one seat in many tabs: each gets the state
+            ws = stack.enter_context(client.websocket_connect(f"/tables/{created['id']}/ws"))
+            ws.send_json(hello)
+            assert ws.receive_json()["type"] == "state"
+        with client.websocket_connect(f"/tables/{created['id']}/ws") as ws:
+            ws.send_json(hello)
+            with pytest.raises(WebSocketDisconnect) as exc:
+                ws.receive_text()
+        assert exc.value.code == 4429
+    assert live_of(client, created["id"]).listeners == []  # the closed sockets are gone
+
+
 def test_a_socket_to_no_table_is_closed_4404(client: TestClient) -> None:
     with client.websocket_connect("/tables/nosuch/ws") as ws:
         ws.send_json({"type": "hello", "seat": "E", "token": "x"})

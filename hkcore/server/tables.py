@@ -38,6 +38,8 @@ IDLE_SECONDS = 1800.0
 CLAIM_SECONDS = 15.0
 #: seconds a socket has to say hello
 HELLO_SECONDS = 10.0
+#: the most sockets open at one table at once (a person may hold a seat in several tabs)
+MOST_SOCKETS = 16
 #: the largest message a socket may send, in characters
 MAX_MESSAGE = 64 << 10
 #: bot decisions an all-bot table makes at a time before the event loop serves everything else waiting

@@ -16,8 +16,8 @@ from hkcore.server.catalog import ServerPresets, app_presets, is_toml
 from hkcore.server.models import TableCreated, TableDecision, TableRequest, TableSeat, TableState
 from hkcore.server.openapi import ERRORS, NDJSON, RawJSON, problems
 from hkcore.server.problems import ApiError, guard
-from hkcore.server.tables import (HELLO_SECONDS, HUMAN, MAX_MESSAGE, Listener, LiveTable, TableRegistry, bearer,
-                                  record_preset)
+from hkcore.server.tables import (HELLO_SECONDS, HUMAN, MAX_MESSAGE, MOST_SOCKETS, Listener, LiveTable,
+                                  TableRegistry, bearer, record_preset)
 from hkcore.table.start import MAX_SEED
 from hkcore.tiles import SEATS
 
@@ -185,6 +185,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     home = live.home_of(hello.get("token"), hello.get("seat"))
     if home is None:
         await _close(ws, 4403)
+        return
+    if len(live.listeners) >= MOST_SOCKETS:
+        await _close(ws, 4429)
         return
     listener = Listener(home)
     live.listeners.append(listener)
