@@ -172,6 +172,23 @@ def test_the_pattern_names_in_english_and_chinese(client: TestClient) -> None:
     assert result["unit"] == "faan" and result["value"] >= 3  # bga-old-style's minimum
 
 
+def test_a_presets_folder_preset_and_a_house_toml(tmp_path: Any) -> None:
+    """A preset is taken as POST /score takes it: a folder preset's id, or TOML text extending it; the log
+    names it so that it replays without the folder (the preset's whole TOML)."""
+    (tmp_path / "club.toml").write_text('extends = "mistboard"\nid = "our-club"\nminimum = 1\n', encoding="utf-8")
+    with TestClient(create_app(tmp_path)) as c:
+        for preset in ("our-club", 'extends = "our-club"\nid = "our-house"\n[table]\nclaim_seconds = 3\n'):
+            created = new_table(c, preset=preset, seed=3)
+            state = play_http(c, created, "E", random.Random(3))
+            assert state["preset"]["minimum"] == 1 and state["status"] == "over"
+            log = records(c.get(f"/tables/{created['id']}/log").text)
+            assert "minimum = 1" in log[0]["preset"] and "extends" not in log[0]["preset"]
+            assert replay(log) == log
+        assert live_of(c, created["id"]).claim_seconds == 3.0
+        r = c.post("/tables", json={"preset": 'extends = "../elsewhere.toml"\n'})
+        assert r.status_code == 422 and r.json()["field"] == "toml.extends"
+
+
 def test_every_seat_a_bot_plays_on_by_itself(client: TestClient) -> None:
     created = new_table(client, seed=5, seats={"E": "efficiency", "S": "simple", "W": "random", "N": "efficiency"})
     assert created["tokens"] == {} and created["links"] == {}
