@@ -96,7 +96,8 @@ def _seated(request: Request, table_id: str, authorization: str | None, home: An
     return live, found
 
 
-@router.get("/tables/{table_id}", response_model=TableState, responses={**_TOKEN_ERRORS})
+@router.get("/tables/{table_id}", response_model=TableState,
+            responses={**_TOKEN_ERRORS, **problems(_422="seat is not E, S, W or N")})
 async def table_state(table_id: str, request: Request,
                       seat: Annotated[TableSeat, Query(description="the token's seat")],
                       authorization: Auth = None) -> RawJSON:
@@ -122,7 +123,7 @@ async def table_decision(table_id: str, body: TableDecision, request: Request,
 
 
 @router.post("/tables/{table_id}/next", response_model=TableState,
-             responses={**_TOKEN_ERRORS, **problems(_422="not between two hands of a match")})
+             responses={**ERRORS, **_TOKEN_ERRORS, **problems(_422="not between two hands of a match")})
 async def table_next(table_id: str, request: Request,
                      authorization: Auth = None) -> RawJSON:
     """In a match, after a hand has ended: deal the next one (any human seat may ask)."""
@@ -138,7 +139,8 @@ async def table_next(table_id: str, request: Request,
 
 
 @router.get("/tables/{table_id}/log", response_class=NDJSON, response_model=dict[str, Any],
-            responses={**problems(_404="no such table (or it expired)", _409="the hand is still being played")},
+            responses={**problems(_404="no such table (or it expired)", _409="the hand is still being played",
+                                  _422="the request could not be read")},
             response_description="the table's records, one JSON object a line (docs/table.md, \"Records\")")
 async def table_log(table_id: str, request: Request) -> Response:
     """The log of the table's finished hands (replays with ``hkscore replay``): once the hand, or the match, is
