@@ -126,8 +126,8 @@ async def _bot_slot(http: Any, until: float, out: Round, first: int) -> None:
     while time.monotonic() < until:
         preset = PRESETS[n % len(PRESETS)]
         n += 1
-        r = await ask(http, "POST", "/tables", json={"preset": preset, "seats": {s: "efficiency" if (n + i) % 3 else "simple"
-                                                                          for i, s in enumerate("ESWN")}})
+        seats = {s: "efficiency" if (n + i) % 3 else "simple" for i, s in enumerate("ESWN")}
+        r = await ask(http, "POST", "/tables", json={"preset": preset, "seats": seats})
         if r.status_code != 201:
             out.error(f"POST /tables (bots): {r.status_code} {r.text[:200]}")
             await asyncio.sleep(1)
@@ -228,7 +228,8 @@ async def expired(port: int, ids: list[str], idle: float) -> float:
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
         left = [tid for tid in ids if (await ask(http, "GET", f"/tables/{tid}/log")).status_code != 404]
     if left:
-        raise RuntimeError(f"{len(left)} of {len(ids)} tables still there {time.monotonic() - t0:.0f} s after the round")
+        raise RuntimeError(f"{len(left)} of {len(ids)} tables still there {time.monotonic() - t0:.0f} s after "
+                           "the round")
     return time.monotonic() - t0
 
 
