@@ -294,9 +294,16 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             raise HkcoreError(f"{option}: expected seconds, more than 0 and at most 86400, got {seconds:g}")
     if args.most_connections is not None and not 1 <= args.most_connections <= 100_000:
         raise HkcoreError(f"--most-connections: expected 1..100000, got {args.most_connections}")
+    if args.most_tables is not None and not 1 <= args.most_tables <= 100_000:
+        raise HkcoreError(f"--most-tables: expected 1..100000, got {args.most_tables}")
+    for option, seconds in (("--table-idle", args.table_idle), ("--claim-seconds", args.claim_seconds)):
+        if seconds is not None and not 0 < seconds <= 86400:
+            raise HkcoreError(f"{option}: expected seconds, more than 0 and at most 86400, got {seconds:g}")
     limits = {k: v for k, v in (("time_limit", args.time_limit), ("batch_time_limit", args.batch_time_limit),
                                 ("head_time_limit", args.head_time_limit),
-                                ("most_connections", args.most_connections)) if v is not None}
+                                ("most_connections", args.most_connections), ("most_tables", args.most_tables),
+                                ("table_idle", args.table_idle), ("claim_seconds", args.claim_seconds))
+              if v is not None}
     serve(args.host, args.port, args.presets, workers=args.workers, log_level=args.log_level, **limits)
     return 0
 
@@ -385,6 +392,12 @@ def build_parser() -> argparse.ArgumentParser:
                          "connection closed (default 10)")
     sv.add_argument("--most-connections", type=int, metavar="N",
                     help="connections one worker holds at once; a request beyond them is answered 503 (default 1000)")
+    sv.add_argument("--most-tables", type=int, metavar="N",
+                    help="tables held at once (POST /tables beyond them: 503; default 1000)")
+    sv.add_argument("--table-idle", type=float, metavar="SECONDS",
+                    help="a table unused this long is dropped, its log with it (default 1800)")
+    sv.add_argument("--claim-seconds", type=float, metavar="SECONDS",
+                    help="a person's claim window where the preset sets no claim_seconds (default 15)")
     sv.set_defaults(func=_cmd_serve)
     add_table_commands(sub)
     add_simulate_commands(sub)

@@ -1,7 +1,12 @@
 """The application (``create_app``) and its serving on uvicorn (``serve``)."""
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import os
+import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,22 +20,39 @@ from hkcore.server.limits import (BATCH_TIME_LIMIT, HEAD_TIME_LIMIT, MAX_BATCH_B
                                   TIME_LIMIT, Limits)
 from hkcore.server.openapi import openapi_document
 from hkcore.server.problems import ApiError, answer_problem
-from hkcore.server.routes import batch, claims, health, pages, presets, scoring
+from hkcore.server.routes import batch, claims, health, pages, presets, scoring, tables
+from hkcore.server.tables import CLAIM_SECONDS, IDLE_SECONDS, MOST_TABLES, TableRegistry
 
 
 def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BODY,
                max_batch_body: int = MAX_BATCH_BODY, time_limit: float = TIME_LIMIT,
-               batch_time_limit: float = BATCH_TIME_LIMIT) -> FastAPI:
+               batch_time_limit: float = BATCH_TIME_LIMIT, most_tables: int = MOST_TABLES,
+               table_idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS,
+               now: Callable[[], float] = time.monotonic) -> FastAPI:
     """The hkcore HTTP application. ``presets_dir``: a folder of preset files
     served beside the built-in ones (and the only files a preset sent in a
-    request may extend)."""
-    app = FastAPI(title="hkcore", version=health.version(), docs_url=None, redoc_url=None,
-                  description="Score Hong Kong mahjong hands under any house ruleset (docs/rules.md). "
-                              "Errors are application/problem+json.")
+    request may extend). Tables: at most ``most_tables`` at once, each dropped
+    after ``table_idle`` seconds without use (by the ``now`` clock); a human
+    seat's claim window lasts the preset's ``claim_seconds``, else ``claim_seconds``."""
+    registry = TableRegistry(most_tables, table_idle, claim_seconds, now)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        sweeper = asyncio.get_running_loop().create_task(registry.sweeper())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            registry.close()
+
+    app = FastAPI(title="hkcore", version=health.version(), docs_url=None, redoc_url=None, lifespan=lifespan,
+                  description="Score Hong Kong mahjong hands under any house ruleset (docs/rules.md), and play "
+                              "them at tables (docs/server.md, Tables). Errors are application/problem+json.")
     app.state.presets = ServerPresets.load(presets_dir)
+    app.state.tables = registry
     for kind in (ApiError, HkcoreError, RequestValidationError, HTTPException, Exception):
         app.add_exception_handler(kind, answer_problem)
-    for module in (scoring, batch, claims, presets, health, pages):
+    for module in (scoring, batch, claims, presets, health, tables, pages):
         add_routes(app, module.router)
     app.mount("/web", pages.web_files(), name="web")
     app.add_middleware(Limits, max_body=max_body, max_batch_body=max_batch_body, time_limit=time_limit,
@@ -57,11 +79,14 @@ def add_routes(app: FastAPI, router: APIRouter) -> None:
 def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | None = None,
           workers: int = 1, log_level: str = "info", *, time_limit: float = TIME_LIMIT,
           batch_time_limit: float = BATCH_TIME_LIMIT, head_time_limit: float = HEAD_TIME_LIMIT,
-          most_connections: int = MOST_CONNECTIONS) -> None:
+          most_connections: int = MOST_CONNECTIONS, most_tables: int = MOST_TABLES,
+          table_idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS) -> None:
     """Run the application on uvicorn until interrupted (``workers`` > 1: that many processes);
     ``port`` 0 picks a free port, printed when the service starts. An address that cannot be listened on
     is an HkcoreError saying why, before anything starts. ``head_time_limit``: seconds a request's head
-    may take (408 after); ``most_connections``: connections a worker holds at once (503 beyond)."""
+    may take (408 after); ``most_connections``: connections a worker holds at once (503 beyond);
+    ``most_tables``, ``table_idle``, ``claim_seconds``: as ``create_app`` takes them (per worker: a table
+    lives in the worker that made it)."""
     import uvicorn
 
     from hkcore.server.heads import protocol
@@ -69,6 +94,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
     port = listenable(host, port)
     bounds: dict[str, Any] = {"timeout_keep_alive": 5, "limit_concurrency": most_connections,
                               "http": protocol(head_time_limit)}
+    tables: dict[str, Any] = {"most_tables": most_tables, "table_idle": table_idle, "claim_seconds": claim_seconds}
 
     if workers > 1:
         if presets_dir is not None:
@@ -77,10 +103,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
             os.environ.pop("HKCORE_SERVE_PRESETS", None)
         os.environ["HKCORE_SERVE_TIME_LIMIT"] = repr(float(time_limit))
         os.environ["HKCORE_SERVE_BATCH_TIME_LIMIT"] = repr(float(batch_time_limit))
+        os.environ["HKCORE_SERVE_TABLES"] = json.dumps(tables)
         uvicorn.run("hkcore.server:app_from_env", factory=True, host=host, port=port, workers=workers,
                     log_level=log_level, **bounds)
         return
-    app = serving(create_app(presets_dir, time_limit=time_limit, batch_time_limit=batch_time_limit))
+    app = serving(create_app(presets_dir, time_limit=time_limit, batch_time_limit=batch_time_limit, **tables))
     uvicorn.run(app, host=host, port=port, log_level=log_level, **bounds)
 
 
@@ -107,10 +134,11 @@ def listenable(host: str, port: int) -> int:
 
 def app_from_env() -> FastAPI:
     """The application of a uvicorn worker process (``serve(workers=N)``)."""
+    tables = json.loads(os.environ.get("HKCORE_SERVE_TABLES") or "{}")
     return serving(create_app(os.environ.get("HKCORE_SERVE_PRESETS") or None,
                               time_limit=float(os.environ.get("HKCORE_SERVE_TIME_LIMIT") or TIME_LIMIT),
                               batch_time_limit=float(os.environ.get("HKCORE_SERVE_BATCH_TIME_LIMIT")
-                                                     or BATCH_TIME_LIMIT)))
+                                                     or BATCH_TIME_LIMIT), **tables))
 
 
 def serving(app: FastAPI) -> FastAPI:

@@ -182,3 +182,163 @@ class Health(BaseModel):
 
 class BatchLine(RootModel[ScoreResult | BatchError]):
     """A line of ``POST /score/batch``'s answer: a hand's ScoreResult, or a BatchError."""
+
+
+# --------------------------------------------------------------------- tables (docs/server.md, "Tables")
+
+TableSeat = Literal["E", "S", "W", "N"]
+_SEATS_DOC = 'each seat\'s player: "human", or the name of a bot the server offers (docs/bots.md)'
+
+
+def _default_seats() -> dict[TableSeat, str]:
+    return {"E": "human", "S": "efficiency", "W": "efficiency", "N": "efficiency"}
+
+
+class TableRequest(StrictRequest):
+    """``POST /tables``: a table of one hand (or a whole match) under a preset, each seat a person or a bot."""
+
+    preset: PresetRef = "hk-classic"
+    seed: Annotated[int, Field(ge=0, le=2**63, strict=True)] | None = Field(
+        None, description="the deal's seed; null: the server picks one")
+    seats: dict[TableSeat, Annotated[str, Field(max_length=100)]] = Field(
+        default_factory=lambda: _default_seats(),
+        description=_SEATS_DOC + "; all four seats")
+    match: bool = Field(False, strict=True,
+                        description="true: a whole match (its rounds, hands or target), else one hand")
+    names: dict[TableSeat, Annotated[str, Field(min_length=1, max_length=40)]] = Field(
+        default_factory=dict, description="display names by seat (default: the seat's wind for a person, the bot's "
+                                          "name for a bot)")
+
+
+class BotListing(BaseModel):
+    """A bot a seat may be given (``GET /bots``)."""
+
+    name: str
+    description: str = Field(description="the first line of the bot's docstring (may be empty)")
+
+
+class TableCreated(BaseModel):
+    """``POST /tables``'s answer: the table's id, one secret token per human seat and the page's link for each."""
+
+    id: str
+    tokens: dict[TableSeat, str]
+    seats: dict[TableSeat, str]
+    links: dict[TableSeat, str] = Field(description="/play?table=ID&seat=S#TOKEN: the token in the fragment, which a "
+                                                    "browser never sends")
+
+
+class TablePreset(BaseModel):
+    """The table's preset, as a page shows it."""
+
+    id: str
+    name: str
+    unit: Literal["faan", "points"]
+    minimum: int
+    cap: int | None
+
+
+class TableWait(BaseModel):
+    """A tile the seat's hand waits on and what it is worth under the preset."""
+
+    tile: str
+    unseen: int = Field(description="copies the seat has not seen")
+    value: int = Field(description="on a discard")
+    winnable: bool = Field(description="on a discard")
+    self_draw_value: int
+    self_draw_winnable: bool
+    reason: str | None = Field(description="why it cannot be declared (on a discard; else on a self-draw)")
+
+
+class TableDiscard(BaseModel):
+    """A discard that leaves the hand waiting, with those waits."""
+
+    discard: str
+    waits: list[TableWait]
+
+
+class TableAdvice(BaseModel):
+    """How far the seat's hand is and what it may not do, and why."""
+
+    tiles_away: int = Field(description="tiles from complete (0: waiting; -1: complete)")
+    waits: list[TableWait] = Field(description="a waiting hand's waits (empty on the seat's turn)")
+    discards: list[TableDiscard] = Field(description="on the seat's turn: the discards leaving it waiting, best first")
+    notes: list[str] = Field(description='e.g. "complete but 2 faan; hk-classic needs 3", '
+                                         '"3m: a chow only from the seat before you"')
+
+
+class TablePattern(BaseModel):
+    """A scored pattern of the win, named in English and Chinese."""
+
+    id: str
+    name: str
+    chinese: str
+    value: int
+
+
+class TableWin(BaseModel):
+    """One winner's win."""
+
+    winner: str
+    from_: str | None = Field(alias="from")
+    tile: str | None
+    robbing: str | None
+    hand: dict[str, Any]
+    value: int
+    unit: Literal["faan", "points"]
+    patterns: list[TablePattern]
+    payments: dict[str, int] | None
+
+
+class TableResult(BaseModel):
+    """The end of the hand (the first winner's win at the top level; every win in ``wins``)."""
+
+    result: Literal["win", "exhausted"]
+    winner: str | None
+    from_: str | None = Field(alias="from")
+    tile: str | None
+    hand: dict[str, Any] | None
+    value: int | None
+    unit: Literal["faan", "points"]
+    patterns: list[TablePattern]
+    payments: dict[str, int] | None
+    delta: dict[str, int] | None
+    points: dict[str, int] | None
+    faan: dict[str, int]
+    next: dict[str, Any] | None
+    wins: list[TableWin]
+
+
+class TableState(BaseModel):
+    """What one seat may see of a table: never another seat's concealed tiles or the wall."""
+
+    table: str
+    seat: TableSeat = Field(description="the player's seat in the hand shown (in a match it moves with the deal)")
+    home: TableSeat = Field(description="the seat the token was given for")
+    version: int = Field(description="grows with every change at the table")
+    status: Literal["playing", "hand_over", "over"]
+    preset: TablePreset
+    seats: dict[TableSeat, str]
+    names: dict[TableSeat, str]
+    homes: dict[TableSeat, TableSeat] = Field(description="each seat's player, by the seat it was given")
+    hand: int
+    round: TableSeat
+    dealer: TableSeat
+    view: dict[str, Any] = Field(description="the seat's view (docs/table.md, the decision interface)")
+    prompt: dict[str, Any] | None = Field(description="the seat's open prompt, without its view")
+    waiting_for: list[TableSeat]
+    deadline_ms: int | None = Field(description="ms left of this seat's claim window")
+    claim_seconds: float
+    events: list[dict[str, Any]]
+    advice: TableAdvice | None
+    result: TableResult | None
+    standings: list[dict[str, Any]] | None
+
+
+class TableDecision(BaseModel):
+    """A decision, as ``Table.submit`` takes it: the prompt's number, the seat, one of the prompt's actions."""
+
+    model_config = ConfigDict(extra="allow")
+
+    prompt: int
+    seat: TableSeat
+    act: str

@@ -260,9 +260,11 @@ def available_bots() -> dict[str, BotFactory]:
     return out
 
 
-def make_bot(name: str, preset: Preset, seed: int = 0) -> Bot:
-    """The bot ``name`` for ``preset``, seeded with ``seed``."""
-    factories = available_bots()
+def make_bot(name: str, preset: Preset, seed: int = 0, bots: Mapping[str, BotFactory] | None = None) -> Bot:
+    """The bot ``name`` for ``preset``, seeded with ``seed``, from ``bots``
+    (default: ``available_bots()``, which reads the installed entry points:
+    a caller making many bots passes the mapping it read once)."""
+    factories = available_bots() if bots is None else bots
     if not isinstance(name, str) or name not in factories:
         raise TableError(f"bot = {shown(name)}: one of {', '.join(sorted(factories))}", "bot", name)
     bot = factories[name](preset, seed)

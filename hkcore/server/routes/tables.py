@@ -1,0 +1,261 @@
+"""``/tables``: hands played at the service by people and bots (docs/server.md, "Tables")."""
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from typing import Annotated, Any
+
+import anyio
+from fastapi import APIRouter, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import Response
+
+from hkcore.errors import HkcoreError, TableError, shown
+from hkcore.preset import Preset
+from hkcore.server.catalog import ServerPresets, app_presets, is_toml
+from hkcore.server.models import BotListing, TableCreated, TableDecision, TableRequest, TableSeat, TableState
+from hkcore.server.openapi import ERRORS, NDJSON, RawJSON, problems
+from hkcore.server.problems import ApiError, guard
+from hkcore.server.tables import (HELLO_SECONDS, HUMAN, MAX_MESSAGE, MOST_SOCKETS, Listener, LiveTable,
+                                  TableRegistry, bearer, record_preset)
+from hkcore.table.start import MAX_SEED
+from hkcore.tiles import SEATS
+
+router = APIRouter(tags=["tables"], default_response_class=RawJSON)
+
+_AUTH = "Bearer <the seat's token>"
+#: the header of a seat's token
+Auth = Annotated[str | None, Header(description=_AUTH)]
+_TOKEN_ERRORS = problems(_403="no token, or not this seat's", _404="no such table (or it expired)")
+
+
+def registry_of(app: Any) -> TableRegistry:
+    """The application's tables (``app.state.tables``, set by ``create_app``)."""
+    return app.state.tables  # type: ignore[no-any-return]
+
+
+def refused(exc: HkcoreError) -> ApiError:
+    """A refused decision as its 422."""
+    field = getattr(exc, "field", None)
+    return ApiError(422, "Refused decision", str(exc), type(exc).__name__, field, getattr(exc, "value", None))
+
+
+def forbidden(home: str | None) -> ApiError:
+    """The 403 of a missing or wrong token."""
+    said = f"seat {home}" if home else "any human seat of this table"
+    return ApiError(403, "Forbidden", f"Authorization: send {_AUTH} of {said}", "Forbidden", "Authorization")
+
+
+def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, table_id: str) -> LiveTable:
+    preset: Preset = known.named(body.preset, "preset")
+    ref = record_preset(body.preset, preset)
+    bots = registry.bots
+    for s, kind in body.seats.items():
+        if kind != HUMAN and kind not in bots:
+            raise ApiError(422, "Bad request", f"seats.{s} = {shown(kind)}: \"human\" or a bot: "
+                           f"{', '.join(sorted(bots))}", "TableError", f"seats.{s}", kind)
+    if sorted(body.seats) != sorted(SEATS):
+        raise ApiError(422, "Bad request", f"seats = {shown(dict(body.seats))}: name all four seats, E, S, W and N",
+                       "TableError", "seats", dict(body.seats))
+    for s, name in body.names.items():
+        if not name.isprintable():
+            raise ApiError(422, "Bad request", f"names.{s} = {shown(name)}: printable characters only", "TableError",
+                           f"names.{s}", name)
+    seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED)
+    claim = preset.table.claim_seconds or registry.claim_seconds
+    seats: dict[str, str] = {s: kind for s, kind in body.seats.items()}
+    names: dict[str, str] = {s: name for s, name in body.names.items()}
+    live: LiveTable = guard(None, lambda: LiveTable(table_id, preset, ref, seats, names, body.match, seed,
+                                                    float(claim), registry.now, bots))
+    return live
+
+
+@router.get("/bots", response_model=list[BotListing])
+async def list_bots(request: Request) -> RawJSON:
+    """The bots a seat may be given: the built-in ones, then those of installed packages (as when the server
+    started)."""
+    out = []
+    for name, factory in registry_of(request.app).bots.items():
+        doc = (getattr(factory, "__doc__", None) or "").strip()
+        out.append({"name": name, "description": doc.splitlines()[0] if doc else ""})
+    return RawJSON(json.dumps(out, ensure_ascii=False))
+
+
+@router.post("/tables", status_code=201, response_model=TableCreated,
+             responses={**ERRORS, **problems(_503="the server holds as many tables as it may")})
+async def create_table(body: TableRequest, request: Request) -> RawJSON:
+    """Start a table: one hand (or a match) under a preset; each seat a person (a token each) or a bot."""
+    registry = registry_of(request.app)
+    registry.room()
+    known = app_presets(request)
+    table_id = registry.new_id()
+    if is_toml(body.preset):  # read and compiled for the request: off the event loop
+        live = await anyio.to_thread.run_sync(_build, known, body, registry, table_id)
+    else:
+        live = _build(known, body, registry, table_id)
+    registry.add(live)
+    out = {"id": live.id, "tokens": dict(live.tokens), "seats": dict(live.seats),
+           "links": {s: f"/play?table={live.id}&seat={s}#{tok}" for s, tok in live.tokens.items()}}
+    return RawJSON(json.dumps(out), status_code=201)
+
+
+def _seated(request: Request, table_id: str, authorization: str | None, home: Any = None) -> tuple[LiveTable, str]:
+    live = registry_of(request.app).get(table_id)
+    found = live.home_of(bearer(authorization), home)
+    if found is None:
+        raise forbidden(home if isinstance(home, str) and home in SEATS else None)
+    return live, found
+
+
+@router.get("/tables/{table_id}", response_model=TableState,
+            responses={**_TOKEN_ERRORS, **problems(_422="seat is not E, S, W or N")})
+async def table_state(table_id: str, request: Request,
+                      seat: Annotated[TableSeat, Query(description="the token's seat")],
+                      authorization: Auth = None) -> RawJSON:
+    """What one seat may see of the table now."""
+    live, home = _seated(request, table_id, authorization, seat)
+    return RawJSON(live.state_text(home))
+
+
+@router.post("/tables/{table_id}/decisions", response_model=TableState,
+             responses={**ERRORS, **_TOKEN_ERRORS})
+async def table_decision(table_id: str, body: TableDecision, request: Request,
+                         authorization: Auth = None) -> RawJSON:
+    """A seat's decision on its prompt; refused (422, the table unchanged) unless it is one of the actions offered."""
+    live = registry_of(request.app).get(table_id)
+    home = live.home_of(bearer(authorization))
+    if home is None:
+        raise forbidden(None)
+    try:
+        live.decide(home, body.model_dump())
+    except HkcoreError as exc:
+        raise refused(exc) from None
+    return RawJSON(live.state_text(home))
+
+
+@router.post("/tables/{table_id}/next", response_model=TableState,
+             responses={**ERRORS, **_TOKEN_ERRORS, **problems(_422="not between two hands of a match")})
+async def table_next(table_id: str, request: Request,
+                     authorization: Auth = None) -> RawJSON:
+    """In a match, after a hand has ended: deal the next one (any human seat may ask)."""
+    live = registry_of(request.app).get(table_id)
+    home = live.home_of(bearer(authorization))
+    if home is None:
+        raise forbidden(None)
+    try:
+        live.next_hand()
+    except TableError as exc:
+        raise refused(exc) from None
+    return RawJSON(live.state_text(home))
+
+
+@router.get("/tables/{table_id}/log", response_class=NDJSON, response_model=dict[str, Any],
+            responses={**problems(_404="no such table (or it expired)", _409="the hand is still being played",
+                                  _422="the request could not be read")},
+            response_description="the table's records, one JSON object a line (docs/table.md, \"Records\")")
+async def table_log(table_id: str, request: Request) -> Response:
+    """The log of the table's finished hands (replays with ``hkscore replay``): once the hand, or the match, is
+    over, or a match is between hands."""
+    live = registry_of(request.app).get(table_id)
+    text = live.log_text()
+    if text is None:
+        raise ApiError(409, "Conflict", "the hand is still being played: its log would show the wall",
+                       "HandInPlay")
+    return NDJSON(text)
+
+
+# --------------------------------------------------------------------- the socket
+
+
+def _message(text: Any) -> dict[str, Any] | None:
+    if not isinstance(text, str) or len(text) > MAX_MESSAGE:
+        return None
+    try:
+        found = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return found if isinstance(found, dict) else None
+
+
+@router.websocket("/tables/{table_id}/ws")
+async def table_socket(ws: WebSocket, table_id: str) -> None:
+    """The table pushed to one seat (docs/server.md, "Tables": the socket's messages)."""
+    await ws.accept()
+    try:
+        hello = _message(await asyncio.wait_for(ws.receive_text(), HELLO_SECONDS))
+    except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
+        await _close(ws, 4400)
+        return
+    if hello is None or hello.get("type") != "hello" or hello.get("seat") not in SEATS:
+        await _close(ws, 4400)
+        return
+    registry = registry_of(ws.app)
+    try:
+        live = registry.get(table_id)
+    except ApiError:
+        await _close(ws, 4404)
+        return
+    home = live.home_of(hello.get("token"), hello.get("seat"))
+    if home is None:
+        await _close(ws, 4403)
+        return
+    if len(live.listeners) >= MOST_SOCKETS:
+        await _close(ws, 4429)
+        return
+    listener = Listener(home)
+    live.listeners.append(listener)
+    listener.wake.set()
+    sender = asyncio.create_task(_send(ws, live, listener))
+    try:
+        while True:
+            text = await ws.receive_text()
+            live.last_used = registry.now()
+            msg = _message(text)
+            if msg is None:
+                listener.errors.append({"type": "error", "status": 400, "detail": "not a JSON object (at most "
+                                        f"{MAX_MESSAGE:,} characters)", "field": None})
+                listener.wake.set()
+                continue
+            kind = msg.get("type")
+            try:
+                if kind == "decision":
+                    live.decide(home, msg.get("decision"))
+                elif kind == "next":
+                    live.next_hand()
+                else:
+                    raise TableError(f"type = {shown(kind)}: \"decision\" or \"next\"", "type", kind)
+            except HkcoreError as exc:
+                listener.errors.append({"type": "error", "status": 422, "detail": str(exc),
+                                        "field": getattr(exc, "field", None)})
+                listener.wake.set()
+    except (WebSocketDisconnect, RuntimeError, KeyError):
+        pass
+    finally:
+        sender.cancel()
+        if listener in live.listeners:
+            live.listeners.remove(listener)
+
+
+async def _send(ws: WebSocket, live: LiveTable, listener: Listener) -> None:
+    sent = -1
+    try:
+        while True:
+            await listener.wake.wait()
+            listener.wake.clear()
+            while listener.errors:
+                await ws.send_text(json.dumps(listener.errors.popleft()))
+            if listener.closing is not None:
+                await _close(ws, listener.closing)
+                return
+            if live.version != sent or listener.home in live.timers:
+                sent = live.version
+                await ws.send_text('{"type":"state",' + live.state_text(listener.home)[1:])
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+
+
+async def _close(ws: WebSocket, code: int) -> None:
+    try:
+        await ws.close(code)
+    except (RuntimeError, WebSocketDisconnect):
+        pass

@@ -1,0 +1,571 @@
+"""Tables in the service (docs/server.md, "Tables"): the tables one application holds in memory
+(``TableRegistry``, kept in ``app.state.tables``) and one table in play (``LiveTable``).
+
+A ``LiveTable`` owns a ``hkcore.table.Table`` (one hand) or ``Match`` and the bots of its bot seats;
+it answers each seat's state (only what GAME.md §8.4's view lets that seat see), takes a seat's
+decisions, lets the bots answer at once, and times the claim windows of its human seats with the event
+loop's timers (the engine keeps no clock): a human seat that runs out passes. Everything here runs on
+the application's event loop, so a table changes only between two awaits and needs no lock.
+"""
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hkcore.analysis import Analysis, analyse
+from hkcore.claims import set_claims
+from hkcore.errors import HkcoreError, TableError, shown
+from hkcore.preset import Preset, builtin_ids, export_toml, toml_data
+from hkcore.registry import current
+from hkcore.server.problems import ApiError
+from hkcore.table import Match, Table
+from hkcore.table.bots import Bot, BotFactory, available_bots, make_bot
+from hkcore.table.records import lines
+from hkcore.tiles import SEATS, parse_tiles, tile
+
+#: the most tables one application holds at once (a new one beyond them: 503)
+MOST_TABLES = 1000
+#: seconds a table is kept without a request, a socket message or a change at the table
+IDLE_SECONDS = 1800.0
+#: seconds of a human seat's claim window when the preset's ``[table] claim_seconds`` is false
+CLAIM_SECONDS = 15.0
+#: seconds a socket has to say hello
+HELLO_SECONDS = 10.0
+#: the most sockets open at one table at once (a person may hold a seat in several tabs)
+MOST_SOCKETS = 16
+#: the largest message a socket may send, in characters
+MAX_MESSAGE = 64 << 10
+#: bot decisions an all-bot table makes at a time before the event loop serves everything else waiting
+BOT_BURST = 4
+#: the phases that are windows: a human seat asked in one is timed, and passes when its time runs out
+TIMED_PHASES = frozenset({"claim", "rob", "instant"})
+HUMAN = "human"
+#: a seat's default display name when a human sits there
+SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+#: the players of a table's log (those of a start record that names none), and each one's home seat
+PLAYERS = {"E": "p1", "S": "p2", "W": "p3", "N": "p4"}
+HOMES = {v: k for k, v in PLAYERS.items()}
+
+
+def record_preset(ref: str, preset: Preset) -> str:
+    """What a table's ``start`` records name as the preset, so that the log replays anywhere: a built-in id
+    as it is, TOML text that extends only built-in presets as it was sent, any other preset (a presets
+    folder's) as the fully resolved TOML (``export_toml``)."""
+    if ref in builtin_ids():
+        return ref
+    if "\n" in ref or "=" in ref:
+        try:
+            parent = toml_data(ref).get("extends")
+        except HkcoreError:  # pragma: no cover - the preset was read from this text already
+            parent = ""
+        if parent is None or parent in builtin_ids():
+            return ref
+    return export_toml(preset)
+
+
+def bearer(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header (None without one)."""
+    if not header:
+        return None
+    kind, _, token = header.strip().partition(" ")
+    return token.strip() or None if kind.lower() == "bearer" else None
+
+
+def _same(a: str, b: str) -> bool:
+    return hmac.compare_digest(a.encode("utf-8", "surrogatepass"), b.encode("utf-8", "surrogatepass"))
+
+
+@dataclass
+class Listener:
+    """One socket's seat at a table: woken when the table changes; ``errors`` waits to be sent first;
+    ``closing`` is the close code once the table is gone."""
+
+    home: str
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    errors: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=16))  # a flood keeps the last
+    closing: int | None = None
+
+
+@dataclass
+class _Timer:
+    prompt: int
+    at: float  # event-loop time
+    handle: asyncio.TimerHandle
+
+
+class LiveTable:
+    """One table in play: its game, seats, tokens, bots, timers and sockets (see the module)."""
+
+    def __init__(self, table_id: str, preset: Preset, ref: str, seats: Mapping[str, str],
+                 names: Mapping[str, str], match: bool, seed: int, claim_seconds: float,
+                 now: Callable[[], float],
+                 bots: Mapping[str, BotFactory] | None = None) -> None:
+        self.id = table_id
+        self.preset = preset
+        self.seats = {s: seats[s] for s in SEATS}
+        self.names = {s: names.get(s) or (SEAT_NAMES[s] if seats[s] == HUMAN else seats[s]) for s in SEATS}
+        self.seed = seed
+        self.claim_seconds = claim_seconds
+        self.tokens = {s: secrets.token_urlsafe(24) for s in SEATS if self.seats[s] == HUMAN}
+        self.bots: dict[str, Bot] = {s: make_bot(kind, preset, seed + i, bots) for i, (s, kind) in
+                                     enumerate(self.seats.items()) if kind != HUMAN}
+        self.game: Table | Match
+        if match:
+            self.game = Match(ref, seed=seed)
+        else:
+            self.game = Table({"event": "start", "preset": ref, "seed": seed}, preset)
+        self.is_match = match
+        self.version = 1
+        #: the registry's clock, and when the table was last used by it (a request, a message, a change)
+        self.now = now
+        self.last_used = now()
+        #: the hand just ended while a match waits for a human seat to ask for the next one
+        self.finished: Table | None = None
+        self.listeners: list[Listener] = []
+        self.timers: dict[str, _Timer] = {}
+        self.closed = False
+        self._states: dict[str, tuple[int, str]] = {}
+        self._events: dict[str, tuple[Table, list[dict[str, Any]]]] = {}
+
+    # Seats and players: ``seats``, ``names``, ``tokens``, ``bots`` and ``timers`` are keyed by the seat a
+    # player was given when the table was made (its *home*: the player "p1" is E's, "p2" S's...). In a match
+    # the players move round the table as the deal passes; a player's seat in the hand shown is ``seat_now``.
+
+    def at(self) -> dict[str, str]:
+        """The home of the player in each seat of the hand shown."""
+        players = self.hand.seats
+        return {s: HOMES[players[s]] for s in SEATS}
+
+    def seat_now(self, home: str) -> str:
+        """The seat of ``home``'s player in the hand shown."""
+        players = self.hand.seats
+        return next(s for s in SEATS if HOMES[players[s]] == home)
+
+    # ----------------------------------------------------------------- reading
+
+    @property
+    def hand(self) -> Table:
+        """The hand shown: the one in play, or the one just ended while the match waits."""
+        if self.finished is not None:
+            return self.finished
+        return self.game.table if isinstance(self.game, Match) else self.game
+
+    @property
+    def status(self) -> str:
+        """``playing``, ``hand_over`` (a match between hands) or ``over``."""
+        if self.game.over:
+            return "over"
+        return "hand_over" if self.finished is not None else "playing"
+
+    def home_of(self, token: str | None, home: Any = None) -> str | None:
+        """The home seat of the human player ``token`` belongs to (``home``, when given, must be it); None when none."""
+        if not isinstance(token, str):
+            return None
+        found = None
+        for s, own in self.tokens.items():  # every seat compared: the time taken does not tell which
+            if _same(token, own) and (home is None or home == s):
+                found = s
+        return found
+
+    def prompts(self) -> list[dict[str, Any]]:
+        """The prompts open now (none while a match waits between hands)."""
+        return [] if self.finished is not None else self.game.prompts(views=False)
+
+    def log_text(self) -> str | None:
+        """The log as JSON lines, once it shows no wall: the hand or match over, or a match between hands
+        (its finished hands); None while a hand is being played."""
+        status = self.status
+        if status == "playing":
+            return None
+        log = self.game.log
+        if status == "hand_over":
+            last = max(i for i, r in enumerate(log) if r["event"] == "end_hand")
+            log = log[:last + 1]
+        return lines(log)
+
+    def state_text(self, home: str) -> str:
+        """The state of ``home``'s player as JSON (kept until the table changes, but for a running clock)."""
+        kept = self._states.get(home)
+        if kept is not None and kept[0] == self.version and home not in self.timers:
+            return kept[1]
+        text = json.dumps(self.state(home), ensure_ascii=False, separators=(",", ":"))
+        self._states[home] = (self.version, text)
+        return text
+
+    def state(self, home: str) -> dict[str, Any]:
+        """What ``home``'s player may see now (docs/server.md, "Tables": the State)."""
+        t = self.hand
+        p = self.preset
+        at = self.at()
+        seat = self.seat_now(home)
+        prompt = None
+        waiting = []
+        for q in self.prompts():
+            waiting.append(q["seat"])
+            if q["seat"] == seat:
+                prompt = q
+        deadline = None
+        timer = self.timers.get(home)
+        if timer is not None:
+            deadline = max(0, round((timer.at - asyncio.get_running_loop().time()) * 1000))
+        view = t.view(seat)
+        over = t.over
+        return {"table": self.id, "seat": seat, "home": home, "version": self.version, "status": self.status,
+                "preset": {"id": p.id, "name": p.name, "unit": p.unit, "minimum": p.minimum, "cap": p.cap},
+                "seats": {s: self.seats[at[s]] for s in SEATS}, "names": {s: self.names[at[s]] for s in SEATS},
+                "homes": at, "hand": t.hand_no, "round": t.wind, "dealer": "E",
+                "view": view, "prompt": prompt, "waiting_for": waiting, "deadline_ms": deadline,
+                "claim_seconds": self.claim_seconds,
+                "events": self.events(seat), "advice": None if over else advice(t, view, prompt, seat),
+                "result": result_of(t) if over else None, "standings": self.standings()}
+
+    def events(self, seat: str) -> list[dict[str, Any]]:
+        """This hand's records so far as ``seat`` may see them (no start; another seat's draws without
+        their tile, a bonus tile's replacement only to its seat, a hidden concealed kong without tiles)."""
+        t = self.hand
+        kept = self._events.get(seat)
+        if kept is None or kept[0] is not t:
+            kept = (t, [])
+            self._events[seat] = kept
+        out = kept[1]
+        hide = not self.preset.table.show_concealed_kongs
+        for r in t.log[1 + len(out):]:
+            own = r.get("seat") == seat
+            if r["event"] == "draw" and not own:
+                r = {k: v for k, v in r.items() if k != "tile"}
+            elif r["event"] == "bonus" and not own:
+                r = {k: v for k, v in r.items() if k != "replacement"}
+            elif r["event"] == "kong" and r.get("kind") == "concealed" and hide and not own:
+                r = {**r, "tiles": None}
+            out.append(r)
+        return out
+
+    def standings(self) -> list[dict[str, Any]] | None:
+        """The match's standings once it has ended."""
+        last = self.game.log[-1]
+        return last["standings"] if self.game.over and last["event"] == "end_match" else None
+
+    # ----------------------------------------------------------------- changes
+
+    def decide(self, home: str, decision: Any) -> None:
+        """A decision of ``home``'s player (as ``Table.submit`` takes it: its ``seat`` the player's seat in
+        this hand); a refused one raises the TableError and leaves the table as it was."""
+        if not isinstance(decision, Mapping):
+            raise TableError(f"decision = {shown(decision)}: a JSON object", "decision", decision)
+        if self.finished is not None:
+            raise TableError("prompt: the hand is over; ask for the next one", "prompt", decision.get("prompt"))
+        if self.game.over:
+            raise TableError("prompt: the game is over; nothing is asked", "prompt", decision.get("prompt"))
+        seat = self.seat_now(home)
+        if decision.get("seat") != seat:
+            raise TableError(f"seat = {shown(decision.get('seat'))}: this token's seat is {seat}", "seat",
+                             decision.get("seat"))
+        self._submit(dict(decision))
+        self.after_change()
+
+    def next_hand(self) -> None:
+        """In a match between hands, play the next one."""
+        if self.finished is None:
+            why = "the game is over" if self.game.over else "the hand is still being played"
+            raise TableError(f"next: {why}", "next", None)
+        self.finished = None
+        self.version += 1
+        self.after_change()
+
+    def _submit(self, decision: dict[str, Any]) -> None:
+        before = self.game.table if isinstance(self.game, Match) else None
+        self.game.submit(decision)
+        self.version += 1
+        self.last_used = self.now()
+        if before is not None and isinstance(self.game, Match) and self.game.table is not before \
+                and not self.game.over and self.tokens:
+            self.finished = before  # a match with people in it waits for one of them to ask for the next hand
+
+    def play_bots(self, most: int | None = None) -> int:
+        """Let the bots answer their prompts, until a human seat is asked, the hand waits or ``most``
+        decisions are made; the number made."""
+        made = 0
+        while (most is None or made < most) and self.finished is None and not self.game.over:
+            at = self.at()
+            q = next((q for q in self.game.prompts() if at[q["seat"]] in self.bots), None)
+            if q is None:
+                break
+            self._submit(self.bots[at[q["seat"]]].decide(q))
+            made += 1
+        return made
+
+    def after_change(self) -> None:
+        """After a human's decision: the bots answer, the windows' timers are set, the sockets woken."""
+        self.play_bots()
+        self.arm_timers()
+        self.notify()
+
+    def arm_timers(self) -> None:
+        """A timer for each human seat newly asked in a window; those no longer asked cancelled."""
+        loop = asyncio.get_running_loop()
+        at = self.at()
+        asked = {at[q["seat"]]: q for q in self.prompts()
+                 if at[q["seat"]] in self.tokens and q["phase"] in TIMED_PHASES}
+        for home in list(self.timers):
+            q = asked.get(home)
+            if q is None or q["prompt"] != self.timers[home].prompt:
+                self.timers.pop(home).handle.cancel()
+        for home, q in asked.items():
+            if home not in self.timers:
+                handle = loop.call_later(self.claim_seconds, self._ran_out, home, q["seat"], q["prompt"])
+                self.timers[home] = _Timer(q["prompt"], loop.time() + self.claim_seconds, handle)
+
+    def _ran_out(self, home: str, seat: str, prompt: int) -> None:
+        timer = self.timers.get(home)
+        if timer is None or timer.prompt != prompt or self.closed:
+            return
+        del self.timers[home]
+        try:
+            self._submit({"prompt": prompt, "seat": seat, "act": "pass"})
+        except TableError:  # pragma: no cover - the window closed without this seat: nothing to pass
+            pass
+        self.after_change()
+
+    def notify(self) -> None:
+        """Wake every socket at the table."""
+        for listener in self.listeners:
+            listener.wake.set()
+
+    def close(self) -> None:
+        """The table is gone: timers cancelled, sockets told (4404), its bots stopped."""
+        self.closed = True
+        for timer in self.timers.values():
+            timer.handle.cancel()
+        self.timers.clear()
+        for listener in self.listeners:
+            listener.closing = 4404
+            listener.wake.set()
+
+    @property
+    def playing_on(self) -> bool:
+        """Whether this is a table of bots alone that has not finished."""
+        return not self.tokens and not self.closed and not self.game.over
+
+
+# --------------------------------------------------------------------- advice
+
+
+def _position(view: Mapping[str, Any], seat: str, tiles: str) -> dict[str, Any]:
+    flowers: list[int] = []
+    seasons: list[int] = []
+    for b in parse_tiles(view["bonus"][seat]):
+        (flowers if b.code.endswith("f") else seasons).append(int(b.code[0]))
+    return {"tiles": tiles, "melds": view["melds"][seat], "seat_wind": seat, "round_wind": view["round"],
+            "flowers": flowers, "seasons": seasons}
+
+
+def _visible(view: Mapping[str, Any], seat: str) -> str:
+    parts = [view["ponds"][s] for s in SEATS]
+    parts += [m["tiles"] for s in SEATS if s != seat for m in view["melds"][s] if m["tiles"]]
+    return "".join(parts)
+
+
+def _waits(a: Analysis) -> list[dict[str, Any]]:
+    return [{"tile": w.tile, "unseen": w.unseen, "value": w.on_discard.faan, "winnable": w.on_discard.winnable,
+             "self_draw_value": w.on_self_draw.faan, "self_draw_winnable": w.on_self_draw.winnable,
+             "reason": w.on_discard.reason if not w.on_discard.winnable else w.on_self_draw.reason}
+            for w in a.waits]
+
+
+def _next_seat(seat: str) -> str:
+    return SEATS[(SEATS.index(seat) + 1) % 4]
+
+
+def advice(t: Table, view: Mapping[str, Any], prompt: Mapping[str, Any] | None, seat: str) -> dict[str, Any] | None:
+    """What the seat's hand needs (docs/server.md, "Tables": advice): tiles away, the waits with their
+    value under the preset, the discards that leave it waiting, and notes on what cannot be done and why."""
+    p = t.preset
+    visible = _visible(view, seat)
+    notes: list[str] = []
+    drawn = view["drawn"]
+    try:
+        if drawn is not None or len(parse_tiles(view["tiles"])) % 3 == 2:  # on turn: about to discard
+            whole = view["tiles"] + (drawn or "")
+            a = analyse(_position(view, seat, whole), p, visible)
+            out: dict[str, Any] = {"tiles_away": a.tiles_away, "waits": [],
+                                   "discards": [{"discard": d.discard, "waits": _waits(Analysis(
+                                       preset=a.preset, unit=a.unit, tiles=a.tiles, tiles_away=0, waiting=True,
+                                       waits=d.waits))} for d in a.discards]}
+            offered = prompt is not None and any(x["act"] == "win" for x in prompt["actions"])
+            if drawn is not None and not offered:
+                before = analyse(_position(view, seat, view["tiles"]), p, visible)
+                for w in before.waits:
+                    if w.tile == drawn and not w.on_self_draw.winnable and w.on_self_draw.reason:
+                        notes.append(w.on_self_draw.reason)
+            out["notes"] = notes
+            return out
+        a = analyse(_position(view, seat, view["tiles"]), p, visible)
+    except HkcoreError:  # pragma: no cover - a seat's own view is always a hand in play
+        return None
+    out = {"tiles_away": a.tiles_away, "waits": _waits(a), "discards": [], "notes": notes}
+    found = _last_discard(t.log)
+    if found is not None and found[1]["seat"] != seat:
+        first, last = found
+        offered_acts = {x["act"] for x in prompt["actions"]} if prompt is not None else set()
+        d = last["tile"]
+        if "win" not in offered_acts and not first:  # (the first discard may score first-turn patterns)
+            for w in a.waits:
+                if w.tile == d and not w.on_discard.winnable and w.on_discard.reason:
+                    notes.append(f"{d}: {w.on_discard.reason}")
+        counts = [0] * 34
+        for x in parse_tiles(view["tiles"]):
+            counts[x.index] += 1
+        i = tile(d).index
+        before_you = _next_seat(last["seat"])
+        if seat != before_you and any(k == "chow" for k, _, _ in set_claims(counts, i, before_you, last["seat"])):
+            notes.append(f"{d}: a chow only from the seat before you")
+        if prompt is None and view["live_left"] <= 0 and p.table.last_discard == "win" and \
+                set_claims(counts, i, seat, last["seat"]):
+            notes.append(f"{d}: on the last discard only a win may be claimed")
+    return out
+
+
+def _last_discard(log: list[dict[str, Any]]) -> tuple[bool, dict[str, Any]] | None:
+    """The discard a seat may still be thinking of: the last record, or followed only by draws (nobody
+    claimed it); with whether it is the hand's first discard."""
+    for i in range(len(log) - 1, 0, -1):
+        r = log[i]
+        if r["event"] == "discard":
+            return not any(x["event"] == "discard" for x in log[1:i]), r
+        if r["event"] not in ("draw", "bonus"):
+            return None
+    return None
+
+
+def result_of(t: Table) -> dict[str, Any] | None:
+    """The end of ``t``'s hand: who won, on what, the patterns (English and Chinese), the payments."""
+    wins = [r for r in t.log if r["event"] == "win"]
+    end = next((r for r in reversed(t.log) if r["event"] == "end_hand"), None)
+    if end is None:
+        return None
+    names = current().catalogue.patterns
+    unit = t.preset.unit
+
+    def one(w: Mapping[str, Any]) -> dict[str, Any]:
+        pats = []
+        for q in w["patterns"]:
+            pat = names.get(q["id"])
+            pats.append({"id": q["id"], "name": pat.name_en if pat else q["id"],
+                         "chinese": pat.name_zh if pat else "", "value": q["faan"]})
+        return {"winner": w["seat"], "from": w["from"], "tile": w["tile"], "robbing": w["robbing"],
+                "hand": w["hand"], "value": w["faan"], "unit": unit, "patterns": pats, "payments": w["payments"]}
+
+    out: dict[str, Any] = {"result": end["result"], "winner": end["winner"], "from": None, "tile": None,
+                           "hand": None, "value": None, "unit": unit, "patterns": [], "payments": None}
+    if wins:
+        out.update(one(wins[0]))
+    out.update({"delta": end["delta"], "points": end["points"], "faan": end["faan"], "next": end["next"],
+                "wins": [one(w) for w in wins]})
+    return out
+
+
+# --------------------------------------------------------------------- the registry
+
+
+class TableRegistry:
+    """The tables of one application, by id: at most ``most`` at once; one unused for ``idle``
+    seconds (by the ``now`` clock: no request, socket message or change) is dropped at the next
+    ``sweep``, which every lookup and creation runs, and a background task too (``sweeper``)."""
+
+    def __init__(self, most: int = MOST_TABLES, idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS,
+                 now: Callable[[], float] = time.monotonic) -> None:
+        self.most, self.idle, self.claim_seconds, self.now = most, idle, claim_seconds, now
+        self.tables: dict[str, LiveTable] = {}
+        #: the tables of bots alone still playing, in turn, and the one task that plays them
+        self.playing: deque[LiveTable] = deque()
+        self.runner: asyncio.Task[None] | None = None
+        #: the bots offered: those installed when the registry was made
+        self.bots: Mapping[str, BotFactory] = available_bots()
+
+    def __len__(self) -> int:
+        return len(self.tables)
+
+    def sweep(self) -> int:
+        """Drop every table idle for ``idle`` seconds; the number dropped."""
+        now = self.now()
+        gone = [k for k, t in self.tables.items() if now - t.last_used >= self.idle]
+        for k in gone:
+            self.tables.pop(k).close()
+        return len(gone)
+
+    def room(self) -> None:
+        """Raise the 503 when no table can be added."""
+        self.sweep()
+        if len(self.tables) >= self.most:
+            raise ApiError(503, "Tables full", f"this server holds at most {self.most:,} tables at once; try again "
+                           f"later (a table is dropped after {self.idle:g} s without use)", "TablesFull",
+                           headers={"Retry-After": "60"})
+
+    def add(self, table: LiveTable) -> LiveTable:
+        """Hold ``table`` (``room`` first); an all-bot table starts playing on by itself."""
+        self.room()
+        table.last_used = self.now()
+        self.tables[table.id] = table
+        if not table.tokens:
+            self.playing.append(table)
+            if self.runner is None:
+                self.runner = asyncio.get_running_loop().create_task(self.play_on())
+        else:
+            table.play_bots()
+            table.arm_timers()
+        return table
+
+    def get(self, table_id: str) -> LiveTable:
+        """The table ``table_id``, its use noted; unknown or expired: the 404."""
+        self.sweep()
+        found = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if found is None:
+            raise ApiError(404, "Not found", f"no table {shown(table_id)} (unknown, or dropped after {self.idle:g} s "
+                           "without use)", "UnknownTable", "id", table_id)
+        found.last_used = self.now()
+        return found
+
+    def new_id(self) -> str:
+        """An id no table here has."""
+        while True:
+            found = secrets.token_urlsafe(12)
+            if found not in self.tables:
+                return found
+
+    async def play_on(self) -> None:
+        """Play the tables of bots alone, ``BOT_BURST`` decisions of one table at a time in turn, letting
+        the event loop serve everything else waiting between two bursts: one task for them all, so that a
+        person's request waits for one burst at most, however many bot tables play."""
+        try:
+            while self.playing:
+                table = self.playing.popleft()
+                if table.playing_on:
+                    table.play_bots(BOT_BURST)
+                    if table.playing_on:
+                        self.playing.append(table)
+                await asyncio.sleep(0)
+        finally:
+            self.runner = None
+
+    async def sweeper(self, every: float | None = None) -> None:
+        """Sweep every ``every`` seconds (a quarter of ``idle``, at most a minute) until cancelled."""
+        pause = every if every is not None else min(60.0, max(0.05, self.idle / 4))
+        while True:
+            await asyncio.sleep(pause)
+            self.sweep()
+
+    def close(self) -> None:
+        """Drop every table."""
+        for t in self.tables.values():
+            t.close()
+        self.tables.clear()
+        self.playing.clear()
+        if self.runner is not None:
+            self.runner.cancel()
