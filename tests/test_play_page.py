@@ -16,13 +16,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from helpers.browser import ARTIFACTS, CHROMIUM, colours, why_not
+from helpers.serving import call, running
 
 import hkcore
 from hkcore.tiles import SEATS
-from helpers.serving import call, running
-from test_page import ARTIFACTS, CHROMIUM, _colours, _why_not
 
-pytestmark = pytest.mark.skipif(_why_not() is not None, reason=str(_why_not()))
+pytestmark = pytest.mark.skipif(why_not() is not None, reason=str(why_not()))
 
 PRESET = "bga-old-style"  # a points ledger: the result has payments
 SEED = 9  # under PRESET, West wins on a discard of East's (the person's) after a dozen moves
@@ -212,7 +212,7 @@ def _shot(page: Any, name: str, width: int) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page is wider than the screen"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     png = page.screenshot(path=str(ARTIFACTS / name), full_page=True)
-    assert _colours(page, png) > 200, f"{name}: is the page blank?"
+    assert colours(page, png) > 200, f"{name}: is the page blank?"
 
 
 @pytest.mark.parametrize("width,height", [(390, 844), (1280, 900)], ids=["phone", "wide"])
@@ -332,5 +332,23 @@ def test_reconnect_by_reloading(browser: Any, url: str) -> None:
         page.wait_for_selector("#problem:not([hidden])")
         assert "403" in page.inner_text("#problem") or "token" in page.inner_text("#problem")
         assert page.query_selector("[data-hand-tile]") is None
+    finally:
+        page.context.close()
+
+
+def test_polling_when_the_socket_is_gone(browser: Any, url: str) -> None:
+    """Every socket refused (a proxy that drops WebSockets, say): the page asks GET /tables/{id} and sends
+    its decisions by POST, and the hand is played to its end all the same."""
+    page = _page(browser, url)
+    try:
+        page.route_web_socket("**/ws", lambda ws: ws.close(code=1011, reason="no sockets here"))
+        _open_table(page, url, seats={"E": "human", "S": "efficiency", "W": "efficiency", "N": "efficiency"})
+        page.wait_for_selector('#table[data-connection="polling"]')
+        shots: list[dict[str, Any]] = []
+        while _move(page, shots):
+            assert page.get_attribute("#table", "data-connection") == "polling"
+        log = _log(url, _table_id(page))
+        _check_result(_shown_result(page), log)
+        _nothing_hidden_shown(shots, log, "E", PRESET)
     finally:
         page.context.close()

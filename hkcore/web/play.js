@@ -406,6 +406,7 @@ function renderResult(state) {
   $("next").hidden = state.status !== "hand_over";
   $("next").disabled = pending;
   if (!r) { box.hidden = true; return; }
+  const first = box.hidden;
   box.hidden = false;
   box.dataset.result = r.result;
   const wins = r.wins && r.wins.length ? r.wins : r.result === "win" ? [{ ...r, winner: r.winner }] : [];
@@ -438,6 +439,7 @@ function renderResult(state) {
       el("li", { text: `${s.place}. ${s.player}${s.points != null ? `: ${s.points}` : ""} (${plural(s.hands_won, "hand")} won, ${s.faan} faan)` }))));
   }
   fill($("result-body"), ...body);
+  if (first) box.scrollIntoView({ block: "nearest" });
 }
 
 // ---------------------------------------------------------------- keyboard
