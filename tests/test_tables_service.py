@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from helpers.serving import call, missing_server_deps, server_process
+from hkcore.table import Table, replay
 
 pytestmark = pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))
 
@@ -23,8 +24,6 @@ if missing_server_deps() is None:
 
     from hkcore.server import create_app
     from hkcore.server.tables import LiveTable, advice
-
-from hkcore.table import Table, replay
 
 BOTS = {"S": "efficiency", "W": "simple", "N": "random"}
 #: a house preset whose claim windows last one second
@@ -173,6 +172,23 @@ def test_the_pattern_names_in_english_and_chinese(client: TestClient) -> None:
     assert result["unit"] == "faan" and result["value"] >= 3  # bga-old-style's minimum
 
 
+def test_a_presets_folder_preset_and_a_house_toml(tmp_path: Any) -> None:
+    """A preset is taken as POST /score takes it: a folder preset's id, or TOML text extending it; the log
+    names it so that it replays without the folder (the preset's whole TOML)."""
+    (tmp_path / "club.toml").write_text('extends = "mistboard"\nid = "our-club"\nminimum = 1\n', encoding="utf-8")
+    with TestClient(create_app(tmp_path)) as c:
+        for preset in ("our-club", 'extends = "our-club"\nid = "our-house"\n[table]\nclaim_seconds = 3\n'):
+            created = new_table(c, preset=preset, seed=3)
+            state = play_http(c, created, "E", random.Random(3))
+            assert state["preset"]["minimum"] == 1 and state["status"] == "over"
+            log = records(c.get(f"/tables/{created['id']}/log").text)
+            assert "minimum = 1" in log[0]["preset"] and "extends" not in log[0]["preset"]
+            assert replay(log) == log
+        assert live_of(c, created["id"]).claim_seconds == 3.0
+        r = c.post("/tables", json={"preset": 'extends = "../elsewhere.toml"\n'})
+        assert r.status_code == 422 and r.json()["field"] == "toml.extends"
+
+
 def test_every_seat_a_bot_plays_on_by_itself(client: TestClient) -> None:
     created = new_table(client, seed=5, seats={"E": "efficiency", "S": "simple", "W": "random", "N": "efficiency"})
     assert created["tokens"] == {} and created["links"] == {}
@@ -316,6 +332,26 @@ def test_a_socket_without_a_good_hello_is_closed(client: TestClient, hello: Any,
     assert exc.value.code == code
 
 
+def test_a_table_holds_a_bounded_number_of_sockets(client: TestClient) -> None:
+    from contextlib import ExitStack
+
+    from hkcore.server.tables import MOST_SOCKETS
+
+    created = new_table(client, seed=13)
+    hello = {"type": "hello", "seat": "E", "token": created["tokens"]["E"]}
+    with ExitStack() as stack:
+        for _ in range(MOST_SOCKETS):  # one seat in many tabs: each gets the state
+            ws = stack.enter_context(client.websocket_connect(f"/tables/{created['id']}/ws"))
+            ws.send_json(hello)
+            assert ws.receive_json()["type"] == "state"
+        with client.websocket_connect(f"/tables/{created['id']}/ws") as ws:
+            ws.send_json(hello)
+            with pytest.raises(WebSocketDisconnect) as exc:
+                ws.receive_text()
+        assert exc.value.code == 4429
+    assert live_of(client, created["id"]).listeners == []  # the closed sockets are gone
+
+
 def test_a_socket_to_no_table_is_closed_4404(client: TestClient) -> None:
     with client.websocket_connect("/tables/nosuch/ws") as ws:
         ws.send_json({"type": "hello", "seat": "E", "token": "x"})
@@ -380,7 +416,7 @@ def test_a_match_waits_between_hands_and_the_seats_move(client: TestClient) -> N
     assert state["status"] == "playing" and state["hand"] == 2 and state["home"] == "E"
     order = ["p1", "p2", "p3", "p4"]
     i = order.index(dealer)
-    seating = dict(zip("ESWN", order[i:] + order[:i]))  # from the dealer: E, S, W, N
+    seating = dict(zip("ESWN", order[i:] + order[:i], strict=True))  # from the dealer: E, S, W, N
     assert state["seat"] == next(s for s, player in seating.items() if player == "p1")
     assert state["seats"][state["seat"]] == "human" and state["homes"][state["seat"]] == "E"
     r = client.get(f"/tables/{tid}", params={"seat": "E"}, headers=bearer(token))

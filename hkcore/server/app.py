@@ -94,7 +94,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
     port = listenable(host, port)
     bounds: dict[str, Any] = {"timeout_keep_alive": 5, "limit_concurrency": most_connections,
                               "http": protocol(head_time_limit)}
-    tables = {"most_tables": most_tables, "table_idle": table_idle, "claim_seconds": claim_seconds}
+    tables: dict[str, Any] = {"most_tables": most_tables, "table_idle": table_idle, "claim_seconds": claim_seconds}
 
     if workers > 1:
         if presets_dir is not None:

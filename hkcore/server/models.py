@@ -187,19 +187,24 @@ class BatchLine(RootModel[ScoreResult | BatchError]):
 # --------------------------------------------------------------------- tables (docs/server.md, "Tables")
 
 TableSeat = Literal["E", "S", "W", "N"]
-_SEATS_DOC = 'each seat\'s player: "human", or a bot\'s name (GET /health lists none; see docs/bots.md)'
+_SEATS_DOC = 'each seat\'s player: "human", or the name of a bot the server offers (docs/bots.md)'
+
+
+def _default_seats() -> dict[TableSeat, str]:
+    return {"E": "human", "S": "efficiency", "W": "efficiency", "N": "efficiency"}
 
 
 class TableRequest(StrictRequest):
     """``POST /tables``: a table of one hand (or a whole match) under a preset, each seat a person or a bot."""
 
     preset: PresetRef = "hk-classic"
-    seed: Annotated[int, Field(ge=0, le=2**63, strict=True)] | None = Field(None, description="the deal's seed; null: the "
-                                                                                 "server picks one")
+    seed: Annotated[int, Field(ge=0, le=2**63, strict=True)] | None = Field(
+        None, description="the deal's seed; null: the server picks one")
     seats: dict[TableSeat, Annotated[str, Field(max_length=100)]] = Field(
-        default_factory=lambda: {"E": "human", "S": "efficiency", "W": "efficiency", "N": "efficiency"},
+        default_factory=lambda: _default_seats(),
         description=_SEATS_DOC + "; all four seats")
-    match: bool = Field(False, strict=True, description="true: a whole match (its rounds, hands or target), else one hand")
+    match: bool = Field(False, strict=True,
+                        description="true: a whole match (its rounds, hands or target), else one hand")
     names: dict[TableSeat, Annotated[str, Field(min_length=1, max_length=40)]] = Field(
         default_factory=dict, description="display names by seat (default: the seat's wind for a person, the bot's "
                                           "name for a bot)")

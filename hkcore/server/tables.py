@@ -38,10 +38,12 @@ IDLE_SECONDS = 1800.0
 CLAIM_SECONDS = 15.0
 #: seconds a socket has to say hello
 HELLO_SECONDS = 10.0
+#: the most sockets open at one table at once (a person may hold a seat in several tabs)
+MOST_SOCKETS = 16
 #: the largest message a socket may send, in characters
 MAX_MESSAGE = 64 << 10
-#: bot decisions an all-bot table makes before it lets the event loop serve others
-BOT_BURST = 16
+#: bot decisions an all-bot table makes at a time before the event loop serves everything else waiting
+BOT_BURST = 4
 #: the phases that are windows: a human seat asked in one is timed, and passes when its time runs out
 TIMED_PHASES = frozenset({"claim", "rob", "instant"})
 HUMAN = "human"
@@ -102,7 +104,8 @@ class LiveTable:
     """One table in play: its game, seats, tokens, bots, timers and sockets (see the module)."""
 
     def __init__(self, table_id: str, preset: Preset, ref: str, seats: Mapping[str, str],
-                 names: Mapping[str, str], match: bool, seed: int, claim_seconds: float, now: float,
+                 names: Mapping[str, str], match: bool, seed: int, claim_seconds: float,
+                 now: Callable[[], float],
                  bots: Mapping[str, BotFactory] | None = None) -> None:
         self.id = table_id
         self.preset = preset
@@ -120,12 +123,13 @@ class LiveTable:
             self.game = Table({"event": "start", "preset": ref, "seed": seed}, preset)
         self.is_match = match
         self.version = 1
-        self.last_used = now
+        #: the registry's clock, and when the table was last used by it (a request, a message, a change)
+        self.now = now
+        self.last_used = now()
         #: the hand just ended while a match waits for a human seat to ask for the next one
         self.finished: Table | None = None
         self.listeners: list[Listener] = []
         self.timers: dict[str, _Timer] = {}
-        self.task: asyncio.Task[None] | None = None
         self.closed = False
         self._states: dict[str, tuple[int, str]] = {}
         self._events: dict[str, tuple[Table, list[dict[str, Any]]]] = {}
@@ -279,6 +283,7 @@ class LiveTable:
         before = self.game.table if isinstance(self.game, Match) else None
         self.game.submit(decision)
         self.version += 1
+        self.last_used = self.now()
         if before is not None and isinstance(self.game, Match) and self.game.table is not before \
                 and not self.game.over and self.tokens:
             self.finished = before  # a match with people in it waits for one of them to ask for the next hand
@@ -334,7 +339,7 @@ class LiveTable:
             listener.wake.set()
 
     def close(self) -> None:
-        """The table is gone: timers cancelled, sockets told (4404), the bots' task stopped."""
+        """The table is gone: timers cancelled, sockets told (4404), its bots stopped."""
         self.closed = True
         for timer in self.timers.values():
             timer.handle.cancel()
@@ -342,22 +347,19 @@ class LiveTable:
         for listener in self.listeners:
             listener.closing = 4404
             listener.wake.set()
-        if self.task is not None:
-            self.task.cancel()
 
-    async def play_on(self) -> None:
-        """An all-bot table plays to its end, a burst at a time, letting other requests through between."""
-        while not self.closed and not self.game.over:
-            self.play_bots(BOT_BURST)
-            await asyncio.sleep(0)
-        self.task = None
+    @property
+    def playing_on(self) -> bool:
+        """Whether this is a table of bots alone that has not finished."""
+        return not self.tokens and not self.closed and not self.game.over
 
 
 # --------------------------------------------------------------------- advice
 
 
 def _position(view: Mapping[str, Any], seat: str, tiles: str) -> dict[str, Any]:
-    flowers, seasons = [], []
+    flowers: list[int] = []
+    seasons: list[int] = []
     for b in parse_tiles(view["bonus"][seat]):
         (flowers if b.code.endswith("f") else seasons).append(int(b.code[0]))
     return {"tiles": tiles, "melds": view["melds"][seat], "seat_wind": seat, "round_wind": view["round"],
@@ -481,6 +483,9 @@ class TableRegistry:
                  now: Callable[[], float] = time.monotonic) -> None:
         self.most, self.idle, self.claim_seconds, self.now = most, idle, claim_seconds, now
         self.tables: dict[str, LiveTable] = {}
+        #: the tables of bots alone still playing, in turn, and the one task that plays them
+        self.playing: deque[LiveTable] = deque()
+        self.runner: asyncio.Task[None] | None = None
         #: the bots offered: those installed when the registry was made
         self.bots: Mapping[str, BotFactory] = available_bots()
 
@@ -509,7 +514,9 @@ class TableRegistry:
         table.last_used = self.now()
         self.tables[table.id] = table
         if not table.tokens:
-            table.task = asyncio.get_running_loop().create_task(table.play_on())
+            self.playing.append(table)
+            if self.runner is None:
+                self.runner = asyncio.get_running_loop().create_task(self.play_on())
         else:
             table.play_bots()
             table.arm_timers()
@@ -532,6 +539,21 @@ class TableRegistry:
             if found not in self.tables:
                 return found
 
+    async def play_on(self) -> None:
+        """Play the tables of bots alone, ``BOT_BURST`` decisions of one table at a time in turn, letting
+        the event loop serve everything else waiting between two bursts: one task for them all, so that a
+        person's request waits for one burst at most, however many bot tables play."""
+        try:
+            while self.playing:
+                table = self.playing.popleft()
+                if table.playing_on:
+                    table.play_bots(BOT_BURST)
+                    if table.playing_on:
+                        self.playing.append(table)
+                await asyncio.sleep(0)
+        finally:
+            self.runner = None
+
     async def sweeper(self, every: float | None = None) -> None:
         """Sweep every ``every`` seconds (a quarter of ``idle``, at most a minute) until cancelled."""
         pause = every if every is not None else min(60.0, max(0.05, self.idle / 4))
@@ -544,3 +566,6 @@ class TableRegistry:
         for t in self.tables.values():
             t.close()
         self.tables.clear()
+        self.playing.clear()
+        if self.runner is not None:
+            self.runner.cancel()

@@ -16,8 +16,8 @@ from hkcore.server.catalog import ServerPresets, app_presets, is_toml
 from hkcore.server.models import TableCreated, TableDecision, TableRequest, TableSeat, TableState
 from hkcore.server.openapi import ERRORS, NDJSON, RawJSON, problems
 from hkcore.server.problems import ApiError, guard
-from hkcore.server.tables import (HELLO_SECONDS, HUMAN, MAX_MESSAGE, Listener, LiveTable, TableRegistry, bearer,
-                                  record_preset)
+from hkcore.server.tables import (HELLO_SECONDS, HUMAN, MAX_MESSAGE, MOST_SOCKETS, Listener, LiveTable,
+                                  TableRegistry, bearer, record_preset)
 from hkcore.table.start import MAX_SEED
 from hkcore.tiles import SEATS
 
@@ -63,8 +63,11 @@ def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, ta
                            f"names.{s}", name)
     seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED)
     claim = preset.table.claim_seconds or registry.claim_seconds
-    return guard(None, lambda: LiveTable(table_id, preset, ref, body.seats, body.names, body.match, seed,
-                                         float(claim), registry.now(), bots))
+    seats: dict[str, str] = {s: kind for s, kind in body.seats.items()}
+    names: dict[str, str] = {s: name for s, name in body.names.items()}
+    live: LiveTable = guard(None, lambda: LiveTable(table_id, preset, ref, seats, names, body.match, seed,
+                                                    float(claim), registry.now, bots))
+    return live
 
 
 @router.post("/tables", status_code=201, response_model=TableCreated,
@@ -93,7 +96,8 @@ def _seated(request: Request, table_id: str, authorization: str | None, home: An
     return live, found
 
 
-@router.get("/tables/{table_id}", response_model=TableState, responses={**_TOKEN_ERRORS})
+@router.get("/tables/{table_id}", response_model=TableState,
+            responses={**_TOKEN_ERRORS, **problems(_422="seat is not E, S, W or N")})
 async def table_state(table_id: str, request: Request,
                       seat: Annotated[TableSeat, Query(description="the token's seat")],
                       authorization: Auth = None) -> RawJSON:
@@ -119,7 +123,7 @@ async def table_decision(table_id: str, body: TableDecision, request: Request,
 
 
 @router.post("/tables/{table_id}/next", response_model=TableState,
-             responses={**_TOKEN_ERRORS, **problems(_422="not between two hands of a match")})
+             responses={**ERRORS, **_TOKEN_ERRORS, **problems(_422="not between two hands of a match")})
 async def table_next(table_id: str, request: Request,
                      authorization: Auth = None) -> RawJSON:
     """In a match, after a hand has ended: deal the next one (any human seat may ask)."""
@@ -135,7 +139,8 @@ async def table_next(table_id: str, request: Request,
 
 
 @router.get("/tables/{table_id}/log", response_class=NDJSON, response_model=dict[str, Any],
-            responses={**problems(_404="no such table (or it expired)", _409="the hand is still being played")},
+            responses={**problems(_404="no such table (or it expired)", _409="the hand is still being played",
+                                  _422="the request could not be read")},
             response_description="the table's records, one JSON object a line (docs/table.md, \"Records\")")
 async def table_log(table_id: str, request: Request) -> Response:
     """The log of the table's finished hands (replays with ``hkscore replay``): once the hand, or the match, is
@@ -182,6 +187,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     home = live.home_of(hello.get("token"), hello.get("seat"))
     if home is None:
         await _close(ws, 4403)
+        return
+    if len(live.listeners) >= MOST_SOCKETS:
+        await _close(ws, 4429)
         return
     listener = Listener(home)
     live.listeners.append(listener)

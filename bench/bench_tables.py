@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""Tables under load: one ``hkscore serve`` worker on 127.0.0.1 holding 200 tables of four bots and 50
+tables with a scripted person over WebSockets at once (issue 26).
+
+A bounded run: ``--rounds`` rounds (default 3) of ``--seconds`` each (default 20: 60 s of load in
+all), each followed by a wait until every table of the round has expired (the server runs with
+``--table-idle``, default 6 s). In a round:
+
+- 200 *bot slots* each make a table of four bots (one hand, a built-in preset in turn), wait for its
+  log (polling ``GET /tables/{id}/log`` every second), and make the next, until the round's time is up;
+- 50 *people*, each a table with East a person and three ``efficiency`` bots, played over the table's
+  WebSocket: after a think time (``--think``, default 0.3 s) the person answers its prompt (a win when
+  offered, else a random action), and the time from sending the decision to the state that follows it
+  (the bots' answers included) is one *decision-to-update* latency; a finished hand starts another table.
+
+Errors (must be 0): an answer other than the one expected, a socket error message or an unexpected
+close, a state that does not follow within 30 s. Memory: the server's RSS (``/proc/PID/status``)
+after start, at the end of each round, and after that round's tables expired (a table is then gone:
+its log 404). The client runs in this process on the same machine: on a 2-core shared machine it
+takes part of the server's CPU; every round is shown.
+
+    python bench/bench_tables.py                      # 3 rounds of 20 s (about 2 minutes)
+    python bench/bench_tables.py --seconds 5 --rounds 1 --bots 40 --people 10 --no-write   # a smoke run
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import _benchlib as bl
+
+PRESETS = ("mistboard", "bga-old-style", "just-cards", "hk-classic", "playingcards-io")
+PACKAGES = ("fastapi", "starlette", "uvicorn", "uvloop", "httptools", "websockets", "httpx", "pydantic")
+TARGET_P99_MS = 50.0
+STATE_TIMEOUT = 30.0
+
+
+@dataclass
+class Round:
+    """What one round measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    bot_hands: int = 0
+    bot_tables: int = 0
+    human_hands: int = 0
+    human_tables: int = 0
+    ids: list[str] = field(default_factory=list)
+
+    def error(self, what: str) -> None:
+        if len(self.errors) < 20:
+            bl.log(f"  error: {what}")
+        self.errors.append(what)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(idle: float) -> tuple[subprocess.Popen[bytes], int]:
+    """``hkscore serve`` (one worker) with tables dropped after ``idle`` seconds without use."""
+    root = str(Path(__file__).resolve().parent.parent)
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    command = [sys.executable, "-m", "hkcore.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+               "--log-level", "warning", "--table-idle", str(idle), "--most-tables", "1000"]
+    proc = subprocess.Popen(command, cwd=tempfile.gettempdir(), env=env)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"hkscore serve stopped with status {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2):
+                return proc, port
+        except OSError:
+            time.sleep(0.2)
+    proc.terminate()
+    raise RuntimeError("hkscore serve did not start within 60 s")
+
+
+def rss_mib(pid: int) -> float:
+    """The resident memory of a process, in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+async def bot_slot(http: Any, until: float, out: Round, first: int) -> None:
+    """Tables of four bots one after another until ``until``."""
+    n = first
+    while time.monotonic() < until:
+        preset = PRESETS[n % len(PRESETS)]
+        n += 1
+        r = await http.post("/tables", json={"preset": preset, "seats": {s: "efficiency" if (n + i) % 3 else "simple"
+                                                                          for i, s in enumerate("ESWN")}})
+        if r.status_code != 201:
+            out.error(f"POST /tables (bots): {r.status_code} {r.text[:200]}")
+            await asyncio.sleep(1)
+            continue
+        tid = r.json()["id"]
+        out.bot_tables += 1
+        out.ids.append(tid)
+        while True:
+            await asyncio.sleep(1.0)
+            r = await http.get(f"/tables/{tid}/log")
+            if r.status_code == 200:
+                out.bot_hands += 1
+                break
+            if r.status_code != 409:
+                out.error(f"GET /tables/{tid}/log: {r.status_code} {r.text[:200]}")
+                break
+            if time.monotonic() >= until:
+                return  # the round is over: the table is left to expire
+
+
+def decision(rng: random.Random, prompt: dict[str, Any]) -> dict[str, Any]:
+    actions = prompt["actions"]
+    wins = [a for a in actions if a["act"] == "win"]
+    return {"prompt": prompt["prompt"], "seat": prompt["seat"], **(wins[0] if wins else rng.choice(actions))}
+
+
+async def person(http: Any, port: int, until: float, out: Round, rng: random.Random, think: float) -> None:
+    """A person at tables one after another until ``until``, over each table's socket."""
+    from websockets.asyncio.client import connect
+
+    while time.monotonic() < until:
+        r = await http.post("/tables", json={"preset": rng.choice(PRESETS), "seats": {
+            "E": "human", "S": "efficiency", "W": "efficiency", "N": "efficiency"}})
+        if r.status_code != 201:
+            out.error(f"POST /tables (person): {r.status_code} {r.text[:200]}")
+            await asyncio.sleep(1)
+            continue
+        created = r.json()
+        out.human_tables += 1
+        out.ids.append(created["id"])
+        try:
+            async with connect(f"ws://127.0.0.1:{port}/tables/{created['id']}/ws", max_size=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "seat": "E", "token": created["tokens"]["E"]}))
+                state = json.loads(await asyncio.wait_for(ws.recv(), STATE_TIMEOUT))
+                if state.get("type") != "state":
+                    out.error(f"hello answered {str(state)[:200]}")
+                    continue
+                while time.monotonic() < until:
+                    if state["status"] != "playing":
+                        out.human_hands += 1
+                        break
+                    prompt = state["prompt"]
+                    if prompt is None:  # nothing asked of this seat (cannot last: bots answer at once)
+                        state = json.loads(await asyncio.wait_for(ws.recv(), STATE_TIMEOUT))
+                        continue
+                    await asyncio.sleep(think * (0.5 + rng.random()))
+                    sent = state["version"]
+                    t0 = time.perf_counter()
+                    await ws.send(json.dumps({"type": "decision", "decision": decision(rng, prompt)}))
+                    while True:
+                        msg = json.loads(await asyncio.wait_for(ws.recv(), STATE_TIMEOUT))
+                        if msg["type"] == "error":
+                            out.error(f"socket error: {msg}")
+                            break
+                        if msg["version"] > sent:
+                            out.latencies.append(time.perf_counter() - t0)
+                            state = msg
+                            break
+                    else:  # pragma: no cover
+                        pass
+                    if msg["type"] == "error":
+                        break
+        except Exception as exc:  # noqa: BLE001 - every failure is an error of the run
+            out.error(f"person: {type(exc).__name__}: {exc}")
+
+
+async def one_round(port: int, seconds: float, bots: int, people: int, think: float, seed: int) -> Round:
+    import httpx
+
+    out = Round()
+    until = time.monotonic() + seconds
+    limits = httpx.Limits(max_connections=bots + people + 10, max_keepalive_connections=bots + people + 10)
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", limits=limits, timeout=30) as http:
+        tasks = [bot_slot(http, until, out, i) for i in range(bots)]
+        tasks += [person(http, port, until, out, random.Random(seed * 1000 + i), think) for i in range(people)]
+        await asyncio.gather(*tasks)
+    return out
+
+
+async def expired(port: int, ids: list[str], idle: float) -> float:
+    """Wait until the round's tables are gone (their logs 404); the seconds waited."""
+    import httpx
+
+    t0 = time.monotonic()
+    await asyncio.sleep(idle)
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+        probe = ids[:: max(1, len(ids) // 20)] or []
+        while True:
+            codes = [(await http.get(f"/tables/{tid}/log")).status_code for tid in probe]
+            if all(c == 404 for c in codes):
+                return time.monotonic() - t0
+            if time.monotonic() - t0 > idle * 3 + 30:
+                raise RuntimeError(f"tables still there {time.monotonic() - t0:.0f} s after the round")
+            await asyncio.sleep(0.5)
+
+
+def percentile(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(len(s) * q))] if s else float("nan")
+
+
+def render(meta: dict[str, Any], rounds: list[dict[str, Any]]) -> str:
+    rows = []
+    for i, r in enumerate(rounds, 1):
+        rows.append(f"| {i} | {r['seconds']:.0f} | {r['bot_tables']:,} | {r['bot_hands']:,} | {r['human_tables']:,} | "
+                    f"{r['human_hands']:,} | {r['decisions']:,} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
+                    f"{r['max_ms']:.1f} | {r['errors']} | {r['rss_end']:.0f} | {r['rss_expired']:.0f} |")
+    p99 = statistics.median(r["p99_ms"] for r in rounds)
+    errors = sum(r["errors"] for r in rounds)
+    return "\n".join([
+        "## Tables service",
+        "",
+        f"One `hkscore serve` worker on 127.0.0.1 (`--table-idle {meta['idle']:g}`), {meta['rounds']} rounds of "
+        f"{meta['seconds']:g} s: {meta['bots']} slots each keeping a table of four bots going (one hand, the "
+        f"built-in presets in turn; a new table once its log is there, polled every second) and "
+        f"{meta['people']} people, each at a table with three `efficiency` bots, playing over the table's "
+        f"WebSocket with a think time of {meta['think']:g} s (0.5 to 1.5 times) before each decision. "
+        "Latency: from a person's decision sent to the state that follows it (the bots' answers included). "
+        "The client runs on the same 2 cores as the server, and **the machine is shared** with other "
+        "agents' programs: runs differ, every round is shown.",
+        "",
+        "| round | s | bot tables | bot hands done | people's tables | people's hands done | decisions | p50 ms "
+        "| p99 ms | max ms | errors | RSS at end MiB | RSS after expiry MiB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        *rows,
+        "",
+        f"**Median p99 decision-to-update: {p99:.1f} ms** (target ≤ {TARGET_P99_MS:g} ms: "
+        f"{'met' if p99 <= TARGET_P99_MS else 'not met'}); errors: {errors}. Server RSS after start "
+        f"{meta['rss_start']:.0f} MiB; after each round's tables expired: "
+        f"{', '.join(format(r['rss_expired'], '.0f') for r in rounds)} MiB.",
+        "",
+        f"Machine: {meta['cpu']}, {meta['nproc']} CPUs, Python {meta['python']}, "
+        + ", ".join(f"{k} {v}" for k, v in meta["packages"].items())
+        + f"; {meta['date']}, git {meta['git']}.",
+    ])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=20.0, help="seconds of load a round (default 20)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
+    parser.add_argument("--bots", type=int, default=200, help="tables of four bots at once (default 200)")
+    parser.add_argument("--people", type=int, default=50, help="tables with a scripted person (default 50)")
+    parser.add_argument("--think", type=float, default=0.3, help="a person's think time, s (default 0.3)")
+    parser.add_argument("--idle", type=float, default=6.0, help="the server's --table-idle (default 6)")
+    parser.add_argument("--no-write", action="store_true", help="print the section only")
+    parser.add_argument("--no-wait", action="store_true", help="do not wait for other benchmarks to end (a smoke run)")
+    args = parser.parse_args()
+    if args.seconds * args.rounds > 60:
+        parser.error("at most 60 s of load in all (--seconds x --rounds)")
+    if not args.no_wait:
+        bl.wait_for_other_bench(600, bl.log)
+    meta = {**bl.machine_info(PACKAGES), "seconds": args.seconds, "rounds": args.rounds, "bots": args.bots,
+            "people": args.people, "think": args.think, "idle": args.idle}
+    proc, port = start_server(args.idle)
+    rounds = []
+    try:
+        first = json.dumps({"seats": {s: "efficiency" for s in "ESWN"}}).encode()
+        with urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/tables", data=first, headers={
+                "Content-Type": "application/json"}), timeout=30):
+            pass  # a first table: the bots and the engine loaded before the first figure
+        time.sleep(1)
+        meta["rss_start"] = rss_mib(proc.pid)
+        for i in range(args.rounds):
+            bl.log(f"round {i + 1}/{args.rounds}: {args.seconds:g} s, {args.bots} bot tables, {args.people} people")
+            t0 = time.monotonic()
+            r = asyncio.run(one_round(port, args.seconds, args.bots, args.people, args.think, i))
+            seconds = time.monotonic() - t0
+            rss_end = rss_mib(proc.pid)
+            waited = asyncio.run(expired(port, r.ids, args.idle))
+            rss_expired = rss_mib(proc.pid)
+            ms = [x * 1000 for x in r.latencies]
+            figures = {"seconds": seconds, "bot_tables": r.bot_tables, "bot_hands": r.bot_hands,
+                       "human_tables": r.human_tables, "human_hands": r.human_hands, "decisions": len(ms),
+                       "p50_ms": percentile(ms, 0.5), "p99_ms": percentile(ms, 0.99), "max_ms": max(ms, default=0),
+                       "errors": len(r.errors), "error_samples": r.errors[:20], "rss_end": rss_end,
+                       "rss_expired": rss_expired, "expiry_wait_s": waited}
+            bl.log(f"  {len(ms):,} decisions, p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms, "
+                   f"{r.bot_hands} bot hands, {len(r.errors)} errors, RSS {rss_end:.0f} -> {rss_expired:.0f} MiB")
+            rounds.append(figures)
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    section = render(meta, rounds)
+    out = None if args.no_write else Path(__file__).resolve().parent
+    bl.publish(out, "tables", section, {"meta": meta, "rounds": rounds}, "results_tables.json")
+    return 0 if all(r["errors"] == 0 for r in rounds) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
