@@ -352,3 +352,35 @@ def test_polling_when_the_socket_is_gone(browser: Any, url: str) -> None:
         _nothing_hidden_shown(shots, log, "E", PRESET)
     finally:
         page.context.close()
+
+
+def test_the_next_hand_of_a_match(browser: Any, url: str) -> None:
+    """A match: after the first hand the page offers the next one; in it the person sits where the deal's
+    rotation puts them (GAME.md's rotation as the log's end_hand names the next dealer)."""
+    page = _page(browser, url)
+    try:
+        page.goto(url + "/play")
+        page.wait_for_selector(f'#preset option[value="{PRESET}"]', state="attached")
+        page.select_option("#preset", PRESET)
+        page.check("#match")
+        page.fill("#seed", str(SEED))
+        page.click("#create")
+        page.wait_for_selector("#table[data-status]")
+        shots: list[dict[str, Any]] = []
+        while _move(page, shots):
+            pass
+        assert page.get_attribute("#table", "data-status") == "hand_over"
+        log = _log(url, _table_id(page))
+        end = next(r for r in log if r["event"] == "end_hand")
+        _check_result(_shown_result(page), log)
+        players = [log[0]["seats"][s] for s in SEATS]
+        dealer = players.index(end["next"]["dealer"])
+        mine = SEATS[(players.index(log[0]["seats"]["E"]) - dealer) % 4]
+        assert mine != "E", "the seed: a non-dealer wins hand 1, so the deal passes"
+        page.click("#next")
+        page.wait_for_function("() => document.querySelector('#table').dataset.status === 'playing'")
+        assert "Hand 2" in page.inner_text("#info")
+        assert page.get_attribute("#table", "data-seat") == mine
+        assert page.is_hidden("#result")
+    finally:
+        page.context.close()
