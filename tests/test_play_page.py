@@ -220,6 +220,10 @@ def test_a_hand_against_three_bots(browser: Any, url: str, width: int, height: i
     """A person plays a whole hand by clicks (and keys); the result shown is the log's, replayed."""
     page = _page(browser, url, width, height)
     try:
+        page.goto(url + "/play")
+        page.wait_for_selector("#seat-N option", state="attached")
+        assert page.is_hidden("#table") and page.is_visible("#start")
+        _shot(page, f"play-start-{width}.png", width)
         _open_table(page, url, seats={"E": "human", "S": "efficiency", "W": "efficiency", "N": "efficiency"})
         page.wait_for_selector("#table[data-status]")
         shots: list[dict[str, Any]] = []
@@ -248,6 +252,7 @@ def test_two_people_at_one_table(browser: Any, url: str) -> None:
         _open_table(east, url, seats={"E": "human", "S": "human", "W": "efficiency", "N": "efficiency"})
         east.wait_for_selector('#link-list [data-link="S"]')
         links = {s: east.get_attribute(f'#link-list [data-link="{s}"]', "href") for s in ("E", "S")}
+        _shot(east, "play-links-1280.png", 1280)
         assert all("#" in link and "token" not in link.split("#")[0] for link in links.values())
         east.goto(links["E"])
         south.goto(links["S"])
