@@ -84,7 +84,7 @@ def _open_table(page: Any, url: str, *, seats: dict[str, str], preset: str = PRE
 def _table_id(page: Any) -> str:
     from urllib.parse import parse_qs, urlparse
 
-    return parse_qs(urlparse(page.url).query)["table"][0]
+    return str(parse_qs(urlparse(page.url).query)["table"][0])
 
 
 def _log(url: str, table: str) -> list[dict[str, Any]]:
@@ -123,7 +123,7 @@ def _seen_by(log: list[dict[str, Any]], seat: str, upto: int, preset: str) -> Co
     public: Counter[str] = Counter()
     shows_kongs = hkcore.load_preset(preset).table.show_concealed_kongs
     for r in log[1:1 + upto]:
-        ev, s = r["event"], r.get("seat")
+        ev, s = r["event"], str(r.get("seat"))
         if ev == "draw":
             hands[s][r["tile"]] += 1
         elif ev == "bonus":
@@ -387,5 +387,18 @@ def test_the_next_hand_of_a_match(browser: Any, url: str) -> None:
         assert "Hand 2" in page.inner_text("#info")
         assert page.get_attribute("#table", "data-seat") == mine
         assert page.is_hidden("#result")
+    finally:
+        page.context.close()
+
+
+def test_a_house_preset_with_an_error(browser: Any, url: str) -> None:
+    """A pasted house preset the service refuses: its problem shown, naming the key; no table opened."""
+    page = _page(browser, url, 390, 844)
+    try:
+        _open_table(page, url, seats={"E": "human", "S": "efficiency", "W": "efficiency", "N": "efficiency"},
+                    toml='extends = "hk-classic"\n[table]\nclaim_seconds = "soon"\n')
+        page.wait_for_selector("#problem:not([hidden])")
+        assert "claim_seconds" in page.inner_text("#problem")
+        assert page.is_visible("#start") and page.is_hidden("#table") and "table=" not in page.url
     finally:
         page.context.close()

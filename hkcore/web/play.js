@@ -196,7 +196,7 @@ function nextHand() { send({ type: "next" }, "/next", {}); }
 
 function show(state) {
   if (current && state.version < current.version) return;  // an older answer, overtaken
-  if (!current || state.version !== current.version || pending) pending = false;
+  pending = false;
   current = state;
   deadlineAt = state.deadline_ms == null ? null : Date.now() + state.deadline_ms;
   render(state);
