@@ -4,7 +4,7 @@ tables with a scripted person over WebSockets at once (issue 26).
 
 A bounded run: ``--rounds`` rounds (default 3) of ``--seconds`` each (default 20: 60 s of load in
 all), each followed by a wait until every table of the round has expired (the server runs with
-``--table-idle``, default 6 s). In a round:
+``--table-idle``, default 15 s). In a round:
 
 - 200 *bot slots* each make a table of four bots (one hand, a built-in preset in turn), wait for its
   log (polling ``GET /tables/{id}/log`` every second), and make the next, until the round's time is up;
@@ -102,13 +102,31 @@ def rss_mib(pid: int) -> float:
     raise RuntimeError("no VmRSS")
 
 
+async def ask(http: Any, method: str, path: str, **kwargs: Any) -> Any:
+    """One request; sent again once when the server had just closed the kept-alive connection it went on
+    (uvicorn closes one idle for 5 s: a request can cross the close; an HTTP client retries it)."""
+    import httpx
+
+    try:
+        return await http.request(method, path, **kwargs)
+    except (httpx.RemoteProtocolError, httpx.ConnectError, httpx.ReadError, httpx.WriteError):
+        return await http.request(method, path, **kwargs)
+
+
 async def bot_slot(http: Any, until: float, out: Round, first: int) -> None:
     """Tables of four bots one after another until ``until``."""
+    try:
+        await _bot_slot(http, until, out, first)
+    except Exception as exc:  # noqa: BLE001 - every failure is an error of the run
+        out.error(f"bot slot: {type(exc).__name__}: {exc}")
+
+
+async def _bot_slot(http: Any, until: float, out: Round, first: int) -> None:
     n = first
     while time.monotonic() < until:
         preset = PRESETS[n % len(PRESETS)]
         n += 1
-        r = await http.post("/tables", json={"preset": preset, "seats": {s: "efficiency" if (n + i) % 3 else "simple"
+        r = await ask(http, "POST", "/tables", json={"preset": preset, "seats": {s: "efficiency" if (n + i) % 3 else "simple"
                                                                           for i, s in enumerate("ESWN")}})
         if r.status_code != 201:
             out.error(f"POST /tables (bots): {r.status_code} {r.text[:200]}")
@@ -119,7 +137,7 @@ async def bot_slot(http: Any, until: float, out: Round, first: int) -> None:
         out.ids.append(tid)
         while True:
             await asyncio.sleep(1.0)
-            r = await http.get(f"/tables/{tid}/log")
+            r = await ask(http, "GET", f"/tables/{tid}/log")
             if r.status_code == 200:
                 out.bot_hands += 1
                 break
@@ -141,7 +159,7 @@ async def person(http: Any, port: int, until: float, out: Round, rng: random.Ran
     from websockets.asyncio.client import connect
 
     while time.monotonic() < until:
-        r = await http.post("/tables", json={"preset": rng.choice(PRESETS), "seats": {
+        r = await ask(http, "POST", "/tables", json={"preset": rng.choice(PRESETS), "seats": {
             "E": "human", "S": "efficiency", "W": "efficiency", "N": "efficiency"}})
         if r.status_code != 201:
             out.error(f"POST /tables (person): {r.status_code} {r.text[:200]}")
@@ -208,7 +226,7 @@ async def expired(port: int, ids: list[str], idle: float) -> float:
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
         probe = ids[:: max(1, len(ids) // 20)] or []
         while True:
-            codes = [(await http.get(f"/tables/{tid}/log")).status_code for tid in probe]
+            codes = [(await ask(http, "GET", f"/tables/{tid}/log")).status_code for tid in probe]
             if all(c == 404 for c in codes):
                 return time.monotonic() - t0
             if time.monotonic() - t0 > idle * 3 + 30:
@@ -239,7 +257,8 @@ def render(meta: dict[str, Any], rounds: list[dict[str, Any]]) -> str:
         f"WebSocket with a think time of {meta['think']:g} s (0.5 to 1.5 times) before each decision. "
         "Latency: from a person's decision sent to the state that follows it (the bots' answers included). "
         "The client runs on the same 2 cores as the server, and **the machine is shared** with other "
-        "agents' programs: runs differ, every round is shown.",
+        f"agents' programs (load average {meta['loadavg_at_start']} at the start): runs differ, every round "
+        "is shown.",
         "",
         "| round | s | bot tables | bot hands done | people's tables | people's hands done | decisions | p50 ms "
         "| p99 ms | max ms | errors | RSS at end MiB | RSS after expiry MiB |",
@@ -264,7 +283,7 @@ def main() -> int:
     parser.add_argument("--bots", type=int, default=200, help="tables of four bots at once (default 200)")
     parser.add_argument("--people", type=int, default=50, help="tables with a scripted person (default 50)")
     parser.add_argument("--think", type=float, default=0.3, help="a person's think time, s (default 0.3)")
-    parser.add_argument("--idle", type=float, default=6.0, help="the server's --table-idle (default 6)")
+    parser.add_argument("--idle", type=float, default=15.0, help="the server's --table-idle (default 15)")
     parser.add_argument("--no-write", action="store_true", help="print the section only")
     parser.add_argument("--no-wait", action="store_true", help="do not wait for other benchmarks to end (a smoke run)")
     args = parser.parse_args()

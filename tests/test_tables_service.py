@@ -202,6 +202,14 @@ def test_every_seat_a_bot_plays_on_by_itself(client: TestClient) -> None:
     assert log[-1]["event"] in ("end_hand", "end_match") and replay(log) == log
 
 
+def test_the_bots_offered(client: TestClient) -> None:
+    r = client.get("/bots")
+    assert r.status_code == 200
+    bots = r.json()
+    assert {b["name"] for b in bots[:3]} == {"random", "simple", "efficiency"}  # docs/bots.md: built-ins first
+    assert all(b["description"] for b in bots[:3])
+
+
 # --------------------------------------------------------------------- refusals
 
 

@@ -210,6 +210,13 @@ class TableRequest(StrictRequest):
                                           "name for a bot)")
 
 
+class BotListing(BaseModel):
+    """A bot a seat may be given (``GET /bots``)."""
+
+    name: str
+    description: str = Field(description="the first line of the bot's docstring (may be empty)")
+
+
 class TableCreated(BaseModel):
     """``POST /tables``'s answer: the table's id, one secret token per human seat and the page's link for each."""
 

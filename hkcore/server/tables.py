@@ -89,7 +89,7 @@ class Listener:
 
     home: str
     wake: asyncio.Event = field(default_factory=asyncio.Event)
-    errors: deque[dict[str, Any]] = field(default_factory=deque)
+    errors: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=16))  # a flood keeps the last
     closing: int | None = None
 
 

@@ -13,7 +13,7 @@ from fastapi.responses import Response
 from hkcore.errors import HkcoreError, TableError, shown
 from hkcore.preset import Preset
 from hkcore.server.catalog import ServerPresets, app_presets, is_toml
-from hkcore.server.models import TableCreated, TableDecision, TableRequest, TableSeat, TableState
+from hkcore.server.models import BotListing, TableCreated, TableDecision, TableRequest, TableSeat, TableState
 from hkcore.server.openapi import ERRORS, NDJSON, RawJSON, problems
 from hkcore.server.problems import ApiError, guard
 from hkcore.server.tables import (HELLO_SECONDS, HUMAN, MAX_MESSAGE, MOST_SOCKETS, Listener, LiveTable,
@@ -68,6 +68,17 @@ def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, ta
     live: LiveTable = guard(None, lambda: LiveTable(table_id, preset, ref, seats, names, body.match, seed,
                                                     float(claim), registry.now, bots))
     return live
+
+
+@router.get("/bots", response_model=list[BotListing])
+async def list_bots(request: Request) -> RawJSON:
+    """The bots a seat may be given: the built-in ones, then those of installed packages (as when the server
+    started)."""
+    out = []
+    for name, factory in registry_of(request.app).bots.items():
+        doc = (getattr(factory, "__doc__", None) or "").strip()
+        out.append({"name": name, "description": doc.splitlines()[0] if doc else ""})
+    return RawJSON(json.dumps(out, ensure_ascii=False))
 
 
 @router.post("/tables", status_code=201, response_model=TableCreated,
