@@ -6,7 +6,7 @@
 // browser as part of the URL): /play?table=ID&seat=S#TOKEN.
 "use strict";
 
-const FALLBACK_BOTS = ["efficiency", "simple", "random"];  // when the service lists no bots (GET /bots)
+const FALLBACK_BOTS = ["random", "simple", "efficiency"];  // when the service lists no bots (GET /bots)
 const POLL_MS = 1000;
 const ACT_KEYS = { p: "pass", c: "chow", u: "pung", k: "kong", w: "win" };
 
@@ -52,17 +52,20 @@ async function getJSON(path) {
 
 async function startScreen() {
   $("start").hidden = false;
-  let bots = FALLBACK_BOTS;
+  let bots = FALLBACK_BOTS.map((name) => ({ name, description: "" }));
   try {
     const listed = await getJSON("/bots");
-    if (Array.isArray(listed) && listed.length) bots = listed.map((b) => (typeof b === "string" ? b : b.name));
-  } catch (_) { /* the contract's built-in names */ }
+    if (Array.isArray(listed) && listed.length) bots = listed;
+  } catch (_) { /* the built-in names */ }
+  const names = bots.map((b) => b.name);
+  const usual = names.includes("efficiency") ? "efficiency" : names[0];  // the strongest built-in bot
   fill($("seat-choices"), ...SEATS.map((s) => {
-    const options = [["human", "a person"], ...bots.map((b) => [b, `bot: ${b}`])];
+    const options = [["human", "a person", ""], ...bots.map((b) => [b.name, `bot: ${b.name}`, b.description || ""])];
     return el("div", { class: "seat-choice" },
       el("label", { for: `seat-${s}`, text: seatLabel(s) }),
       el("select", { id: `seat-${s}`, "data-seat": s },
-        ...options.map(([v, t]) => el("option", { value: v, text: t, selected: v === (s === "E" ? "human" : bots[0]) }))));
+        ...options.map(([v, t, about]) => el("option", { value: v, text: t, title: about || null,
+          selected: v === (s === "E" ? "human" : usual) }))));
   }));
   try {
     const presets = await getJSON("/presets");
