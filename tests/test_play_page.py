@@ -405,3 +405,43 @@ def test_a_house_preset_with_an_error(browser: Any, url: str) -> None:
         assert page.is_visible("#start") and page.is_hidden("#table") and "table=" not in page.url
     finally:
         page.context.close()
+
+
+def test_a_person_wins_by_the_advice(browser: Any, url: str) -> None:
+    """The status line names the discards that leave the hand waiting, and for the picked one its waits and
+    their value, as the service's advice has them; a person who follows it (seed 16) wins, and the page says so."""
+    page = _page(browser, url)
+    try:
+        _open_table(page, url, seats={"E": "human", "S": "efficiency", "W": "efficiency", "N": "efficiency"}, seed=16)
+        page.wait_for_selector("#table[data-status]")
+        table, token = _table_id(page), page.url.split("#", 1)[1]
+        advised = 0
+        while True:
+            page.wait_for_function(READY)
+            if page.get_attribute("#table", "data-status") != "playing":
+                break
+            acts = page.eval_on_selector_all(ENABLED, "bs => bs.map((b) => b.dataset.act)")
+            best = (page.get_attribute("#status", "data-discards") or "").split()
+            if "win" in acts:
+                page.click('#actions [data-act="win"]')
+            elif "pass" in acts:
+                page.click('#actions [data-act="pass"]')
+            elif best:
+                if page.get_attribute(".hand-row .picked", "data-hand-tile") != best[0]:
+                    page.click(f'.hand-row [data-hand-tile="{best[0]}"] >> nth=-1')
+                state = json.loads(call(f"{url}/tables/{table}?seat=E", headers={"Authorization": f"Bearer {token}"})[2])
+                waits = state["advice"]["discards"][0]["waits"]
+                text = page.inner_text("#status")
+                assert f"discard {best[0]}: waiting on" in text
+                for w in waits:
+                    assert f"{w['tile']} {w['value']} {state['preset']['unit']}" in text
+                advised += 1
+                page.click('#actions [data-act="discard"]')
+            else:
+                page.click(".hand-row .picked")
+        assert advised > 0
+        assert page.inner_text("#result-title").startswith("You win")
+        _shot(page, "play-win-1280.png", 1280)
+        _check_result(_shown_result(page), _log(url, table))
+    finally:
+        page.context.close()

@@ -386,6 +386,7 @@ function renderStatus(state) {
   const a = state.advice;
   const line = $("status");
   const unit = state.preset.unit;
+  line.dataset.discards = a && !state.result ? (a.discards || []).map((x) => x.discard).join(" ") : "";
   if (!a || state.result) { fill(line); return; }
   const parts = [];
   if (a.tiles_away < 0) parts.push("complete");
@@ -400,6 +401,11 @@ function renderStatus(state) {
   fill(line, el("span", { class: "advice", text: parts.join("; ") }),
     ...a.notes.map((n) => el("span", { class: "note", text: n })),
     ...bad.slice(0, 2).map((w) => el("span", { class: "note", text: `${w.tile}: ${w.reason}` })));
+}
+
+function who(state, s) {  // "You (East)", "Ann (South)", "West"
+  const name = s === state.seat ? "You" : state.names[s];
+  return name && name !== SEAT_NAMES[s] ? `${name} (${SEAT_NAMES[s]})` : SEAT_NAMES[s];
 }
 
 function renderResult(state) {
@@ -419,7 +425,7 @@ function renderResult(state) {
     const h = w.hand || {};
     const how = w.from ? `on ${SEAT_NAMES[w.from]}'s ${w.robbing ? "kong" : "discard"} ${w.tile || ""}` : w.tile ? `by self-draw, ${w.tile}` : "on bonus tiles";
     return el("article", { class: "won", "data-winner": w.winner, "data-value": String(w.value) },
-      el("p", { class: "how", text: `${state.names[w.winner] || SEAT_NAMES[w.winner]} (${SEAT_NAMES[w.winner]}) won ${how}` }),
+      el("p", { class: "how", text: `${who(state, w.winner)} won ${how}` }),
       el("div", { class: "win-hand" }, tileRow(expand(h.tiles || ""), "concealed-tiles"),
         ...(h.melds || []).map(meldTiles), h.win_tile ? el("span", { class: "win-tile" }, "won on ", shown(h.win_tile, { class: "tile win" })) : null),
       el("table", { class: "patterns" }, el("tbody", {}, ...w.patterns.map((p) => el("tr", { "data-pattern": p.id },
