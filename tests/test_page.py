@@ -9,43 +9,21 @@ page is the same; the service tests cover that core).
 """
 from __future__ import annotations
 
-import base64
-import os
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.browser import ARTIFACTS, CHROMIUM, colours, why_not
+from helpers.serving import running
 
 import hkcore
 from hkcore.notation import format_hand
 from hkcore.tiles import parse_tiles
-from helpers.serving import missing_server_deps, running
 
 README_HAND = "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N"
 WAITING_HAND = "123m456p789s11z22z"  # 13 tiles, no winning tile: waiting on 1z or 2z
-CHROMIUM = os.environ.get("HKCORE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(os.environ.get("HKCORE_ARTIFACTS") or Path(tempfile.gettempdir()) / "hkcore-artifacts")
-
-
-def _why_not() -> str | None:
-    if os.environ.get("HKCORE_PURE_PYTHON") == "1":
-        return "the page test runs once, on the compiled core (the pure-Python run skips it to save time)"
-    missing = missing_server_deps()
-    if missing:
-        return missing
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (pip install playwright; the browser is Debian's chromium)"
-    if not Path(CHROMIUM).is_file():
-        return f"no chromium at {CHROMIUM} (apt-get install chromium, or set HKCORE_CHROMIUM)"
-    return None
-
-
-pytestmark = pytest.mark.skipif(_why_not() is not None, reason=str(_why_not()))
+pytestmark = pytest.mark.skipif(why_not() is not None, reason=str(why_not()))
 
 
 @pytest.fixture(scope="module")
@@ -105,20 +83,8 @@ def _looks_whole(page: Any, width: int, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     shot = ARTIFACTS / name
     png = page.screenshot(path=str(shot), full_page=True)
-    colours = _colours(page, png)
-    assert colours > 200, f"{shot}: only {colours} distinct colours; is the page blank?"
-
-
-def _colours(page: Any, png: bytes) -> int:
-    """Distinct colours of a PNG, counted by the browser (no imaging library needed)."""
-    data = "data:image/png;base64," + base64.b64encode(png).decode()
-    return int(page.evaluate("""async (src) => {
-        const img = new Image(); img.src = src; await img.decode();
-        const c = document.createElement('canvas'); c.width = img.width; c.height = img.height;
-        const g = c.getContext('2d'); g.drawImage(img, 0, 0);
-        const d = g.getImageData(0, 0, c.width, c.height).data; const seen = new Set();
-        for (let i = 0; i < d.length; i += 4) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-        return seen.size; }""", data))
+    seen = colours(page, png)
+    assert seen > 200, f"{shot}: only {seen} distinct colours; is the page blank?"
 
 
 @pytest.mark.parametrize("width,height", [(390, 844), (1280, 900)], ids=["phone", "wide"])

@@ -6,24 +6,11 @@
 // the notation back: the two stay in step.
 "use strict";
 
-const SUITS = { m: ["Characters", "萬"], p: ["Dots", "筒"], s: ["Bamboo", "索"] };
-// Honours 1z..7z. The faces are drawn (text and CSS), never Unicode tile code
-// points: there the dragons run red, green, white, the reverse of 5z..7z.
-const HONOURS = [
-  ["1z", "東", "East wind", "wind"], ["2z", "南", "South wind", "wind"], ["3z", "西", "West wind", "wind"],
-  ["4z", "北", "North wind", "wind"], ["5z", "", "White dragon", "white"], ["6z", "發", "Green dragon", "green"],
-  ["7z", "中", "Red dragon", "red"],
-];
-// Hong Kong numbering of the bonus tiles (not the Unicode order of the flowers)
-const FLOWERS = ["梅 plum", "蘭 orchid", "菊 chrysanthemum", "竹 bamboo"];
-const SEASONS = ["春 spring", "夏 summer", "秋 autumn", "冬 winter"];
-const SEATS = ["E", "S", "W", "N"];
-const ORDER = "mpsz";
+// the tiles, their names and faces, SEATS, SEAT_NAMES, el and $: tiles.js
 // a request names at most this many presets (hkcore.server.MOST_PRESETS): more are asked in groups
 const MOST_PRESETS = 64;
 // docs/rules.md's example hand: scored on first load, so the results panel is never blank
 const EXAMPLE = "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N";
-const SEAT_NAMES = { E: "East", S: "South", W: "West", N: "North" };
 
 const state = {
   tiles: [], melds: [], win: null, self: false, discarder: "", seat: "E", round: "E",
@@ -34,64 +21,6 @@ let asked = 0;
 let timer = null;
 // the preset of one's own table, shown first and marked; kept in the URL (?pin=ID)
 let pinned = new URLSearchParams(location.search).get("pin") || "";
-
-const $ = (id) => document.getElementById(id);
-
-function el(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
-
-function tileName(code) {
-  const suit = code[1];
-  if (SUITS[suit]) return `${code[0]} of ${SUITS[suit][0]}`;
-  return HONOURS[Number(code[0]) - 1][2];
-}
-
-function tileFace(code, attrs) {
-  const suit = code[1];
-  const parts = [];
-  let kind = suit;
-  if (SUITS[suit]) {
-    parts.push(el("span", { class: "rank", text: code[0] }), el("span", { class: "face", lang: "zh-Hant", text: SUITS[suit][1] }));
-  } else {
-    const h = HONOURS[Number(code[0]) - 1];
-    kind = h[3];
-    parts.push(el("span", { class: "face", lang: "zh-Hant", text: h[1] }));
-  }
-  parts.push(el("span", { class: "code", text: code }));
-  return el("button", { type: "button", class: `tile ${kind}`, ...attrs }, ...parts);
-}
-
-function sortKey(code) { return ORDER.indexOf(code[1]) * 10 + Number(code[0]); }
-
-function tileString(codes) {
-  const sorted = [...codes].sort((a, b) => sortKey(a) - sortKey(b));
-  let out = "";
-  for (const s of ORDER) {
-    const digits = sorted.filter((c) => c[1] === s).map((c) => c[0]).join("");
-    if (digits) out += digits + s;
-  }
-  return out;
-}
-
-function expand(text) {  // "234m55z" -> ["2m","3m","4m","5z","5z"]
-  const out = [];
-  let digits = "";
-  for (const ch of text) {
-    if (/[0-9]/.test(ch)) digits += ch;
-    else if (ORDER.includes(ch)) { for (const d of digits) out.push(d + ch); digits = ""; }
-  }
-  return out;
-}
 
 function used(code) {
   let n = state.tiles.filter((c) => c === code).length;

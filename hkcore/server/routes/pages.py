@@ -1,4 +1,5 @@
-"""The page at ``/``, the API page at ``/docs`` and their files under ``/web/`` (hkcore/web)."""
+"""The page at ``/``, the table page at ``/play``, the API page at ``/docs`` and their files under ``/web/``
+(hkcore/web)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -32,6 +33,12 @@ def _page(name: str) -> FileResponse:
 def page() -> FileResponse:
     """The scoring page."""
     return _page("index.html")
+
+
+@router.get("/play")
+def play() -> FileResponse:
+    """The table page: open a table, play a seat (its token in the URL's fragment)."""
+    return _page("play.html")
 
 
 @router.get("/docs")
