@@ -70,6 +70,7 @@ _WHERE = {
     "Match": "hkcore.table.match",
     "replay": "hkcore.table.replay",
     "ReplayError": "hkcore.table.replay",
+    "Env": "hkcore.table.env",
     "simulate": "hkcore.simulation",
     "SimulationSummary": "hkcore.simulation",
     "TableError": "hkcore.errors",
@@ -93,7 +94,7 @@ __all__ = [
     "Claim", "legal_claims", "may_discard", "resolve_claims", "Hand", "Meld", "Position", "PatternScore",
     "ScoreResult", "Preset", "PresetError", "load_preset", "presets", "PluginError", "register_plugin",
     "reload_plugins", "unregister_plugin", "hookimpl", "is_complete", "readings", "tiles_away", "waits",
-    "Table", "Match", "replay", "ReplayError", "simulate", "SimulationSummary", "TableError", "HandError",
+    "Table", "Match", "replay", "ReplayError", "Env", "simulate", "SimulationSummary", "TableError", "HandError",
     "HkcoreError", "TileError", "TILES", "Tile", "format_tiles", "parse_tiles", "tile", "core", "notation",
 ]
 
@@ -134,6 +135,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs: each name re
     from hkcore.questions import (is_complete as is_complete, readings as readings, tiles_away as tiles_away,
                                   waits as waits)
     from hkcore.simulation import SimulationSummary as SimulationSummary, simulate as simulate
+    from hkcore.table.env import Env as Env
     from hkcore.table.match import Match as Match
     from hkcore.table.replay import ReplayError as ReplayError, replay as replay
     from hkcore.table.table import Table as Table

@@ -2,6 +2,6 @@
 
 import sys
 
-from hkcore.cli import main
+from hkcore.console import main
 
 sys.exit(main())

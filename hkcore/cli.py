@@ -12,7 +12,8 @@
     hkscore decompose TILES                readings, tiles away and waits
     hkscore sample --n N --seed S          random complete hands, one JSON line each
     hkscore report FILE|- --out DIR        hands under several presets: summary.json, summary.md,
-                                           report.html
+                                           report.html (FILE a simulation's summary.json: its report)
+    hkscore report --simulate --out DIR    a simulation and its report (rule economics)
     hkscore serve [--port 8000]            the HTTP service and the scoring page (the server extra)
 
 Every command takes ``--json``; the commands that print a table (compare,
@@ -47,7 +48,7 @@ from hkcore.cli_common import (
 )
 from hkcore.cli_hand import add_hand_commands
 from hkcore.cli_presets import add_preset_commands
-from hkcore.cli_simulate import add_simulate_commands
+from hkcore.cli_simulate import add_simulate_commands, add_simulation_options
 from hkcore.cli_table import add_table_commands
 from hkcore.errors import HkcoreError
 from hkcore.notation import format_hand, unicode_hand
@@ -256,9 +257,12 @@ def _counted(lines: Iterator[tuple[int, bytes]], source: str) -> Iterator[bytes]
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
+    from hkcore.cli_simulate import simulation_report_wanted, write_simulation_report_for
     from hkcore.report import report_folder, require_matplotlib, write_report
     from hkcore.summary import compare_many
 
+    if simulation_report_wanted(args):
+        return write_simulation_report_for(args)
     require_matplotlib()  # before reading any hand
     report_folder(args.out)
     refs = preset_list(args.preset) if args.preset else ["all"]
@@ -357,11 +361,13 @@ def build_parser() -> argparse.ArgumentParser:
     sa.set_defaults(func=_cmd_sample)
 
     rp = sub.add_parser("report", help="many hands under several presets: summary.json, summary.md, report.html")
-    rp.add_argument("source", help="a JSON-lines file of hands (one hand a line: JSON or notation), - for stdin")
+    rp.add_argument("source", nargs="?", help="a JSON-lines file of hands (one hand a line: JSON or notation), "
+                                              "- for stdin; or a simulation's summary.json (its report)")
     rp.add_argument("--preset", "-p", action="append",
                     help="preset id or TOML path, repeatable; 'all' for every built-in (the default)")
     rp.add_argument("--out", "-o", required=True, help="the folder to write the report into (made if missing)")
     rp.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
+    add_simulation_options(rp)
     output_options(rp, "summary.json's content instead of the paths written")
     rp.set_defaults(func=_cmd_report)
     sv = sub.add_parser("serve", help="the HTTP service (JSON API, /docs) and the scoring page at /")

@@ -12,6 +12,9 @@ same compressed files read by their suffix, the same refused). ``compare_frame(f
 does so for a column of a Dask dataframe (Parquet files read with
 ``dask.dataframe.read_parquet``, for instance): JSON text, notation, or a
 struct column of hand fields, in which a null field counts as absent.
+``simulate(presets, bots, hands=N, seed=S)`` plays a simulation
+(docs/simulation.md) in shards of consecutive walls, one task each, and
+returns the same ``SimulationSummary`` as ``hkcore.simulate``.
 
 The presets travel to the workers as ``batch.spec`` values (a built-in id,
 a path, or the preset's TOML) and each partition compiles them with
@@ -46,9 +49,17 @@ from hkcore.batch import Specs, check_picklable, compile_specs, specs_for
 from hkcore.errors import HkcoreError, shown
 from hkcore.lines import block_lines, check_compression
 from hkcore.preset import Preset
+from hkcore.simulation import (
+    Plan,
+    SimulationSummary,
+    check_walls,
+    plan,
+    play_walls,
+    wall_ranges,
+)
 from hkcore.summary import ComparisonSummary, Tally, empty_for, resolve
 
-__all__ = ["compare_bag", "compare_files", "compare_frame"]
+__all__ = ["compare_bag", "compare_files", "compare_frame", "simulate"]
 
 Presets = Iterable[str | Path | Preset] | str | Path | Preset | None
 
@@ -217,3 +228,27 @@ def _merge(parts: Iterable[ComparisonSummary], empty: ComparisonSummary) -> Comp
     """Consecutive partitions' summaries added in order (Dask leaves out empty partitions)."""
     parts = list(parts)
     return reduce(add, parts) if parts else empty
+
+
+def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, hands: int = 100, seed: int = 0,
+             first: int = 0, shards: int | None = None, scheduler: str | None = None) -> SimulationSummary:
+    """``hkcore.simulate`` on Dask: the walls ``first`` .. ``first + hands - 1``
+    split into ``shards`` ranges of consecutive walls (default: up to 32),
+    each played by one task, their summaries added. Equal to
+    ``hkcore.simulate(presets, bots, hands=hands, seed=seed, first=first)``.
+    ``scheduler``: as for ``dask.compute`` (default: the active client, else
+    Dask's default for bags)."""
+    check_walls(hands, seed, first)
+    if shards is not None and not (type(shards) is int and shards >= 1):
+        raise HkcoreError(f"shards: expected a whole number 1 or more, got {shown(shards)}")
+    the_plan = plan(presets, bots, seed)  # a bad preset or bot is an error here, before any task runs
+    check_picklable(the_plan.specs.plugins, cloudpickle.dumps)
+    parts = wall_ranges(hands, shards or 32, first)
+    bag = db.from_sequence(parts, npartitions=len(parts))
+    total = bag.map(partial(_play_range, the_plan=the_plan)).fold(add, add)
+    result: SimulationSummary = total.compute(scheduler=scheduler)
+    return result
+
+
+def _play_range(part: tuple[int, int], the_plan: Plan) -> SimulationSummary:
+    return play_walls(the_plan, part[0], part[1])

@@ -60,10 +60,16 @@ def write_report(summary: ComparisonSummary, out: str | Path, presets: Sequence[
     folder = report_folder(out)
     files = {"summary.json": summary_json(summary), "summary.md": markdown(summary),
              "report.html": page(summary, presets)}
+    return write_files(folder, files)
+
+
+def write_files(folder: Path, files: dict[str, str]) -> list[Path]:
+    """Write each named text into ``folder``; the paths written. An interrupted
+    write leaves no file that looks complete."""
     written = []
     for name, text in files.items():
         path = folder / name
-        partial = folder / f".{name}.partial"  # an interrupted write leaves no file that looks complete
+        partial = folder / f".{name}.partial"
         partial.write_text(text, encoding="utf-8")
         partial.replace(path)
         written.append(path)
@@ -597,3 +603,24 @@ def _figures(summary: ComparisonSummary) -> dict[str, str]:
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     out["payout"] = _svg(fig)
     return out
+
+
+# --------------------------------------------------------------------------
+# the page helpers the simulation's report shares (hkcore.simulation_report)
+
+#: the report pages' style sheet
+PAGE_CSS = _CSS
+#: ``data-`` attributes from keywords (``None`` left out), escaped
+data_attrs = _attrs
+#: a table cell of escaped text with ``data-`` attributes
+cell = _td
+#: a matplotlib figure as inline SVG (from ``<svg``)
+svg = _svg
+#: text matplotlib draws as it is (no mathtext)
+plain_text = _plain
+#: pattern id -> (English, Chinese) name, from the current plugins
+pattern_names = _names
+#: a rule's value as the rules table shows it (none for absent, yes/no, a payment table by its scheme)
+rule_value = _value
+#: rows (the first the header) as a GitHub Markdown table
+md_table = _md_table

@@ -256,6 +256,24 @@ def run_service(inputs: int, seed: int, slow_clients: int) -> Counter[str]:
     return tally
 
 
+def run_interrupts(rounds: int, seed: int) -> Counter[str]:
+    """The interrupt area: ``rounds`` long commands, each sent SIGINT at a random moment."""
+    import importlib.util
+
+    from helpers.interrupts import Interrupted, interrupt_round
+
+    rnd = random.Random(seed)
+    tally: Counter[str] = Counter()
+    folder = Path(tempfile.mkdtemp(prefix="hkcore-interrupts-"))
+    have_report = importlib.util.find_spec("matplotlib") is not None
+    for _ in range(rounds):
+        try:
+            interrupt_round(rnd, folder, tally, have_report)
+        except Interrupted as exc:
+            raise Escape(f"interrupt: {exc}") from None
+    return tally
+
+
 def _rss(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text(encoding="ascii").splitlines():
         if line.startswith("VmRSS:"):
@@ -270,12 +288,16 @@ def main() -> int:
     parser.add_argument("--service", type=int, default=0, metavar="N",
                         help="also N hostile requests to a real hkscore serve on loopback (the service area)")
     parser.add_argument("--slow-clients", type=int, default=50, help="slow clients at once in the service area")
+    parser.add_argument("--interrupts", type=int, default=0, metavar="N",
+                        help="also N long hkscore commands interrupted by a Ctrl-C at a random moment")
     args = parser.parse_args()
     start = time.time()
     try:
         tally = run(args.inputs, args.seed)
         if args.service:
             tally += run_service(args.service, args.seed, args.slow_clients)
+        if args.interrupts:
+            tally += run_interrupts(args.interrupts, args.seed)
     except Escape as exc:
         print(f"ESCAPE: {exc}", file=sys.stderr)
         return 1

@@ -29,7 +29,7 @@ def play(preset: str, seed: int, bot: str) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("preset", builtin_ids())
-@pytest.mark.parametrize("bot", ["random", "simple", "efficiency"])
+@pytest.mark.parametrize("bot", ["random", "simple", "efficiency", "value"])
 def test_bots_play_whole_hands_legally_and_alike_for_a_seed(preset: str, bot: str) -> None:
     for seed in (1, 2):
         first = play(preset, seed, bot)
@@ -102,3 +102,90 @@ def test_bots_are_listed_and_a_bad_name_is_refused() -> None:
     with pytest.raises(TableError) as err:
         make_bot("cleverest", PRESET)
     assert err.value.field == "bot" and "efficiency" in str(err.value)
+
+
+# --------------------------------------------------------------------------
+# value: positions worked by hand from the preset's values (docs/rules.md) and docs/bots.md's rules
+
+HK = load_preset("hk-classic")  # minimum 3 faan; half flush 3, full flush 7, concealed hand 1, self-draw 1
+
+
+def seat_prompt(tiles: str, drawn: str | None, actions: list[dict[str, Any]], *, melds: dict[str, list[Any]],
+                phase: str = "turn", tile: str | None = None, ponds: dict[str, str] | None = None,
+                live_left: int = 60) -> dict[str, Any]:
+    """E's prompt under hk-classic (no bonus tiles, round E), with the declared sets given."""
+    p = prompt(tiles, drawn, actions, phase=phase, tile=tile, ponds=ponds)
+    p["view"].update({"hand": 1, "round": "E", "live_left": live_left, "bonus": {s: "" for s in "ESWN"},
+                      "melds": {s: melds.get(s, []) for s in "ESWN"}})
+    return p
+
+
+def meld(kind: str, tiles: str, frm: str = "N") -> dict[str, Any]:
+    return {"kind": kind, "tiles": tiles, "from": frm}
+
+
+def test_value_takes_every_win_offered() -> None:
+    win = {"act": "win", "faan": 3}
+    p = seat_prompt("123m456p789s1155z", None, [{"act": "pass"}, win], melds={}, phase="claim", tile="5z")
+    assert make_bot("value", HK).decide(p)["act"] == "win"
+    p = seat_prompt("123m456p789s1155z", "5z", [win, *discards("1m", "5z")], melds={})
+    assert make_bot("value", HK).decide(p)["act"] == "win"
+
+
+def test_value_keeps_a_flush_when_only_a_flush_reaches_the_minimum() -> None:
+    # E has claimed 123m and 999m: no concealed hand, no honour, so the only way to 3 faan is a flush of
+    # characters (full flush, 7). Every discard leaves the hand one tile from waiting either way (the hand
+    # as it is needs a set and a pair: 78m or 3p_5p, and a pair); keeping the flush means giving up 3p, 5p
+    # or 6s, never a character.
+    melds = {"E": [meld("chow", "123m"), meld("pung", "999m")]}
+    p = seat_prompt("45678m35p", "6s", discards("4m", "5m", "6m", "7m", "8m", "3p", "5p", "6s"), melds=melds)
+    assert make_bot("value", HK).decide(p)["tile"] in ("3p", "5p", "6s")
+
+
+def test_value_declines_a_claim_that_leaves_no_hand_worth_the_minimum() -> None:
+    # E has claimed 123p; it holds 456m 78m 22s 67s 9s 1p and N discards 8s. Chowing 678s (or 789s) would
+    # bring the hand nearer, but then its sets are of two suits (no flush), it holds no honour, it is not
+    # concealed: at most the self-draw, 1 faan, against hk-classic's 3. Value passes; efficiency claims.
+    melds = {"E": [meld("chow", "123p")]}
+    actions = [{"act": "pass"}, {"act": "chow", "tiles": "678s"}, {"act": "chow", "tiles": "789s"}]
+    p = seat_prompt("45678m1p22679s", None, actions, melds=melds, phase="claim", tile="8s")
+    assert make_bot("value", HK).decide(p)["act"] == "pass"
+    assert make_bot("efficiency", HK).decide(p)["act"] == "chow"
+
+
+def test_value_claims_a_dragon_pung_that_makes_the_hand_worth_the_minimum() -> None:
+    # E has claimed 123m and holds 456789m 55z 1p 9s: a pung of 5z (1 faan) and a flush of characters
+    # with honours (half flush, 3) make 4; it claims and has 1p and 9s left to shed
+    melds = {"E": [meld("chow", "123m")]}
+    actions = [{"act": "pass"}, {"act": "pung", "tiles": "555z"}]
+    p = seat_prompt("456789m1p9s55z", None, actions, melds=melds, phase="claim", tile="5z")
+    assert make_bot("value", HK).decide(p)["act"] == "pung"
+
+
+def test_value_discards_the_safe_tile_of_equal_worth_when_an_opponent_is_close() -> None:
+    # E: 123456789m 22m 5p 5s + 9p drawn, concealed. Its best plan is the full flush of characters
+    # (7 + concealed 1): 5p, 5s and 9p are worth the same to give up. S has declared three sets of dots
+    # (four concealed tiles left: close, and keeping to dots), so a dot may win for S and a bamboo may
+    # not: value gives up 5s.
+    actions = discards("1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "5p", "9p", "5s")
+    s_sets = [meld("pung", "111p", "W"), meld("chow", "234p", "E"), meld("pung", "777p", "N")]
+    p = seat_prompt("12234567892m5p5s", "9p", actions, melds={"S": s_sets})
+    assert make_bot("value", HK).decide(p)["tile"] == "5s"
+    # no opponent close: among the three the bot keeps 5p and 5s, which more unseen tiles join
+    p = seat_prompt("12234567892m5p5s", "9p", actions, melds={})
+    assert make_bot("value", HK).decide(p)["tile"] == "9p"
+    # S has discarded 9p itself: a tile S has let go is as safe as the bamboo, and of the two the bot
+    # keeps the 5s, which joins more tiles
+    ponds = {"E": "", "S": "9p", "W": "", "N": ""}
+    p = seat_prompt("12234567892m5p5s", "9p", actions, melds={"S": s_sets}, ponds=ponds)
+    assert make_bot("value", HK).decide(p)["tile"] == "9p"
+
+
+def test_value_reads_the_minimum_from_the_preset() -> None:
+    # the chow that hk-classic's 3-faan minimum makes worthless (above) is worth taking under
+    # playingcards-io, which has no minimum: it brings the hand from one tile short of waiting to waiting
+    melds = {"E": [meld("chow", "123p")]}
+    actions = [{"act": "pass"}, {"act": "chow", "tiles": "678s"}, {"act": "chow", "tiles": "789s"}]
+    p = seat_prompt("45678m1p22679s", None, actions, melds=melds, phase="claim", tile="8s")
+    assert make_bot("value", load_preset("playingcards-io")).decide(p)["act"] == "chow"
+    assert "value" in builtin_bots()

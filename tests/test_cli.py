@@ -583,13 +583,25 @@ def test_every_command_takes_json() -> None:
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert set(commands.choices) == {"score", "compare", "waits", "example", "presets", "plugins", "schema",
                                      "decompose", "sample", "report", "serve", "claims", "play", "replay",
-                                     "simulate"}
+                                     "simulate", "bots"}
     for name, sub in commands.choices.items():
         if name == "serve":  # runs the HTTP service: it prints no data
             continue
         options = {o for action in sub._actions for o in action.option_strings}
         assert "--json" in options, name
         assert ("--format" in options) == (name in ("score", "compare", "waits", "claims", "presets")), name
+
+
+def test_bots_lists_the_built_in_bots_with_a_line_each(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "bots", "--json")
+    rows = {r["name"]: r for r in json.loads(out)}
+    assert code == 0 and {"random", "simple", "efficiency", "value"} <= set(rows)
+    assert all(rows[n]["source"] == "built in" and rows[n]["description"].endswith(".")
+               for n in ("random", "simple", "efficiency", "value"))
+    code, out, _ = run(capsys, "bots")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == len(rows)
+    assert any(line.startswith("value ") and rows["value"]["description"] in line for line in lines)
 
 
 def test_the_readme_shows_every_command() -> None:
@@ -615,6 +627,7 @@ JSON_SHAPES = [
     (["presets", "export", "mistboard"], dict, None),
     (["presets", "diff", "mistboard", "hk-classic"], dict, None),
     (["plugins"], list, None),
+    (["bots"], list, None),
     (["schema", "result"], dict, None),
     (["example"], dict, None),
     (["decompose", "11123456789999m"], dict, None),

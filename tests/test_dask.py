@@ -328,3 +328,19 @@ def test_bad_split_every_and_scheduler_are_errors_naming_them() -> None:
         with pytest.raises(HkcoreError, match=r"^scheduler: "):
             compare_bag(bag, ALL, scheduler=scheduler)  # type: ignore[arg-type]
     assert compare_bag(bag, ALL, split_every=2, scheduler="sync").hands == 10
+
+
+def test_a_simulation_on_a_cluster_is_the_process_pool_s(client: distributed.Client) -> None:
+    from hkcore.dask import simulate as on_dask
+    from hkcore.simulation import simulate
+
+    presets = ["hk-classic", "just-cards", "mistboard"]
+    want = simulate(presets, ["efficiency", "random", "random", "random"], hands=5, seed=9, first=3)
+    for shards in (None, 1, 2, 5):   # however the walls are cut, the same summary
+        got = on_dask(presets, ["efficiency", "random", "random", "random"], hands=5, seed=9, first=3, shards=shards)
+        assert got == want and got.walls == [(3, 8)]
+    assert on_dask(presets, "random", hands=0, seed=9).hands == 0
+    for kwargs, field in (({"hands": -1}, "hands"), ({"seed": "1"}, "seed"), ({"shards": 0}, "shards"),
+                          ({"bots": "nobody"}, "nobody")):
+        with pytest.raises(HkcoreError, match=field):
+            on_dask(presets, **{"bots": "random", "hands": 2, "seed": 1, **kwargs})

@@ -13,12 +13,18 @@ local run (docs/fuzzing.md) sets ``HKCORE_FUZZ_EXAMPLES``::
 """
 from __future__ import annotations
 
+import bz2
+import gzip
 import json
+import lzma
 import math
 import os
+import sys
 import time
 import tomllib
+import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -260,6 +266,97 @@ def test_faulty_plugins_are_named(faulty: dict[str, str], answer: Any, where: st
             assert isinstance(err, hkcore.PluginError), err
     finally:
         Faulty.answer[0] = 0
+
+
+# ---------------------------------------------------------------- plugin scopes, compressed lines, Ctrl-C
+
+SCOPES = ("sets", "hand", "bonus", "instant")
+
+
+@fuzz(120)
+@given(st.one_of(st.sampled_from(SCOPES), WEIRD_STRINGS, JSON_VALUES))
+def test_a_plugin_pattern_of_any_scope_is_taken_or_refused_naming_the_plugin(scope: Any) -> None:
+    from hkcore.hookspecs import hookimpl
+    from hkcore.patterns import Pattern
+    from hkcore.registry import PluginWarning
+
+    class Scoped:
+        @hookimpl
+        def hkcore_patterns(self) -> list[Pattern]:
+            return [Pattern("fuzz_scoped", "Fuzz scoped", "測", lambda s, o: 1, scope=scope)]
+
+    plugin = Scoped()
+    known = isinstance(scope, str) and scope in SCOPES
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        hkcore.register_plugin(plugin, "fuzz-scope")
+    try:
+        said = [str(w.message) for w in caught if issubclass(w.category, PluginWarning)]
+        preset, err = call(lambda: hkcore.load_preset('extends = "hk-classic"\n[patterns]\nfuzz_scoped = 1\n'))
+        if known:
+            assert not said and err is None, (said, err)
+            result, err = call(lambda: hkcore.score("123m456p789s11122z win:2z self-draw", preset))
+            assert err is None and result is not None
+            assert ("fuzz_scoped" in [p.id for p in result.patterns]) == (scope != "instant"), result.patterns
+        else:
+            assert len(said) == 1 and "plugin 'fuzz-scope'" in said[0] and "fuzz_scoped" in said[0], said
+            assert err is not None and "fuzz_scoped" in str(err)
+    finally:
+        hkcore.unregister_plugin(plugin)
+
+
+LINE_PARTS = st.one_of(st.sampled_from([b"", b"  ", b"\r", b"x" * 65538, b"{}", b"[1, 2"]),
+                       st.binary(max_size=30), st.sampled_from(_hand_sample()).map(str.encode))
+PACK = {"": lambda b: b, ".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}
+
+
+@fuzz(150)
+@given(st.lists(LINE_PARTS, max_size=8), st.sampled_from(["", ".gz", ".bz2", ".xz", ".zip", ".zst", ".Z"]),
+       st.one_of(st.none(), st.floats(0, 1)))
+def test_json_lines_plain_or_compressed_read_as_their_bytes(tmp_path_factory: pytest.TempPathFactory,
+                                                            parts: list[bytes], suffix: str, cut: float | None) -> None:
+    from hkcore.lines import block_lines, file_blocks, file_lines
+
+    data = b"\n".join(parts)
+    path = tmp_path_factory.mktemp("lines") / f"hands.jsonl{suffix}"
+    packed = PACK.get(suffix, lambda b: b)(data)
+    broken = suffix in (".gz", ".bz2", ".xz") and cut is not None
+    path.write_bytes(packed[:int(cut * len(packed))] if broken and cut is not None else packed)
+    got, err = call(lambda: list(file_lines(str(path), "--jsonl")))
+    blocks, err2 = call(lambda: [x for first, block in file_blocks(str(path), "--jsonl", size=3)
+                                 for x in block_lines(block, first)])
+    assert (err is None) == (err2 is None), (err, err2)
+    if suffix in (".zip", ".zst", ".Z"):  # another compression's name: refused by the name, nothing read
+        assert err is not None and "--jsonl" in str(err) and "not read" in str(err), err
+    elif err is None:
+        assert got == blocks
+        if not broken:
+            assert got == block_lines(data)
+    else:  # only a compressed file cut short is refused
+        assert broken and "--jsonl" in str(err), err
+
+
+#: Ctrl-C rounds per CI run (HKCORE_FUZZ_INTERRUPTS raises it)
+INTERRUPTS = int(os.environ.get("HKCORE_FUZZ_INTERRUPTS", "0")) or 6
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+def test_ctrl_c_at_any_moment_is_one_line_and_130(tmp_path: Path) -> None:
+    import importlib.util
+    import random
+    from collections import Counter
+
+    from helpers.interrupts import Interrupted, interrupt_round
+
+    rnd = random.Random(31)
+    tally: Counter[str] = Counter()
+    have_report = importlib.util.find_spec("matplotlib") is not None
+    try:
+        for _ in range(INTERRUPTS):
+            interrupt_round(rnd, tmp_path, tally, have_report)
+    except Interrupted as exc:
+        pytest.fail(str(exc))
+    assert sum(n for k, n in tally.items() if k.endswith(": 130")) > 0, tally
 
 
 # ---------------------------------------------------------------- the service (a real hkscore serve on loopback)

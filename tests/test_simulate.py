@@ -220,7 +220,7 @@ def test_hkscore_simulate_writes_the_summary_and_the_page(capsys: pytest.Capture
     summary = SimulationSummary.model_validate_json((out / "summary.json").read_text(encoding="utf-8"))
     assert summary == simulate(["hk-classic", str(house)], MIXED, hands=3, seed=1)
     page = (out / "summary.md").read_text(encoding="utf-8")
-    assert "| hk-classic | 136 | 12 |" in page and "| house | 136 | 12 |" in page
+    assert "|  | hk-classic | house |" in page and "| hands played | 12 | 12 |" in page
     assert "| hk-classic | house | simple |" in page
     code, _, err = run(capsys, "simulate", "--bots", "simple,random", "--hands", "1", "--out", str(out))
     assert code == 2 and "--bots" in err

@@ -26,6 +26,7 @@ from hkcore import core
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
 from hkcore.table.policy import decision, simple_policy
+from hkcore.table.value import ValueBot
 from hkcore.tiles import parse_tiles
 
 #: the entry-point group third-party bots are found in
@@ -207,7 +208,7 @@ class EfficiencyBot:
 
 def builtin_bots() -> dict[str, BotFactory]:
     """The bots shipped with hkcore, by name."""
-    return {"random": RandomBot, "simple": SimpleBot, "efficiency": EfficiencyBot}
+    return {"random": RandomBot, "simple": SimpleBot, "efficiency": EfficiencyBot, "value": ValueBot}
 
 
 def available_bots() -> dict[str, BotFactory]:

@@ -1,0 +1,492 @@
+"""Playing a simulation: the walls, the bots in their seats, the process
+pool (docs/simulation.md).
+
+``simulate(presets, bots, hands=N, seed=S)`` plays N walls. Wall k is dealt
+from a seed derived from ``(S, k)`` alone, so every preset with the same tile
+set (136 tiles, or 144 with bonus tiles) plays the very same wall; each wall
+is played under every preset, once for each of four rotations of the bots
+through the seats, so that every bot sits at every seat. A bot is seeded
+from ``(S, k, rotation, seat)``. A preset-to-preset difference is then a
+paired one: the same walls, the same bots in the same seats. One hand per
+wall, dealt by East: no matches.
+
+``plan`` checks a simulation's arguments once and ``play_walls`` plays a
+range of its walls anywhere (a worker process, a Dask worker): the
+summaries of ranges add up to the whole.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import reduce
+from operator import add
+from pathlib import Path
+from typing import Any
+
+from hkcore.batch import Specs, check_jobs, compile_specs, specs_for
+from hkcore.engine import CompiledPreset
+from hkcore.errors import HkcoreError, shown
+from hkcore.preset import Preset, builtin_ids, export_toml
+from hkcore.simulation.summary import (
+    DUPLICATE,
+    ROTATIONS,
+    BotSimulation,
+    PairSimulation,
+    PresetSimulation,
+    SimulationSummary,
+    Stat,
+)
+from hkcore.summary import resolve
+from hkcore.table.bots import Bot, available_bots, make_bot
+from hkcore.table.rotation import Progress, after_hand
+from hkcore.table.start import MAX_SEED, read_start
+from hkcore.table.table import Table
+from hkcore.table.wall import CODES, SEATS
+
+#: the most walls one simulation plays
+MAX_HANDS = 100_000_000
+
+Presets = Iterable[str | Path | Preset] | str | Path | Preset | None
+
+
+def _seeded(*parts: Any) -> int:
+    """A seed from ``parts`` (a stable hash, the same on every machine and Python)."""
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % MAX_SEED
+
+
+def wall_seed(seed: int, k: int) -> int:
+    """The seed of wall ``k`` of a simulation seeded ``seed``: the ``seed`` of its start records."""
+    return _seeded("wall", seed, k)
+
+
+def bot_seed(seed: int, k: int, rotation: int, seat: str) -> int:
+    """The seed of the bot at ``seat`` on wall ``k`` in ``rotation``."""
+    return _seeded("bot", seed, k, rotation, seat)
+
+
+def seating(bots: Sequence[str], rotation: int) -> dict[str, str]:
+    """Seat -> bot name in ``rotation``: seat i plays ``bots[(i + rotation) % 4]``."""
+    return {s: bots[(i + rotation) % 4] for i, s in enumerate(SEATS)}
+
+
+# --------------------------------------------------------------------------
+# playing
+
+
+def _groups(compiled: Sequence[CompiledPreset]) -> list[list[int]]:
+    """Preset indices grouped by tile set, in the order asked."""
+    by: dict[int, list[int]] = {}
+    for i, c in enumerate(compiled):
+        by.setdefault(c.preset.tiles, []).append(i)
+    return list(by.values())
+
+
+def _reference(ref: Any, preset: Preset) -> str:
+    """A preset as a start record names it: a built-in id, else its TOML text."""
+    if isinstance(ref, str) and ref in builtin_ids() and preset.id == ref:
+        return ref
+    return export_toml(preset)
+
+
+def _check_bots(bots: Any, preset: Preset) -> list[str]:
+    names = [bots] * 4 if isinstance(bots, str) else list(bots) if isinstance(bots, (list, tuple)) else None
+    if names is None or len(names) == 1:
+        names = names * 4 if names else None
+    if names is None or len(names) != 4 or not all(isinstance(n, str) for n in names):
+        raise HkcoreError(f"bots = {shown(bots)}: one bot name for every seat, or four names (E, S, W, N)")
+    for n in set(names):
+        make_bot(n, preset, 0)  # an unknown name: a TableError naming it
+    return names
+
+
+def check_walls(hands: Any, seed: Any, first: Any) -> None:
+    """An ``HkcoreError`` naming ``hands``, ``seed`` or ``first`` when it is not a simulation's."""
+    if type(hands) is not int or not 0 <= hands <= MAX_HANDS:
+        raise HkcoreError(f"hands = {shown(hands)}: a whole number of walls from 0 to {MAX_HANDS:,}")
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        raise HkcoreError(f"seed = {shown(seed)}: a whole number from 0 to {MAX_SEED}")
+    if type(first) is not int or not 0 <= first <= MAX_HANDS:
+        raise HkcoreError(f"first = {shown(first)}: a wall number from 0 to {MAX_HANDS:,}")
+
+
+def _start(ref: str, seed: int, k: int) -> dict[str, Any]:
+    return {"event": "start", "preset": ref, "hand": 1, "round": "E", "seed": wall_seed(seed, k)}
+
+
+def simulation_starts(presets: Presets, hands: int, seed: int, first: int = 0) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """``(wall, preset id, start record)`` of every hand a simulation of
+    ``hands`` walls from wall ``first`` deals, as the engine writes the record
+    (with ``hands``, ``live`` and ``dead``); the same record serves the four
+    rotations of a wall."""
+    check_walls(hands, seed, first)
+    refs, compiled = resolve(presets)
+    names = [_reference(r, c.preset) for r, c in zip(refs, compiled)]
+    for k in range(first, first + hands):
+        for c, name in zip(compiled, names):
+            yield k, c.preset.id, read_start(_start(name, seed, k), c.preset).record
+
+
+class _Wall:
+    """One preset's sums over the four rotations of the wall being played."""
+
+    __slots__ = ("bot", "by_seat", "q", "seat")
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.bot = {m: 0 for m in names}                        # bot name -> its payments
+        self.by_seat = [[0] * 4 for _ in range(ROTATIONS)]     # rotation -> seat index -> payment
+        self.q = [0] * len(PAIRED)                              # the paired quantities, in PAIRED's order
+        self.seat = [0, 0, 0, 0]                                # seat index -> payments
+
+
+#: the quantities two presets are compared on hand by hand (``PairSimulation``'s fields, seats apart)
+PAIRED = ("wins", "exhausted", "self_draw", "turns", "won", "dealer_retained", "declined")
+
+
+def _sq(acc: list[int], v: int) -> None:
+    acc[0] += v
+    acc[1] += v * v
+
+
+class _Tally:
+    """Plain counters for a run of walls, turned into a summary at the end."""
+
+    def __init__(self, compiled: Sequence[CompiledPreset], bots: Sequence[str],
+                 pair_keys: Sequence[tuple[int, int]]) -> None:
+        self.names = sorted(set(bots), key=list(bots).index)
+        self.copies = {n: list(bots).count(n) for n in self.names}
+        n = len(compiled)
+        self.p: list[dict[str, Any]] = [
+            {"hands": 0, "wins": 0, "exhausted": 0, "self_draw": 0, "discard": 0, "robbing": 0, "instant": 0,
+             "win_records": 0, "wins_by_seat": Counter(), "dealer_retained": 0, "declined": 0, "hands_declined": 0,
+             "turns_histogram": Counter(), "faan_histogram": Counter(), "patterns": Counter(), "won": [0, 0],
+             "paid_by_discarder": 0, "payments_by_seat": [[0, 0] for _ in SEATS]} for _ in range(n)]
+        self.b: list[dict[str, dict[str, Any]]] = [
+            {name: {"hands": 0, "hands_by_seat": Counter(), "wins": 0, "wins_by_seat": Counter(), "self_draw": 0,
+                    "discard": 0, "robbing": 0, "exhausted": 0, "deal_ins": 0, "declined": 0,
+                    "win_turns_histogram": Counter(), "faan_histogram": Counter(), "patterns": Counter(),
+                    "payments": [0, 0]} for name in self.names} for _ in range(n)]
+        self.pairs: dict[tuple[int, int], dict[str, Any]] = {
+            k: {"bots": {m: [0, 0] for m in self.names}, "q": [[0, 0] for _ in PAIRED],
+                "seats": [[0, 0] for _ in SEATS]} for k in pair_keys}
+        self.walls = 0
+
+    def wall_done(self, i: int, w: _Wall) -> None:
+        """Preset ``i``'s four rotations of a wall are played: its per-wall sums."""
+        pt, bt = self.p[i], self.b[i]
+        _sq(pt["won"], w.q[PAIRED.index("won")])
+        for j in range(4):
+            _sq(pt["payments_by_seat"][j], w.seat[j])
+        for m, v in w.bot.items():
+            _sq(bt[m]["payments"], v)
+
+    def pairs_done(self, wall: Sequence[_Wall], bots: Sequence[str]) -> None:
+        """Every preset has played the wall: its paired differences."""
+        for (a, b), acc in self.pairs.items():
+            wa, wb = wall[a], wall[b]
+            diff = {m: 0 for m in self.names}
+            for r in range(ROTATIONS):
+                seats = seating(bots, r)
+                for j, s in enumerate(SEATS):
+                    diff[seats[s]] += wa.by_seat[r][j] - wb.by_seat[r][j]
+            for m in self.names:
+                _sq(acc["bots"][m], diff[m])
+            for x in range(len(PAIRED)):
+                _sq(acc["q"][x], wa.q[x] - wb.q[x])
+            for j in range(4):
+                _sq(acc["seats"][j], wa.seat[j] - wb.seat[j])
+        self.walls += 1
+
+    def summary(self, compiled: Sequence[CompiledPreset], groups: list[list[int]], seed: int, bots: Sequence[str],
+                first: int, hands: int) -> SimulationSummary:
+        def stat(v: list[int], per: int) -> Stat:
+            return Stat(walls=self.walls, hands=self.walls * per, total=v[0], squares=v[1])
+
+        def hist(c: Counter[Any]) -> dict[str, int]:
+            return dict(sorted((str(k), v) for k, v in c.items()))
+
+        def numeric(c: Counter[Any]) -> dict[str, int]:
+            return dict(sorted(((str(k), v) for k, v in c.items()), key=lambda kv: int(kv[0])))
+
+        def by_seat(c: Counter[str]) -> dict[str, int]:
+            return {s: c[s] for s in SEATS}
+
+        presets: dict[str, PresetSimulation] = {}
+        for i, c in enumerate(compiled):
+            d = dict(self.p[i])
+            d["wins_by_seat"] = by_seat(d["wins_by_seat"])
+            d["turns_histogram"] = numeric(d["turns_histogram"])
+            d["faan_histogram"] = numeric(d["faan_histogram"])
+            d["patterns"] = hist(d["patterns"])
+            d["won"] = stat(d["won"], ROTATIONS)
+            d["payments_by_seat"] = {s: stat(v, ROTATIONS) for s, v in zip(SEATS, d["payments_by_seat"])}
+            bots_out = {}
+            for name, bd in self.b[i].items():
+                e = dict(bd)
+                e["hands_by_seat"] = by_seat(e["hands_by_seat"])
+                e["wins_by_seat"] = by_seat(e["wins_by_seat"])
+                e["win_turns_histogram"] = numeric(e["win_turns_histogram"])
+                e["faan_histogram"] = numeric(e["faan_histogram"])
+                e["patterns"] = hist(e["patterns"])
+                e["payments"] = stat(e["payments"], ROTATIONS * self.copies[name])
+                bots_out[name] = BotSimulation(**e)
+            presets[c.preset.id] = PresetSimulation(unit=c.preset.unit, pays=c.preset.table.start_points is not None,
+                                                    tiles=c.preset.tiles, bots=bots_out, **d)
+        ids = [c.preset.id for c in compiled]
+        pairs: dict[str, dict[str, dict[str, Stat]]] = {}
+        differences: dict[str, dict[str, PairSimulation]] = {}
+        for (a, b), acc in self.pairs.items():
+            pairs.setdefault(ids[a], {})[ids[b]] = {
+                m: stat(v, ROTATIONS * self.copies[m]) for m, v in acc["bots"].items()}
+            differences.setdefault(ids[a], {})[ids[b]] = PairSimulation(
+                **{q: stat(v, ROTATIONS) for q, v in zip(PAIRED, acc["q"])},
+                payments_by_seat={s: stat(v, ROTATIONS) for s, v in zip(SEATS, acc["seats"])})
+        return SimulationSummary(duplicate=DUPLICATE, seed=seed, bots=list(bots),
+                                 walls=[(first, first + hands)] if hands else [], hands=hands, presets=presets,
+                                 groups=[[ids[i] for i in g] for g in groups], pairs=pairs, differences=differences)
+
+
+def _play(t: Table, seated: list[Bot], detect: bool) -> tuple[int, list[int]]:
+    """Play ``t`` to its end with ``seated`` (by seat index); returns the
+    complete hands declined, by seat."""
+    declined = [0, 0, 0, 0]
+    index = {s: i for i, s in enumerate(SEATS)}
+    checked = -1
+    pending: tuple[int, int, list[list[int]]] | None = None
+    total = 0
+    while not t.over:
+        ps = t.prompts()
+        if pending is not None:
+            d, tile, before = pending
+            pending = None
+            offered = {index[p["seat"]] for p in ps if p["phase"] == "claim"
+                       and any(a["act"] == "win" for a in p["actions"])}
+            for o in range(4):
+                if o == d or o in offered:
+                    continue
+                counts = before[o]
+                counts[tile] += 1
+                if t.winning_shape(o, counts):
+                    declined[o] += 1
+                    total += 1
+        if not ps:
+            break
+        p = ps[0]
+        s = index[p["seat"]]
+        if detect and p["phase"] == "turn" and p["prompt"] != checked:
+            checked = p["prompt"]
+            if p["actions"][0]["act"] != "win" and t.winning_shape(s, t.counts_of(s)):
+                declined[s] += 1
+                total += 1
+        decision = seated[s].decide(p)
+        if detect and decision.get("act") == "discard":
+            before = [t.counts_of(o) for o in range(4)]
+            tile = CODES.index(decision["tile"])
+            t.submit(decision)
+            pending = (s, tile, before)
+        else:
+            t.submit(decision)
+    if pending is not None:  # the last discard: the hand ended with no win
+        d, tile, before = pending
+        for o in range(4):
+            if o != d:
+                counts = before[o]
+                counts[tile] += 1
+                if t.winning_shape(o, counts):
+                    declined[o] += 1
+                    total += 1
+    return total, declined
+
+
+Played = tuple[int, int, int, dict[str, str], Table, int, list[int]]
+
+
+def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence[str], seed: int, first: int,
+            hands: int) -> Iterator[Played]:
+    """Every hand of the walls, in order (wall, then preset, then rotation):
+    ``(wall, preset index, rotation, seat -> bot, the finished table, complete
+    hands declined, the same by seat)``."""
+    like: list[Table | None] = [None] * len(compiled)
+    detect = [not c.extra_shapes for c in compiled]
+    factories = available_bots()
+    for k in range(first, first + hands):
+        for i, c in enumerate(compiled):
+            p = c.preset
+            deal = read_start(_start(refs[i], seed, k), p)  # one wall for the four rotations
+            for r in range(ROTATIONS):
+                who = seating(bots, r)
+                seated = [factories[who[s]](p, bot_seed(seed, k, r, s)) for s in SEATS]
+                t = Table.dealt(deal, like=like[i])
+                like[i] = t
+                total, declined = _play(t, seated, detect[i])
+                yield k, i, r, who, t, total, declined
+
+
+def simulation_logs(presets: Presets, bots: str | Sequence[str], hands: int, seed: int,
+                    first: int = 0) -> Iterator[tuple[int, str, int, dict[str, str], list[dict[str, Any]]]]:
+    """``(wall, preset id, rotation, seat -> bot, log)`` of every hand
+    ``simulate`` plays with the same arguments, in order."""
+    check_walls(hands, seed, first)
+    refs, compiled = resolve(presets)
+    names = _check_bots(bots, compiled[0].preset)
+    texts = [_reference(r, c.preset) for r, c in zip(refs, compiled)]
+    for k, i, r, who, t, _, _ in _played(compiled, texts, names, seed, first, hands):
+        yield k, compiled[i].preset.id, r, who, t.log
+
+
+def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence[str], seed: int, first: int,
+         hands: int) -> SimulationSummary:
+    groups = _groups(compiled)
+    pair_keys = [(g[x], g[y]) for g in groups for x in range(len(g)) for y in range(x + 1, len(g))]
+    tally = _Tally(compiled, bots, pair_keys)
+    players = ("p1", "p2", "p3", "p4")
+    n = len(compiled)
+    wall: list[_Wall] = []
+    for _k, i, r, who, t, total, declined in _played(compiled, refs, bots, seed, first, hands):
+        if i == 0 and r == 0:  # a new wall
+            wall = [_Wall(tally.names) for _ in compiled]
+        w = wall[i]
+        p = compiled[i].preset
+        pt, bt = tally.p[i], tally.b[i]
+        log = t.log
+        end = next(x for x in reversed(log) if x["event"] == "end_hand")
+        wins = [x for x in log if x["event"] == "win"]
+        turns = sum(1 for x in log if x["event"] == "discard")
+        pt["hands"] += 1
+        pt["turns_histogram"][turns] += 1
+        pt["declined"] += total
+        pt["hands_declined"] += total > 0
+        winner = end["winner"]
+        after = after_hand(p.table, 0, "E", t.seats, winner, Progress(players))[0]
+        retained = after is not None and after["dealer"] == t.seats["E"]
+        pt["dealer_retained"] += retained
+        kind = None
+        if winner is None:
+            pt["exhausted"] += 1
+        else:
+            pt["wins"] += 1
+            pt["wins_by_seat"][winner] += 1
+            w0 = wins[0]
+            kind = "robbing" if w0["robbing"] else "self_draw" if w0["from"] is None else "discard"
+            pt[kind] += 1
+            pt["instant"] += w0["tile"] is None
+        pays = end["delta"] if end["delta"] is not None else end["faan"]
+        for j, s in enumerate(SEATS):
+            b = bt[who[s]]
+            b["hands"] += 1
+            b["hands_by_seat"][s] += 1
+            b["declined"] += declined[j]
+            b["exhausted"] += winner is None
+            w.bot[who[s]] += pays[s]
+            w.seat[j] += pays[s]
+            w.by_seat[r][j] = pays[s]
+        gain = 0
+        for x in wins:
+            pt["win_records"] += 1
+            pt["faan_histogram"][x["faan"]] += 1
+            pt["patterns"].update(q["id"] for q in x["patterns"])
+            b = bt[who[x["seat"]]]
+            b["wins"] += 1
+            b["wins_by_seat"][x["seat"]] += 1
+            b["robbing" if x["robbing"] else "self_draw" if x["from"] is None else "discard"] += 1
+            b["win_turns_histogram"][turns] += 1
+            b["faan_histogram"][x["faan"]] += 1
+            b["patterns"].update(q["id"] for q in x["patterns"])
+            if x["from"] is not None:
+                bt[who[x["from"]]]["deal_ins"] += 1
+            gain += pays[x["seat"]]
+        if wins and wins[0]["from"] is not None:  # once a hand, however many won on the discard
+            pt["paid_by_discarder"] -= pays[wins[0]["from"]]
+        for q, v in enumerate((winner is not None, winner is None, kind == "self_draw", turns, gain, retained, total)):
+            w.q[q] += v
+        if r == ROTATIONS - 1:
+            tally.wall_done(i, w)
+            if i == n - 1:
+                tally.pairs_done(wall, bots)
+    return tally.summary(compiled, groups, seed, bots, first, hands)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A simulation's arguments, checked: what any process needs to play a
+    range of its walls (``play_walls``). Picklable."""
+
+    specs: Specs                 # the presets as a worker compiles them
+    refs: tuple[str, ...]        # each preset as its start records name it
+    bots: tuple[str, ...]        # the bot at each seat in rotation 0
+    seed: int
+
+
+def plan(presets: Presets, bots: str | Sequence[str], seed: int) -> Plan:
+    """The ``Plan`` of a simulation (presets and bots as ``simulate`` takes
+    them); an ``HkcoreError`` naming a bad one."""
+    check_walls(0, seed, 0)
+    refs, compiled = resolve(presets)
+    names = _check_bots(bots, compiled[0].preset)
+    texts = [_reference(r, c.preset) for r, c in zip(refs, compiled)]
+    return Plan(specs_for(zip(refs, compiled)), tuple(texts), tuple(names), seed)
+
+
+def play_walls(plan: Plan, first: int, hands: int) -> SimulationSummary:
+    """The summary of walls ``first`` .. ``first + hands - 1`` of ``plan``'s
+    simulation (a worker's task: module level, spawn-safe)."""
+    check_walls(hands, plan.seed, first)
+    return _run(compile_specs(plan.specs), plan.refs, plan.bots, plan.seed, first, hands)
+
+
+def shards(hands: int, jobs: int, first: int = 0) -> list[tuple[int, int]]:
+    """``(first wall, walls)`` of each shard: about four a job, in order."""
+    return wall_ranges(hands, min(hands, jobs * 4) if jobs > 1 else 1, first)
+
+
+def wall_ranges(hands: int, n: int, first: int = 0) -> list[tuple[int, int]]:
+    """``(first wall, walls)`` of ``n`` ranges of consecutive walls as even as
+    can be, in order (fewer when there are fewer walls; one empty range for none)."""
+    if hands == 0:
+        return [(first, 0)]
+    n = max(1, min(n, hands))
+    size, extra = divmod(hands, n)
+    out, at = [], first
+    for i in range(n):
+        m = size + (i < extra)
+        out.append((at, m))
+        at += m
+    return out
+
+
+def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, hands: int = 100, seed: int = 0,
+             jobs: int = 1, first: int = 0) -> SimulationSummary:
+    """Play ``hands`` walls (from wall ``first``) in duplicate under each of
+    ``presets`` (default, or ``"all"``: the built-in ones) with ``bots`` (one
+    bot name for every seat, or four: E, S, W, N in the first rotation),
+    and summarise them. ``jobs``: worker processes, each playing ranges of
+    walls; the summary does not depend on ``jobs``.
+
+    >>> s = simulate(["hk-classic", "just-cards"], "simple", hands=2, seed=1)
+    >>> s.presets["hk-classic"].hands, s.groups
+    (8, [['hk-classic', 'just-cards']])
+    """
+    check_walls(hands, seed, first)
+    check_jobs(jobs)
+    refs, compiled = resolve(presets)
+    names = _check_bots(bots, compiled[0].preset)
+    texts = [_reference(r, c.preset) for r, c in zip(refs, compiled)]
+    parts = shards(hands, jobs, first)
+    if jobs == 1 or len(parts) == 1:
+        return _run(compiled, texts, names, seed, first, hands)
+    the_plan = Plan(specs_for(zip(refs, compiled)), tuple(texts), tuple(names), seed)
+    import multiprocessing
+
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(play_walls, the_plan, a, n) for a, n in parts]
+        results = [f.result() for f in futures]
+    return reduce(add, results)
+
+
+
+
+__all__ = ["MAX_HANDS", "Plan", "bot_seed", "check_walls", "plan", "play_walls", "seating", "shards", "simulate",
+           "simulation_logs", "simulation_starts", "wall_ranges", "wall_seed"]

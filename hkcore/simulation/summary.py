@@ -1,0 +1,280 @@
+"""The summary of a simulation (docs/simulation.md): whole-number counts and
+sums that add (``+``) exactly, in any order and grouping."""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field, model_validator
+
+from hkcore.errors import HkcoreError, shown
+from hkcore.tiles import SEATS
+from hkcore.values import Value
+
+#: rotations of the bots through the seats per wall: each bot sits at each seat once
+ROTATIONS = 4
+#: the normal quantile of a two-sided 95 % interval
+Z95 = 1.959964
+#: how the simulation plays, as the summary says it
+DUPLICATE = ("duplicate play: wall k is dealt from a seed derived from (seed, k) only; presets with the same tile "
+             "set play the same walls (presets of 136 and of 144 tiles cannot share one); each wall is played "
+             "under every preset and once per rotation of the bots through the seats (seat i plays bot "
+             "(i + r) mod 4 in rotation r); bots are seeded from (seed, k, rotation, seat); one hand per wall, "
+             "dealt by East")
+
+
+class Stat(Value):
+    """A quantity summed wall by wall: each wall adds ``per`` hands (the same
+    number every wall) and their total. The mean per hand is ``total / hands``;
+    its 95 % interval treats the walls, which are independent, as the sample
+    (the hands of one wall are not independent of each other)."""
+
+    walls: int = Field(0, description="walls counted")
+    hands: int = Field(0, description="hands counted (the same number on every wall)")
+    total: int = Field(0, description="the sum over every hand")
+    squares: int = Field(0, description="the sum over walls of the square of each wall's total")
+
+    def mean(self) -> float | None:
+        """The mean per hand (None without hands)."""
+        return self.total / self.hands if self.hands else None
+
+    def interval(self) -> tuple[float, float] | None:
+        """A normal 95 % interval of the mean per hand over the walls (None below two walls)."""
+        if self.walls < 2:
+            return None
+        per = self.hands / self.walls
+        mean = self.total / self.hands
+        var = (self.squares / per ** 2 - self.walls * mean ** 2) / (self.walls - 1)
+        half = Z95 * math.sqrt(max(var, 0.0) / self.walls)
+        return mean - half, mean + half
+
+    def __add__(self, other: Stat) -> Stat:
+        return Stat(walls=self.walls + other.walls, hands=self.hands + other.hands, total=self.total + other.total,
+                    squares=self.squares + other.squares)
+
+
+def _stat() -> Stat:
+    return Stat(walls=0, hands=0, total=0, squares=0)
+
+
+def _seat_stats() -> dict[str, Stat]:
+    return {s: _stat() for s in SEATS}
+
+
+def _count(a: dict[str, int], b: dict[str, int], numeric: bool) -> dict[str, int]:
+    """Two count tables added: seats in turn order, numbers in order, other keys sorted."""
+    total = Counter(a)
+    total.update(b)
+    if set(total) <= set(SEATS):
+        return {s: total[s] for s in SEATS if s in total}
+    return dict(sorted(total.items(), key=(lambda kv: (int(kv[0]), "")) if numeric else (lambda kv: (0, kv[0]))))
+
+
+def _seats() -> dict[str, int]:
+    return {s: 0 for s in SEATS}
+
+
+class _Counts(Value):
+    """Counts that add field by field (the fields named in ``KEYS`` must be equal)."""
+
+    KEYS: ClassVar[tuple[str, ...]] = ()
+
+    def __add__(self, other: Any) -> Any:
+        if type(other) is not type(self):
+            return NotImplemented
+        data: dict[str, Any] = {}
+        for name in type(self).model_fields:
+            a, b = getattr(self, name), getattr(other, name)
+            if name in self.KEYS:
+                if a != b:
+                    raise HkcoreError(f"summaries: {name} differs ({shown(a)} and {shown(b)}): they cannot be added")
+                data[name] = a
+            elif isinstance(a, Stat):
+                data[name] = a + b
+            elif isinstance(a, dict) and any(isinstance(v, Stat) for v in (*a.values(), *b.values())):
+                if list(a) != list(b):
+                    raise HkcoreError(f"summaries: {name} differs in its keys ({shown(list(a))} and "
+                                      f"{shown(list(b))}): they cannot be added")
+                data[name] = {k: v + b[k] for k, v in a.items()}
+            elif isinstance(a, dict):
+                data[name] = _count(a, b, name.endswith("histogram"))
+            elif isinstance(a, int):
+                data[name] = a + b
+            elif a != b:
+                raise HkcoreError(f"summaries: {name} differs ({shown(a)} and {shown(b)}): they cannot be added")
+            else:
+                data[name] = a
+        return type(self)(**data)
+
+
+class BotSimulation(_Counts):
+    """One bot name over its seats in every hand (two seats of a hand count twice when the name sits twice)."""
+
+    hands: int = Field(0, description="seat-hands played by this bot")
+    hands_by_seat: dict[str, int] = Field(default_factory=_seats, description="seat -> seat-hands played there")
+    wins: int = Field(0, description="win records of this bot's seats")
+    wins_by_seat: dict[str, int] = Field(default_factory=_seats, description="seat -> wins there (E: as dealer)")
+    self_draw: int = Field(0, description="wins on its own draw (instant bonus wins included)")
+    discard: int = Field(0, description="wins on a discard")
+    robbing: int = Field(0, description="wins robbing a kong")
+    exhausted: int = Field(0, description="seat-hands ended by an exhaustive draw")
+    deal_ins: int = Field(0, description="wins by another seat on this bot's discard or kong")
+    declined: int = Field(0, description="times a complete hand on offer could not be won (below the minimum)")
+    win_turns_histogram: dict[str, int] = Field(default_factory=dict,
+                                                description="discards in the hand when this bot won -> wins")
+    faan_histogram: dict[str, int] = Field(default_factory=dict, description="faan (points) of a win -> wins")
+    patterns: dict[str, int] = Field(default_factory=dict, description="pattern id -> wins it was counted in")
+    payments: Stat = Field(default_factory=_stat, description="net payments per seat-hand (faan won under a ledger)")
+
+    def rate(self, count: int) -> float | None:
+        """``count`` per seat-hand played."""
+        return count / self.hands if self.hands else None
+
+
+class PresetSimulation(_Counts):
+    """One preset over every hand played under it."""
+
+    KEYS: ClassVar[tuple[str, ...]] = ("unit", "pays", "tiles")
+
+    unit: Literal["faan", "points"]
+    pays: bool = Field(description="the preset settles payments (else a faan ledger: payments are faan won)")
+    tiles: int = Field(description="the tile set (136, or 144 with bonus tiles): presets pair within one")
+    hands: int = Field(0, description="hands played (walls x 4 rotations)")
+    wins: int = Field(0, description="hands won")
+    exhausted: int = Field(0, description="hands ended by an exhaustive draw")
+    self_draw: int = Field(0, description="hands won on the winner's own draw (instant bonus wins included)")
+    discard: int = Field(0, description="hands won on a discard")
+    robbing: int = Field(0, description="hands won robbing a kong")
+    instant: int = Field(0, description="hands won by an instant bonus win (among self_draw)")
+    win_records: int = Field(0, description="win records (more than wins only with multiple winners)")
+    wins_by_seat: dict[str, int] = Field(default_factory=_seats,
+                                         description="seat of the (nearest) winner -> hands won (E: the dealer)")
+    dealer_retained: int = Field(0, description="hands after which the dealer keeps the deal by the preset's rule")
+    declined: int = Field(0, description="times a seat had a complete hand on offer that could not be won")
+    hands_declined: int = Field(0, description="hands in which that happened at least once")
+    turns_histogram: dict[str, int] = Field(default_factory=dict, description="discards in the hand -> hands")
+    faan_histogram: dict[str, int] = Field(default_factory=dict, description="faan (points) of a win -> win records")
+    patterns: dict[str, int] = Field(default_factory=dict, description="pattern id -> win records it is in")
+    won: Stat = Field(default_factory=_stat, description="the winners' net gain per hand (0 on a draw; faan "
+                                                        "under a ledger)")
+    paid_by_discarder: int = Field(0, description="what the discarders lost, summed over hands won on a discard "
+                                                  "or a robbed kong (0 under a ledger: nobody pays)")
+    payments_by_seat: dict[str, Stat] = Field(default_factory=_seat_stats,
+                                              description="seat -> its net payment per hand (E: the dealer)")
+    bots: dict[str, BotSimulation] = Field(default_factory=dict, description="bot name -> its seats' counts")
+
+    def rate(self, count: int) -> float | None:
+        """``count`` per hand played."""
+        return count / self.hands if self.hands else None
+
+    def mean_turns(self) -> float | None:
+        """The mean number of discards in a hand."""
+        n = sum(self.turns_histogram.values())
+        return sum(int(k) * v for k, v in self.turns_histogram.items()) / n if n else None
+
+    def mean_faan(self) -> float | None:
+        """The mean faan (points) of a win record."""
+        n = sum(self.faan_histogram.values())
+        return sum(int(k) * v for k, v in self.faan_histogram.items()) / n if n else None
+
+    def win_worth(self) -> float | None:
+        """The winners' mean net gain per hand won (faan under a ledger)."""
+        return self.won.total / self.wins if self.wins else None
+
+    def discarder_share(self) -> float | None:
+        """The share of the winners' gains that the discarders paid (None under a ledger: nobody pays)."""
+        return self.paid_by_discarder / self.won.total if self.pays and self.won.total > 0 else None
+
+    def __add__(self, other: Any) -> Any:
+        if type(other) is not type(self):
+            return NotImplemented
+        if list(self.bots) != list(other.bots):
+            raise HkcoreError(f"summaries of different bots cannot be added: {list(self.bots)} and {list(other.bots)}")
+        bots = {k: v + other.bots[k] for k, v in self.bots.items()}
+        merged = _Counts.__add__(self.model_copy(update={"bots": {}}), other.model_copy(update={"bots": {}}))
+        return merged.model_copy(update={"bots": bots})
+
+
+class PairSimulation(_Counts):
+    """Two presets on the same walls and seats: per hand, the quantity under A less under B."""
+
+    wins: Stat = Field(default_factory=_stat, description="hand won (1) or not (0): the win rate's difference")
+    exhausted: Stat = Field(default_factory=_stat, description="hand drawn (1) or not (0)")
+    self_draw: Stat = Field(default_factory=_stat, description="hand won on the winner's own draw (1) or not (0)")
+    turns: Stat = Field(default_factory=_stat, description="discards in the hand")
+    won: Stat = Field(default_factory=_stat, description="the winners' net gain (0 on a draw)")
+    dealer_retained: Stat = Field(default_factory=_stat, description="the dealer keeps the deal (1) or not (0)")
+    declined: Stat = Field(default_factory=_stat, description="complete hands that could not be won")
+    payments_by_seat: dict[str, Stat] = Field(default_factory=_seat_stats,
+                                              description="seat -> its net payment (E: the dealer)")
+
+
+def _ranges(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Wall ranges sorted and joined; overlapping ones are an error (a wall counted twice)."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(ranges):
+        if out and a < out[-1][1]:
+            raise HkcoreError(f"summaries: walls {a}..{b - 1} are counted twice; add summaries of different walls")
+        if out and a == out[-1][1]:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+class SimulationSummary(Value):
+    """Bots playing the same walls under several presets (docs/simulation.md).
+
+    ``presets``: each preset's ``PresetSimulation``, in the order asked.
+    ``groups``: the presets by tile set; only presets of one group share walls.
+    ``pairs[A][B][bot]``: for A before B in one group, the paired difference
+    of the bot's net payment per seat-hand, A less B; ``differences[A][B]``
+    the same pairs' paired differences per hand of the table's counts (win,
+    draw, length, the winners' gain, each seat's payment). ``a + b`` is the
+    summary of the walls of both (walls counted twice are refused)."""
+
+    duplicate: str = Field(DUPLICATE, description="how the walls are shared between presets and seats")
+    seed: int = Field(description="the seed the walls and bots are derived from")
+    bots: list[str] = Field(description="the bot at each seat in rotation 0 (E, S, W, N)")
+    walls: list[tuple[int, int]] = Field(description="the walls played, as ranges [first, last + 1)")
+    hands: int = Field(description="walls played")
+    presets: dict[str, PresetSimulation]
+    groups: list[list[str]] = Field(description="the presets by tile set: each group shares its walls")
+    pairs: dict[str, dict[str, dict[str, Stat]]] = Field(
+        description="A -> B -> bot -> A's net payment per seat-hand less B's, on the same walls and seats")
+    differences: dict[str, dict[str, PairSimulation]] = Field(
+        default_factory=dict, description="A -> B -> per hand, A's counts less B's, on the same walls and seats")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> SimulationSummary:
+        if self.hands != sum(b - a for a, b in self.walls):
+            raise ValueError("hands: the number of walls in walls")
+        if any(p.hands != ROTATIONS * self.hands for p in self.presets.values()):
+            raise ValueError("every preset plays every wall in 4 rotations: each preset's hands must be 4 x hands")
+        if [(a, list(r)) for a, r in self.differences.items()] != [(a, list(r)) for a, r in self.pairs.items()]:
+            raise ValueError("differences: the same pairs of presets as pairs")
+        return self
+
+    def __add__(self, other: SimulationSummary) -> SimulationSummary:
+        if not isinstance(other, SimulationSummary):
+            return NotImplemented
+        if list(self.presets) != list(other.presets):
+            raise HkcoreError(f"summaries of different presets cannot be added: {list(self.presets)} and "
+                              f"{list(other.presets)}")
+        for name in ("seed", "bots", "groups"):
+            if getattr(self, name) != getattr(other, name):
+                raise HkcoreError(f"summaries with different {name} cannot be added: {shown(getattr(self, name))} "
+                                  f"and {shown(getattr(other, name))}")
+        return SimulationSummary(
+            duplicate=self.duplicate, seed=self.seed, bots=self.bots, walls=_ranges([*self.walls, *other.walls]),
+            hands=self.hands + other.hands, presets={k: v + other.presets[k] for k, v in self.presets.items()},
+            groups=self.groups,
+            pairs={a: {b: {n: s + other.pairs[a][b][n] for n, s in row.items()} for b, row in rows.items()}
+                   for a, rows in self.pairs.items()},
+            differences={a: {b: d + other.differences[a][b] for b, d in rows.items()}
+                         for a, rows in self.differences.items()})
+
+
+__all__ = ["DUPLICATE", "ROTATIONS", "Z95", "BotSimulation", "PairSimulation", "PresetSimulation",
+           "SimulationSummary", "Stat"]

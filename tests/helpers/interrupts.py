@@ -1,0 +1,81 @@
+"""Ctrl-C at a random moment of a long ``hkscore`` command (the interrupt area of tests/test_fuzz.py and
+tests/fuzz_long.py): the command prints one line, ``hkscore: interrupted``, exits 130 and leaves no output
+file that looks complete; a command that finished before the signal exits 0."""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from helpers import OUTSIDE
+
+HAND = ('{"tiles": "234m55z", "melds": [{"kind": "pung", "tiles": "666z", "from": "W"}, {"kind": "pung", '
+        '"tiles": "777z", "from": "E"}, {"kind": "kong", "tiles": "1111m", "concealed": true}], "win_tile": "5z", '
+        '"seat_wind": "S", "discarder": "N"}\n')
+
+
+class Interrupted(AssertionError):
+    """A command that did not end as an interrupted ``hkscore`` should."""
+
+
+def _commands(folder: Path, have_report: bool) -> list[tuple[str, list[str], list[Path]]]:
+    """(name, arguments, files that must not be left behind by an interrupted run)."""
+    out = folder / "out"
+    commands = [
+        ("score --jsonl", ["score", "--jsonl", "-", "-p", "hk-classic"], []),
+        ("compare --jsonl", ["compare", "--jsonl", "-", "-p", "all"], []),
+        ("play", ["play", "-p", "bga-old-style", "--hands", "1000000", "--policy", "random"], []),
+        ("simulate", ["simulate", "-p", "hk-classic", "--hands", "1000000", "--out", str(out)],
+         [out / "summary.json", out / "summary.md"]),
+        ("sample", ["sample", "--n", "100000000", "--seed", "3"], []),
+    ]
+    if have_report:
+        commands.append(("report", ["report", "-", "-p", "all", "--out", str(out), "--jobs", "1"],
+                         [out / "summary.json", out / "summary.md", out / "report.html"]))
+    return commands
+
+
+def interrupt_round(rnd: random.Random, folder: Path, tally: Counter[str], have_report: bool) -> None:
+    """One command, chosen by ``rnd``, interrupted after a random delay (from its first moments, imports
+    included, to a few seconds in); raises ``Interrupted`` if it ends otherwise than as the module says."""
+    name, args, outputs = rnd.choice(_commands(folder, have_report))
+    for path in outputs:
+        path.unlink(missing_ok=True)
+    delay = rnd.choice([rnd.uniform(0.0, 0.4), rnd.uniform(0.4, 3.0)])
+    proc = subprocess.Popen([sys.executable, "-m", "hkcore", *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=OUTSIDE)
+    assert proc.stdin is not None and proc.stderr is not None
+    try:
+        if name in ("score --jsonl", "compare --jsonl", "report"):
+            proc.stdin.write(HAND.encode() * 500)   # the pipe stays open: the command is reading when it comes
+            proc.stdin.flush()
+        time.sleep(delay)
+        os.kill(proc.pid, signal.SIGINT)
+        proc.stdin.close()
+        err = proc.stderr.read().decode("utf-8", "replace")
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    what = f"{name} interrupted after {delay:.2f} s"
+    if code == 0:  # it finished first (the signal came after its end)
+        tally[f"interrupt {name}: finished first"] += 1
+        return
+    # ended by the signal itself (-SIGINT) is what a shell shows as 130 too
+    if code not in (130, -signal.SIGINT) or err != "hkscore: interrupted\n":
+        raise Interrupted(f"{what}: exit {code}, stderr {err[-600:]!r}")
+    left = [str(p) for p in outputs if p.exists()]
+    if left:
+        raise Interrupted(f"{what}: left {left} behind")
+    if name == "simulate" and (folder / "out").is_dir():
+        stray = [p.name for p in (folder / "out").iterdir() if not p.name.startswith(".")]
+        if stray:
+            raise Interrupted(f"{what}: left {stray} behind")
+    tally[f"interrupt {name}: 130"] += 1
+
