@@ -602,6 +602,30 @@ def section(d: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def efficiency_once(preset: str, seed: int, walls: int, jobs: int) -> dict[str, Any]:
+    """``hkcore.simulate`` with four ``efficiency`` bots (no log kept beyond
+    the table's own): ``walls`` walls, each played in its four rotations."""
+    from hkcore.simulation import simulate
+
+    c0 = time.process_time()
+    t0 = time.perf_counter()
+    s = simulate([preset], "efficiency", hands=walls, seed=seed, jobs=jobs)
+    wall = time.perf_counter() - t0
+    cpu = time.process_time() - c0
+    hands = s.presets[preset].hands
+    return {"wall_s": wall, "hands": hands, "hands_s": hands / wall, "cpu_s": cpu,
+            "hands_cpu_s": hands / cpu if jobs == 1 else None}
+
+
+def efficiency_rows(preset: str, seed: int, walls: int, repeats: int) -> None:
+    """Print hands/s of four ``efficiency`` bots, one process and two (medians)."""
+    for jobs in (1, 2):
+        runs = [efficiency_once(preset, seed, walls, jobs) for _ in range(repeats)]
+        hs = sorted(r["hands_s"] for r in runs)
+        print(f"efficiency x4, {preset}, jobs {jobs}: {statistics.median(hs):,.0f} hands/s "
+              f"(min {hs[0]:,.0f}, max {hs[-1]:,.0f}; {runs[0]['hands']:,} hands per run)")
+
+
 def loop_only(preset: str, seed: int, hands: int) -> None:
     """The in-process loop alone (for a profiler): ``hands`` hands, nothing written."""
     r = inprocess_once(preset, seed, hands)
@@ -631,12 +655,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--from-json", type=Path, metavar="FILE",
                     help="rewrite the section from a results_table.json instead of measuring")
     ap.add_argument("--loop", type=int, metavar="N", help="only play N hands in-process (for a profiler)")
+    ap.add_argument("--efficiency", type=int, metavar="WALLS",
+                    help="only time four efficiency bots over WALLS walls (x4 rotations), jobs 1 and 2")
     args = ap.parse_args(argv)
 
     from hkcore import core
 
     if args.loop is not None:
         loop_only(args.preset, args.seed, args.loop)
+        return 0
+    if args.efficiency is not None:
+        efficiency_rows(args.preset, args.seed, args.efficiency, args.repeats)
         return 0
     if core.IMPLEMENTATION != "cython" and not args.allow_python:
         print(f"bench_table: the compiled core is not active ({core.IMPLEMENTATION}); build it "

@@ -2,3 +2,5 @@
 
 cdef bint standard_shape(const int *c) noexcept nogil
 cdef bint orphans_shape(const int *c) noexcept nogil
+cdef int away_counts(const int *c, int k, const int *used) except -3
+cdef int away_each(int *c, int k, const int *used, int delta, const bint *which, int *out) except -3

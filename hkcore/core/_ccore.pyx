@@ -897,3 +897,138 @@ cdef bint standard_shape(const int *c) noexcept nogil:
 cdef bint orphans_shape(const int *c) noexcept nogil:
     """The 34 counts ``c`` are thirteen orphans."""
     return _orphans(c)
+
+
+cdef int away_counts(const int *c, int k, const int *used) except -3:
+    """Tiles away of the 34 counts ``c`` beside k declared sets that use
+    ``used`` copies of each tile, by the standard shape and thirteen orphans
+    (the efficiency bot's measure, hkcore/table/_cbots.pyx)."""
+    return _away(c, k, used, True)
+
+
+cdef void _conv(const int *a, const int *b, int *out) noexcept nogil:
+    """(min, +) of two (sets, pairs) cost vectors, at most 4 sets and 1 pair."""
+    cdef int m, p, m1, p1, v, i
+    for i in range(NB):
+        out[i] = INF
+    for m in range(5):
+        for p in range(2):
+            v = a[m * 2 + p]
+            if v >= INF:
+                continue
+            for m1 in range(5 - m):
+                for p1 in range(2 - p):
+                    if v + b[m1 * 2 + p1] < out[(m + m1) * 2 + p + p1]:
+                        out[(m + m1) * 2 + p + p1] = v + b[m1 * 2 + p1]
+
+
+cdef void _honour_costs(const int *c, const int *used, int *honours) noexcept nogil:
+    cdef int i, m, p, v, best, pung, pr
+    for i in range(NB):
+        honours[i] = INF
+    honours[0] = 0
+    for i in range(27, 34):
+        v = 4 - used[i]
+        pung = (3 - c[i] if c[i] < 3 else 0) if v >= 3 else INF
+        pr = (2 - c[i] if c[i] < 2 else 0) if v >= 2 else INF
+        for m in range(4, -1, -1):
+            for p in range(1, -1, -1):
+                best = honours[m * 2 + p]
+                if m > 0 and honours[(m - 1) * 2 + p] + pung < best:
+                    best = honours[(m - 1) * 2 + p] + pung
+                if p > 0 and honours[m * 2] + pr < best:
+                    best = honours[m * 2] + pr
+                honours[m * 2 + p] = best
+
+
+cdef inline int _final(const int *rest, const int *part, int k) noexcept nogil:
+    cdef int m, p, best = INF, v
+    for m in range(5 - k):
+        for p in range(2):
+            v = rest[m * 2 + p] + part[(4 - k - m) * 2 + 1 - p]
+            if v < best:
+                best = v
+    return best
+
+
+cdef void _suit_part(const int *c, const int *used, int s, int k, const unsigned char *dist,
+                     int *out) noexcept nogil:
+    """One suit's (sets, pairs) costs: from the table, or exactly when a
+    declared set uses some of its tiles (as ``_away`` ends up costing it)."""
+    cdef int i
+    cdef int cap[9]
+    cdef unsigned char res[NB]
+    cdef const unsigned char *row
+    cdef bint capped = False
+    for i in range(9):
+        cap[i] = 4 - used[9 * s + i]
+        if used[9 * s + i]:
+            capped = True
+    if capped:
+        _suit_dp(c + 9 * s, cap, res, 4 - k)
+        for i in range(NB):
+            out[i] = res[i]
+    else:
+        row = dist + _key(c + 9 * s) * NB
+        for i in range(NB):
+            out[i] = row[i]
+
+
+cdef int away_each(int *c, int k, const int *used, int delta, const bint *which, int *out) except -3:
+    """For every tile i with ``which[i]``: ``out[i]`` = tiles away (as
+    ``away_counts``) of ``c`` with ``delta`` more copies of i (the counts
+    must stay within 0..4). The suits left unchanged are combined once."""
+    cdef const unsigned char *dist = _distances()
+    cdef int parts[3][NB]
+    cdef int rest[4][NB]
+    cdef int tmp[NB]
+    cdef int part[NB]
+    cdef int honours[NB]
+    cdef int s, i, j, best, v, want, any_suit = 0, any_honour = 0
+    cdef const unsigned char *row
+    for i in range(34):
+        if which[i] and (c[i] + delta < 0 or c[i] + delta > 4):
+            raise ValueError(f"tile {i}: {c[i]} + {delta} copies")
+    for s in range(3):
+        _suit_part(c, used, s, k, dist, parts[s])
+    _honour_costs(c, used, honours)
+    for i in range(34):
+        if which[i]:
+            if i < 27:
+                any_suit |= 1 << (i // 9)
+            else:
+                any_honour = 1
+    for s in range(3):  # rest[s]: the honours and the two other suits
+        if (any_suit >> s) & 1:
+            _conv(honours, parts[(s + 1) % 3], tmp)
+            _conv(tmp, parts[(s + 2) % 3], rest[s])
+    if any_honour:
+        _conv(parts[0], parts[1], tmp)
+        _conv(tmp, parts[2], rest[3])
+    for i in range(34):
+        if not which[i]:
+            continue
+        c[i] += delta
+        if i < 27:
+            s = i // 9
+            _suit_part(c, used, s, k, dist, part)
+            best = _final(rest[s], part, k)
+        else:
+            _honour_costs(c, used, part)
+            best = _final(rest[3], part, k)
+        if best > INF:
+            best = INF
+        if k == 0:
+            v = 0
+            want = 0
+            for j in range(13):
+                if c[ORPH[j]] == 0:
+                    v += 1
+                elif c[ORPH[j]] >= 2:
+                    want = 1
+            v += 1 - want
+            if v < best:
+                best = v
+        c[i] -= delta
+        out[i] = best - 1
+    return 0

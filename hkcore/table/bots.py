@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib.metadata
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from hkcore import core
 from hkcore.errors import TableError, shown
@@ -72,39 +72,33 @@ class SimpleBot:
         return self._choose(prompt)
 
 
+if TYPE_CHECKING:  # the compiled bots have the pure ones' surface
+    from hkcore.table import _pybots as _arith
+elif core.IMPLEMENTATION == "cython":
+    try:
+        from hkcore.table import _cbots as _arith
+    except ImportError:  # pragma: no cover - a build without the compiled bots
+        from hkcore.table import _pybots as _arith
+else:
+    from hkcore.table import _pybots as _arith
+
+#: the tile index of each tile code (``"1m"`` -> 0)
+_INDEX = {t.code: t.index for t in parse_tiles("123456789m123456789p123456789s1234567z")}
+
+
 def _counts(tiles: str) -> list[int]:
     counts = [0] * 34
-    for t in parse_tiles(tiles):
-        counts[t.index] += 1
+    _arith.add_counts(tiles, counts)
     return counts
 
 
 def _away(counts: list[int], melds: tuple[int, ...]) -> int:
     """Tiles away of concealed ``counts`` beside the declared sets ``melds`` (set codes)."""
-    return core.tiles_away_of_counts(counts, melds, len(melds))
+    return _arith.away(counts, melds)
 
 
 def _code(tiles: str) -> int:
     return core.meld_code(tiles)
-
-
-#: the terminals and honours: a tile that may complete thirteen orphans
-_ORPHANS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
-
-
-def _near(counts: list[int]) -> list[int]:
-    """The tiles that can bring ``counts`` nearer to a hand: those held or
-    within two in a suit of one held (a set or a pair takes them), and the
-    orphans (thirteen orphans takes any). No other tile can."""
-    out = []
-    for i in range(34):
-        if counts[i] or i in _ORPHANS:
-            out.append(i)
-        elif i < 27:
-            low, high = i - i % 9, i - i % 9 + 8
-            if any(counts[j] for j in range(max(low, i - 2), min(high, i + 2) + 1)):
-                out.append(i)
-    return out
 
 
 class Position:
@@ -119,51 +113,27 @@ class Position:
         self.counts = _counts(view["tiles"] + (view["drawn"] or ""))
         self.melds = tuple(_code(m["tiles"]) for m in view["melds"][seat])
         seen = list(self.counts)
+        add = _arith.add_counts
         for s in view["melds"].values():
             for m in s:
                 if m.get("tiles"):
-                    for t in parse_tiles(m["tiles"]):
-                        seen[t.index] += 1
+                    add(m["tiles"], seen)
         for pond in view["ponds"].values():
-            for t in parse_tiles(pond):
-                seen[t.index] += 1
+            add(pond, seen)
         if prompt.get("tile"):
-            seen[parse_tiles(prompt["tile"])[0].index] += 1
+            seen[_INDEX[prompt["tile"]]] += 1
         self.unseen = [max(0, 4 - n) for n in seen]
 
     def gain(self, counts: list[int], melds: tuple[int, ...], away: int) -> int:
         """Unseen tiles that would bring ``counts`` (13 - 3k tiles) nearer:
         for a waiting hand, the unseen copies of its waits."""
-        total = 0
-        for i in _near(counts):
-            if self.unseen[i] and counts[i] < 4:
-                counts[i] += 1
-                if _away(counts, melds) < away:
-                    total += self.unseen[i]
-                counts[i] -= 1
-        return total
+        return _arith.gain(counts, melds, self.unseen, away)
 
     def best_discard(self, counts: list[int], melds: tuple[int, ...], choices: list[int]) -> tuple[int, int, int]:
         """(tiles away, -gain, tile) of the best of ``choices`` to discard from
         ``counts``: fewest tiles away, then most unseen tiles that bring the
         hand nearer, then the lowest tile."""
-        best: tuple[int, int, int] | None = None
-        scored = []
-        for i in sorted(set(choices)):
-            counts[i] -= 1
-            scored.append((_away(counts, melds), i))
-            counts[i] += 1
-        low = min(a for a, _ in scored)
-        for a, i in scored:
-            if a != low:
-                continue
-            counts[i] -= 1
-            key = (a, -self.gain(counts, melds, a), i)
-            counts[i] += 1
-            if best is None or key < best:
-                best = key
-        assert best is not None
-        return best
+        return _arith.best_discard(counts, melds, self.unseen, choices)
 
 
 class EfficiencyBot:
@@ -193,7 +163,7 @@ class EfficiencyBot:
         return decision(prompt, self._claim(pos, prompt, actions))
 
     def _turn(self, pos: Position, discards: list[dict[str, Any]], others: list[dict[str, Any]]) -> dict[str, Any]:
-        index = {parse_tiles(a["tile"])[0].index: a for a in discards}
+        index = {_INDEX[a["tile"]]: a for a in discards}
         away, gain, tile = pos.best_discard(pos.counts, pos.melds, list(index))
         for a in others:  # a kong of one's own: taken when the hand, after its replacement, is no further
             if a["act"] != "kong":
@@ -214,7 +184,7 @@ class EfficiencyBot:
 
     def _claim(self, pos: Position, prompt: Mapping[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
         now = _away(pos.counts, pos.melds)
-        offered = parse_tiles(prompt["tile"])[0].index
+        offered = _INDEX[prompt["tile"]]
         best: tuple[int, int] | None = None
         chosen = actions[0]  # pass comes first
         for a in actions:
