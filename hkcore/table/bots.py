@@ -82,6 +82,9 @@ elif core.IMPLEMENTATION == "cython":
 else:
     from hkcore.table import _pybots as _arith
 
+#: which arithmetic the efficiency bot runs on: "cython" (compiled) or "python" (its pure twin)
+IMPLEMENTATION = "cython" if _arith.__name__.endswith("_cbots") else "python"
+
 #: the tile index of each tile code (``"1m"`` -> 0)
 _INDEX = {t.code: t.index for t in parse_tiles("123456789m123456789p123456789s1234567z")}
 
