@@ -40,13 +40,15 @@ def _commands(folder: Path, have_report: bool) -> list[tuple[str, list[str], lis
     return commands
 
 
-def interrupt_round(rnd: random.Random, folder: Path, tally: Counter[str], have_report: bool) -> None:
+def interrupt_round(rnd: random.Random, folder: Path, tally: Counter[str], have_report: bool,
+                    earliest: float = 0.0) -> None:
     """One command, chosen by ``rnd``, interrupted after a random delay (from its first moments, imports
-    included, to a few seconds in); raises ``Interrupted`` if it ends otherwise than as the module says."""
+    included, to a few seconds in; never before ``earliest`` seconds); raises ``Interrupted`` if it ends
+    otherwise than as the module says."""
     name, args, outputs = rnd.choice(_commands(folder, have_report))
     for path in outputs:
         path.unlink(missing_ok=True)
-    delay = rnd.choice([rnd.uniform(0.0, 0.4), rnd.uniform(0.4, 3.0)])
+    delay = max(earliest, rnd.choice([rnd.uniform(0.0, 0.4), rnd.uniform(0.4, 3.0)]))
     proc = subprocess.Popen([sys.executable, "-m", "hkcore", *args], stdin=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=OUTSIDE)
     assert proc.stdin is not None and proc.stderr is not None
@@ -57,8 +59,11 @@ def interrupt_round(rnd: random.Random, folder: Path, tally: Counter[str], have_
         time.sleep(delay)
         os.kill(proc.pid, signal.SIGINT)
         proc.stdin.close()
-        err = proc.stderr.read().decode("utf-8", "replace")
-        code = proc.wait(timeout=60)
+        try:
+            _, raw = proc.communicate(timeout=60)
+            err, code = raw.decode("utf-8", "replace"), proc.returncode
+        except subprocess.TimeoutExpired:
+            raise Interrupted(f"{name} interrupted after {delay:.2f} s: still running 60 s on") from None
     finally:
         if proc.poll() is None:
             proc.kill()
