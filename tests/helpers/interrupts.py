@@ -58,9 +58,8 @@ def interrupt_round(rnd: random.Random, folder: Path, tally: Counter[str], have_
             proc.stdin.flush()
         time.sleep(delay)
         os.kill(proc.pid, signal.SIGINT)
-        proc.stdin.close()
         try:
-            _, raw = proc.communicate(timeout=60)
+            _, raw = proc.communicate(timeout=60)   # closes stdin: a command reading it sees its end
             err, code = raw.decode("utf-8", "replace"), proc.returncode
         except subprocess.TimeoutExpired:
             raise Interrupted(f"{name} interrupted after {delay:.2f} s: still running 60 s on") from None
