@@ -203,6 +203,7 @@ def test_rows_over_the_same_hands_and_the_unread_apart() -> None:
     assert "| hk-classic | 2 | 1 | 50.0% | 0 | 4.0 faan |" in md
     assert "| bga-old-style | 2 | 0 |  | 2 | 0 | 0 |" in md and "| hk-classic | 0 | 2 | flowers 2 | 0 | 0 | 0 |" in md
     assert "| 1 | 1 |  |" in md and "| 0 |  | 1 |" in md  # the faan table over H1 and H3 alone
+    pytest.importorskip("matplotlib", reason="the page's plots need matplotlib (pip install 'hkcore[report]')")
     text = page(summary)
     assert 'data-preset="bga-old-style" data-field="winnable_share" data-part="common">50.0%' in text
     assert '<h3 id="apart">Hands some preset cannot read: 2</h3>' in text
