@@ -4,22 +4,29 @@ tables with a scripted person over WebSockets at once (issue 26).
 
 A bounded run: ``--rounds`` rounds (default 3) of ``--seconds`` each (default 20: 60 s of load in
 all), each followed by a wait until every table of the round has expired (the server runs with
-``--table-idle``, default 15 s). In a round:
+``--table-idle``, default 15 s); ``--runs`` such runs (default 1), each on a fresh server. In a round:
 
 - 200 *bot slots* each make a table of four bots (one hand, a built-in preset in turn), wait for its
   log (polling ``GET /tables/{id}/log`` every second), and make the next, until the round's time is up;
+  the server plays these tables with at most ``--bot-share`` of its time (docs/server.md, "Tables"), so
+  a table still being played when the round ends is played to its end before it can expire;
 - 50 *people*, each a table with East a person and three ``efficiency`` bots, played over the table's
   WebSocket: after a think time (``--think``, default 0.3 s) the person answers its prompt (a win when
   offered, else a random action), and the time from sending the decision to the state that follows it
   (the bots' answers included) is one *decision-to-update* latency; a finished hand starts another table.
 
+The bot slots and the people are two client processes of their own (so that a person's latency is not
+measured behind 200 pollers in the same event loop); each reports the CPU time it used and the people's
+process how late its event loop ran (a 10 ms ticker's lateness): the client's own share of a latency.
+The server's CPU time comes from ``/proc/PID/stat``.
+
 Errors (must be 0): an answer other than the one expected, a socket error message or an unexpected
 close, a state that does not follow within 30 s. Memory: the server's RSS (``/proc/PID/status``)
 after start, at the end of each round, and after that round's tables expired (a table is then gone:
-its log 404). The client runs in this process on the same machine: on a 2-core shared machine it
-takes part of the server's CPU; every round is shown.
+its log 404). The clients run on the same machine: on a 2-core shared machine they take part of the
+server's CPU; every round of every run is shown.
 
-    python bench/bench_tables.py                      # 3 rounds of 20 s (about 2 minutes)
+    python bench/bench_tables.py --runs 3             # 3 runs of 3 rounds of 20 s
     python bench/bench_tables.py --seconds 5 --rounds 1 --bots 40 --people 10 --no-write   # a smoke run
 """
 from __future__ import annotations
@@ -58,6 +65,7 @@ class Round:
     human_hands: int = 0
     human_tables: int = 0
     ids: list[str] = field(default_factory=list)
+    lags: list[float] = field(default_factory=list)
 
     def error(self, what: str) -> None:
         if len(self.errors) < 20:
@@ -73,13 +81,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(idle: float) -> tuple[subprocess.Popen[bytes], int]:
-    """``hkscore serve`` (one worker) with tables dropped after ``idle`` seconds without use."""
+def start_server(idle: float, bot_share: float | None) -> tuple[subprocess.Popen[bytes], int]:
+    """``hkscore serve`` (one worker) with tables dropped after ``idle`` seconds without use (and the
+    tables of bots alone given ``bot_share`` of its time, when given)."""
     root = str(Path(__file__).resolve().parent.parent)
     port = free_port()
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     command = [sys.executable, "-m", "hkcore.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
                "--log-level", "warning", "--table-idle", str(idle), "--most-tables", "1000"]
+    if bot_share is not None:
+        command += ["--bot-share", str(bot_share)]
     proc = subprocess.Popen(command, cwd=tempfile.gettempdir(), env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -92,6 +103,12 @@ def start_server(idle: float) -> tuple[subprocess.Popen[bytes], int]:
             time.sleep(0.2)
     proc.terminate()
     raise RuntimeError("hkscore serve did not start within 60 s")
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time a process has used so far (user and system), from /proc (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_mib(pid: int) -> float:
@@ -204,30 +221,79 @@ async def person(http: Any, port: int, until: float, out: Round, rng: random.Ran
             out.error(f"person: {type(exc).__name__}: {exc}")
 
 
-async def one_round(port: int, seconds: float, bots: int, people: int, think: float, seed: int) -> Round:
+async def ticker(until: float, out: Round, every: float = 0.01) -> None:
+    """How late this process's event loop wakes a task asleep for ``every`` seconds, until ``until``."""
+    while time.monotonic() < until:
+        t0 = time.perf_counter()
+        await asyncio.sleep(every)
+        out.lags.append(time.perf_counter() - t0 - every)
+
+
+async def client_round(role: str, port: int, seconds: float, count: int, think: float, seed: int) -> Round:
+    """One round of one client process: ``count`` bot slots, or ``count`` people (and the ticker)."""
     import httpx
 
     out = Round()
     until = time.monotonic() + seconds
-    limits = httpx.Limits(max_connections=bots + people + 10, max_keepalive_connections=bots + people + 10)
+    limits = httpx.Limits(max_connections=count + 10, max_keepalive_connections=count + 10)
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", limits=limits, timeout=30) as http:
-        tasks = [bot_slot(http, until, out, i) for i in range(bots)]
-        tasks += [person(http, port, until, out, random.Random(seed * 1000 + i), think) for i in range(people)]
+        if role == "bots":
+            tasks = [bot_slot(http, until, out, seed * 1000 + i) for i in range(count)]
+        else:
+            tasks = [person(http, port, until, out, random.Random(seed * 1000 + i), think) for i in range(count)]
+            tasks.append(ticker(until, out))
         await asyncio.gather(*tasks)
     return out
+
+
+def client_main(args: argparse.Namespace) -> int:
+    """A client process (``--role``): one round, its figures as one JSON line on stdout."""
+    cpu0 = time.process_time()
+    count = args.bots if args.role == "bots" else args.people
+    r = asyncio.run(client_round(args.role, args.port, args.seconds, count, args.think, args.seed))
+    print(json.dumps({"latencies": r.latencies, "errors": r.errors, "bot_hands": r.bot_hands,
+                      "bot_tables": r.bot_tables, "human_hands": r.human_hands, "human_tables": r.human_tables,
+                      "ids": r.ids, "lags": r.lags, "cpu": time.process_time() - cpu0}))
+    return 0
+
+
+def one_round(port: int, args: argparse.Namespace, seed: int) -> tuple[Round, dict[str, float]]:
+    """A round: the two client processes at once; what they measured, and each one's CPU seconds."""
+    common = [sys.executable, str(Path(__file__).resolve()), "--port", str(port), "--seconds", str(args.seconds),
+              "--bots", str(args.bots), "--people", str(args.people), "--think", str(args.think),
+              "--seed", str(seed)]
+    procs = {role: subprocess.Popen([*common, "--role", role], stdout=subprocess.PIPE) for role in ("bots", "people")}
+    out = Round()
+    cpu = {}
+    for role, proc in procs.items():
+        text, _ = proc.communicate(timeout=args.seconds + 120)
+        if proc.returncode != 0:
+            out.error(f"the {role} client stopped with status {proc.returncode}")
+            continue
+        got = json.loads(text)
+        out.latencies += got["latencies"]
+        out.lags += got["lags"]
+        for e in got["errors"]:
+            out.error(e)
+        for k in ("bot_hands", "bot_tables", "human_hands", "human_tables"):
+            setattr(out, k, getattr(out, k) + got[k])
+        out.ids += got["ids"]
+        cpu[role] = got["cpu"]
+    return out, cpu
 
 
 async def expired(port: int, ids: list[str], idle: float) -> float:
     """Wait until the round's tables have expired; the seconds waited. Each wait is ``idle`` seconds, one
     sweep of the server's (a quarter of that) and a margin; then each table not yet found gone is asked for
     its log once (a request is a use: it starts that table's idle time again), until all are 404. A bot
-    table still being played when the round ends is in use until it is over."""
+    table still being played when the round ends is in play until it is over (the server then plays the
+    round's left-over bot tables one after another with its bot share)."""
     import httpx
 
     t0 = time.monotonic()
     left = list(ids)
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
-        for _ in range(8):
+        for _ in range(16):
             await asyncio.sleep(idle * 1.25 + 3)
             left = [tid for tid in left if (await ask(http, "GET", f"/tables/{tid}/log")).status_code != 404]
             if not left:
@@ -240,36 +306,48 @@ def percentile(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(len(s) * q))] if s else float("nan")
 
 
-def render(meta: dict[str, Any], rounds: list[dict[str, Any]]) -> str:
+def render(meta: dict[str, Any], rounds: list[dict[str, Any]], runs: list[dict[str, Any]]) -> str:
     rows = []
-    for i, r in enumerate(rounds, 1):
-        rows.append(f"| {i} | {r['seconds']:.0f} | {r['bot_tables']:,} | {r['bot_hands']:,} | {r['human_tables']:,} | "
-                    f"{r['human_hands']:,} | {r['decisions']:,} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
-                    f"{r['max_ms']:.1f} | {r['errors']} | {r['rss_end']:.0f} | {r['rss_expired']:.0f} |")
-    p99 = statistics.median(r["p99_ms"] for r in rounds)
-    errors = sum(r["errors"] for r in rounds)
+    for r in rounds:
+        rows.append(f"| {r['run']} | {r['round']} | {r['seconds']:.0f} | {r['bot_tables']:,} | {r['bot_hands']:,} | "
+                    f"{r['human_tables']:,} | {r['human_hands']:,} | {r['decisions']:,} | {r['p50_ms']:.1f} | "
+                    f"{r['p99_ms']:.1f} | {r['max_ms']:.1f} | {r['errors']} | {r['cpu_server']:.1f} | "
+                    f"{r['cpu_bots_client']:.1f} | {r['cpu_people_client']:.1f} | {r['lag_p99_ms']:.1f} | "
+                    f"{r['rss_end']:.0f} | {r['rss_expired']:.0f} |")
+    run_rows = [f"| {k} | {r['decisions']:,} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} | "
+                f"{r['rss_start']:.0f} | {', '.join(format(x, '.0f') for x in r['rss_expired'])} | "
+                f"{r['loadavg_at_start']} |" for k, r in enumerate(runs, 1)]
+    p99 = statistics.median(r["p99_ms"] for r in runs)
+    errors = sum(r["errors"] for r in runs)
+    share = "the server's default" if meta["bot_share"] is None else f"`--bot-share {meta['bot_share']:g}`"
     return "\n".join([
         "## Tables service",
         "",
-        f"One `hkscore serve` worker on 127.0.0.1 (`--table-idle {meta['idle']:g}`), {meta['rounds']} rounds of "
-        f"{meta['seconds']:g} s: {meta['bots']} slots each keeping a table of four bots going (one hand, the "
-        f"built-in presets in turn; a new table once its log is there, polled every second) and "
-        f"{meta['people']} people, each at a table with three `efficiency` bots, playing over the table's "
-        f"WebSocket with a think time of {meta['think']:g} s (0.5 to 1.5 times) before each decision. "
-        "Latency: from a person's decision sent to the state that follows it (the bots' answers included). "
-        "The client runs on the same 2 cores as the server, and **the machine is shared** with other "
-        f"agents' programs (load average {meta['loadavg_at_start']} at the start): runs differ, every round "
-        "is shown.",
+        f"One `hkscore serve` worker on 127.0.0.1 (`--table-idle {meta['idle']:g}`, bot share {share}), "
+        f"{meta['runs']} run(s), each on a fresh server, of {meta['rounds']} rounds of {meta['seconds']:g} s: "
+        f"{meta['bots']} slots each keeping a table of four bots going (one hand, the built-in presets in turn; "
+        f"a new table once its log is there, polled every second) and {meta['people']} people, each at a table "
+        f"with three `efficiency` bots, playing over the table's WebSocket with a think time of "
+        f"{meta['think']:g} s (0.5 to 1.5 times) before each decision. Latency: from a person's decision sent "
+        "to the state that follows it (the bots' answers included). The bot slots and the people are two "
+        "client processes of their own, on the same 2 cores as the server; CPU columns are seconds used in "
+        "the round by the server, the bots' client and the people's client; *lag* is how late the people's "
+        "client's own event loop ran (p99, ms), a part of every latency that is not the server's. **The "
+        "machine is shared** with other agents' programs: runs differ, every round of every run is shown.",
         "",
-        "| round | s | bot tables | bot hands done | people's tables | people's hands done | decisions | p50 ms "
-        "| p99 ms | max ms | errors | RSS at end MiB | RSS after expiry MiB |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| run | round | s | bot tables | bot hands done | people's tables | people's hands done | decisions | "
+        "p50 ms | p99 ms | max ms | errors | CPU server s | CPU bots' client s | CPU people's client s | "
+        "lag p99 ms | RSS at end MiB | RSS after expiry MiB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
-        f"**Median p99 decision-to-update: {p99:.1f} ms** (target ≤ {TARGET_P99_MS:g} ms: "
-        f"{'met' if p99 <= TARGET_P99_MS else 'not met'}); errors: {errors}. Server RSS after start "
-        f"{meta['rss_start']:.0f} MiB; after each round's tables expired: "
-        f"{', '.join(format(r['rss_expired'], '.0f') for r in rounds)} MiB.",
+        "| run | decisions | p50 ms | p99 ms | errors | RSS after start MiB | RSS after each round's expiry MiB "
+        "| load average at start |",
+        "|---|---|---|---|---|---|---|---|",
+        *run_rows,
+        "",
+        f"**Median over the runs of the p99 decision-to-update: {p99:.1f} ms** (target ≤ {TARGET_P99_MS:g} ms: "
+        f"{'met' if p99 <= TARGET_P99_MS else 'not met'}); errors: {errors}.",
         "",
         f"Machine: {meta['cpu']}, {meta['nproc']} CPUs, Python {meta['python']}, "
         + ", ".join(f"{k} {v}" for k, v in meta["packages"].items())
@@ -277,58 +355,88 @@ def render(meta: dict[str, Any], rounds: list[dict[str, Any]]) -> str:
     ])
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=20.0, help="seconds of load a round (default 20)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
-    parser.add_argument("--bots", type=int, default=200, help="tables of four bots at once (default 200)")
-    parser.add_argument("--people", type=int, default=50, help="tables with a scripted person (default 50)")
-    parser.add_argument("--think", type=float, default=0.3, help="a person's think time, s (default 0.3)")
-    parser.add_argument("--idle", type=float, default=15.0, help="the server's --table-idle (default 15)")
-    parser.add_argument("--no-write", action="store_true", help="print the section only")
-    parser.add_argument("--no-wait", action="store_true", help="do not wait for other benchmarks to end (a smoke run)")
-    args = parser.parse_args()
-    if args.seconds * args.rounds > 60:
-        parser.error("at most 60 s of load in all (--seconds x --rounds)")
-    if not args.no_wait:
-        bl.wait_for_other_bench(600, bl.log)
-    meta = {**bl.machine_info(PACKAGES), "seconds": args.seconds, "rounds": args.rounds, "bots": args.bots,
-            "people": args.people, "think": args.think, "idle": args.idle}
-    proc, port = start_server(args.idle)
-    rounds = []
+def one_run(args: argparse.Namespace, run: int, rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """One run on a fresh server: its rounds added to ``rounds``; the run's summary."""
+    load = [round(x, 2) for x in os.getloadavg()]
+    proc, port = start_server(args.idle, args.bot_share)
+    mine: list[dict[str, Any]] = []
+    every: list[float] = []
     try:
         first = json.dumps({"seats": {s: "efficiency" for s in "ESWN"}}).encode()
         with urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/tables", data=first, headers={
                 "Content-Type": "application/json"}), timeout=30):
             pass  # a first table: the bots and the engine loaded before the first figure
         time.sleep(1)
-        meta["rss_start"] = rss_mib(proc.pid)
+        rss_start = rss_mib(proc.pid)
         for i in range(args.rounds):
-            bl.log(f"round {i + 1}/{args.rounds}: {args.seconds:g} s, {args.bots} bot tables, {args.people} people")
+            bl.log(f"run {run}, round {i + 1}/{args.rounds}: {args.seconds:g} s, {args.bots} bot tables, "
+                   f"{args.people} people")
             t0 = time.monotonic()
-            r = asyncio.run(one_round(port, args.seconds, args.bots, args.people, args.think, i))
+            cpu0 = cpu_seconds(proc.pid)
+            r, cpu = one_round(port, args, run * 100 + i)
             seconds = time.monotonic() - t0
+            cpu_server = cpu_seconds(proc.pid) - cpu0
             rss_end = rss_mib(proc.pid)
-            lat = sorted(x * 1000 for x in r.latencies)
-            bl.log(f"  {len(lat):,} decisions, p99 {percentile(lat, 0.99):.1f} ms, {r.bot_hands} bot hands, "
+            ms = [x * 1000 for x in r.latencies]
+            every += ms
+            bl.log(f"  {len(ms):,} decisions, p99 {percentile(ms, 0.99):.1f} ms, {r.bot_hands} bot hands, "
                    f"{len(r.errors)} errors; waiting for the tables to expire ...")
             waited = asyncio.run(expired(port, r.ids, args.idle))
             rss_expired = rss_mib(proc.pid)
-            ms = [x * 1000 for x in r.latencies]
-            figures = {"seconds": seconds, "bot_tables": r.bot_tables, "bot_hands": r.bot_hands,
-                       "human_tables": r.human_tables, "human_hands": r.human_hands, "decisions": len(ms),
-                       "p50_ms": percentile(ms, 0.5), "p99_ms": percentile(ms, 0.99), "max_ms": max(ms, default=0),
-                       "errors": len(r.errors), "error_samples": r.errors[:20], "rss_end": rss_end,
-                       "rss_expired": rss_expired, "expiry_wait_s": waited}
-            bl.log(f"  {len(ms):,} decisions, p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms, "
-                   f"{r.bot_hands} bot hands, {len(r.errors)} errors, RSS {rss_end:.0f} -> {rss_expired:.0f} MiB")
-            rounds.append(figures)
+            lags = [x * 1000 for x in r.lags]
+            figures = {"run": run, "round": i + 1, "seconds": seconds, "bot_tables": r.bot_tables,
+                       "bot_hands": r.bot_hands, "human_tables": r.human_tables, "human_hands": r.human_hands,
+                       "decisions": len(ms), "p50_ms": percentile(ms, 0.5), "p99_ms": percentile(ms, 0.99),
+                       "max_ms": max(ms, default=0), "errors": len(r.errors), "error_samples": r.errors[:20],
+                       "cpu_server": cpu_server, "cpu_bots_client": cpu.get("bots", float("nan")),
+                       "cpu_people_client": cpu.get("people", float("nan")), "lag_p99_ms": percentile(lags, 0.99),
+                       "lag_max_ms": max(lags, default=0), "rss_end": rss_end, "rss_expired": rss_expired,
+                       "expiry_wait_s": waited}
+            bl.log(f"  p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms, CPU server {cpu_server:.1f} s, "
+                   f"clients {figures['cpu_bots_client']:.1f} + {figures['cpu_people_client']:.1f} s, lag p99 "
+                   f"{figures['lag_p99_ms']:.1f} ms, RSS {rss_end:.0f} -> {rss_expired:.0f} MiB "
+                   f"(expired after {waited:.0f} s)")
+            mine.append(figures)
     finally:
         proc.terminate()
         proc.wait(30)
-    section = render(meta, rounds)
+    rounds += mine
+    return {"decisions": len(every), "p50_ms": percentile(every, 0.5), "p99_ms": percentile(every, 0.99),
+            "errors": sum(r["errors"] for r in mine), "rss_start": rss_start,
+            "rss_expired": [r["rss_expired"] for r in mine], "loadavg_at_start": load}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=20.0, help="seconds of load a round (default 20)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds a run (default 3)")
+    parser.add_argument("--runs", type=int, default=1, help="runs, each on a fresh server (default 1)")
+    parser.add_argument("--bots", type=int, default=200, help="tables of four bots at once (default 200)")
+    parser.add_argument("--people", type=int, default=50, help="tables with a scripted person (default 50)")
+    parser.add_argument("--think", type=float, default=0.3, help="a person's think time, s (default 0.3)")
+    parser.add_argument("--idle", type=float, default=15.0, help="the server's --table-idle (default 15)")
+    parser.add_argument("--bot-share", type=float, default=None,
+                        help="the server's --bot-share (default: the server's own)")
+    parser.add_argument("--no-write", action="store_true", help="print the section only")
+    parser.add_argument("--no-wait", action="store_true", help="do not wait for other benchmarks to end (a smoke run)")
+    parser.add_argument("--role", choices=["bots", "people"], help=argparse.SUPPRESS)  # a client process
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.role is not None:
+        return client_main(args)
+    if args.seconds * args.rounds > 60:
+        parser.error("at most 60 s of load a run (--seconds x --rounds)")
+    if not args.no_wait:
+        bl.wait_for_other_bench(600, bl.log)
+    meta = {**bl.machine_info(PACKAGES), "seconds": args.seconds, "rounds": args.rounds, "runs": args.runs,
+            "bots": args.bots, "people": args.people, "think": args.think, "idle": args.idle,
+            "bot_share": args.bot_share}
+    rounds: list[dict[str, Any]] = []
+    runs = [one_run(args, k + 1, rounds) for k in range(args.runs)]
+    section = render(meta, rounds, runs)
     out = None if args.no_write else Path(__file__).resolve().parent
-    bl.publish(out, "tables", section, {"meta": meta, "rounds": rounds}, "results_tables.json")
+    bl.publish(out, "tables", section, {"meta": meta, "runs": runs, "rounds": rounds}, "results_tables.json")
     return 0 if all(r["errors"] == 0 for r in rounds) else 1
 
 

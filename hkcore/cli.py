@@ -299,10 +299,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     for option, seconds in (("--table-idle", args.table_idle), ("--claim-seconds", args.claim_seconds)):
         if seconds is not None and not 0 < seconds <= 86400:
             raise HkcoreError(f"{option}: expected seconds, more than 0 and at most 86400, got {seconds:g}")
+    if args.bot_share is not None and not 0 < args.bot_share <= 1:
+        raise HkcoreError(f"--bot-share: expected more than 0 and at most 1, got {args.bot_share:g}")
     limits = {k: v for k, v in (("time_limit", args.time_limit), ("batch_time_limit", args.batch_time_limit),
                                 ("head_time_limit", args.head_time_limit),
                                 ("most_connections", args.most_connections), ("most_tables", args.most_tables),
-                                ("table_idle", args.table_idle), ("claim_seconds", args.claim_seconds))
+                                ("table_idle", args.table_idle), ("claim_seconds", args.claim_seconds),
+                                ("bot_share", args.bot_share))
               if v is not None}
     serve(args.host, args.port, args.presets, workers=args.workers, log_level=args.log_level, **limits)
     return 0
@@ -398,6 +401,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a table unused this long is dropped, its log with it (default 1800)")
     sv.add_argument("--claim-seconds", type=float, metavar="SECONDS",
                     help="a person's claim window where the preset sets no claim_seconds (default 15)")
+    sv.add_argument("--bot-share", type=float, metavar="FRACTION",
+                    help="the most of a worker's time the tables of bots alone take (default 0.25; 1: all they can)")
     sv.set_defaults(func=_cmd_serve)
     add_table_commands(sub)
     add_simulate_commands(sub)

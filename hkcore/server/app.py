@@ -21,20 +21,21 @@ from hkcore.server.limits import (BATCH_TIME_LIMIT, HEAD_TIME_LIMIT, MAX_BATCH_B
 from hkcore.server.openapi import openapi_document
 from hkcore.server.problems import ApiError, answer_problem
 from hkcore.server.routes import batch, claims, health, pages, presets, scoring, tables
-from hkcore.server.tables import CLAIM_SECONDS, IDLE_SECONDS, MOST_TABLES, TableRegistry
+from hkcore.server.tables import BOT_SHARE, CLAIM_SECONDS, IDLE_SECONDS, MOST_TABLES, TableRegistry
 
 
 def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BODY,
                max_batch_body: int = MAX_BATCH_BODY, time_limit: float = TIME_LIMIT,
                batch_time_limit: float = BATCH_TIME_LIMIT, most_tables: int = MOST_TABLES,
                table_idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS,
-               now: Callable[[], float] = time.monotonic) -> FastAPI:
+               bot_share: float = BOT_SHARE, now: Callable[[], float] = time.monotonic) -> FastAPI:
     """The hkcore HTTP application. ``presets_dir``: a folder of preset files
     served beside the built-in ones (and the only files a preset sent in a
     request may extend). Tables: at most ``most_tables`` at once, each dropped
     after ``table_idle`` seconds without use (by the ``now`` clock); a human
-    seat's claim window lasts the preset's ``claim_seconds``, else ``claim_seconds``."""
-    registry = TableRegistry(most_tables, table_idle, claim_seconds, now)
+    seat's claim window lasts the preset's ``claim_seconds``, else ``claim_seconds``; the tables of bots
+    alone take at most ``bot_share`` of the worker's time."""
+    registry = TableRegistry(most_tables, table_idle, claim_seconds, now, bot_share)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -80,12 +81,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
           workers: int = 1, log_level: str = "info", *, time_limit: float = TIME_LIMIT,
           batch_time_limit: float = BATCH_TIME_LIMIT, head_time_limit: float = HEAD_TIME_LIMIT,
           most_connections: int = MOST_CONNECTIONS, most_tables: int = MOST_TABLES,
-          table_idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS) -> None:
+          table_idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS,
+          bot_share: float = BOT_SHARE) -> None:
     """Run the application on uvicorn until interrupted (``workers`` > 1: that many processes);
     ``port`` 0 picks a free port, printed when the service starts. An address that cannot be listened on
     is an HkcoreError saying why, before anything starts. ``head_time_limit``: seconds a request's head
     may take (408 after); ``most_connections``: connections a worker holds at once (503 beyond);
-    ``most_tables``, ``table_idle``, ``claim_seconds``: as ``create_app`` takes them (per worker: a table
+    ``most_tables``, ``table_idle``, ``claim_seconds``, ``bot_share``: as ``create_app`` takes them (per worker: a table
     lives in the worker that made it)."""
     import uvicorn
 
@@ -94,7 +96,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
     port = listenable(host, port)
     bounds: dict[str, Any] = {"timeout_keep_alive": 5, "limit_concurrency": most_connections,
                               "http": protocol(head_time_limit)}
-    tables: dict[str, Any] = {"most_tables": most_tables, "table_idle": table_idle, "claim_seconds": claim_seconds}
+    tables: dict[str, Any] = {"most_tables": most_tables, "table_idle": table_idle, "claim_seconds": claim_seconds,
+                              "bot_share": bot_share}
 
     if workers > 1:
         if presets_dir is not None:

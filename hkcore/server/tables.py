@@ -5,7 +5,9 @@ A ``LiveTable`` owns a ``hkcore.table.Table`` (one hand) or ``Match`` and the bo
 it answers each seat's state (only what GAME.md §8.4's view lets that seat see), takes a seat's
 decisions, lets the bots answer at once, and times the claim windows of its human seats with the event
 loop's timers (the engine keeps no clock): a human seat that runs out passes. Everything here runs on
-the application's event loop, so a table changes only between two awaits and needs no lock.
+the application's event loop, so a table changes only between two awaits and needs no lock. The tables of
+bots alone are nobody's to watch: they are played one after another in short slices and get at most a
+share of the worker's time (``bot_share``), so that a person never waits behind them.
 """
 from __future__ import annotations
 
@@ -42,8 +44,11 @@ HELLO_SECONDS = 10.0
 MOST_SOCKETS = 16
 #: the largest message a socket may send, in characters
 MAX_MESSAGE = 64 << 10
-#: bot decisions an all-bot table makes at a time before the event loop serves everything else waiting
-BOT_BURST = 4
+#: seconds of bot decisions at the tables of bots alone played at a time, before the event loop serves
+#: everything else waiting (a slice ends after the decision that crosses it)
+BOT_SLICE = 0.002
+#: the most of the worker's time the tables of bots alone take: after each slice they rest long enough
+BOT_SHARE = 0.25
 #: the phases that are windows: a human seat asked in one is timed, and passes when its time runs out
 TIMED_PHASES = frozenset({"claim", "rob", "instant"})
 HUMAN = "human"
@@ -353,6 +358,12 @@ class LiveTable:
         """Whether this is a table of bots alone that has not finished."""
         return not self.tokens and not self.closed and not self.game.over
 
+    @property
+    def in_play(self) -> bool:
+        """Whether the table waits on the server, not on a person: bots alone still playing, or a
+        person's claim window whose clock runs (it passes for them). Such a table is never idle."""
+        return self.playing_on or bool(self.timers)
+
 
 # --------------------------------------------------------------------- advice
 
@@ -476,12 +487,16 @@ def result_of(t: Table) -> dict[str, Any] | None:
 
 class TableRegistry:
     """The tables of one application, by id: at most ``most`` at once; one unused for ``idle``
-    seconds (by the ``now`` clock: no request, socket message or change) is dropped at the next
-    ``sweep``, which every lookup and creation runs, and a background task too (``sweeper``)."""
+    seconds (by the ``now`` clock: no request, socket message or change) and not in play (``in_play``)
+    is dropped at the next ``sweep``, which every lookup and creation runs, and a background task too
+    (``sweeper``). The tables of bots alone take at most ``bot_share`` of the time (``play_on``)."""
 
     def __init__(self, most: int = MOST_TABLES, idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS,
-                 now: Callable[[], float] = time.monotonic) -> None:
+                 now: Callable[[], float] = time.monotonic, bot_share: float = BOT_SHARE) -> None:
+        if not 0 < bot_share <= 1:  # NaN fails too
+            raise HkcoreError(f"bot_share = {shown(bot_share)}: more than 0 and at most 1")
         self.most, self.idle, self.claim_seconds, self.now = most, idle, claim_seconds, now
+        self.bot_share = bot_share
         self.tables: dict[str, LiveTable] = {}
         #: the tables of bots alone still playing, in turn, and the one task that plays them
         self.playing: deque[LiveTable] = deque()
@@ -493,9 +508,9 @@ class TableRegistry:
         return len(self.tables)
 
     def sweep(self) -> int:
-        """Drop every table idle for ``idle`` seconds; the number dropped."""
+        """Drop every table idle for ``idle`` seconds and not in play; the number dropped."""
         now = self.now()
-        gone = [k for k, t in self.tables.items() if now - t.last_used >= self.idle]
+        gone = [k for k, t in self.tables.items() if now - t.last_used >= self.idle and not t.in_play]
         for k in gone:
             self.tables.pop(k).close()
         return len(gone)
@@ -540,17 +555,21 @@ class TableRegistry:
                 return found
 
     async def play_on(self) -> None:
-        """Play the tables of bots alone, ``BOT_BURST`` decisions of one table at a time in turn, letting
-        the event loop serve everything else waiting between two bursts: one task for them all, so that a
-        person's request waits for one burst at most, however many bot tables play."""
+        """Play the tables of bots alone in the order they were made, each to its end, in slices of about
+        ``BOT_SLICE`` seconds; after each slice, rest so that they take at most ``bot_share`` of the time.
+        One task for them all: a person's request waits for one slice at most and finds the rest of the
+        worker's time free, however many bot tables wait (they finish later instead, one after another)."""
         try:
             while self.playing:
-                table = self.playing.popleft()
-                if table.playing_on:
-                    table.play_bots(BOT_BURST)
+                start = time.perf_counter()
+                while self.playing and time.perf_counter() - start < BOT_SLICE:
+                    table = self.playing[0]
                     if table.playing_on:
-                        self.playing.append(table)
-                await asyncio.sleep(0)
+                        table.play_bots(1)
+                    if not table.playing_on:
+                        self.playing.popleft()
+                used = time.perf_counter() - start
+                await asyncio.sleep(used * (1 - self.bot_share) / self.bot_share)
         finally:
             self.runner = None
 
