@@ -152,15 +152,19 @@ async def _bot_slot(http: Any, until: float, out: Round, first: int) -> None:
         tid = r.json()["id"]
         out.bot_tables += 1
         out.ids.append(tid)
+        made = answered = time.monotonic()
         while True:
             await asyncio.sleep(1.0)
+            asked = time.monotonic()
             r = await ask(http, "GET", f"/tables/{tid}/log")
             if r.status_code == 200:
                 out.bot_hands += 1
                 break
             if r.status_code != 409:
-                out.error(f"GET /tables/{tid}/log: {r.status_code} {r.text[:200]}")
+                out.error(f"GET /tables/{tid}/log: {r.status_code} {r.text[:120]} (made {asked - made:.1f} s "
+                          f"before; the previous answer {asked - answered:.1f} s before)")
                 break
+            answered = time.monotonic()
             if time.monotonic() >= until:
                 return  # the round is over: the table is left to expire
 
@@ -241,7 +245,7 @@ async def client_round(role: str, port: int, seconds: float, count: int, think: 
             tasks = [bot_slot(http, until, out, seed * 1000 + i) for i in range(count)]
         else:
             tasks = [person(http, port, until, out, random.Random(seed * 1000 + i), think) for i in range(count)]
-            tasks.append(ticker(until, out))
+        tasks.append(ticker(until, out))
         await asyncio.gather(*tasks)
     return out
 
@@ -264,7 +268,8 @@ def one_round(port: int, args: argparse.Namespace, seed: int) -> tuple[Round, di
               "--seed", str(seed)]
     procs = {role: subprocess.Popen([*common, "--role", role], stdout=subprocess.PIPE) for role in ("bots", "people")}
     out = Round()
-    cpu = {}
+    cpu: dict[str, float] = {}
+    lags: dict[str, list[float]] = {}
     for role, proc in procs.items():
         text, _ = proc.communicate(timeout=args.seconds + 120)
         if proc.returncode != 0:
@@ -272,13 +277,15 @@ def one_round(port: int, args: argparse.Namespace, seed: int) -> tuple[Round, di
             continue
         got = json.loads(text)
         out.latencies += got["latencies"]
-        out.lags += got["lags"]
+        lags[role] = got["lags"]
         for e in got["errors"]:
             out.error(e)
         for k in ("bot_hands", "bot_tables", "human_hands", "human_tables"):
             setattr(out, k, getattr(out, k) + got[k])
         out.ids += got["ids"]
         cpu[role] = got["cpu"]
+    out.lags = lags.get("people", [])
+    cpu["lag_bots_p99_ms"] = percentile([x * 1000 for x in lags.get("bots", [])], 0.99)
     return out, cpu
 
 
@@ -313,6 +320,7 @@ def render(meta: dict[str, Any], rounds: list[dict[str, Any]], runs: list[dict[s
                     f"{r['human_tables']:,} | {r['human_hands']:,} | {r['decisions']:,} | {r['p50_ms']:.1f} | "
                     f"{r['p99_ms']:.1f} | {r['max_ms']:.1f} | {r['errors']} | {r['cpu_server']:.1f} | "
                     f"{r['cpu_bots_client']:.1f} | {r['cpu_people_client']:.1f} | {r['lag_p99_ms']:.1f} | "
+                    f"{r['lag_bots_p99_ms']:.0f} | "
                     f"{r['rss_end']:.0f} | {r['rss_expired']:.0f} |")
     run_rows = [f"| {k} | {r['decisions']:,} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} | "
                 f"{r['rss_start']:.0f} | {', '.join(format(x, '.0f') for x in r['rss_expired'])} | "
@@ -332,13 +340,14 @@ def render(meta: dict[str, Any], rounds: list[dict[str, Any]], runs: list[dict[s
         "to the state that follows it (the bots' answers included). The bot slots and the people are two "
         "client processes of their own, on the same 2 cores as the server; CPU columns are seconds used in "
         "the round by the server, the bots' client and the people's client; *lag* is how late the people's "
-        "client's own event loop ran (p99, ms), a part of every latency that is not the server's. **The "
+        "client's own event loop ran (p99, ms), a part of every latency that is not the server's, and the same "
+        "of the bots' client. **The "
         "machine is shared** with other agents' programs: runs differ, every round of every run is shown.",
         "",
         "| run | round | s | bot tables | bot hands done | people's tables | people's hands done | decisions | "
         "p50 ms | p99 ms | max ms | errors | CPU server s | CPU bots' client s | CPU people's client s | "
-        "lag p99 ms | RSS at end MiB | RSS after expiry MiB |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "lag p99 ms | bots' lag p99 ms | RSS at end MiB | RSS after expiry MiB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
         "| run | decisions | p50 ms | p99 ms | errors | RSS after start MiB | RSS after each round's expiry MiB "
@@ -390,11 +399,12 @@ def one_run(args: argparse.Namespace, run: int, rounds: list[dict[str, Any]]) ->
                        "max_ms": max(ms, default=0), "errors": len(r.errors), "error_samples": r.errors[:20],
                        "cpu_server": cpu_server, "cpu_bots_client": cpu.get("bots", float("nan")),
                        "cpu_people_client": cpu.get("people", float("nan")), "lag_p99_ms": percentile(lags, 0.99),
-                       "lag_max_ms": max(lags, default=0), "rss_end": rss_end, "rss_expired": rss_expired,
+                       "lag_max_ms": max(lags, default=0), "lag_bots_p99_ms": cpu.get("lag_bots_p99_ms", float("nan")),
+                       "rss_end": rss_end, "rss_expired": rss_expired,
                        "expiry_wait_s": waited}
             bl.log(f"  p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms, CPU server {cpu_server:.1f} s, "
                    f"clients {figures['cpu_bots_client']:.1f} + {figures['cpu_people_client']:.1f} s, lag p99 "
-                   f"{figures['lag_p99_ms']:.1f} ms, RSS {rss_end:.0f} -> {rss_expired:.0f} MiB "
+                   f"{figures['lag_p99_ms']:.1f} ms (bots' {figures['lag_bots_p99_ms']:.0f} ms), RSS {rss_end:.0f} -> {rss_expired:.0f} MiB "
                    f"(expired after {waited:.0f} s)")
             mine.append(figures)
     finally:

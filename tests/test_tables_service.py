@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from helpers.serving import call, missing_server_deps, server_process
+from hkcore.errors import HkcoreError
 from hkcore.table import Table, replay
 
 pytestmark = pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))
@@ -467,6 +468,88 @@ def test_a_socket_is_closed_when_its_table_expires() -> None:
             with pytest.raises(WebSocketDisconnect) as exc:
                 ws.receive_text()
             assert exc.value.code == 4404
+
+
+def wait_for_log(c: TestClient, table_id: str) -> list[dict[str, Any]]:
+    for _ in range(1500):
+        r = c.get(f"/tables/{table_id}/log")
+        if r.status_code == 200:
+            return records(r.text)
+        assert r.status_code == 409, r.text
+        time.sleep(0.02)
+    pytest.fail(f"table {table_id} did not finish")
+
+
+def test_a_table_of_bots_in_play_is_never_dropped_as_idle() -> None:
+    """A table of bots alone is in play until its hand is over, however long that takes (here: the
+    bots get a hundredth of the worker): never dropped as idle before, dropped after."""
+    clock = Clock()
+    with TestClient(create_app(now=clock, table_idle=100, bot_share=0.01)) as c:
+        registry = c.app.state.tables  # type: ignore[attr-defined]
+        created = new_table(c, seed=31, seats={s: "efficiency" for s in "ESWN"})
+        clock.t += 1000
+        assert registry.sweep() == 0
+        assert c.get(f"/tables/{created['id']}/log").status_code == 409  # still there, still playing
+        registry.bot_share = 1.0  # the rest at full speed
+        log = wait_for_log(c, created["id"])
+        assert log[-1]["event"] == "end_hand" and replay(log) == log
+        clock.t += 100
+        assert registry.sweep() == 1 and len(registry) == 0
+
+
+def test_a_claim_window_whose_clock_runs_is_never_dropped_as_idle() -> None:
+    """A person asked in a window (to claim a discard, or rob a kong): the server passes for them when the
+    window's time runs out, so the table is in play until then, whatever the idle time."""
+    clock = Clock()
+    with TestClient(create_app(now=clock, table_idle=100)) as c:
+        registry = c.app.state.tables  # type: ignore[attr-defined]
+        for seed in range(30):
+            created = new_table(c, seed=seed)
+            tid, token = created["id"], created["tokens"]["E"]
+            state = c.get(f"/tables/{tid}", params={"seat": "E"}, headers=bearer(token)).json()
+            while state["status"] == "playing" and state["prompt"]["phase"] == "turn":
+                p = state["prompt"]
+                discard = [a for a in p["actions"] if a["act"] == "discard"][-1]
+                state = c.post(f"/tables/{tid}/decisions", json={"prompt": p["prompt"], "seat": "E", **discard},
+                               headers=bearer(token)).json()
+            if state["status"] != "playing":
+                continue  # over without a window for East
+            assert state["deadline_ms"] is not None
+            clock.t += 1000
+            others = len(registry) - 1  # the hands with no claim window for East, over and idle
+            assert registry.sweep() == others
+            again = c.get(f"/tables/{tid}", params={"seat": "E"}, headers=bearer(token))
+            assert again.status_code == 200 and again.json()["prompt"]["prompt"] == state["prompt"]["prompt"]
+            return
+    pytest.fail("no claim window for East in 30 hands")
+
+
+def test_a_person_is_answered_while_the_tables_of_bots_wait() -> None:
+    """Ten tables of bots alone, given a hundredth of the worker, and a person's table made after them:
+    the person plays the whole hand (the bots at their table answering at once) while the tables of bots
+    are still being played; those are played one after another, in the order made (all but the first
+    untouched: nothing but the deal)."""
+    with TestClient(create_app(bot_share=0.01)) as c:
+        registry = c.app.state.tables  # type: ignore[attr-defined]
+        bots = [new_table(c, seed=40 + i, seats={s: "efficiency" for s in "ESWN"})["id"] for i in range(10)]
+        created = new_table(c, seed=50)
+        state = play_http(c, created, "E", random.Random(50))
+        assert state["status"] == "over"
+        log = records(c.get(f"/tables/{created['id']}/log").text)
+        assert replay(log) == log
+        playing = [t.id for t in registry.playing]
+        assert playing and playing == bots[len(bots) - len(playing):]  # the first ones made first
+        assert all(t.version == 1 for t in list(registry.playing)[1:])
+        registry.bot_share = 1.0
+        for tid in bots:
+            wait_for_log(c, tid)
+        assert not registry.playing
+
+
+def test_the_bot_share_is_more_than_0_and_at_most_1() -> None:
+    for bad in (0, -0.5, 1.5, float("nan")):
+        with pytest.raises(HkcoreError, match="bot_share"):
+            create_app(bot_share=bad)
 
 
 # --------------------------------------------------------------------- advice
