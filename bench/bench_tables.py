@@ -7,7 +7,8 @@ all), each followed by a wait until every table of the round has expired (the se
 ``--table-idle``, default 15 s); ``--runs`` such runs (default 1), each on a fresh server. In a round:
 
 - 200 *bot slots* each make a table of four bots (one hand, a built-in preset in turn), wait for its
-  log (polling ``GET /tables/{id}/log`` every second), and make the next, until the round's time is up;
+  log (asking ``GET /tables/{id}/log`` every ``--poll`` seconds, default 5), and make the next, until
+  the round's time is up;
   the server plays these tables with at most ``--bot-share`` of its time (docs/server.md, "Tables"), so
   a table still being played when the round ends is played to its end before it can expire;
 - 50 *people*, each a table with East a person and three ``efficiency`` bots, played over the table's
@@ -130,15 +131,15 @@ async def ask(http: Any, method: str, path: str, **kwargs: Any) -> Any:
         return await http.request(method, path, **kwargs)
 
 
-async def bot_slot(http: Any, until: float, out: Round, first: int) -> None:
-    """Tables of four bots one after another until ``until``."""
+async def bot_slot(http: Any, until: float, out: Round, first: int, poll: float) -> None:
+    """Tables of four bots one after another until ``until``, each one's log asked for every ``poll`` s."""
     try:
-        await _bot_slot(http, until, out, first)
+        await _bot_slot(http, until, out, first, poll)
     except Exception as exc:  # noqa: BLE001 - every failure is an error of the run
         out.error(f"bot slot: {type(exc).__name__}: {exc}")
 
 
-async def _bot_slot(http: Any, until: float, out: Round, first: int) -> None:
+async def _bot_slot(http: Any, until: float, out: Round, first: int, poll: float) -> None:
     n = first
     while time.monotonic() < until:
         preset = PRESETS[n % len(PRESETS)]
@@ -154,7 +155,7 @@ async def _bot_slot(http: Any, until: float, out: Round, first: int) -> None:
         out.ids.append(tid)
         made = answered = time.monotonic()
         while True:
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(poll)
             asked = time.monotonic()
             r = await ask(http, "GET", f"/tables/{tid}/log")
             if r.status_code == 200:
@@ -233,7 +234,8 @@ async def ticker(until: float, out: Round, every: float = 0.01) -> None:
         out.lags.append(time.perf_counter() - t0 - every)
 
 
-async def client_round(role: str, port: int, seconds: float, count: int, think: float, seed: int) -> Round:
+async def client_round(role: str, port: int, seconds: float, count: int, think: float, seed: int,
+                       poll: float) -> Round:
     """One round of one client process: ``count`` bot slots, or ``count`` people (and the ticker)."""
     import httpx
 
@@ -242,7 +244,7 @@ async def client_round(role: str, port: int, seconds: float, count: int, think: 
     limits = httpx.Limits(max_connections=count + 10, max_keepalive_connections=count + 10)
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", limits=limits, timeout=30) as http:
         if role == "bots":
-            tasks = [bot_slot(http, until, out, seed * 1000 + i) for i in range(count)]
+            tasks = [bot_slot(http, until, out, seed * 1000 + i, poll) for i in range(count)]
         else:
             tasks = [person(http, port, until, out, random.Random(seed * 1000 + i), think) for i in range(count)]
         tasks.append(ticker(until, out))
@@ -254,7 +256,7 @@ def client_main(args: argparse.Namespace) -> int:
     """A client process (``--role``): one round, its figures as one JSON line on stdout."""
     cpu0 = time.process_time()
     count = args.bots if args.role == "bots" else args.people
-    r = asyncio.run(client_round(args.role, args.port, args.seconds, count, args.think, args.seed))
+    r = asyncio.run(client_round(args.role, args.port, args.seconds, count, args.think, args.seed, args.poll))
     print(json.dumps({"latencies": r.latencies, "errors": r.errors, "bot_hands": r.bot_hands,
                       "bot_tables": r.bot_tables, "human_hands": r.human_hands, "human_tables": r.human_tables,
                       "ids": r.ids, "lags": r.lags, "cpu": time.process_time() - cpu0}))
@@ -264,7 +266,7 @@ def client_main(args: argparse.Namespace) -> int:
 def one_round(port: int, args: argparse.Namespace, seed: int) -> tuple[Round, dict[str, float]]:
     """A round: the two client processes at once; what they measured, and each one's CPU seconds."""
     common = [sys.executable, str(Path(__file__).resolve()), "--port", str(port), "--seconds", str(args.seconds),
-              "--bots", str(args.bots), "--people", str(args.people), "--think", str(args.think),
+              "--bots", str(args.bots), "--people", str(args.people), "--think", str(args.think), "--poll", str(args.poll),
               "--seed", str(seed)]
     procs = {role: subprocess.Popen([*common, "--role", role], stdout=subprocess.PIPE) for role in ("bots", "people")}
     out = Round()
@@ -334,7 +336,7 @@ def render(meta: dict[str, Any], rounds: list[dict[str, Any]], runs: list[dict[s
         f"One `hkscore serve` worker on 127.0.0.1 (`--table-idle {meta['idle']:g}`, bot share {share}), "
         f"{meta['runs']} run(s), each on a fresh server, of {meta['rounds']} rounds of {meta['seconds']:g} s: "
         f"{meta['bots']} slots each keeping a table of four bots going (one hand, the built-in presets in turn; "
-        f"a new table once its log is there, polled every second) and {meta['people']} people, each at a table "
+        f"a new table once its log is there, asked for every {meta['poll']:g} s) and {meta['people']} people, each at a table "
         f"with three `efficiency` bots, playing over the table's WebSocket with a think time of "
         f"{meta['think']:g} s (0.5 to 1.5 times) before each decision. Latency: from a person's decision sent "
         "to the state that follows it (the bots' answers included). The bot slots and the people are two "
@@ -424,6 +426,8 @@ def main() -> int:
     parser.add_argument("--bots", type=int, default=200, help="tables of four bots at once (default 200)")
     parser.add_argument("--people", type=int, default=50, help="tables with a scripted person (default 50)")
     parser.add_argument("--think", type=float, default=0.3, help="a person's think time, s (default 0.3)")
+    parser.add_argument("--poll", type=float, default=5.0,
+                        help="seconds between two asks for a bot table's log (default 5)")
     parser.add_argument("--idle", type=float, default=15.0, help="the server's --table-idle (default 15)")
     parser.add_argument("--bot-share", type=float, default=None,
                         help="the server's --bot-share (default: the server's own)")
@@ -440,7 +444,7 @@ def main() -> int:
     if not args.no_wait:
         bl.wait_for_other_bench(600, bl.log)
     meta = {**bl.machine_info(PACKAGES), "seconds": args.seconds, "rounds": args.rounds, "runs": args.runs,
-            "bots": args.bots, "people": args.people, "think": args.think, "idle": args.idle,
+            "bots": args.bots, "people": args.people, "think": args.think, "idle": args.idle, "poll": args.poll,
             "bot_share": args.bot_share}
     rounds: list[dict[str, Any]] = []
     runs = [one_run(args, k + 1, rounds) for k in range(args.runs)]
