@@ -907,3 +907,19 @@ def test_serve_time_limits(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captu
         assert main(["serve", option, value]) == 2
         assert f"{option}: expected seconds" in capsys.readouterr().err
     assert len(seen) == 2
+
+
+def test_serve_bot_share(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """--bot-share reaches the server; a share that is not more than 0 and at most 1 is a usage error."""
+    pytest.importorskip("fastapi", reason="the server extra is not installed")
+    import hkcore.server
+
+    seen: list[dict[str, Any]] = []
+    monkeypatch.setattr(hkcore.server, "serve", lambda *args, **kwargs: seen.append(kwargs))
+    assert main(["serve", "--bot-share", "0.5"]) == 0 and seen[-1]["bot_share"] == 0.5
+    assert main(["serve", "--bot-share", "1"]) == 0 and seen[-1]["bot_share"] == 1.0
+    assert main(["serve"]) == 0 and "bot_share" not in seen[-1]  # the server's default
+    for value in ("0", "-0.1", "1.5", "nan"):
+        assert main(["serve", "--bot-share", value]) == 2
+        assert "--bot-share: expected more than 0 and at most 1" in capsys.readouterr().err
+    assert len(seen) == 3
