@@ -546,6 +546,37 @@ def test_a_person_is_answered_while_the_tables_of_bots_wait() -> None:
         assert not registry.playing
 
 
+class Broken:
+    """An installed bot that fails on its third decision."""
+
+    def __init__(self, preset: Any, seed: int) -> None:
+        self.asked = 0
+
+    def decide(self, prompt: dict[str, Any]) -> dict[str, Any]:
+        self.asked += 1
+        if self.asked == 3:
+            raise RuntimeError("out of ideas")
+        return {"prompt": prompt["prompt"], "seat": prompt["seat"], **prompt["actions"][0]}
+
+
+def test_a_failing_bot_stops_its_own_table_only() -> None:
+    """A table of bots alone whose bot fails stops (its log a 409 saying why) and expires as any idle
+    table; the tables of bots made after it are played to their end."""
+    clock = Clock()
+    with TestClient(create_app(now=clock, table_idle=100)) as c:
+        registry = c.app.state.tables  # type: ignore[attr-defined]
+        registry.bots = {**registry.bots, "broken": Broken}
+        broken = new_table(c, seed=61, seats={"E": "broken", "S": "simple", "W": "simple", "N": "simple"})["id"]
+        after = new_table(c, seed=62, seats={s: "simple" for s in "ESWN"})["id"]
+        log = wait_for_log(c, after)
+        assert replay(log) == log
+        r = c.get(f"/tables/{broken}/log")
+        assert r.status_code == 409 and r.json()["error_type"] == "TableStopped"
+        assert "out of ideas" in r.json()["detail"]
+        clock.t += 100
+        assert registry.sweep() == 2 and c.get(f"/tables/{broken}/log").status_code == 404  # with the finished one
+
+
 def test_the_bot_share_is_more_than_0_and_at_most_1() -> None:
     for bad in (0, -0.5, 1.5, float("nan")):
         with pytest.raises(HkcoreError, match="bot_share"):

@@ -136,6 +136,8 @@ class LiveTable:
         self.listeners: list[Listener] = []
         self.timers: dict[str, _Timer] = {}
         self.closed = False
+        #: why a table of bots alone stopped before its end (a bot failed or made a decision refused)
+        self.stopped: str | None = None
         self._states: dict[str, tuple[int, str]] = {}
         self._events: dict[str, tuple[Table, list[dict[str, Any]]]] = {}
 
@@ -356,7 +358,7 @@ class LiveTable:
     @property
     def playing_on(self) -> bool:
         """Whether this is a table of bots alone that has not finished."""
-        return not self.tokens and not self.closed and not self.game.over
+        return not self.tokens and not self.closed and self.stopped is None and not self.game.over
 
     @property
     def in_play(self) -> bool:
@@ -564,8 +566,11 @@ class TableRegistry:
                 start = time.perf_counter()
                 while self.playing and time.perf_counter() - start < BOT_SLICE:
                     table = self.playing[0]
-                    if table.playing_on:
-                        table.play_bots(1)
+                    try:
+                        if table.playing_on:
+                            table.play_bots(1)
+                    except Exception as exc:  # noqa: BLE001 - an installed bot's failure stops its table only
+                        table.stopped = f"{type(exc).__name__}: {exc}"
                     if not table.playing_on:
                         self.playing.popleft()
                 used = time.perf_counter() - start

@@ -158,6 +158,9 @@ async def table_log(table_id: str, request: Request) -> Response:
     over, or a match is between hands."""
     live = registry_of(request.app).get(table_id)
     text = live.log_text()
+    if text is None and live.stopped is not None:
+        raise ApiError(409, "Conflict", f"the table stopped: a bot failed ({live.stopped}); its log would show "
+                       "the wall", "TableStopped")
     if text is None:
         raise ApiError(409, "Conflict", "the hand is still being played: its log would show the wall",
                        "HandInPlay")
