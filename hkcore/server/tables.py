@@ -49,6 +49,11 @@ MAX_MESSAGE = 64 << 10
 BOT_SLICE = 0.002
 #: the most of the worker's time the tables of bots alone take: after each slice they rest long enough
 BOT_SHARE = 0.25
+#: a rest of the bots' that ends later than this (the event loop busy with people's work, or the worker
+#: short of CPU) makes the next rest twice as long; one on time halves it again, down to the share's
+BOT_LATE = 0.005
+#: the longest rest of the bots' (so that they still finish on a worker that is always behind)
+BOT_MOST_REST = 1.0
 #: the phases that are windows: a human seat asked in one is timed, and passes when its time runs out
 TIMED_PHASES = frozenset({"claim", "rob", "instant"})
 HUMAN = "human"
@@ -558,9 +563,11 @@ class TableRegistry:
 
     async def play_on(self) -> None:
         """Play the tables of bots alone in the order they were made, each to its end, in slices of about
-        ``BOT_SLICE`` seconds; after each slice, rest so that they take at most ``bot_share`` of the time.
-        One task for them all: a person's request waits for one slice at most and finds the rest of the
-        worker's time free, however many bot tables wait (they finish later instead, one after another)."""
+        ``BOT_SLICE`` seconds; after each slice, rest so that they take at most ``bot_share`` of the time,
+        and longer while the worker is behind (``BOT_LATE``, ``BOT_MOST_REST``). One task for them all: a
+        person's request waits for one slice at most and finds the rest of the worker's time free, however
+        many bot tables wait (they finish later instead, one after another)."""
+        slower = 1.0
         try:
             while self.playing:
                 start = time.perf_counter()
@@ -574,7 +581,11 @@ class TableRegistry:
                     if not table.playing_on:
                         self.playing.popleft()
                 used = time.perf_counter() - start
-                await asyncio.sleep(used * (1 - self.bot_share) / self.bot_share)
+                rest = min(BOT_MOST_REST, slower * used * (1 - self.bot_share) / self.bot_share)
+                start = time.perf_counter()
+                await asyncio.sleep(rest)
+                late = time.perf_counter() - start - rest
+                slower = min(1 << 10, slower * 2) if late > BOT_LATE else max(1.0, slower / 2)
         finally:
             self.runner = None
 
