@@ -230,8 +230,8 @@ def with_counts(table: Table, seat: int, new: list[int]) -> None:
     """Give ``seat`` other concealed tiles, as many as before (the engine's own state, either engine)."""
     state = list(table.engine_state())
     if IMPLEMENTATION == "python":
-        from hkcore.table import _pyengine
-        k = _pyengine._STATE.index("counts")
+        from hkcore.table._pyengine.state import STATE
+        k = STATE.index("counts")
     else:
         k = 1  # the compiled engine's state: (rules, counts, ...)
     rows = [list(r) for r in state[k]]

@@ -1,7 +1,7 @@
 # cython: language_level=3, auto_pickle=False
 """The flow of one hand as plain data: the compiled engine.
 
-It mirrors hkcore/table/_pyengine.py (the reference) step for step, on C
+It mirrors hkcore/table/_pyengine/ (the reference) step for step, on C
 arrays; tests hold the two equal. What a win is worth, the settlement and a
 seat's view are asked of the subclass (``hkcore.table.table.Table``) through
 the hooks ``_self_win``, ``_discard_win``, ``_rob_win``, ``_instant_win``,
