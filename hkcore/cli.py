@@ -51,7 +51,6 @@ from hkcore.cli_presets import add_preset_commands
 from hkcore.cli_simulate import add_simulate_commands, add_simulation_options
 from hkcore.cli_table import add_table_commands
 from hkcore.errors import HkcoreError
-from hkcore.notation import format_hand, unicode_hand
 
 if TYPE_CHECKING:
     from hkcore.results import ScoreResult
@@ -124,6 +123,7 @@ def _score_file(path: str, preset: str, jobs: int) -> int:
 
 def _cmd_score(args: argparse.Namespace) -> int:
     from hkcore.engine import score
+    from hkcore.notation import format_hand, unicode_hand
     from hkcore.preset import load_preset
     ids = preset_list(args.preset)
     if args.jsonl is not None:
@@ -209,6 +209,7 @@ def _compare_lines(lines: Iterable[bytes], refs: list[str], jobs: int) -> Iterat
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     from hkcore.comparison import compare
+    from hkcore.notation import format_hand, unicode_hand
     from hkcore.preset import builtin_ids
     refs = preset_list(args.preset) if args.preset else builtin_ids()
     if args.jsonl is not None:

@@ -114,7 +114,8 @@ class Registry:
         for name in BUILTIN_PLUGINS:
             pm.register(importlib.import_module(name), name=name)
         broken: dict[str, str] = {}
-        for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)  # one scan of the installed distributions
+        for ep in found:
             if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
                 continue
             try:
@@ -130,12 +131,12 @@ class Registry:
                                   f"{shown(str(exc))}") from None
         self.extra = extra
         self.plugin_manager = pm
-        self.catalogue = _build_catalogue(pm, broken)
+        self.catalogue = _build_catalogue(pm, broken, {ep.name: ep.value for ep in found})
         for problem in self.catalogue.broken_plugins.values():
             warnings.warn(problem, PluginWarning, stacklevel=3)
 
 
-def _build_catalogue(pm: pluggy.PluginManager, broken: dict[str, str]) -> Catalogue:
+def _build_catalogue(pm: pluggy.PluginManager, broken: dict[str, str], available: dict[str, str]) -> Catalogue:
     owner: dict[tuple[str, str], str] = {}
     broken_ids: dict[tuple[str, str], str] = {}
     broken_plugins = dict(broken)
@@ -171,7 +172,6 @@ def _build_catalogue(pm: pluggy.PluginManager, broken: dict[str, str]) -> Catalo
     schemes = collect("payment scheme", pm.hook.hkcore_payment_schemes, _check_kind(PaymentScheme))
     shapes = collect("shape", pm.hook.hkcore_shapes, _check_kind(Shape))
     adjustments = collect("payment adjustment", pm.hook.hkcore_payment_adjustments, _check_kind(PaymentAdjustment))
-    available = {ep.name: ep.value for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
     options = {(kind, item.id): options_model(item)
                for kind, found in (("pattern", patterns), ("shape", shapes), ("payment adjustment", adjustments))
                for item in found.values() if item.options}

@@ -64,6 +64,7 @@ class Table(Engine):
             self.seats, self.wind, self.hand_no, self.points)
         self.log: list[dict[str, Any]] = [rec]
         self._given_e = rec["hands"]["E"]
+        self._e_last = d.e_last
         same = like is not None and like.preset is p
         self._compiled: CompiledPreset | None = like._compiled if same else None  # type: ignore[union-attr]
         self._codes: tuple[int, ...] = like._codes if same else self._rule_codes()  # type: ignore[union-attr]
@@ -128,6 +129,8 @@ class Table(Engine):
 
     def _g15_tile(self) -> int:
         """G15: the last tile of hands.E as written (a hand tile)."""
+        if self._e_last >= 0:
+            return self._e_last
         return [t.index for t in parse_tiles(self._given_e) if not t.is_bonus][-1]
 
     # ------------------------------------------------------------------ wins
