@@ -379,6 +379,23 @@ def spread(xs: list[float]) -> tuple[float, float, float]:
     return med(xs), min(xs), max(xs)
 
 
+def compile_bytecode() -> str:
+    """The package's modules compiled to bytecode beside them, as ``pip install`` leaves them: where the
+    environment sets PYTHONDONTWRITEBYTECODE (this machine's does) an editable install would otherwise
+    compile every module from source at each start of ``hkscore``. Returns what was done."""
+    import compileall
+    import importlib.util
+
+    dirs = []
+    for name in ("hkcore", "hkcore.plugins"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            dirs.extend(spec.submodule_search_locations)
+    ok = all(compileall.compile_dir(d, quiet=1) for d in dirs)
+    env = " (PYTHONDONTWRITEBYTECODE is set here)" if os.environ.get("PYTHONDONTWRITEBYTECODE") else ""
+    return f"compiled to bytecode before timing{env}" if ok else "bytecode compilation failed"
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     import hkcore
     from hkcore import core
@@ -389,6 +406,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"machine": info, "hkcore": bl.hkcore_meta(hkcore, core), "preset": preset,
                            "seed": seed, "repeats": reps, "seconds_per_measurement": secs,
                            "command": hkscore_command()}
+    out["bytecode"] = compile_bytecode()
     workdir = Path(tempfile.mkdtemp(prefix="bench_table_"))
     try:
         # warm-up and calibration: the in-process rate per CPU-second sets N, so that a run lasts
@@ -558,7 +576,8 @@ def section(d: dict[str, Any]) -> str:
         f"decision dict, timed alone on recorded prompts) is {d['caller_share_us']:.2f} µs of each decision. "
         f"RiichiEnv asks {peer_dph:.1f} decisions per hand."),
         (f"- Start-up: `hkscore play --hands 1` takes {st['wall_s']:.2f} s as a whole process (imports and the "
-        f"preset), part of every command run above; a run of {n:,} hands uses {c1['cpu_s']:.2f} CPU-s in "
+        f"preset; the package's modules {d.get('bytecode', 'as found')}, as `pip install` leaves them), part of "
+        f"every command run above; a run of {n:,} hands uses {c1['cpu_s']:.2f} CPU-s in "
         f"{c1['wall_s']:.2f} s (peak RSS {c1['maxrss_mb']:.0f} MB) and writes {c1['records'] / c1['hands']:.1f} "
         f"records, {c1['bytes'] / c1['hands'] / 1024:.1f} KB per hand; {c1['wins']:,} of its {c1['hands']:,} "
         f"hands end in a win (random play rarely completes a hand), the rest in an exhaustive draw. The "
