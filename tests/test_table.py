@@ -349,6 +349,14 @@ def test_the_compiled_deal_is_the_contract_s() -> None:
     assert engine.canonical(tiles[:14]) == wall.canonical(tiles[:14])
 
 
+@given(st.lists(st.integers(0, 41), max_size=150))
+def test_the_compiled_tile_texts_are_the_contract_s(tiles: list[int]) -> None:
+    """Any tiles, more than four of a kind and whole walls included."""
+    from hkcore.table import engine, wall
+    assert engine.codes(tiles) == wall.codes(tiles)
+    assert engine.canonical(tiles) == wall.canonical(tiles)
+
+
 @pytest.mark.parametrize("preset", BUILTIN)
 def test_the_engine_plays_random_as_the_random_policy_does(preset: str) -> None:
     """Match.play_random makes the choices the random policy makes from the same generator."""

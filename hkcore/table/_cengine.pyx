@@ -105,42 +105,56 @@ cdef tuple BONUS_TEXT = tuple(f'{{"event":"bonus","seat":"{SEATS[s]}","tile":"{C
                               for s in range(4) for b in range(34, 42) for r in range(43))
 
 
-cdef tuple _SUIT_OF = tuple(CODES[i][1] for i in range(42))
-cdef tuple _DIGIT_OF = tuple(CODES[i][0] for i in range(42))
+
+
+cdef char _SUIT_CH[42]
+cdef char _DIGIT_CH[42]
+for _i in range(42):
+    _SUIT_CH[_i] = ord(CODES[_i][1])
+    _DIGIT_CH[_i] = ord(CODES[_i][0])
+
+
+cdef str _counts_text(const int *c, int upto):
+    """Tiles counted by index (``c[0..upto-1]``, each 0..4) in canonical
+    notation, written into a C buffer."""
+    cdef char buf[200]
+    cdef int i, k, n = 0
+    cdef char suit = 0
+    for i in range(upto):
+        if c[i] < 0 or c[i] > 4:
+            return None
+        if c[i]:
+            if _SUIT_CH[i] != suit:
+                if suit:
+                    buf[n] = suit
+                    n += 1
+                suit = _SUIT_CH[i]
+            for k in range(c[i]):
+                buf[n] = _DIGIT_CH[i]
+                n += 1
+    if suit:
+        buf[n] = suit
+        n += 1
+    return buf[:n].decode("ascii")
 
 
 cdef str _canon(const int *c):
-    """34 counts in canonical notation (as ``hkcore.table.wall.canonical``)."""
-    cdef list out = []
-    cdef int i, k
-    cdef str suit = ""
-    for i in range(34):
-        if c[i]:
-            if _SUIT_OF[i] != suit:
-                if suit:
-                    out.append(suit)
-                suit = _SUIT_OF[i]
-            for k in range(c[i]):
-                out.append(_DIGIT_OF[i])
-    if suit:
-        out.append(suit)
-    return "".join(out)
+    """The 34 counts ``c`` in canonical notation."""
+    text = _counts_text(c, 34)
+    return text if text is not None else _wall_canonical([i for i in range(34) for _ in range(c[i])])
 
 
 cdef str _canon_list(const int *tiles, int n):
     """Tile indices 0..41 in canonical notation."""
-    cdef list ordered = sorted([tiles[i] for i in range(n)])
-    cdef list out = []
-    cdef str suit = ""
-    for i in ordered:
-        if _SUIT_OF[i] != suit:
-            if suit:
-                out.append(suit)
-            suit = _SUIT_OF[i]
-        out.append(_DIGIT_OF[i])
-    if suit:
-        out.append(suit)
-    return "".join(out)
+    cdef int cnt[42]
+    cdef int i
+    memset(cnt, 0, sizeof(cnt))
+    for i in range(n):
+        if tiles[i] < 0 or tiles[i] >= 42:
+            return _wall_canonical([tiles[k] for k in range(n)])
+        cnt[tiles[i]] += 1
+    text = _counts_text(cnt, 42)
+    return text if text is not None else _wall_canonical([tiles[k] for k in range(n)])
 
 
 cdef inline str _set_text(int code, int low):
@@ -1136,4 +1150,16 @@ def deal(shuffled):
 
 def codes(tiles):
     """Tiles written one code each, in the order given (as ``hkcore.table.wall.codes``)."""
-    return "".join([CODES[i] for i in tiles])
+    cdef char buf[320]
+    cdef Py_ssize_t n = 0
+    cdef long t
+    for i in tiles:
+        if type(i) is not int or n > 316:
+            return "".join([CODES[j] for j in tiles])
+        t = i
+        if t < 0 or t >= 42:
+            return "".join([CODES[j] for j in tiles])
+        buf[n] = _DIGIT_CH[t]
+        buf[n + 1] = _SUIT_CH[t]
+        n += 2
+    return buf[:n].decode("ascii")
