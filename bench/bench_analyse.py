@@ -36,8 +36,8 @@ from random import Random
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _benchlib as bl  # noqa: E402
-import bench_score as bs  # noqa: E402  (its generator and native-input builders)
+import _benchlib as bl
+import bench_score as bs
 
 SECTION = "analyse"
 DEFAULT_N = 20_000

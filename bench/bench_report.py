@@ -23,16 +23,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _benchlib as bl  # noqa: E402
-import bench_score as bs  # noqa: E402
+import _benchlib as bl
+import bench_score as bs
 
 SECTION = "report"
 DEFAULT_N = 1_000_000  # the size the issue states its targets at: fixed costs (start-up, the plots) shared out

@@ -34,7 +34,7 @@ from random import Random
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _benchlib as bl  # noqa: E402
+import _benchlib as bl
 
 SECTION = "score"
 DEFAULT_N = 20_000
@@ -54,8 +54,16 @@ CONFIG_CACHES: tuple[str, ...] = ()
 # --------------------------------------------------------------------------
 # A random won hand: hkcore.sample's generator (its docstring gives the shares)
 
-from hkcore.sample import (  # noqa: E402  (re-exported: bench_analyse and bench_ingest use them as bs.*)
-    KONG, ORPHANS_SHARE, HandSource, SampledWin as Situation, hk_dict, random_situation, set_tiles)
+# re-exported: bench_analyse and bench_ingest use them as bs.*
+from hkcore.sample import (  # noqa: E402
+    KONG,
+    ORPHANS_SHARE,
+    HandSource,
+    SampledWin as Situation,
+    hk_dict,
+    random_situation,
+    set_tiles,
+)
 
 # mahjong (riichi) only
 RIICHI_SHARE = 0.6                  # of closed hands won by self-draw (closed discard wins: always)
@@ -173,7 +181,7 @@ def mcr_args(s: Situation, rng: Random) -> tuple:
 
 def load_hkcore(allow_python: bool) -> dict[str, Any]:
     try:
-        import hkcore  # noqa: F401
+        import hkcore
     except ImportError:
         sys.path.insert(0, str(bl.REPO_ROOT))
     import hkcore

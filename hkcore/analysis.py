@@ -15,9 +15,9 @@ from hkcore import core
 from hkcore.engine import INTERNED, CompiledPreset, compiled_for
 from hkcore.errors import HandError
 from hkcore.models import Position
-from hkcore.values import Value, trusted
 from hkcore.preset import Preset
 from hkcore.tiles import TILES, TileError, copies_used, parse_tiles
+from hkcore.values import Value, trusted
 
 
 class WaitValue(Value):

@@ -27,9 +27,9 @@ from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HandError, HkcoreError, TileError, shown
 from hkcore.lines import block_lines, clip  # noqa: F401 - clip: its old home, kept for callers
 from hkcore.models import MAX_JSON, Hand  # noqa: F401 - MAX_JSON: read from here by callers
-from hkcore.results import ScoreResult
 from hkcore.preset import Preset, PresetError, export_toml, read_preset
 from hkcore.registry import PluginError, Registry, current
+from hkcore.results import ScoreResult
 
 #: hands per chunk sent to a worker process
 CHUNK = 2000

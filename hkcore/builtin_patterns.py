@@ -11,7 +11,15 @@ from typing import Any
 from hkcore.hookspecs import hookimpl
 from hkcore.models import SEAT_NUMBER
 from hkcore.patterns import (
-    DRAGONS, HONOURS, ORPHAN_KINDS, SUIT_MASKS, SUITED, TERMINALS, WINDS, Pattern, Situation,
+    DRAGONS,
+    HONOURS,
+    ORPHAN_KINDS,
+    SUIT_MASKS,
+    SUITED,
+    TERMINALS,
+    WINDS,
+    Pattern,
+    Situation,
 )
 
 Opts = Mapping[str, Any]

@@ -32,12 +32,11 @@ from pydantic import ValidationError, field_validator, model_validator
 
 from hkcore.engine import score
 from hkcore.errors import HandError, TileError, shown
-from hkcore.models import SEATS, Position, Seat, canonical_tiles, hand_error
-from hkcore.results import ScoreResult
-from hkcore.values import Value
-from hkcore.models import context_error as _err
+from hkcore.models import SEATS, Position, Seat, canonical_tiles, context_error as _err, hand_error
 from hkcore.preset import Preset, load_preset
+from hkcore.results import ScoreResult
 from hkcore.tiles import TILES, Tile, format_tiles, parse_tiles, tile
+from hkcore.values import Value
 
 __all__ = ["Claim", "ClaimKind", "Robbing", "leaves_a_discard", "legal_claims", "may_discard", "priority", "resolve_claims",
            "set_claims"]

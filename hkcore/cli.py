@@ -54,8 +54,8 @@ from hkcore.errors import HkcoreError
 from hkcore.notation import format_hand, unicode_hand
 
 if TYPE_CHECKING:
-    from hkcore.results import ScoreResult
     from hkcore.preset import Preset
+    from hkcore.results import ScoreResult
 
 # Each command imports what it uses when it runs, so that starting hkscore
 # (and --help) stays quick.

@@ -193,8 +193,8 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     from hkcore.claims import Claim
     from hkcore.comparison import Comparison
     from hkcore.models import Hand, Meld, Position
-    from hkcore.results import ScoreResult
     from hkcore.preset import Preset
+    from hkcore.results import ScoreResult
     from hkcore.simulation import SimulationSummary
     from hkcore.summary import ComparisonSummary
 

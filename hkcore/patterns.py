@@ -106,9 +106,24 @@ class Situation:
     """
 
     __slots__ = (
-        "hand", "reading", "shape", "pair", "pungs", "kongs", "n_chows", "n_pungs", "n_kongs",
-        "concealed_pungs", "concealed_kongs", "claimed_sets", "kinds", "win", "win_set",
-        "seat", "round", "counts",
+        "claimed_sets",
+        "concealed_kongs",
+        "concealed_pungs",
+        "counts",
+        "hand",
+        "kinds",
+        "kongs",
+        "n_chows",
+        "n_kongs",
+        "n_pungs",
+        "pair",
+        "pungs",
+        "reading",
+        "round",
+        "seat",
+        "shape",
+        "win",
+        "win_set",
     )
 
     hand: Hand

@@ -19,9 +19,9 @@ import importlib
 import importlib.metadata
 import threading
 import warnings
-from itertools import islice
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from types import MappingProxyType, ModuleType
 from typing import Any, get_args
 
@@ -33,8 +33,8 @@ from hkcore.errors import HkcoreError, shown
 from hkcore.options import Options, options_model
 from hkcore.patterns import Pattern, Scope
 from hkcore.payments import PaymentAdjustment, PaymentScheme
-from hkcore.tiles import SEATS
 from hkcore.shapes import Shape
+from hkcore.tiles import SEATS
 
 #: Built-in plugins, registered exactly as a third-party plugin is.
 BUILTIN_PLUGINS = ("hkcore.builtin_patterns", "hkcore.builtin_schemes", "hkcore.builtin_shapes")

@@ -19,7 +19,6 @@ from typing import Any
 
 from hkcore.tiles import copies_used
 
-
 Readings = Callable[[list[int], int, Mapping[str, Any]], list[tuple[int, ...]]]
 Distance = Callable[[list[int], int, tuple[int, ...], Mapping[str, Any]], int]
 

@@ -21,10 +21,10 @@ from hkcore.comparison import preset_refs
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HkcoreError, shown
 from hkcore.models import Hand
-from hkcore.results import ScoreResult
-from hkcore.values import Value
 from hkcore.notation import format_hand
 from hkcore.preset import Preset, PresetError
+from hkcore.results import ScoreResult
+from hkcore.values import Value
 
 #: the most example hands kept for each flip
 EXAMPLES = 10

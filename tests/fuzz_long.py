@@ -39,7 +39,7 @@ from hkcore.errors import SHOWN
 from hkcore.preset import _builtin_root as builtin_root  # the installed preset files, or presets/
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script: tests/ holds the helpers
-from helpers.fuzzing import Faulty  # noqa: E402  (a plugin answering whatever Faulty.answer[0] holds)
+from helpers.fuzzing import Faulty  # a plugin answering whatever Faulty.answer[0] holds
 
 SLOW = 2.0
 LONGEST = 12 * SHOWN + 400

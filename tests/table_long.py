@@ -26,7 +26,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from helpers.tables import BUILTIN, conserved, junk_decisions
-
 from hkcore import load_preset
 from hkcore.errors import HkcoreError, TableError
 from hkcore.table import Table, replay

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import multiprocessing
 import subprocess
-import tempfile
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext

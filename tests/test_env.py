@@ -8,8 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from hkcore.errors import HkcoreError, TableError
 from hkcore.preset import builtin_ids

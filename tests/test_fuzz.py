@@ -29,16 +29,14 @@ from typing import Any
 
 import pytest
 import tomli_w
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import hkcore
+from helpers.fuzzing import JSON_VALUES, TOKENS, WEIRD_INTS, WEIRD_STRINGS, Faulty, mutated_hands
+from helpers.strategies import hands
 from hkcore.errors import SHOWN
 from hkcore.notation import format_hand
 from hkcore.preset import _builtin_root as builtin_root  # the installed preset files, or presets/
-
-from helpers.fuzzing import JSON_VALUES, TOKENS, WEIRD_INTS, WEIRD_STRINGS, Faulty, mutated_hands
-from helpers.strategies import hands
 
 EXAMPLES = int(os.environ.get("HKCORE_FUZZ_EXAMPLES", "0")) or None
 #: the longest any single call may take (generous: the machine is shared)

@@ -13,16 +13,14 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from pydantic import ValidationError
 
 import hkcore
-from hkcore.errors import HandError
-from hkcore.models import Hand, Position, FAST_READERS, hand_error
-
 from helpers.fuzzing import JSON_VALUES, TOKENS, mutate, mutated_hands
 from helpers.strategies import hands
+from hkcore.errors import HandError
+from hkcore.models import FAST_READERS, Hand, Position, hand_error
 
 pytestmark = pytest.mark.skipif(not FAST_READERS, reason="the pure-Python core has no fast readers (nothing to compare)")
 

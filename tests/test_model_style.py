@@ -18,14 +18,14 @@ import pytest
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 import hkcore
+from helpers.cli import check_schema, run
 from hkcore.analysis import Analysis
 from hkcore.claims import Claim, legal_claims, resolve_claims
 from hkcore.comparison import Column, Comparison
 from hkcore.errors import HandError
 from hkcore.models import Hand, Meld, Position
-from hkcore.results import ScoreResult
 from hkcore.preset import Preset, PresetData, PresetError
-from helpers.cli import check_schema, run
+from hkcore.results import ScoreResult
 
 # The RULES.md example ("A hand as data"), and its dump: every field, each
 # meld with its defaults filled in and "from" as the contract writes it.

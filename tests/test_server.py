@@ -11,8 +11,8 @@ missing."""
 from __future__ import annotations
 
 import asyncio
-import http.client
 import contextlib
+import http.client
 import json
 import math
 import re
@@ -26,12 +26,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import hkcore
-from hkcore.batch import score_many
 from helpers.serving import call, idle_after, in_process, missing_server_deps, running, server_process
+from hkcore.batch import score_many
 
 pytestmark = pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))
 

@@ -30,8 +30,8 @@ import sys
 from functools import lru_cache
 from typing import Any
 
-from hkcore.core._codes import CHOW, FULL_SIZES, ORPHAN_TILES, ORPHANS, PUNG, WAIT_SIZES, copies_used
 from hkcore.core import _shapeset
+from hkcore.core._codes import CHOW, FULL_SIZES, ORPHAN_TILES, ORPHANS, PUNG, WAIT_SIZES, copies_used
 from hkcore.core._normalize import normalize
 from hkcore.tiles import TILES, Tile
 

@@ -18,15 +18,32 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo,
-                      ValidatorFunctionWrapHandler, field_validator)
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from hkcore import registry
 from hkcore.core import WHEN
 from hkcore.errors import shown
-from hkcore.options import (Options, Section, checked_options, first_problem, joined, nearest, one_of, options_model,
-                            problem)
+from hkcore.options import (
+    Options,
+    Section,
+    checked_options,
+    first_problem,
+    joined,
+    nearest,
+    one_of,
+    options_model,
+    problem,
+)
 from hkcore.registry import Catalogue
 from hkcore.table_rules import TableRules
 

@@ -14,12 +14,19 @@ from hkcore.comparison import Comparison, compare
 from hkcore.engine import compile_preset, compiled_for
 from hkcore.errors import HkcoreError
 from hkcore.models import Hand, Position
-from hkcore.results import ScoreResult
 from hkcore.preset import Preset
+from hkcore.results import ScoreResult
 from hkcore.server.catalog import Known, ServerPresets, app_presets, is_toml
 from hkcore.server.limits import MOST_PRESETS, Deadline, deadline_of
-from hkcore.server.models import (AnalyseRequest, AnalysisEntry, CompareRequest, PositionRequest, ScoreEntry,
-                                  ScoreRequest, own_fields)
+from hkcore.server.models import (
+    AnalyseRequest,
+    AnalysisEntry,
+    CompareRequest,
+    PositionRequest,
+    ScoreEntry,
+    ScoreRequest,
+    own_fields,
+)
 from hkcore.server.openapi import ERRORS, RawJSON
 from hkcore.server.problems import ApiError, guard
 
