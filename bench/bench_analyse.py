@@ -408,6 +408,13 @@ def plan(hk: dict[str, Any], mj: dict[str, Any], presets: list[dict[str, Any]]) 
     return steps
 
 
+def _calls(step: dict[str, Any], batch: list) -> Any:
+    """The lazy calls of one step over its inputs (starred, or with its constants repeated)."""
+    if step["star"]:
+        return starmap(step["fn"], batch)
+    return map(step["fn"], batch, *(repeat(c) for c in step["consts"]))
+
+
 def run_timing(steps: list[dict[str, Any]], make_inputs: Callable[[int], dict[str, list]], reps: int,
                clear: Callable[[], None], tallies: dict[str, Counter[str]]
                ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
@@ -424,16 +431,11 @@ def run_timing(steps: list[dict[str, Any]], make_inputs: Callable[[int], dict[st
             clear()
             batch = inputs[s["inputs"]]
 
-            def calls() -> Any:
-                if s["star"]:
-                    return starmap(s["fn"], batch)
-                return map(s["fn"], batch, *(repeat(c) for c in s["consts"]))
-
-            wall_ns, cpu_ns = bl.time_pass(calls(), len(batch))
+            wall_ns, cpu_ns = bl.time_pass(_calls(s, batch), len(batch))
             results[s["key"]].append(wall_ns / 1000.0)
             cpu[s["key"]].append(cpu_ns / 1000.0)
             if s["tally"] is not None:  # untimed: what the timed calls answered
-                answers = list(calls())
+                answers = list(_calls(s, batch))
                 t = tallies.setdefault(s["key"], Counter())
                 if s["tally"] == "hk":
                     hk_tally(answers, t)

@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -67,8 +68,8 @@ def run(n: int, reps: int) -> dict[str, object]:
         cmd = [sys.executable, "-m", "hkcore.cli", "report", str(src), "--preset", "all", "--out",
                str(work / f"out{jobs}"), "--jobs", str(jobs)]
         bl.log(f"hkscore report --jobs {jobs} ...")
-        out[f"report_jobs{jobs}_s"] = _runs(lambda: subprocess.run(cmd, env=env, cwd=tempfile.gettempdir(),
-                                                                 stdout=subprocess.DEVNULL), reps)
+        out[f"report_jobs{jobs}_s"] = _runs(partial(subprocess.run, cmd, env=env, cwd=tempfile.gettempdir(),
+                                                          stdout=subprocess.DEVNULL), reps)
     bl.log("compare_many ...")
     out["compare_many_s"] = _runs(lambda: compare_many(lines, presets), reps)
     bl.log("compare_many --jobs 2 ...")
@@ -77,7 +78,7 @@ def run(n: int, reps: int) -> dict[str, object]:
     per_preset = {}
     for p in presets:
         bl.log(f"score_many {p} ...")
-        per_preset[p] = _runs(lambda: sum(1 for _ in score_many(lines, p)), reps)
+        per_preset[p] = _runs(lambda p=p: sum(1 for _ in score_many(lines, p)), reps)
     out["score_many_s"] = per_preset
     return out
 

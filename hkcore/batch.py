@@ -295,7 +295,7 @@ def check_picklable(plugins: tuple[tuple[str, Any], ...], dumps: Callable[[Any],
     for name, plugin in plugins:
         try:
             dumps(plugin)
-        except Exception as exc:  # pickle's PicklingError, TypeError, AttributeError...
+        except Exception as exc:  # noqa: BLE001 - pickle's PicklingError, TypeError, AttributeError...
             raise PluginError(f"plugin {name!r} given to register_plugin cannot be sent to worker processes "
                               f"({type(exc).__name__}: {shown(str(exc))}); define it at the top level of a "
                               "module, install it through the 'hkcore' entry-point group, or use jobs=1") from None

@@ -444,7 +444,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: one line, the shell's status for SIGINT
         print("hkscore: interrupted", file=sys.stderr)
         return 130
-    except Exception as exc:  # no traceback for the user; say what happened
+    except Exception as exc:  # noqa: BLE001 - no traceback for the user; say what happened
         print(f"hkscore: internal error: {type(exc).__name__}: {exc} (please report this)", file=sys.stderr)
         return 3
 

@@ -29,6 +29,7 @@ import tempfile
 import time
 import tomllib
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +116,11 @@ class Escape(Exception):
     pass
 
 
+def _score_under(hand: Any, path: Path) -> Any:
+    """The score of ``hand`` under the preset file at ``path`` (loaded anew)."""
+    return hkcore.score(hand, hkcore.load_preset(path))
+
+
 def check(kind: str, given: Any, f: Any, tally: Counter[str]) -> Any:
     start = time.perf_counter()
     try:
@@ -154,27 +160,27 @@ def run(inputs: int, seed: int) -> Counter[str]:
         if kind < 30:
             words = [rnd.choice(TOKENS) for _ in range(rnd.randrange(12))]
             text = " ".join(words)
-            check("notation", text, lambda: hkcore.score(text, preset), tally)
+            check("notation", text, partial(hkcore.score, text, preset), tally)
         elif kind < 60:
             data = rnd.choice(dicts)
             for _ in range(rnd.randrange(1, 4)):
                 data = mutate(rnd, data)
-            check("hand dict", data, lambda: hkcore.score(data, preset), tally)
+            check("hand dict", data, partial(hkcore.score, data, preset), tally)
             try:
                 text = json.dumps(data)
             except ValueError:
                 text = "{}"
-            check("hand JSON", text, lambda: hkcore.score(text, preset), tally)
+            check("hand JSON", text, partial(hkcore.score, text, preset), tally)
             done += 1
         elif kind < 67:
             lines_round(rnd, folder, tally)
         elif kind < 70:
             tiles = value(rnd)
             f = rnd.choice([hkcore.is_complete, hkcore.readings, hkcore.tiles_away, hkcore.waits])
-            check("core", tiles, lambda: f(tiles), tally)
+            check("core", tiles, partial(f, tiles), tally)
         elif kind < 80:
             text = rnd.choice(BASE_HANDS).split(" win:")[0].split()[0]
-            check("analyse", text, lambda: hkcore.analyse(text[:-2] if len(text) % 3 == 2 else text, preset), tally)
+            check("analyse", text, partial(hkcore.analyse, text[:-2] if len(text) % 3 == 2 else text, preset), tally)
         elif kind < 93:
             data = json.loads(json.dumps(presets[preset]))
             for _ in range(rnd.randrange(1, 4)):
@@ -192,10 +198,10 @@ def run(inputs: int, seed: int) -> Counter[str]:
                 continue
             path = folder / f"p{done % 64}.toml"
             path.write_text(body, encoding="utf-8")
-            loaded = check("preset", body, lambda: hkcore.load_preset(path, root=folder), tally)
+            loaded = check("preset", body, partial(hkcore.load_preset, path, root=folder), tally)
             if loaded is not None:
                 hand = rnd.choice(hands)
-                result = check("score under a mutated preset", body, lambda: hkcore.score(hand, loaded), tally)
+                result = check("score under a mutated preset", body, partial(hkcore.score, hand, loaded), tally)
                 if result is not None and result.payments is not None and sum(result.payments.values()) != 0:
                     raise Escape(f"payments {result.payments} do not sum to zero under {body!r}")
         else:
@@ -203,7 +209,7 @@ def run(inputs: int, seed: int) -> Counter[str]:
             where = rnd.choice(["pattern", "scheme"])
             hand = rnd.choice(hands)
             check(f"plugin {where}", Faulty.answer[0],
-                  lambda: hkcore.score(hand, hkcore.load_preset(folder / f"{where}.toml")), tally)
+                  partial(_score_under, hand, folder / f"{where}.toml"), tally)
         done += 1
     return tally
 
