@@ -13,10 +13,10 @@ from typing import Any, Literal
 
 from hkcore import core
 from hkcore.engine import INTERNED, CompiledPreset, compiled_for
-from hkcore.errors import HandError
+from hkcore.errors import HandError, TileError
 from hkcore.models import Position
 from hkcore.preset import Preset
-from hkcore.tiles import TILES, TileError, copies_used, parse_tiles
+from hkcore.tiles import TILES, copies_used, parse_tiles
 from hkcore.values import Value, trusted
 
 

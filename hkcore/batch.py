@@ -15,7 +15,7 @@ import os
 import pickle
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -64,7 +64,8 @@ def score_many(hands: Iterable[Any], preset: str | Path | Preset = "bga-old-styl
         raise HandError(f"hands: expected an iterable of hands, got {shown(hands)}", "hands", hands) from None
     if jobs == 1:
         return (_one(compiled, item, as_json) for item in items)
-    work = _work_json if as_json else _work_objects
+    work: Callable[[list[str | None], int], Sequence[str | HkcoreError | None]] = (
+        _work_json if as_json else _work_objects)
     return (_answer(line, errors.get(i), as_json)
             for done, errors in in_workers(items, specs_for([(preset, compiled)]), jobs, work)
             for i, line in enumerate(done))

@@ -176,9 +176,9 @@ def nine_gates(s: Situation, o: Opts) -> int:
     if wait == "pure_on_discard":
         wait = "any" if s.hand.self_draw else "pure"
     if wait == "pure":
-        own = list(own)
-        own[s.win - 9 * suit] -= 1
-        return int(tuple(own) == NINE_GATES)
+        held = list(own)
+        held[s.win - 9 * suit] -= 1
+        return int(tuple(held) == NINE_GATES)
     return int(all(x >= n for x, n in zip(own, NINE_GATES)))
 
 

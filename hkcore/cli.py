@@ -67,7 +67,7 @@ def render(result: ScoreResult, preset: Preset) -> str:
     if result.reading:
         words = []
         for part in result.reading:
-            note = "concealed kong" if part.kind == "kong" and part.concealed and part.declared else part.kind
+            note: str = "concealed kong" if part.kind == "kong" and part.concealed and part.declared else part.kind
             if part.winning:
                 note += ", won"
             elif part.declared and not part.concealed:

@@ -143,7 +143,7 @@ class Situation:
     win_set: int
     seat: int
     round: int
-    counts: list[int]
+    counts: tuple[int, ...]
 
     def only(self, mask: int) -> bool:
         """Every tile of the hand and its declared sets is of a kind in ``mask``."""

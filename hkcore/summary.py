@@ -186,7 +186,7 @@ class ComparisonSummary(Value):
         return self.hands - self.unreadable - self.partly_read()
 
     @classmethod
-    def empty(cls, presets: dict[str, tuple[str, bool]]) -> ComparisonSummary:
+    def empty(cls, presets: dict[str, tuple[Literal["faan", "points"], bool]]) -> ComparisonSummary:
         """The summary of no hands, for preset id -> (unit, pays)."""
         ids = list(presets)
         return cls(hands=0, presets={i: PresetSummary(unit=u, pays=p) for i, (u, p) in presets.items()},

@@ -16,7 +16,7 @@ import importlib.metadata
 import re
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Annotated, Any, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -94,7 +94,10 @@ _Maybe = Annotated[Annotated[int, Field(ge=0, le=MAX_VALUE)] | None,
                    BeforeValidator(lambda v: v if v is None else _count(0)(v))]
 #: a list of strings
 Strings = Annotated[list[str], BeforeValidator(_strings)]
-_When = Literal[tuple(WHEN)]  # type: ignore[valid-type]
+if TYPE_CHECKING:  # a Literal built from WHEN at run time; a checker reads it as the text it is
+    _When = str
+else:
+    _When = Literal[tuple(WHEN)]
 
 
 def _by_count(value: Any) -> Any:
@@ -142,7 +145,7 @@ class PatternEntry(Section):
         description="patterns this value already contains: met with it, they add nothing")] = []
     wins_below_minimum: Annotated[bool, BeforeValidator(_flag),
                                   Field(description="the hand may win with it below the minimum")] = False
-    when: Annotated[_When | Annotated[list[_When], Field(min_length=1)] | None,  # type: ignore[valid-type]
+    when: Annotated[_When | Annotated[list[_When], Field(min_length=1)] | None,
                     BeforeValidator(lambda v: v if v is None else _when(v)),
                     Field(description="a condition, or a list of them that must all hold, for the pattern to "
                                       "count (below)")] = None

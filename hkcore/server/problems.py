@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
@@ -171,7 +171,10 @@ def validation_problem(exc: RequestValidationError, content_type: str = JSON) ->
     return ApiError(422, "Bad request", detail, "RequestValidationError", field, plain(value), errors)
 
 
-def guard(prefix: str | None, call: Callable[[], Any], own: frozenset[str] = frozenset()) -> Any:
+_T = TypeVar("_T")
+
+
+def guard(prefix: str | None, call: Callable[[], _T], own: frozenset[str] = frozenset()) -> _T:
     """``call()``, its hkcore error as an ApiError whose field lies under ``prefix`` (unless the
     error names one of ``own``, fields of the request itself)."""
     try:

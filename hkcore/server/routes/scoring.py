@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import anyio
@@ -92,7 +93,7 @@ def compare_hand(body: CompareRequest, request: Request, known: Known) -> RawJSO
     if body.presets is None:  # every preset of the server, by id
         for pid in known.ids():
             deadline.check()
-            chosen.append(guard(None, lambda pid=pid: known.by_id(pid)))
+            chosen.append(guard(None, partial(known.by_id, pid)))
             _compiled(chosen[-1])
     else:
         for i, r in enumerate(refs_of(body.presets, "presets")[0]):  # one by one: the deadline can stop them
