@@ -395,7 +395,7 @@ def hkcore_meta(hkcore: Any, core: Any) -> dict[str, Any]:
     return {
         "implementation": core.IMPLEMENTATION,
         "version": getattr(hkcore, "__version__", "unknown"),
-        "hkcore_path": str(Path(getattr(hkcore, "__file__", None) or list(hkcore.__path__)[0]).resolve().parent),
+        "hkcore_path": str(Path(getattr(hkcore, "__file__", None) or next(iter(hkcore.__path__))).resolve().parent),
         "impl_file": getattr(impl_module, "__file__", None),
     }
 

@@ -60,8 +60,8 @@ class Analysis(Value):
     tiles: str
     tiles_away: int
     waiting: bool
-    waits: list[Wait] = []
-    discards: list[DiscardOption] = []
+    waits: list[Wait] = []  # noqa: RUF012 - a pydantic field
+    discards: list[DiscardOption] = []  # noqa: RUF012 - a pydantic field
 
 
 def analyse(hand: Any, preset: str | Preset = "bga-old-style", visible: str = "") -> Analysis:

@@ -172,7 +172,7 @@ class Situation:
         n_chows = n_pungs = n_kongs = concealed = concealed_kongs = claimed = 0
         melds = hand.melds
         n_concealed_sets = len(reading) - 1 - len(melds) if shape == "standard" else 0
-        for j, code in enumerate(reading[1:1 + n_concealed_sets] if shape == "standard" else ()):
+        for code in reading[1:1 + n_concealed_sets] if shape == "standard" else ():
             kind, t = divmod(code, 34)
             if kind == 0:
                 n_chows += 1

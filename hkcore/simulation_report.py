@@ -313,7 +313,7 @@ def _figures(summary: SimulationSummary) -> dict[str, str]:
         seats = list(p.payments_by_seat)
         means = [p.payments_by_seat[s].mean() or 0.0 for s in seats]
         errs = []
-        for s, m in zip(seats, means):
+        for s in seats:
             iv = p.payments_by_seat[s].interval()
             errs.append(0.0 if iv is None else (iv[1] - iv[0]) / 2)
         ax.bar(seats, means, yerr=errs, color=colours[pid], capsize=3)

@@ -468,7 +468,7 @@ def test_bad_json_on_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pyte
 
 
 def test_a_hand_with_bonus_tiles_under_one_136_tile_preset(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "score", *FLOWER_HAND, "-p", "hk-classic")
+    code, _out, err = run(capsys, "score", *FLOWER_HAND, "-p", "hk-classic")
     assert_one_error_line(code, err)
     assert "flowers" in err and "hk-classic" in err
 

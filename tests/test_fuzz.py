@@ -106,7 +106,7 @@ def test_mutated_hand_json(data: Any, preset: str) -> None:
     except ValueError:  # an int json cannot print: the dict alone
         text = "{}"
     for f in (lambda: hkcore.score(data, preset), lambda: hkcore.score(text, preset)):
-        result, err = call(f)
+        _result, err = call(f)
         if err is not None:
             assert names_its_field(err), str(err)
 
@@ -389,7 +389,8 @@ def test_the_service_under_hostile_clients() -> None:
 
 
 def _rss(pid: int) -> int:
-    for line in open(f"/proc/{pid}/status", encoding="ascii"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
     return 0

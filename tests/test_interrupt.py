@@ -35,7 +35,7 @@ def test_sigint_during_report_is_one_line_and_130(tmp_path: Path) -> None:
     time.sleep(3)
     assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
     os.kill(proc.pid, signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    _stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert stderr.decode() == "hkscore: interrupted\n"
     assert not (out / "summary.json").exists() and not (out / "report.html").exists()

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
+from pydantic import ValidationError
 
 from hkcore.errors import HandError
 from hkcore.models import Hand, Meld
@@ -784,7 +785,7 @@ def test_to_json_round_trips():
 
 def test_hand_is_frozen():
     h = Hand.parse(PLAIN)
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError, match="frozen"):
         h.tiles = "x"  # type: ignore[misc]
     assert h.tiles == "123m456p789s11122z"
 

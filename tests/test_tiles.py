@@ -335,7 +335,7 @@ def test_parse_digit_ranges():
         ("1m\ufe0f", "\ufe0f", 2, "not a tile digit, suit letter or Unicode tile"),
         ("\ufe0f🀄", "\ufe0f", 0, "not a tile digit, suit letter or Unicode tile"),
         ("🀄\ufe0f\ufe0f", "\ufe0f", 2, "not a tile digit, suit letter or Unicode tile"),
-        ("１m", "１", 0, "not a tile digit, suit letter or Unicode tile"),  # fullwidth digit
+        ("１m", "１", 0, "not a tile digit, suit letter or Unicode tile"),  # noqa: RUF001 - a fullwidth digit, refused
     ],
 )
 def test_parse_errors(text, char, position, reason):

@@ -99,7 +99,7 @@ def _timed(base: str, path: str, method: str = "POST", body: Any = None, *, raw:
     try:
         status, kind, out = call(base + path, method, body, raw=raw, headers=headers, timeout=10)
     except OSError as exc:
-        raise Failure(f"{method} {path}: {type(exc).__name__}: {exc} for {(body if raw is None else raw)!r:.300}")
+        raise Failure(f"{method} {path}: {type(exc).__name__}: {exc} for {(body if raw is None else raw)!r:.300}") from exc
     return status, kind, out, time.monotonic() - t
 
 

@@ -1,6 +1,7 @@
 """``POST /score``, ``/compare``, ``/analyse`` and ``/position``."""
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from functools import partial
@@ -105,10 +106,8 @@ def compare_hand(body: CompareRequest, request: Request, known: Known) -> RawJSO
 
 
 def _compiled(preset: Preset) -> None:
-    try:
+    with contextlib.suppress(HkcoreError):  # compare() gives it in the preset's column
         compile_preset(preset)
-    except HkcoreError:
-        pass  # compare() gives it in the preset's column
 
 
 @router.post("/analyse", response_model=Analysis | list[AnalysisEntry], responses={**ERRORS},
