@@ -84,8 +84,8 @@ _WHERE = {
     "tile": "hkcore.tiles",
 }
 _SUBMODULES = frozenset({"core", "notation", "engine", "models", "preset", "registry", "analysis", "claims",
-                         "comparison", "batch", "questions", "shaping", "tiles", "errors", "patterns", "shapes", "payments",
-                         "hookspecs", "cli", "summary", "report", "sample", "table", "results", "values",
+                         "comparison", "batch", "questions", "shaping", "tiles", "errors", "patterns", "shapes",
+                         "payments", "hookspecs", "cli", "summary", "report", "sample", "table", "results", "values",
                          "simulation"})
 
 #: written out (not built from ``_WHERE``) so that type checkers read it; tests hold the two equal

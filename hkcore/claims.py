@@ -38,8 +38,8 @@ from hkcore.results import ScoreResult
 from hkcore.tiles import SEATS, TILES, Tile, format_tiles, parse_tiles, tile
 from hkcore.values import Value
 
-__all__ = ["Claim", "ClaimKind", "Robbing", "leaves_a_discard", "legal_claims", "may_discard", "priority", "resolve_claims",
-           "set_claims"]
+__all__ = ["Claim", "ClaimKind", "Robbing", "leaves_a_discard", "legal_claims", "may_discard", "priority",
+           "resolve_claims", "set_claims"]
 
 ClaimKind = Literal["chow", "pung", "kong", "win"]
 Robbing = Literal["added", "concealed"]

@@ -164,10 +164,11 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
         provided.setdefault(plugin, []).append(f"{kind} {item}")
     names = [reg.plugin_manager.get_name(p) or repr(p) for p in reg.plugin_manager.get_plugins()]
     names = sorted(set(names) | set(cat.broken_plugins), key=lambda n: (not n.startswith("hkcore."), n))
-    rows: list[dict[str, Any]] = [{"plugin": name, "source": cat.available.get(name, "built in" if name.startswith("hkcore.") else
-                                                        "registered in this process"),
-             "provides": sorted(provided.get(name, [])), "problem": cat.broken_plugins.get(name)}
-            for name in names]
+    rows: list[dict[str, Any]] = [
+        {"plugin": name,
+         "source": cat.available.get(name, "built in" if name.startswith("hkcore.") else "registered in this process"),
+         "provides": sorted(provided.get(name, [])), "problem": cat.broken_plugins.get(name)}
+        for name in names]
     status = 1 if any(row["problem"] for row in rows) else 0
     if args.format == "json":
         print_json(rows)
@@ -200,9 +201,10 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     from hkcore.simulation import SimulationSummary
     from hkcore.summary import ComparisonSummary
 
-    schemas: dict[str, type[BaseModel] | type[Preset]] = {"hand": Hand, "meld": Meld, "result": ScoreResult, "position": Position, "analysis": Analysis,
-               "comparison": Comparison, "claim": Claim, "preset": Preset, "summary": ComparisonSummary,
-               "simulation": SimulationSummary}
+    schemas: dict[str, type[BaseModel] | type[Preset]] = {
+        "hand": Hand, "meld": Meld, "result": ScoreResult, "position": Position, "analysis": Analysis,
+        "comparison": Comparison, "claim": Claim, "preset": Preset, "summary": ComparisonSummary,
+        "simulation": SimulationSummary}
     model = schemas[args.model]
     print(json.dumps(model.model_json_schema(by_alias=True), ensure_ascii=False, indent=2))
     return 0

@@ -221,9 +221,11 @@ class Hand(_Checked):
         bonus = len(self.flowers) + len(self.seasons)
         if self.win_tile is None:
             if bonus < 7:
-                raise _err("win_tile", None, "missing; only a bonus-tile instant win (7 or 8 bonus tiles) may leave it out")
+                raise _err("win_tile", None,
+                           "missing; only a bonus-tile instant win (7 or 8 bonus tiles) may leave it out")
             if n not in (13, 14):
-                raise _err("tiles", self.tiles, f"{n} tiles with each kong as three; a hand has 13 or 14 at an instant win")
+                raise _err("tiles", self.tiles,
+                           f"{n} tiles with each kong as three; a hand has 13 or 14 at an instant win")
         else:
             if n != 14:
                 raise _err("tiles", self.tiles, f"{n} tiles with each kong counted as three; a finished hand has 14")
@@ -254,10 +256,12 @@ class Hand(_Checked):
                        True if self.robbing_kong else self.discarder,
                        "a bonus-tile instant win (no win_tile) is won on no one's tile")
         if self.kong_replacement and self.last_tile:
-            raise _err("kong_replacement", self.kong_replacement, "cannot go with last_tile (a replacement draw is not the last live tile)")
+            raise _err("kong_replacement", self.kong_replacement,
+                       "cannot go with last_tile (a replacement draw is not the last live tile)")
         if not self.self_draw:
             if self.kong_replacement:
-                raise _err("kong_replacement", self.kong_replacement, "a replacement-draw win is a self-draw; self_draw is false")
+                raise _err("kong_replacement", self.kong_replacement,
+                           "a replacement-draw win is a self-draw; self_draw is false")
             if self.first_turn in ("deal", "first_draw"):
                 raise _err("first_turn", self.first_turn, "is a self-drawn win; self_draw is false")
         else:
@@ -274,12 +278,14 @@ class Hand(_Checked):
         if self.first_turn == "deal" and self.seat_wind != "E":
             raise _err("first_turn", "deal", f"only East (the dealer) wins on the deal; seat_wind is {self.seat_wind}")
         if self.first_turn == "first_discard" and self.discarder not in (None, "E"):
-            raise _err("discarder", self.discarder, "first_turn 'first_discard' is a win on the dealer's (East's) discard")
+            raise _err("discarder", self.discarder,
+                       "first_turn 'first_discard' is a win on the dealer's (East's) discard")
         if self.first_turn in ("first_draw", "first_discard") and self.seat_wind == "E":
             raise _err("first_turn", self.first_turn, "is for a non-dealer; seat_wind is E (the dealer)")
         _check_from(self.melds, self.seat_wind, "winner")
         if self.first_turn is not None and any(m.claimed for m in self.melds):
-            raise _err("first_turn", self.first_turn, "nobody has claimed yet on the first turn, but the hand has claimed sets")
+            raise _err("first_turn", self.first_turn,
+                       "nobody has claimed yet on the first turn, but the hand has claimed sets")
 
     # what the scorer reads
     @property

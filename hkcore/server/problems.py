@@ -107,7 +107,8 @@ def where_of(loc: Iterable[Any], kind: Any = None) -> list[str]:
 
 
 #: pydantic's words for a JSON client: a request is JSON, not Python
-_SAID = {"tuple_type": "expected a list", "list_type": "expected a list", "extra_forbidden": "not a field of this request",
+_SAID = {"tuple_type": "expected a list", "list_type": "expected a list",
+         "extra_forbidden": "not a field of this request",
          "bool_type": "expected true or false", "bool_parsing": "expected true or false",
          "int_type": "expected a whole number", "int_parsing": "expected a whole number",
          "string_type": "expected a string", "dict_type": "expected a JSON object",
