@@ -295,7 +295,8 @@ def machine_info(packages: Iterable[str] = ()) -> dict[str, Any]:
 # --------------------------------------------------------------------------
 # RESULTS.md: each bench script owns one section between markers.
 
-RESULTS_HEADER = "# hkcore benchmark results\n\nEach section is written by one script in `bench/`; see `bench/README.md`.\n"
+RESULTS_HEADER = ("# hkcore benchmark results\n\n"
+                  "Each section is written by one script in `bench/`; see `bench/README.md`.\n")
 
 
 def replace_section(path: Path, name: str, body: str) -> None:

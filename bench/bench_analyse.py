@@ -403,7 +403,8 @@ def plan(hk: dict[str, Any], mj: dict[str, Any], presets: list[dict[str, Any]]) 
                   "HandCalculator().estimate_hand_value(tiles_136, win_tile_136, melds, dora_indicators, config) "
                   "per wait on a discard and on a self-draw",
                   "fn": mahjong_analyse, "inputs": "mahjong", "consts": (), "star": True, "tally": "mj"})
-    steps.append({"key": "mahjong.waits", "label": "mahjong, the waits only: 34 × Agari().is_agari(concealed_34 + tile)",
+    steps.append({"key": "mahjong.waits",
+                  "label": "mahjong, the waits only: 34 × Agari().is_agari(concealed_34 + tile)",
                   "fn": mahjong_waits, "inputs": "mahjong.waits", "consts": (), "star": True, "tally": "mjw"})
     return steps
 
@@ -574,7 +575,8 @@ def render(meta: dict[str, Any], stats: dict[str, dict[str, float]], cpu_stats: 
         + "/".join(_pct(w.get(f"melds_{k}", 0) / n) for k in range(5))
         + f"; open (a claimed set) {_pct(w.get('open', 0) / n)}; with a kong {_pct(w.get('with_kong', 0) / n)} "
         f"(concealed {_pct(w.get('with_concealed_kong', 0) / n)}); thirteen orphans "
-        f"{_pct(w.get('thirteen_orphans', 0) / n)}; mean bonus tiles (144-tile presets) {w['mean_bonus_tiles_144']:.2f}.")
+        f"{_pct(w.get('thirteen_orphans', 0) / n)}; mean bonus tiles (144-tile presets) "
+        f"{w['mean_bonus_tiles_144']:.2f}.")
     add(f"- Positions drawn in the run {meta['positions_drawn']:,}; repeated (thirteen orphans only) "
         f"{meta['repeated_positions']:,}; complete hands redrawn because they left a position already drawn "
         f"{meta['redrawn_positions']:,}.")
@@ -605,7 +607,8 @@ def render(meta: dict[str, Any], stats: dict[str, dict[str, float]], cpu_stats: 
         f"first {checks['value_check_n']:,}:")
     add("")
     add("| preset | waits = mahjong's | differ: seven pairs | differ: thirteen orphans not a shape | differ: other "
-        "| unseen differ | `analyse(Position)` ≠ `analyse(dict)` | values checked | value ≠ `score` | waits per position |")
+        "| unseen differ | `analyse(Position)` ≠ `analyse(dict)` | values checked | value ≠ `score` "
+        "| waits per position |")
     add("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for pr in presets:
         c = checks["presets"][pr["id"]]
@@ -648,7 +651,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--check-n", type=int, default=None,
                     help=f"positions in the untimed check batch (default {DEFAULT_CHECK_N:,})")
     ap.add_argument("--value-check-n", type=int, default=DEFAULT_VALUE_CHECK_N,
-                    help=f"of those, positions whose values are compared with score() (default {DEFAULT_VALUE_CHECK_N})")
+                    help="of those, positions whose values are compared with score() "
+                         f"(default {DEFAULT_VALUE_CHECK_N})")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
     ap.add_argument("--orphans-share", type=float, default=ORPHANS_SHARE, help="share of thirteen-orphans hands")
     ap.add_argument("--quick", action="store_true", help="2,000 positions × 3 repetitions (a smoke test)")

@@ -134,7 +134,8 @@ def render(meta: dict[str, object], r: dict[str, object]) -> str:
     if r.get("dask_local_cluster_s") is not None:
         dask_s, pool_s = _med(r["dask_local_cluster_s"]), _med(r["compare_many_jobs2_s"])  # type: ignore[arg-type]
         targets.append(f"the Dask path {dask_s:.2f} s against the process pool's {pool_s:.2f} s on the same two "
-                       f"cores ({dask_s / pool_s:.2f}×; within 25 %: {'met' if dask_s <= 1.25 * pool_s else 'not met'})")
+                       f"cores ({dask_s / pool_s:.2f}×; "
+                       f"within 25 %: {'met' if dask_s <= 1.25 * pool_s else 'not met'})")
     return "\n".join([
         "## hkscore report", "",
         f"{n:,} hands from `hkscore sample --seed {SEED}` under the {k} built-in presets; median of "

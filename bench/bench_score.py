@@ -577,8 +577,10 @@ def render(meta: dict[str, Any], stats: dict[str, dict[str, float]], cpu_stats: 
         "the `Hand` batches were parsed before timing.")
     add(f"- Over the {n_hk:,} timed hkcore hands: declared sets 0/1/2/3/4 = "
         + "/".join(_pct(w.get(f"melds_{k}", 0) / n_hk) for k in range(5))
-        + f"; with a kong {_pct(w.get('with_kong', 0) / n_hk)} (concealed {_pct(w.get('with_concealed_kong', 0) / n_hk)}); "
-        f"with a claimed chow {_pct(w.get('with_chow_meld', 0) / n_hk)}; self-draw {_pct(w.get('self_draw', 0) / n_hk)}; "
+        + f"; with a kong {_pct(w.get('with_kong', 0) / n_hk)} "
+        f"(concealed {_pct(w.get('with_concealed_kong', 0) / n_hk)}); "
+        f"with a claimed chow {_pct(w.get('with_chow_meld', 0) / n_hk)}; "
+        f"self-draw {_pct(w.get('self_draw', 0) / n_hk)}; "
         f"last tile {_pct(w.get('last_tile', 0) / n_hk)}; kong replacement 1/2: "
         f"{_pct(w.get('kong_replacement_1', 0) / n_hk)}/{_pct(w.get('kong_replacement_2', 0) / n_hk)}; "
         f"robbing a kong {_pct(w.get('robbing_kong', 0) / n_hk)}; thirteen orphans "

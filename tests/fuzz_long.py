@@ -53,7 +53,8 @@ BASE_HANDS = [
     "123m456p789s11122z win:3m robbing-kong from:N", "22z 1111m [2222p] 333s:W 444z:S win:2z",
     "123m456p789s11122z win:2z from:W seat:S round:N flowers:13 seasons:2 last-tile",
 ]
-TOKENS = ["123m", "456p", "789s", "11z", "22z", "111z", "5555s", "[1111m]", "[123m]", "1111m:concealed", "777z:concealed", "666z:W", "777z:E", "567m:N",
+TOKENS = ["123m", "456p", "789s", "11z", "22z", "111z", "5555s", "[1111m]", "[123m]", "1111m:concealed",
+          "777z:concealed", "666z:W", "777z:E", "567m:N",
           "123m:X", "666z:", "win:5z", "win:9f", "win:", "self-draw", "from:N", "from:E", "seat:S", "seat:Q",
           "round:W", "flowers:13", "flowers:55", "flowers:²", "seasons:2", "last-tile", "kong-replacement",
           "kong-replacement:9", "robbing-kong", "first-turn:deal", "first-turn:x", "SELF_DRAW", "🀄🀄🀄", "1f", "x",

@@ -251,8 +251,8 @@ def test_a_plugin_that_cannot_travel_is_named_before_any_work(monkeypatch: pytes
     hkcore.register_plugin(plugin, "local-green")
     try:
         house = hkcore.load_preset(GREEN_HOUSE)
-        with _another_thread(), pytest.raises(
-                hkcore.PluginError, match="plugin 'local-green' given to register_plugin cannot be sent to worker processes"):
+        with _another_thread(), pytest.raises(hkcore.PluginError, match="plugin 'local-green' given to register_plugin "
+                                                                       "cannot be sent to worker processes"):
             list(score_many([h for h, _ in GREEN_HANDS], house, jobs=2))
         # forked workers inherit it: no pickling needed
         _forked(monkeypatch)

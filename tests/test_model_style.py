@@ -342,7 +342,8 @@ def test_a_context_problem_is_one_error_with_its_field() -> None:
     assert (problem["loc"], problem["input"], problem["type"]) == (("discarder",), "S", "value_error")
     assert "own seat" in problem["msg"]
     with pytest.raises(HandError) as info:
-        Hand.parse(dict(EXAMPLE_DUMP, melds=[*EXAMPLE_DUMP["melds"][:2], dict(EXAMPLE_DUMP["melds"][2], **{"from": "W"})]))
+        Hand.parse(dict(EXAMPLE_DUMP,
+                        melds=[*EXAMPLE_DUMP["melds"][:2], dict(EXAMPLE_DUMP["melds"][2], **{"from": "W"})]))
     (problem,) = info.value.errors()
     assert (problem["loc"], problem["input"]) == (("melds", 2, "from"), "W")
 

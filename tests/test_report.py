@@ -292,4 +292,5 @@ def test_the_page_says_why_rules_first_names_contents_and_scored_flips() -> None
     m = re.search(r'<details><summary>Winnable under bga-old-style, not under hk-classic: 1</summary>(.*?)</details>',
                   text, re.S)
     assert m is not None
-    assert "bga-old-style 3 faan, hk-classic 2 faan (hk-classic needs 3); decided by no_bonus 無花 1 (vs 0)" in m.group(1)
+    assert ("bga-old-style 3 faan, hk-classic 2 faan (hk-classic needs 3); decided by no_bonus 無花 1 (vs 0)"
+            in m.group(1))

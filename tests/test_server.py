@@ -152,7 +152,8 @@ def test_every_problem_names_the_request_field_and_its_value(url: str) -> None:
     assert status == 400 and "Content-Type: application/json" in json.loads(raw)["detail"]
     status, p = post(url, "/score", [README_HAND])
     assert (status, p["field"]) == (400, "body") and "expected a JSON object" in p["detail"]
-    status, _kind, raw = call(url + "/score", "POST", raw=b'{"hand": "\xff"}', headers={"Content-Type": "application/json"})
+    status, _kind, raw = call(url + "/score", "POST", raw=b'{"hand": "\xff"}',
+                              headers={"Content-Type": "application/json"})
     assert (status, json.loads(raw)["field"]) == (400, "body") and "UTF-8" in json.loads(raw)["detail"]
     headers: dict[str, str] = {}
     status, _, raw = call(url + "/score", answer_headers=headers)
