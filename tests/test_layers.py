@@ -92,7 +92,7 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.table._pyengine.prompts", 7.7, "table: the pure engine"),
     ("hkcore.table._pyengine.turns", 7.7, "table: the pure engine"),
     ("hkcore.table._pyengine.windows", 7.7, "table: the pure engine"),
-    ("hkcore.table._pyengine.lines", 7.7, "table: the pure engine"),
+    ("hkcore.table._pyengine.log_lines", 7.7, "table: the pure engine"),
     ("hkcore.table.env", 7.7, "table: agent interface"),
     ("hkcore.table.rl", 7.7, "table: agent interface"),
     ("hkcore.simulation", 7.8, "simulation"),

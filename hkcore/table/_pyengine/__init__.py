@@ -14,7 +14,7 @@ set codes), ``state`` (the values, their accessors, the hooks), ``prompts``
 (the open prompt and a decision matched against it), ``turns`` (draws,
 turns, discards, kongs), ``windows`` (claim, robbing and instant windows
 resolved by priority), and here ``Engine``, which carries out a decision;
-``lines`` writes the records as JSON lines.
+``log_lines`` writes the records as JSON lines.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from hkcore.table._pyengine.codes import (
     WIN,
     set_text,
 )
-from hkcore.table._pyengine.lines import common_line, lines
+from hkcore.table._pyengine.log_lines import common_line, lines
 from hkcore.table._pyengine.windows import Windows
 from hkcore.table.wall import SEATS
 
