@@ -656,7 +656,34 @@ cdef void _suit_dp(const int *c, const int *cap, unsigned char *res, int max_m) 
             res[m * 2 + p] = cur[0][0][m][p]
 
 
+cdef void _suit_dp_memo(const int *c, const int *cap, unsigned char *res, int max_m,
+                        SuitMemo *memo) noexcept nogil:
+    """``_suit_dp``, its answer looked up in ``memo`` first (NULL: none) and kept there."""
+    cdef unsigned long long key = 0
+    cdef int i, slot
+    if memo == NULL:
+        _suit_dp(c, cap, res, max_m)
+        return
+    for i in range(9):
+        if c[i] < 0 or c[i] > 4 or cap[i] < 0 or cap[i] > 4:  # no key of its own: not remembered
+            _suit_dp(c, cap, res, max_m)
+            return
+        key = key * 25 + <unsigned long long>(c[i] * 5 + cap[i])
+    key = (key * 5 + <unsigned long long>max_m) + 1
+    slot = <int>((key * 0x9E3779B97F4A7C15ULL) >> 50) & (MEMO_SIZE - 1)
+    if memo.key[slot] == key:
+        memcpy(res, memo.cost[slot], NB)
+        return
+    _suit_dp(c, cap, res, max_m)
+    memo.key[slot] = key
+    memcpy(memo.cost[slot], res, NB)
+
+
 cdef int _away(const int *c, int k, const int *used, bint orphans) except -3:
+    return _away_m(c, k, used, orphans, NULL)
+
+
+cdef int _away_m(const int *c, int k, const int *used, bint orphans, SuitMemo *memo) except -3:
     cdef unsigned char part[3][NB]
     cdef int honours[NB]
     cdef int s, i, m, p, v, best, want, t, trusted = 99, capped = 0
@@ -699,7 +726,7 @@ cdef int _away(const int *c, int k, const int *used, bint orphans) except -3:
             if (capped >> s) & 1:
                 for i in range(9):
                     cap[i] = 4 - used[9 * s + i]
-                _suit_dp(c + 9 * s, cap, part[s], 4 - k)
+                _suit_dp_memo(c + 9 * s, cap, part[s], 4 - k, memo)
         best = _combine(honours, part, k)
     if orphans and k == 0:
         # thirteen orphans: one of each, plus a duplicate
@@ -903,7 +930,12 @@ cdef int away_counts(const int *c, int k, const int *used) except -3:
     """Tiles away of the 34 counts ``c`` beside k declared sets that use
     ``used`` copies of each tile, by the standard shape and thirteen orphans
     (the efficiency bot's measure, hkcore/table/_cbots.pyx)."""
-    return _away(c, k, used, True)
+    return _away_m(c, k, used, True, NULL)
+
+
+cdef int away_counts_memo(const int *c, int k, const int *used, SuitMemo *memo) except -3:
+    """``away_counts``, the exact costs of suits the declared sets draw on kept in ``memo``."""
+    return _away_m(c, k, used, True, memo)
 
 
 cdef void _conv(const int *a, const int *b, int *out) noexcept nogil:
@@ -952,7 +984,7 @@ cdef inline int _final(const int *rest, const int *part, int k) noexcept nogil:
 
 
 cdef void _suit_part(const int *c, const int *used, int s, int k, const unsigned char *dist,
-                     int *out) noexcept nogil:
+                     int *out, SuitMemo *memo) noexcept nogil:
     """One suit's (sets, pairs) costs: from the table, or exactly when a
     declared set uses some of its tiles (as ``_away`` ends up costing it)."""
     cdef int i
@@ -965,7 +997,7 @@ cdef void _suit_part(const int *c, const int *used, int s, int k, const unsigned
         if used[9 * s + i]:
             capped = True
     if capped:
-        _suit_dp(c + 9 * s, cap, res, 4 - k)
+        _suit_dp_memo(c + 9 * s, cap, res, 4 - k, memo)
         for i in range(NB):
             out[i] = res[i]
     else:
@@ -978,6 +1010,12 @@ cdef int away_each(int *c, int k, const int *used, int delta, const bint *which,
     """For every tile i with ``which[i]``: ``out[i]`` = tiles away (as
     ``away_counts``) of ``c`` with ``delta`` more copies of i (the counts
     must stay within 0..4). The suits left unchanged are combined once."""
+    return away_each_memo(c, k, used, delta, which, out, NULL)
+
+
+cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *which, int *out,
+                        SuitMemo *memo) except -3:
+    """``away_each``, the exact costs of suits the declared sets draw on kept in ``memo`` (NULL: none)."""
     cdef const unsigned char *dist = _distances()
     cdef int parts[3][NB]
     cdef int rest[4][NB]
@@ -990,7 +1028,7 @@ cdef int away_each(int *c, int k, const int *used, int delta, const bint *which,
         if which[i] and (c[i] + delta < 0 or c[i] + delta > 4):
             raise ValueError(f"tile {i}: {c[i]} + {delta} copies")
     for s in range(3):
-        _suit_part(c, used, s, k, dist, parts[s])
+        _suit_part(c, used, s, k, dist, parts[s], memo)
     _honour_costs(c, used, honours)
     for i in range(34):
         if which[i]:
@@ -1011,7 +1049,7 @@ cdef int away_each(int *c, int k, const int *used, int delta, const bint *which,
         c[i] += delta
         if i < 27:
             s = i // 9
-            _suit_part(c, used, s, k, dist, part)
+            _suit_part(c, used, s, k, dist, part, memo)
             best = _final(rest[s], part, k)
         else:
             _honour_costs(c, used, part)

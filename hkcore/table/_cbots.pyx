@@ -2,9 +2,10 @@
 """The efficiency bot's arithmetic over 34 counts, compiled: it mirrors
 hkcore/table/_pybots.py (the reference) step for step on C arrays, with the
 core's C tiles away; tests hold the two equal."""
+from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from hkcore.core._ccore cimport away_counts, away_each
+from hkcore.core._ccore cimport SuitMemo, away_counts_memo, away_each_memo
 
 from hkcore.table import _pybots
 
@@ -15,11 +16,37 @@ for _i in range(34):
     IS_ORPH[_i] = _i in (0, 8, 9, 17, 18, 26) or _i >= 27
 
 
-cdef struct Hand:
-    int c[34]
-    int used[34]
-    int unseen[34]
-    int k
+# the engine's action codes (hkcore/table/_pyengine.py; a test holds them equal)
+cdef enum:
+    PASS = 0
+    WIN = 1
+    CONCEALED = 2
+    ADDED = 3
+    EXPOSED = 4
+    PUNG = 5
+    CHOW = 6
+    DISCARD = 7
+
+
+cdef class AwayMemo:
+    """Where a run of hands keeps the exact tiles-away costs of suits that
+    declared sets draw on (each worked out once): owned by its caller
+    (``hkcore.table.fastplay``), it changes no answer, only its speed."""
+
+    def __cinit__(self):
+        self.memo = <SuitMemo *>calloc(1, sizeof(SuitMemo))
+        if self.memo == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.memo)
+
+    def away(self, counts, tuple melds):
+        """Tiles away of ``counts`` beside ``melds`` (as ``away``), the suits' costs kept here."""
+        cdef Hand h
+        _load(&h, counts, melds, None)
+        h.memo = self.memo
+        return away_counts_memo(h.c, h.k, h.used, h.memo)
 
 
 cdef int _load(Hand *h, object counts, tuple melds, object unseen) except -1:
@@ -34,6 +61,7 @@ cdef int _load(Hand *h, object counts, tuple melds, object unseen) except -1:
         for i in range(34):
             h.unseen[i] = unseen[i]
     h.k = len(melds)
+    h.memo = NULL
     for m in melds:
         code = m
         kind = code // 34
@@ -58,13 +86,13 @@ cdef inline bint _near(const int *c, int i) noexcept nogil:
     return False
 
 
-cdef int _gain(Hand *h, int now) except -3:
+cdef int hand_gain(Hand *h, int now) except -3:
     cdef int i, total = 0
     cdef bint which[34]
     cdef int after[34]
     for i in range(34):
         which[i] = _near(h.c, i) and h.unseen[i] and h.c[i] < 4
-    away_each(h.c, h.k, h.used, 1, which, after)
+    away_each_memo(h.c, h.k, h.used, 1, which, after, h.memo)
     for i in range(34):
         if which[i] and after[i] < now:
             total += h.unseen[i]
@@ -115,7 +143,7 @@ def away(counts, tuple melds):
     """Tiles away of concealed ``counts`` beside the declared sets ``melds``."""
     cdef Hand h
     _load(&h, counts, melds, None)
-    return away_counts(h.c, h.k, h.used)
+    return away_counts_memo(h.c, h.k, h.used, NULL)
 
 
 def near(counts):
@@ -129,7 +157,7 @@ def gain(counts, tuple melds, unseen, int now):
     """Unseen tiles that would bring ``counts`` (``now`` tiles away) nearer."""
     cdef Hand h
     _load(&h, counts, melds, unseen)
-    return _gain(&h, now)
+    return hand_gain(&h, now)
 
 
 def best_discard(counts, tuple melds, unseen, choices):
@@ -137,8 +165,7 @@ def best_discard(counts, tuple melds, unseen, choices):
     ``counts``: fewest tiles away, then most unseen tiles that bring the
     hand nearer, then the lowest tile."""
     cdef Hand h
-    cdef int i, a, g, low = 99, best_g = 0, best_i = -1
-    cdef int scored[34]
+    cdef int i, low, g = 0, t = -1
     cdef bint chosen[34]
     _load(&h, counts, melds, unseen)
     memset(chosen, 0, sizeof(chosen))
@@ -150,17 +177,131 @@ def best_discard(counts, tuple melds, unseen, choices):
     for i in range(34):
         if chosen[i] and h.c[i] < 1:
             raise ValueError(f"tile index {i}: none held to discard")
-    away_each(h.c, h.k, h.used, -1, chosen, scored)
+    low = hand_best_discard(&h, chosen, &g, &t)
+    if t < 0:
+        raise ValueError("no choice to discard")
+    return (low, -g, t)
+
+
+cdef int hand_best_discard(Hand *h, const bint *chosen, int *gain, int *tile) except -3:
+    """Tiles away after the best discard among ``chosen`` (each held), its
+    gain in ``gain`` and its tile in ``tile`` (-1: no choice)."""
+    cdef int i, g, low = 99, best_g = 0, best_i = -1
+    cdef int scored[34]
+    away_each_memo(h.c, h.k, h.used, -1, chosen, scored, h.memo)
     for i in range(34):
         if chosen[i] and scored[i] < low:
             low = scored[i]
-    if low == 99:
-        raise ValueError("no choice to discard")
     for i in range(34):
         if chosen[i] and scored[i] == low:
             h.c[i] -= 1
-            g = _gain(&h, low)
+            g = hand_gain(h, low)
             h.c[i] += 1
             if best_i < 0 or g > best_g:
                 best_g, best_i = g, i
-    return (low, -best_g, best_i)
+    gain[0] = best_g
+    tile[0] = best_i
+    return low
+
+
+cdef int efficiency_choice(Hand *h, int n, const int *code, const int *tile, int offered) except -3:
+    """The efficiency bot's choice among the ``n`` actions of a prompt (the
+    engine's codes and tiles; ``offered``: the tile on offer in a claim
+    window): what ``hkcore.table.bots.EfficiencyBot`` decides (its twin:
+    ``_pybots.choice``). ``h`` is left as it was."""
+    cdef int k, i, j, low, g = 0, t = -1, after, now, a, b, best_a = 99, best_b = 0, chosen_k = 0
+    cdef bint any_discard = False, ok
+    cdef bint which[34]
+    for k in range(n):
+        if code[k] == WIN:
+            return k
+    if n == 1:
+        return 0
+    memset(which, 0, sizeof(which))
+    for k in range(n):
+        if code[k] == DISCARD:
+            which[tile[k]] = True
+            any_discard = True
+    if any_discard:
+        low = hand_best_discard(h, which, &g, &t)
+        for k in range(n):  # a kong of one's own: taken when the hand, after its replacement, is no further
+            i = tile[k]
+            if code[k] == CONCEALED:
+                h.c[i] -= 4
+                h.used[i] += 4
+                h.k += 1
+            elif code[k] == ADDED:
+                h.c[i] -= 1
+                h.used[i] += 1
+            else:
+                continue
+            after = away_counts_memo(h.c, h.k, h.used, h.memo)
+            ok = after < low or (after == low and hand_gain(h, after) >= g)
+            if code[k] == CONCEALED:
+                h.c[i] += 4
+                h.used[i] -= 4
+                h.k -= 1
+            else:
+                h.c[i] += 1
+                h.used[i] -= 1
+            if ok:
+                return k
+        for k in range(n):
+            if code[k] == DISCARD and tile[k] == t:
+                return k
+        raise ValueError("no discard chosen")
+    now = away_counts_memo(h.c, h.k, h.used, h.memo)
+    for k in range(n):
+        i = tile[k]  # the set's lowest tile
+        if code[k] == EXPOSED or code[k] == PUNG:
+            h.c[offered] += 1
+            h.c[i] -= 4 if code[k] == EXPOSED else 3
+            h.used[i] += 4 if code[k] == EXPOSED else 3
+        elif code[k] == CHOW:
+            h.c[offered] += 1
+            for j in range(i, i + 3):
+                h.c[j] -= 1
+                h.used[j] += 1
+        else:
+            continue
+        h.k += 1
+        if code[k] == EXPOSED:
+            a = away_counts_memo(h.c, h.k, h.used, h.memo)
+            b = -hand_gain(h, a)
+        else:
+            for j in range(34):
+                which[j] = h.c[j] > 0
+            a = hand_best_discard(h, which, &g, &t)
+            b = -g
+        h.k -= 1
+        if code[k] == CHOW:
+            for j in range(i, i + 3):
+                h.c[j] += 1
+                h.used[j] -= 1
+        else:
+            h.c[i] += 4 if code[k] == EXPOSED else 3
+            h.used[i] -= 4 if code[k] == EXPOSED else 3
+        h.c[offered] -= 1
+        if a < now and (a < best_a or (a == best_a and b < best_b)):
+            best_a, best_b, chosen_k = a, b, k
+    return chosen_k
+
+
+def choice(counts, tuple melds, unseen, codes, tiles, int offered, AwayMemo memo=None):
+    """The efficiency bot's choice among a prompt's actions (the engine's
+    codes and tiles) for concealed ``counts`` beside ``melds`` (set codes)
+    with ``unseen`` copies (see _pybots.choice)."""
+    cdef Hand h
+    cdef int n = len(codes), k
+    cdef int code[32]
+    cdef int tile[32]
+    if n < 1 or n > 32 or len(tiles) != n:
+        raise ValueError(f"{n} actions")
+    _load(&h, counts, melds, unseen)
+    h.memo = NULL if memo is None else memo.memo
+    for k in range(n):
+        code[k] = codes[k]
+        tile[k] = tiles[k]
+        if code[k] != WIN and code[k] != PASS and not 0 <= tile[k] < 34:
+            raise ValueError(f"tile index {tile[k]}")
+    return efficiency_choice(&h, n, code, tile, offered)
