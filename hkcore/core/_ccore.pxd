@@ -8,7 +8,7 @@ cdef int away_each(int *c, int k, const int *used, int delta, const bint *which,
 # Exact costs of suits some declared sets draw on, remembered by their owner (hkcore/table/_cbots.pyx: AwayMemo)
 # so that the dynamic programme runs once per (suit, copies left, sets wanted): a direct-mapped table.
 cdef enum:
-    MEMO_SIZE = 16384
+    MEMO_SIZE = 65536
 
 cdef struct SuitMemo:
     unsigned long long key[MEMO_SIZE]   # 0: empty; else 1 + the suit's key, its caps and the sets wanted

@@ -670,7 +670,7 @@ cdef void _suit_dp_memo(const int *c, const int *cap, unsigned char *res, int ma
             return
         key = key * 25 + <unsigned long long>(c[i] * 5 + cap[i])
     key = (key * 5 + <unsigned long long>max_m) + 1
-    slot = <int>((key * 0x9E3779B97F4A7C15ULL) >> 50) & (MEMO_SIZE - 1)
+    slot = <int>((key * 0x9E3779B97F4A7C15ULL) >> 48) & (MEMO_SIZE - 1)
     if memo.key[slot] == key:
         memcpy(res, memo.cost[slot], NB)
         return

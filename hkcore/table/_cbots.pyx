@@ -185,13 +185,22 @@ def best_discard(counts, tuple melds, unseen, choices):
 
 cdef int hand_best_discard(Hand *h, const bint *chosen, int *gain, int *tile) except -3:
     """Tiles away after the best discard among ``chosen`` (each held), its
-    gain in ``gain`` and its tile in ``tile`` (-1: no choice)."""
-    cdef int i, g, low = 99, best_g = 0, best_i = -1
+    gain in ``gain`` and its tile in ``tile`` (-1: no choice). With ``gain``
+    NULL, the gain is worked out only to choose between discards."""
+    cdef int i, g, low = 99, best_g = 0, best_i = -1, ties = 0
     cdef int scored[34]
     away_each_memo(h.c, h.k, h.used, -1, chosen, scored, h.memo)
     for i in range(34):
         if chosen[i] and scored[i] < low:
             low = scored[i]
+            ties = 0
+            best_i = i
+        if chosen[i] and scored[i] == low:
+            ties += 1
+    if gain == NULL and ties == 1:
+        tile[0] = best_i
+        return low
+    best_i = -1
     for i in range(34):
         if chosen[i] and scored[i] == low:
             h.c[i] -= 1
@@ -199,9 +208,48 @@ cdef int hand_best_discard(Hand *h, const bint *chosen, int *gain, int *tile) ex
             h.c[i] += 1
             if best_i < 0 or g > best_g:
                 best_g, best_i = g, i
-    gain[0] = best_g
+    if gain != NULL:
+        gain[0] = best_g
     tile[0] = best_i
     return low
+
+
+cdef int _after_claim(Hand *h, int code, int i, int offered, bint want_gain) except -999:
+    """Tiles away after claiming ``offered`` into the set (``code``, lowest
+    tile ``i``) and, but for a kong, the best discard; with ``want_gain``,
+    minus the unseen tiles that would then bring the hand nearer instead.
+    ``h`` is left as it was."""
+    cdef int j, a, g = 0, t = -1, n = 4 if code == EXPOSED else 3
+    cdef bint which[34]
+    h.c[offered] += 1
+    if code == CHOW:
+        for j in range(i, i + 3):
+            h.c[j] -= 1
+            h.used[j] += 1
+    else:
+        h.c[i] -= n
+        h.used[i] += n
+    h.k += 1
+    if code == EXPOSED:
+        a = away_counts_memo(h.c, h.k, h.used, h.memo)
+        if want_gain:
+            a = -hand_gain(h, a)
+    else:
+        for j in range(34):
+            which[j] = h.c[j] > 0
+        a = hand_best_discard(h, which, &g if want_gain else NULL, &t)
+        if want_gain:
+            a = -g
+    h.k -= 1
+    if code == CHOW:
+        for j in range(i, i + 3):
+            h.c[j] += 1
+            h.used[j] -= 1
+    else:
+        h.c[i] += n
+        h.used[i] -= n
+    h.c[offered] -= 1
+    return a
 
 
 cdef int efficiency_choice(Hand *h, int n, const int *code, const int *tile, int offered) except -3:
@@ -209,9 +257,12 @@ cdef int efficiency_choice(Hand *h, int n, const int *code, const int *tile, int
     engine's codes and tiles; ``offered``: the tile on offer in a claim
     window): what ``hkcore.table.bots.EfficiencyBot`` decides (its twin:
     ``_pybots.choice``). ``h`` is left as it was."""
-    cdef int k, i, j, low, g = 0, t = -1, after, now, a, b, best_a = 99, best_b = 0, chosen_k = 0
+    cdef int k, i, low, g = 0, t = -1, after, now, b, best_a = 99, best_b = 0, chosen_k = 0, ties = 0
     cdef bint any_discard = False, ok
     cdef bint which[34]
+    cdef int away_of[64]
+    if n > 64:
+        raise ValueError(f"{n} actions")
     for k in range(n):
         if code[k] == WIN:
             return k
@@ -223,7 +274,11 @@ cdef int efficiency_choice(Hand *h, int n, const int *code, const int *tile, int
             which[tile[k]] = True
             any_discard = True
     if any_discard:
-        low = hand_best_discard(h, which, &g, &t)
+        ok = False  # the gain is needed only beside a kong of one's own
+        for k in range(n):
+            if code[k] == CONCEALED or code[k] == ADDED:
+                ok = True
+        low = hand_best_discard(h, which, &g if ok else NULL, &t)
         for k in range(n):  # a kong of one's own: taken when the hand, after its replacement, is no further
             i = tile[k]
             if code[k] == CONCEALED:
@@ -251,39 +306,26 @@ cdef int efficiency_choice(Hand *h, int n, const int *code, const int *tile, int
                 return k
         raise ValueError("no discard chosen")
     now = away_counts_memo(h.c, h.k, h.used, h.memo)
+    # tiles away after each claim (and its best discard); the gain only to choose between the nearest
     for k in range(n):
-        i = tile[k]  # the set's lowest tile
-        if code[k] == EXPOSED or code[k] == PUNG:
-            h.c[offered] += 1
-            h.c[i] -= 4 if code[k] == EXPOSED else 3
-            h.used[i] += 4 if code[k] == EXPOSED else 3
-        elif code[k] == CHOW:
-            h.c[offered] += 1
-            for j in range(i, i + 3):
-                h.c[j] -= 1
-                h.used[j] += 1
-        else:
+        away_of[k] = 99
+        if code[k] == EXPOSED or code[k] == PUNG or code[k] == CHOW:
+            away_of[k] = _after_claim(h, code[k], tile[k], offered, False)
+            if away_of[k] < best_a:
+                best_a = away_of[k]
+                ties = 0
+            if away_of[k] == best_a:
+                ties += 1
+    if best_a >= now:
+        return 0
+    for k in range(n):
+        if away_of[k] != best_a:
             continue
-        h.k += 1
-        if code[k] == EXPOSED:
-            a = away_counts_memo(h.c, h.k, h.used, h.memo)
-            b = -hand_gain(h, a)
-        else:
-            for j in range(34):
-                which[j] = h.c[j] > 0
-            a = hand_best_discard(h, which, &g, &t)
-            b = -g
-        h.k -= 1
-        if code[k] == CHOW:
-            for j in range(i, i + 3):
-                h.c[j] += 1
-                h.used[j] -= 1
-        else:
-            h.c[i] += 4 if code[k] == EXPOSED else 3
-            h.used[i] -= 4 if code[k] == EXPOSED else 3
-        h.c[offered] -= 1
-        if a < now and (a < best_a or (a == best_a and b < best_b)):
-            best_a, best_b, chosen_k = a, b, k
+        if ties == 1:
+            return k
+        b = _after_claim(h, code[k], tile[k], offered, True)
+        if chosen_k == 0 or b < best_b:
+            best_b, chosen_k = b, k
     return chosen_k
 
 
