@@ -604,13 +604,15 @@ def section(d: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def bots_once(preset: str, seed: int, walls: int, jobs: int, bots: str = "efficiency") -> dict[str, Any]:
+def bots_once(preset: str, seed: int, walls: int, jobs: int, bots: str = "efficiency",
+              fast: bool = True) -> dict[str, Any]:
     """``hkcore.simulate`` with four ``bots`` (no log kept beyond the
-    table's own): ``walls`` walls, each played in its four rotations."""
+    table's own): ``walls`` walls, each played in its four rotations
+    (``fast=False``: every decision through ``prompts()``)."""
     from hkcore.simulation import simulate
 
     c0, t0 = own_cpu_s(), time.perf_counter()
-    s = simulate([preset], bots, hands=walls, seed=seed, jobs=jobs)
+    s = simulate([preset], bots, hands=walls, seed=seed, jobs=jobs, fast=fast)
     wall = time.perf_counter() - t0
     cpu = own_cpu_s() - c0  # with jobs 2, the workers' CPU-seconds (reaped children) count too
     hands = s.presets[preset].hands
@@ -686,6 +688,7 @@ def bots_run(preset: str, seed: int, walls: int, repeats: int) -> dict[str, Any]
     measures: list[tuple[str, Callable[[], dict[str, Any]]]] = [
         ("efficiency_one", lambda: bots_once(preset, seed, walls, 1)),
         ("efficiency_two", lambda: bots_once(preset, seed, walls, 2)),
+        ("efficiency_prompts", lambda: bots_once(preset, seed, vwalls, 1, fast=False)),
         ("value_one", lambda: bots_once(preset, seed, vwalls, 1, "value")),
         ("peer_greedy", lambda: greedy_peer_once(seed, peer_hands)),
     ]
@@ -723,6 +726,8 @@ def bots_section(b: dict[str, Any]) -> list[str]:
     rows = [
         ("`hkcore.simulate([P], \"efficiency\", jobs=1)`: four efficiency bots, one process", "efficiency_one",
          f"≥ {target:,.0f} (2,000 and 8× the peer)", met(e1, target)),
+        ("the same bots, every decision through `prompts()` (`fast=False`: the path before the hand loop)",
+         "efficiency_prompts", "—", "—"),
         ("the same, `jobs=2` (two worker processes), total", "efficiency_two",
          f"≥ 1.8× one ({1.8 * m('efficiency_one', 'hands_s'):,.0f} wall)",
          met(e2, 1.8 * m("efficiency_one", "hands_s"))),
@@ -750,8 +755,12 @@ def bots_section(b: dict[str, Any]) -> list[str]:
                      f"| {t} | {ok} |")
     lines.append(f"| ratio: efficiency (one process) / the RiichiEnv greedy peer | {e1 / peer_cpu:.2f}× | "
                  f"{m('efficiency_one', 'hands_s') / peer_wall:.2f}× | — | ≥ 8× | {met(e1 / peer_cpu, 8)} |")
+    minutes = 2_000_000 / e2 / 60
     lines.append("")
-    lines.append(f"Reproduce: `python bench/bench_table.py --efficiency {b['walls']}` (writes this table into the "
+    lines.append(f"At the two-process rate, `hkscore simulate` of 100,000 walls × 5 presets (2,000,000 hands) would "
+                 f"take about {minutes:,.0f} minutes on this machine (`{b['preset']}`'s rate for every preset; "
+                 f"target well under 10: {'met' if minutes < 10 else '**not met**'}).")
+    lines.append(f"Reproduce the bots' table: `python bench/bench_table.py --efficiency {b['walls']}` (writes this table into the "
                  "section and `bots` into bench/results_table.json; `--no-write` prints it).")
     return lines
 
