@@ -334,6 +334,21 @@ def _value(v: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def rule_table_rows(rules: list[tuple[str, list[Any]]], names: dict[str, tuple[str, str]]) -> list[str]:
+    """The rules table's rows in HTML: each rule's dotted path (a pattern's names beside its id, from
+    ``names``) and each preset's value as ``rule_value`` shows it."""
+    e = html.escape
+    rows = []
+    for path, values in rules:
+        head = path.split(".")
+        label = e(path)
+        if head[0] == "patterns" and len(head) > 1 and head[1] in names:
+            label += f' <span class="name">{e(names[head[1]][0])} {e(names[head[1]][1])}</span>'
+        rows.append(f'<tr><td class="id">{label}</td>' + "".join(f"<td>{e(_value(v))}</td>" for v in values)
+                    + "</tr>")
+    return rows
+
+
 #: the order of the rules table: the table's size and thresholds first, then shapes, patterns, payments
 _RULE_ORDER = {key: i for i, key in enumerate(("unit", "tiles", "minimum", "cap", "payments", "shapes", "limit_adds",
                                                "claims", "patterns", "plugins", "table"))}
@@ -430,13 +445,7 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
                         " Presets given by file are left out unless passed to <code>write_report</code>.")
                      + '</p><table id="rules"><tr><th class="id">rule</th>'
                      + "".join(f"<th>{e(p)}</th>" for p in shown_ids) + "</tr>")
-        for path, values in rules:
-            head = path.split(".")
-            label = e(path)
-            if head[0] == "patterns" and len(head) > 1 and head[1] in names:
-                label += f' <span class="name">{e(names[head[1]][0])} {e(names[head[1]][1])}</span>'
-            parts.append(f'<tr><td class="id">{label}</td>'
-                         + "".join(f"<td>{e(_value(v))}</td>" for v in values) + "</tr>")
+        parts.extend(rule_table_rows(rules, names))
         parts.append("</table>")
     # overview
     parts.append(f'<h2 id="s-presets">Presets</h2><p class="note"{_attrs(field="compared", value=summary.compared())}>'

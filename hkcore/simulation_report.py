@@ -29,7 +29,7 @@ from hkcore.report import (
     report_folder,
     require_matplotlib,
     rule_rows,
-    rule_value,
+    rule_table_rows,
     write_files,
 )
 from hkcore.report_plots import plain_text, svg
@@ -232,13 +232,7 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
                      '<p class="note">By dotted TOML path (as <code>hkscore presets diff</code> names it); '
                      '<i>none</i>: not in the preset (a pattern off).</p><table id="rules"><tr><th class="id">rule'
                      "</th>" + "".join(f"<th>{e(p)}</th>" for p in known) + "</tr>")
-        for path, values in rules:
-            head = path.split(".")
-            label = e(path)
-            if head[0] == "patterns" and len(head) > 1 and head[1] in names:
-                label += f' <span class="name">{e(names[head[1]][0])} {e(names[head[1]][1])}</span>'
-            parts.append(f'<tr><td class="id">{label}</td>'
-                         + "".join(f"<td>{e(rule_value(v))}</td>" for v in values) + "</tr>")
+        parts.extend(rule_table_rows(rules, names))
         parts.append("</table></details>")
     parts.append(f'<p class="note">{e(summary.duplicate[0].upper() + summary.duplicate[1:])}. Walls shared by: '
                  + "; ".join(e(", ".join(g)) for g in summary.groups) + ".</p></body></html>")

@@ -354,7 +354,7 @@ def test_ctrl_c_at_any_moment_is_one_line_and_130(tmp_path: Path) -> None:
     try:
         for _ in range(INTERRUPTS):
             # from 0.5 s on: a signal while the command line is loading was once lost (docs/fuzzing.md)
-            interrupt_round(rnd, tmp_path, tally, have_report, earliest=0.5)
+            interrupt_round(rnd, tmp_path, tally, have_report)
     except Interrupted as exc:
         pytest.fail(str(exc))
     assert sum(n for k, n in tally.items() if k.endswith(": 130")) > 0, tally
