@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 #: which hand loop ``play_efficiency`` runs: "cython" (the compiled engine's) or "python" (the twin here)
 IMPLEMENTATION = "cython" if _engine.IMPLEMENTATION == "cython" and _BOTS == "cython" else "python"
 
-if IMPLEMENTATION == "cython":
+if TYPE_CHECKING:  # the memo is the compiled bots' own type (hkcore/table/_cbots.pyx)
+    _AwayMemo: Any = None
+elif IMPLEMENTATION == "cython":
     from hkcore.table._cbots import AwayMemo as _AwayMemo
 
 
