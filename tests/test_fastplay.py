@@ -185,3 +185,16 @@ def test_the_memo_answers_suits_the_declared_sets_draw_on() -> None:
     assert memo.away(counts, melds) == memo.away(counts, melds) == 0
     counts[1], counts[3] = 2, 1  # 2m2m 3m3m3m 4m: 234m, 333m... 2m2m3m3m4m: a pair and a run: one 1z/2z pung short
     assert memo.away(counts, melds) == memo.away(counts, melds) == 1
+
+
+def test_a_table_or_counts_that_are_not_refused_by_name() -> None:
+    from hkcore.errors import TableError
+
+    t = Table({"event": "start", "preset": "hk-classic", "seed": 1})
+    with pytest.raises(TableError) as e:
+        fastplay.play_efficiency(t, [0, 0, 0])
+    assert e.value.field == "declined"
+    with pytest.raises(TableError) as e:
+        fastplay.play_efficiency("table", [0, 0, 0, 0])  # type: ignore[arg-type]
+    assert e.value.field == "table"
+    assert t.log[-1]["event"] != "end_hand"  # nothing was played

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hkcore.errors import TableError, shown
 from hkcore.table import _pybots
 from hkcore.table import engine as _engine
 from hkcore.table.bots import IMPLEMENTATION as _BOTS
-
-if TYPE_CHECKING:
-    from hkcore.table.table import Table
+from hkcore.table.table import Table
 
 #: which hand loop ``play_efficiency`` runs: "cython" (the compiled engine's) or "python" (the twin here)
 IMPLEMENTATION = "cython" if _engine.IMPLEMENTATION == "cython" and _BOTS == "cython" else "python"
@@ -52,6 +51,10 @@ def play_efficiency(t: Table, declined: list[int], *, detect: bool = True, memo:
     hands not won (a turn's; another seat's with a discard it was not
     offered as a win) and return their total. ``memo``: from ``new_memo()``,
     kept from hand to hand (a fresh one if None)."""
+    if not isinstance(t, Table):
+        raise TableError(f"table = {shown(t)}: a Table", "table", t)
+    if type(declined) is not list or len(declined) != 4 or any(type(n) is not int for n in declined):
+        raise TableError(f"declined = {shown(declined)}: a list of 4 whole numbers, by seat", "declined", declined)
     hide = not t.preset.table.show_concealed_kongs
     if IMPLEMENTATION == "cython":
         return int(t.play_efficiency(hide, detect and not t.compiled.extra_shapes, declined,  # type: ignore[attr-defined]
