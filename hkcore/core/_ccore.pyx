@@ -938,17 +938,18 @@ cdef int away_counts_memo(const int *c, int k, const int *used, SuitMemo *memo) 
     return _away_m(c, k, used, True, memo)
 
 
-cdef void _conv(const int *a, const int *b, int *out) noexcept nogil:
-    """(min, +) of two (sets, pairs) cost vectors, at most 4 sets and 1 pair."""
+cdef void _conv(const int *a, const int *b, int *out, int max_m) noexcept nogil:
+    """(min, +) of two (sets, pairs) cost vectors, at most ``max_m`` sets
+    (the rest left INF) and 1 pair."""
     cdef int m, p, m1, p1, v, i
     for i in range(NB):
         out[i] = INF
-    for m in range(5):
+    for m in range(max_m + 1):
         for p in range(2):
             v = a[m * 2 + p]
             if v >= INF:
                 continue
-            for m1 in range(5 - m):
+            for m1 in range(max_m + 1 - m):
                 for p1 in range(2 - p):
                     if v + b[m1 * 2 + p1] < out[(m + m1) * 2 + p + p1]:
                         out[(m + m1) * 2 + p + p1] = v + b[m1 * 2 + p1]
@@ -1036,13 +1037,20 @@ cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *w
                 any_suit |= 1 << (i // 9)
             else:
                 any_honour = 1
-    for s in range(3):  # rest[s]: the honours and the two other suits
-        if (any_suit >> s) & 1:
-            _conv(honours, parts[(s + 1) % 3], tmp)
-            _conv(tmp, parts[(s + 2) % 3], rest[s])
-    if any_honour:
-        _conv(parts[0], parts[1], tmp)
-        _conv(tmp, parts[2], rest[3])
+    # rest[s]: the honours and the two other suits; rest[3]: the three suits (up to the 4 - k sets
+    # wanted), from two shared partial products
+    if any_suit & 6:
+        _conv(honours, parts[0], tmp, 4 - k)
+        if any_suit & 2:
+            _conv(tmp, parts[2], rest[1], 4 - k)
+        if any_suit & 4:
+            _conv(tmp, parts[1], rest[2], 4 - k)
+    if (any_suit & 1) or any_honour:
+        _conv(parts[1], parts[2], tmp, 4 - k)
+        if any_suit & 1:
+            _conv(honours, tmp, rest[0], 4 - k)
+        if any_honour:
+            _conv(parts[0], tmp, rest[3], 4 - k)
     for i in range(34):
         if not which[i]:
             continue
