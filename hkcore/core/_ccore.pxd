@@ -17,3 +17,5 @@ cdef struct SuitMemo:
 cdef int away_counts_memo(const int *c, int k, const int *used, SuitMemo *memo) except -3
 cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *which, int *out,
                         SuitMemo *memo) except -3
+cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
+                    SuitMemo *memo) except -3

@@ -1078,3 +1078,102 @@ cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *w
         c[i] -= delta
         out[i] = best - 1
     return 0
+
+
+cdef inline void _part_of(int *c, const int *used, int comp, int k, const unsigned char *dist, int *out,
+                          SuitMemo *memo) noexcept nogil:
+    """The (sets, pairs) costs of one component of the hand: suit ``comp`` (0..2) or the honours (3)."""
+    if comp < 3:
+        _suit_part(c, used, comp, k, dist, out, memo)
+    else:
+        _honour_costs(c, used, out)
+
+
+cdef inline int _orphans_away(const int *c) noexcept nogil:
+    """Tiles to draw for thirteen orphans (one of each, plus a duplicate)."""
+    cdef int j, v = 0, want = 0
+    for j in range(13):
+        if c[ORPH[j]] == 0:
+            v += 1
+        elif c[ORPH[j]] >= 2:
+            want = 1
+    return v + 1 - want
+
+
+cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
+                    SuitMemo *memo) except -3:
+    """For every i with ``minus[i]`` and j with ``plus[j]``: ``out[i * 34 + j]``
+    = tiles away (as ``away_counts``) of ``c`` with one i less and one j
+    more (99 where that would hold a fifth j). The components (three suits,
+    the honours) that neither tile touches are combined once for all pairs,
+    each component with one j more is costed once for every i."""
+    cdef const unsigned char *dist = _distances()
+    cdef int base[4][NB]
+    cdef int plus_part[34][NB]
+    cdef int minus_part[NB]
+    cdef int pair_rest[4][4][NB]
+    cdef int rest[4][NB]
+    cdef int with_i[4][NB]
+    cdef int part[NB]
+    cdef int tmp[NB]
+    cdef int i, j, a, b, x, y, best, mm = 4 - k
+    cdef int comp[34]
+    for i in range(34):
+        comp[i] = i // 9 if i < 27 else 3
+        if minus[i] and c[i] < 1:
+            raise ValueError(f"tile {i}: none to take away")
+    for a in range(4):
+        _part_of(c, used, a, k, dist, base[a], memo)
+    for j in range(34):
+        if plus[j] and c[j] < 4:
+            c[j] += 1
+            _part_of(c, used, comp[j], k, dist, plus_part[j], memo)
+            c[j] -= 1
+    # pair_rest[a][b] (a < b): the two components other than a and b; rest[a]: the three other than a
+    for a in range(4):
+        for b in range(a + 1, 4):
+            x = -1
+            for y in range(4):
+                if y != a and y != b:
+                    if x < 0:
+                        x = y
+                    else:
+                        _conv(base[x], base[y], pair_rest[a][b], mm)
+                        for j in range(NB):
+                            pair_rest[b][a][j] = pair_rest[a][b][j]
+    for a in range(4):
+        b = 1 if a == 0 else 0
+        _conv(pair_rest[a][b], base[b], rest[a], mm)
+    for i in range(34):
+        if not minus[i]:
+            continue
+        a = comp[i]
+        c[i] -= 1
+        _part_of(c, used, a, k, dist, minus_part, memo)
+        for b in range(4):
+            if b != a:
+                _conv(pair_rest[a][b], minus_part, with_i[b], mm)
+        for j in range(34):
+            if not plus[j]:
+                continue
+            out[i * 34 + j] = 99
+            if c[j] >= 4:
+                continue
+            b = comp[j]
+            if b == a:
+                c[j] += 1
+                _part_of(c, used, a, k, dist, part, memo)
+                best = _final(rest[a], part, k)
+            else:
+                c[j] += 1
+                best = _final(with_i[b], plus_part[j], k)
+            if best > INF:
+                best = INF
+            if k == 0:
+                x = _orphans_away(c)
+                if x < best:
+                    best = x
+            c[j] -= 1
+            out[i * 34 + j] = best - 1
+        c[i] += 1
+    return 0

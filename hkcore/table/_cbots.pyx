@@ -5,7 +5,7 @@ core's C tiles away; tests hold the two equal."""
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from hkcore.core._ccore cimport SuitMemo, away_counts_memo, away_each_memo
+from hkcore.core._ccore cimport SuitMemo, away_counts_memo, away_each_memo, away_swaps
 
 from hkcore.table import _pybots
 
@@ -187,8 +187,11 @@ cdef int hand_best_discard(Hand *h, const bint *chosen, int *gain, int *tile) ex
     """Tiles away after the best discard among ``chosen`` (each held), its
     gain in ``gain`` and its tile in ``tile`` (-1: no choice). With ``gain``
     NULL, the gain is worked out only to choose between discards."""
-    cdef int i, g, low = 99, best_g = 0, best_i = -1, ties = 0
+    cdef int i, j, g, low = 99, best_g = 0, best_i = -1, ties = 0
     cdef int scored[34]
+    cdef bint minus[34]
+    cdef bint plus[34]
+    cdef int swaps[34 * 34]
     away_each_memo(h.c, h.k, h.used, -1, chosen, scored, h.memo)
     for i in range(34):
         if chosen[i] and scored[i] < low:
@@ -200,14 +203,23 @@ cdef int hand_best_discard(Hand *h, const bint *chosen, int *gain, int *tile) ex
     if gain == NULL and ties == 1:
         tile[0] = best_i
         return low
+    # the gain of every discard tied at the lowest, the hands after each discard and each draw costed at once
+    for i in range(34):
+        minus[i] = chosen[i] and scored[i] == low
+        plus[i] = h.unseen[i] > 0 and _near(h.c, i)  # near the hand less any one tile: near the hand
+    away_swaps(h.c, h.k, h.used, minus, plus, swaps, h.memo)
     best_i = -1
     for i in range(34):
-        if chosen[i] and scored[i] == low:
-            h.c[i] -= 1
-            g = hand_gain(h, low)
-            h.c[i] += 1
-            if best_i < 0 or g > best_g:
-                best_g, best_i = g, i
+        if not minus[i]:
+            continue
+        h.c[i] -= 1
+        g = 0
+        for j in range(34):
+            if plus[j] and h.c[j] < 4 and swaps[i * 34 + j] < low and _near(h.c, j):
+                g += h.unseen[j]
+        h.c[i] += 1
+        if best_i < 0 or g > best_g:
+            best_g, best_i = g, i
     if gain != NULL:
         gain[0] = best_g
     tile[0] = best_i
