@@ -186,7 +186,8 @@ def best_discard(counts, tuple melds, unseen, choices):
 cdef int hand_best_discard(Hand *h, const bint *chosen, int *gain, int *tile) except -3:
     """Tiles away after the best discard among ``chosen`` (each held), its
     gain in ``gain`` and its tile in ``tile`` (-1: no choice). With ``gain``
-    NULL, the gain is worked out only to choose between discards."""
+    NULL, the gain is worked out only to choose between discards; with both
+    NULL, not at all."""
     cdef int i, j, g, low = 99, best_g = 0, best_i = -1, ties = 0
     cdef int scored[34]
     cdef bint minus[34]
@@ -200,8 +201,9 @@ cdef int hand_best_discard(Hand *h, const bint *chosen, int *gain, int *tile) ex
             best_i = i
         if chosen[i] and scored[i] == low:
             ties += 1
-    if gain == NULL and ties == 1:
-        tile[0] = best_i
+    if gain == NULL and (ties == 1 or tile == NULL):
+        if tile != NULL:
+            tile[0] = best_i
         return low
     # the gain of every discard tied at the lowest, the hands after each discard and each draw costed at once
     for i in range(34):
@@ -222,7 +224,8 @@ cdef int hand_best_discard(Hand *h, const bint *chosen, int *gain, int *tile) ex
             best_g, best_i = g, i
     if gain != NULL:
         gain[0] = best_g
-    tile[0] = best_i
+    if tile != NULL:
+        tile[0] = best_i
     return low
 
 
@@ -249,7 +252,7 @@ cdef int _after_claim(Hand *h, int code, int i, int offered, bint want_gain) exc
     else:
         for j in range(34):
             which[j] = h.c[j] > 0
-        a = hand_best_discard(h, which, &g if want_gain else NULL, &t)
+        a = hand_best_discard(h, which, &g if want_gain else NULL, &t if want_gain else NULL)
         if want_gain:
             a = -g
     h.k -= 1
