@@ -198,3 +198,25 @@ def test_a_table_or_counts_that_are_not_refused_by_name() -> None:
         fastplay.play_efficiency("table", [0, 0, 0, 0])  # type: ignore[arg-type]
     assert e.value.field == "table"
     assert t.log[-1]["event"] != "end_hand"  # nothing was played
+
+
+@needs_compiled
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
+@given(hands(), st.data())
+def test_every_swap_costs_what_the_core_says(hand: tuple[list[int], tuple[int, ...]], data: st.DataObject) -> None:
+    """Tiles away of the hand less one tile and plus another, all pairs at once, as the core counts each."""
+    counts, melds = hand
+    held = [i for i in range(34) if counts[i]]
+    minus = data.draw(st.lists(st.sampled_from(held), max_size=5, unique=True))
+    plus = data.draw(st.lists(st.integers(0, 33), max_size=12, unique=True))
+    memo = _cbots.AwayMemo()
+    found = _cbots.away_after_swaps(counts, melds, minus, plus, memo)
+    for i in minus:
+        for j in plus:
+            after = list(counts)
+            after[i] -= 1
+            after[j] += 1
+            if after[j] > 4:
+                assert (i, j) not in found
+                continue
+            assert found[(i, j)] == core.tiles_away_of_counts(after, melds, len(melds)), (i, j)

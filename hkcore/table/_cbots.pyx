@@ -362,3 +362,31 @@ def choice(counts, tuple melds, unseen, codes, tiles, int offered, AwayMemo memo
         if code[k] != WIN and code[k] != PASS and not 0 <= tile[k] < 34:
             raise ValueError(f"tile index {tile[k]}")
     return efficiency_choice(&h, n, code, tile, offered)
+
+
+def away_after_swaps(counts, tuple melds, minus, plus, AwayMemo memo=None):
+    """``{(i, j): tiles away}`` of ``counts`` (beside ``melds``) with one
+    tile i less and one j more, for i in ``minus`` (each held) and j in
+    ``plus``; a pair that would hold a fifth j is left out."""
+    cdef Hand h
+    cdef bint mi[34]
+    cdef bint pl[34]
+    cdef int out[34 * 34]
+    cdef int i, j
+    _load(&h, counts, melds, None)
+    h.memo = NULL if memo is None else memo.memo
+    memset(mi, 0, sizeof(mi))
+    memset(pl, 0, sizeof(pl))
+    for x in minus:
+        i = x
+        if not 0 <= i < 34 or h.c[i] < 1:
+            raise ValueError(f"tile index {i}: none held")
+        mi[i] = True
+    for x in plus:
+        j = x
+        if not 0 <= j < 34:
+            raise ValueError(f"tile index {j}")
+        pl[j] = True
+    away_swaps(h.c, h.k, h.used, mi, pl, out, h.memo)
+    return {(i, j): out[i * 34 + j] for i in range(34) if mi[i] for j in range(34)
+            if pl[j] and h.c[j] + (i != j) <= 4}
