@@ -54,8 +54,8 @@ from hkcore.errors import HkcoreError
 from hkcore.notation import format_hand, unicode_hand
 
 if TYPE_CHECKING:
-    from hkcore.results import ScoreResult
     from hkcore.preset import Preset
+    from hkcore.results import ScoreResult
 
 # Each command imports what it uses when it runs, so that starting hkscore
 # (and --help) stays quick.
@@ -67,7 +67,7 @@ def render(result: ScoreResult, preset: Preset) -> str:
     if result.reading:
         words = []
         for part in result.reading:
-            note = "concealed kong" if part.kind == "kong" and part.concealed and part.declared else part.kind
+            note: str = "concealed kong" if part.kind == "kong" and part.concealed and part.declared else part.kind
             if part.winning:
                 note += ", won"
             elif part.declared and not part.concealed:
@@ -444,7 +444,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: one line, the shell's status for SIGINT
         print("hkscore: interrupted", file=sys.stderr)
         return 130
-    except Exception as exc:  # no traceback for the user; say what happened
+    except Exception as exc:  # noqa: BLE001 - no traceback for the user; say what happened
         print(f"hkscore: internal error: {type(exc).__name__}: {exc} (please report this)", file=sys.stderr)
         return 3
 

@@ -484,8 +484,8 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
     # payments
     pay = list(_payout_rows(summary))
     if pay:
-        parts.append('<h2 id="s-payments">Payments</h2><p class="note">The winner\'s net gain per paid hand (winnable, with '
-                     "payments); the share of the winners' gains paid by the discarder.</p>")
+        parts.append('<h2 id="s-payments">Payments</h2><p class="note">The winner\'s net gain per paid hand '
+                     "(winnable, with payments); the share of the winners' gains paid by the discarder.</p>")
         parts.append(f'<div class="figure" id="fig-payout">{drawn["payout"]}</div>')
         parts.append('<table id="payments"><tr><th class="id">preset</th><th>paid hands</th><th>mean gain</th>'
                      "<th>median gain</th><th>winners' gains</th><th>paid by discarders</th>"
@@ -512,8 +512,10 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
                      f'</span></span></td>{"".join(row)}</tr>')
     parts.append("</table>")
     # differences
-    parts.append('<h2 id="s-differences">Faan differences</h2><p class="note">On hands complete under both presets: faan under A '
-                 "less faan under B." + (" " + e(_UNITS_NOTE) if _mixed_units(summary) else "") + "</p><table id=\"differences\"><tr><th class=\"id\">A</th>"
+    parts.append('<h2 id="s-differences">Faan differences</h2><p class="note">On hands complete under both '
+                 "presets: faan under A less faan under B."
+                 + (" " + e(_UNITS_NOTE) if _mixed_units(summary) else "")
+                 + '</p><table id="differences"><tr><th class="id">A</th>'
                  '<th class="id">B</th><th>hands</th><th>same</th><th>A higher</th><th>B higher</th>'
                  "<th>mean A &minus; B</th></tr>")
     for a, b, pair in _difference_rows(summary):

@@ -152,8 +152,8 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
                 c = by[a, b, field]
                 low, high = c.interval if c.interval is not None else (None, None)
                 cls = "" if low is None or high is None else " pos" if low > 0 else " neg" if high < 0 else ""
-                row.append(f'<td class="diff{cls}"{data_attrs(a=a, b=b, field=field, value=c.mean, low=low, high=high)}>'
-                           f"{e(c.text)}</td>")
+                attrs = data_attrs(a=a, b=b, field=field, value=c.mean, low=low, high=high)
+                row.append(f'<td class="diff{cls}"{attrs}>{e(c.text)}</td>')
             parts.append(f'<tr><td class="id">{e(label)}</td>{"".join(row)}</tr>')
         parts.append("</table></section>")
     parts.append("</div>")
@@ -313,7 +313,7 @@ def _figures(summary: SimulationSummary) -> dict[str, str]:
         seats = list(p.payments_by_seat)
         means = [p.payments_by_seat[s].mean() or 0.0 for s in seats]
         errs = []
-        for s, m in zip(seats, means):
+        for s in seats:
             iv = p.payments_by_seat[s].interval()
             errs.append(0.0 if iv is None else (iv[1] - iv[0]) / 2)
         ax.bar(seats, means, yerr=errs, color=colours[pid], capsize=3)

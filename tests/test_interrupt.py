@@ -27,7 +27,8 @@ def test_sigint_during_report_is_one_line_and_130(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib", reason="hkscore report needs matplotlib (pip install 'hkcore[report]')")
     out = tmp_path / "report"
     proc = subprocess.Popen([sys.executable, "-m", "hkcore.cli", "report", "-", "--preset", "all", "--out", str(out),
-                             "--jobs", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=OUTSIDE)
+                             "--jobs", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=OUTSIDE)
     assert proc.stdin is not None
     line = (json.dumps(HAND) + "\n").encode()
     proc.stdin.write(line * 2000)
@@ -35,7 +36,7 @@ def test_sigint_during_report_is_one_line_and_130(tmp_path: Path) -> None:
     time.sleep(3)
     assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
     os.kill(proc.pid, signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    _stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert stderr.decode() == "hkscore: interrupted\n"
     assert not (out / "summary.json").exists() and not (out / "report.html").exists()

@@ -42,8 +42,10 @@ def _commands(folder: Path, have_report: bool) -> list[tuple[str, list[str], lis
 
 
 #: where a frame may stand in a traceback of a Ctrl-C that came before any hkcore code ran: Python's start-up
-#: (site, a .pth file's line, an editable install's finder), runpy, the imports at the top of the package and of the entry point
-_START_UP = re.compile(r'File "(<frozen [^>]+>|<string>|(?![^"]*/hkcore/)[^"]*/python3[^"]*/[^"]+\.py|[^"]*__editable__[^"]*|'
+#: (site, a .pth file's line, an editable install's finder), runpy, the imports at the top of the package and of
+#: the entry point
+_START_UP = re.compile(r'File "(<frozen [^>]+>|<string>|(?![^"]*/hkcore/)[^"]*/python3[^"]*/[^"]+\.py|'
+                       r'[^"]*__editable__[^"]*|'
                        r'[^"]*hkcore/(__init__|__main__)\.py)", line \d+, in '
                        r'|File "[^"]*hkcore/console\.py", line \d+, in <module>')
 
