@@ -55,7 +55,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -760,8 +760,8 @@ def bots_section(b: dict[str, Any]) -> list[str]:
     lines.append(f"At the two-process rate, `hkscore simulate` of 100,000 walls × 5 presets (2,000,000 hands) would "
                  f"take about {minutes:,.0f} minutes on this machine (`{b['preset']}`'s rate for every preset; "
                  f"target well under 10: {'met' if minutes < 10 else '**not met**'}).")
-    lines.append(f"Reproduce the bots' table: `python bench/bench_table.py --efficiency {b['walls']}` (writes this table into the "
-                 "section and `bots` into bench/results_table.json; `--no-write` prints it).")
+    lines.append(f"Reproduce the bots' table: `python bench/bench_table.py --efficiency {b['walls']}` (writes this "
+                 "table into the section and `bots` into bench/results_table.json; `--no-write` prints it).")
     return lines
 
 

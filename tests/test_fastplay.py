@@ -5,8 +5,7 @@ summary, on the compiled engine and on the pure one."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from hkcore import core
 from hkcore.preset import builtin_ids

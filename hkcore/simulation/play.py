@@ -340,8 +340,8 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
                 yield k, i, r, who, t, total, declined
 
 
-def simulation_logs(presets: Presets, bots: str | Sequence[str], hands: int, seed: int,
-                    first: int = 0, *, fast: bool = True) -> Iterator[tuple[int, str, int, dict[str, str], list[dict[str, Any]]]]:
+def simulation_logs(presets: Presets, bots: str | Sequence[str], hands: int, seed: int, first: int = 0, *,
+                    fast: bool = True) -> Iterator[tuple[int, str, int, dict[str, str], list[dict[str, Any]]]]:
     """``(wall, preset id, rotation, seat -> bot, log)`` of every hand
     ``simulate`` plays with the same arguments, in order."""
     check_walls(hands, seed, first)
@@ -508,5 +508,5 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, h
 
 
 
-__all__ = ["MAX_HANDS", "Plan", "bot_seed", "check_walls", "fast_path", "plan", "play_walls", "seating", "shards", "simulate",
-           "simulation_logs", "simulation_starts", "wall_ranges", "wall_seed"]
+__all__ = ["MAX_HANDS", "Plan", "bot_seed", "check_walls", "fast_path", "plan", "play_walls", "seating", "shards",
+           "simulate", "simulation_logs", "simulation_starts", "wall_ranges", "wall_seed"]

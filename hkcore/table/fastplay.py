@@ -17,8 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hkcore.errors import TableError, shown
-from hkcore.table import _pybots
-from hkcore.table import engine as _engine
+from hkcore.table import _pybots, engine as _engine
 from hkcore.table.bots import IMPLEMENTATION as _BOTS
 from hkcore.table.table import Table
 
