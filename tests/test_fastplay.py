@@ -185,7 +185,7 @@ def test_the_memo_answers_suits_the_declared_sets_draw_on() -> None:
     assert memo.away(counts, melds) == memo.away(counts, melds) == 1
 
 
-def test_a_table_or_counts_that_are_not_refused_by_name() -> None:
+def test_what_is_not_a_table_or_four_counts_is_refused_by_name() -> None:
     from hkcore.errors import TableError
 
     t = Table({"event": "start", "preset": "hk-classic", "seed": 1})
