@@ -12,6 +12,7 @@ from libc.string cimport memset
 from collections.abc import Mapping
 
 from hkcore.core._ccore cimport orphans_shape, standard_shape
+from hkcore.table._cbots cimport AwayMemo, Hand, efficiency_choice
 
 from hkcore.errors import TableError, shown
 from hkcore.table.wall import BONUS as _BONUS, CODES as _CODES, SEATS as _SEATS, legal_text
@@ -1025,6 +1026,89 @@ cdef class Engine:
                 if self.mkind[s][j] == M_KONG and self.mlow[s][j] == i and not self.mconc[s][j]:
                     self.mkind[s][j] = M_PUNG
                     break
+
+    # ------------------------------------------- the efficiency bots' hand loop
+
+    def play_efficiency(self, bint hide, bint detect, list declined, AwayMemo memo not None):
+        """Play the hand to its end with the efficiency bot in every seat,
+        each decision made here from the engine's own counts (what
+        ``EfficiencyBot`` decides through ``prompts()``, for the first seat
+        still to answer); ``hide``: other seats' concealed kongs are not
+        seen. With ``detect``, count in ``declined`` (by seat) the complete
+        hands not won: a turn's, and another seat's with a discard it was
+        not offered as a win (as hkcore.simulation.play does). Returns their
+        total (the pure twin: ``hkcore.table.fastplay``)."""
+        cdef int j, k, o, s, t, total = 0
+        cdef bint cand[4]
+        while not self.over:
+            s = -1
+            for j in range(self.nasked):
+                if self.answer[self.asked[j]] < 0:
+                    s = self.asked[j]
+                    break
+            if s < 0:
+                raise RuntimeError("no seat to answer in an open hand")
+            if detect and self.phase == TURN and self.code[s][0] != WIN and self._complete(s, self.counts[s]):
+                declined[s] += 1
+                total += 1
+            k = self._efficiency(s, hide, memo)
+            if not (detect and self.code[s][k] == DISCARD):
+                self._step(s, k)
+                continue
+            t = self.atile[s][k]
+            for o in range(4):
+                cand[o] = False
+                if o != s:
+                    self.counts[o][t] += 1
+                    cand[o] = self._complete(o, self.counts[o])
+                    self.counts[o][t] -= 1
+            self._step(s, k)
+            if self.phase == CLAIM:
+                for j in range(self.nasked):
+                    o = self.asked[j]
+                    for k in range(self.ncodes[o]):
+                        if self.code[o][k] == WIN:
+                            cand[o] = False
+            for o in range(4):
+                if cand[o]:
+                    declined[o] += 1
+                    total += 1
+        return total
+
+    cdef int _efficiency(self, int s, bint hide, AwayMemo memo) except -3:
+        """The efficiency bot's choice for ``s`` from what its view shows."""
+        cdef Hand h
+        cdef int i, j, o, low, n
+        cdef int seen[34]
+        for i in range(34):
+            h.c[i] = self.counts[s][i]
+            h.used[i] = 0
+            seen[i] = self.counts[s][i]
+        h.k = self.nmeld[s]
+        h.memo = memo.memo
+        for o in range(4):
+            for j in range(self.nmeld[o]):
+                low = self.mlow[o][j]
+                if self.mkind[o][j] == M_CHOW:
+                    for i in range(low, low + 3):
+                        seen[i] += 1
+                        if o == s:
+                            h.used[i] += 1
+                    continue
+                n = 4 if self.mkind[o][j] == M_KONG else 3
+                if o == s:
+                    h.used[low] += n
+                    seen[low] += n
+                elif not (hide and self.mconc[o][j]):
+                    seen[low] += n
+            for j in range(self.npond[o]):
+                seen[self.pond[o][j]] += 1
+        if self.w_tile >= 0 and (self.phase == CLAIM or self.phase == ROB):
+            seen[self.w_tile] += 1
+        for i in range(34):
+            h.unseen[i] = 4 - seen[i] if seen[i] < 4 else 0
+        return efficiency_choice(&h, self.ncodes[s], self.code[s], self.atile[s],
+                                 self.w_tile if self.phase == CLAIM else -1)
 
 
 def shuffle(list tiles, rng):

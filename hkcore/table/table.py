@@ -20,10 +20,10 @@ from typing import Any
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
-from hkcore.table.engine import Engine
+from hkcore.table.engine import Engine, canonical
 from hkcore.table.rotation import Progress, Tally, after_hand, progress_for, standings
 from hkcore.table.start import Deal, read_start, resolve_preset
-from hkcore.table.wall import BONUS, CODES, SEATS, canonical
+from hkcore.table.wall import BONUS, CODES, SEATS
 from hkcore.tiles import parse_tiles
 
 _ROB = {"none": 0, "added": 1, "added_and_concealed_orphans": 2}
