@@ -249,7 +249,8 @@ def decisions_once(preset: str, seed: int, hands: int, views: bool) -> dict[str,
         loop_s += t2 - t1
         decisions += n
     return {"hands": hands, "decisions": decisions, "us_per_decision": loop_s / decisions * 1e6,
-            "cpu_us_per_decision": loop_cpu / decisions * 1e6, "us_per_deal": deal_s / hands * 1e6, "loop_s": loop_s, "deal_s": deal_s,
+            "cpu_us_per_decision": loop_cpu / decisions * 1e6, "us_per_deal": deal_s / hands * 1e6,
+            "loop_s": loop_s, "deal_s": deal_s,
             "decisions_per_hand": decisions / hands}
 
 
@@ -527,7 +528,8 @@ def section(d: dict[str, Any]) -> str:
         "- Packages: " + ", ".join(f"{k} {v}" for k, v in m["packages"].items()),
         (f"- Method: preset `{preset}`, seed {seed}; every seat plays the `random` policy (hkcore) or "
         f"`riichienv.agents.RandomAgent` (RiichiEnv); {d['repeats']} repetitions of each measurement, their "
-        f"order rotating; medians quoted, min–max beside (raw runs in `bench/{JSON_NAME}`); beside the wall-clock figures, "
+        f"order rotating; medians quoted, min–max beside (raw runs in `bench/{JSON_NAME}`); beside the "
+        f"wall-clock figures, "
         f"the same work per CPU-second of the processes timed (less disturbed by the other work on the "
         f"machine: an idle machine gives about the same figures both ways). A hand is counted "
         f"from its deal to its end (a win or a draw). Each measurement takes ≥ {d['seconds_per_measurement']:g} "

@@ -262,7 +262,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def add_table_commands(sub: Any) -> None:
     """The ``play`` and ``replay`` subcommands."""
-    pl = sub.add_parser("play", help="play hands with built-in policies (or yourself: --human SEAT); the log as JSON lines")
+    pl = sub.add_parser("play", help="play hands with built-in policies (or yourself: --human SEAT); "
+                                     "the log as JSON lines")
     pl.add_argument("--preset", "-p", default="bga-old-style",
                     help="preset id or TOML text; 'all' plays each built-in (default bga-old-style)")
     pl.add_argument("--seed", type=int, default=0, help="the seed of the deal and of the random policy (default 0)")

@@ -118,7 +118,8 @@ def _start(ref: str, seed: int, k: int) -> dict[str, Any]:
     return {"event": "start", "preset": ref, "hand": 1, "round": "E", "seed": wall_seed(seed, k)}
 
 
-def simulation_starts(presets: Presets, hands: int, seed: int, first: int = 0) -> Iterator[tuple[int, str, dict[str, Any]]]:
+def simulation_starts(presets: Presets, hands: int, seed: int,
+                      first: int = 0) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """``(wall, preset id, start record)`` of every hand a simulation of
     ``hands`` walls from wall ``first`` deals, as the engine writes the record
     (with ``hands``, ``live`` and ``dead``); the same record serves the four

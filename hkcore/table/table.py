@@ -78,7 +78,8 @@ class Table(Engine):
         return (int(r.concealed_kong), int(r.added_kong), int(r.kong_tile == "drawn"), int(r.self_pung),
                 int(r.last_discard == "any"), int(bool(p.claims.get("swap_rule"))),
                 _ROB[p.claims.get("robbing_kong", "added")], int(bool(p.claims.get("multiple_winners"))),
-                int(self.compiled.has_instant), int("thirteen_orphans" in p.shapes), int(bool(self.compiled.extra_shapes)),
+                int(self.compiled.has_instant), int("thirteen_orphans" in p.shapes),
+                int(bool(self.compiled.extra_shapes)),
                 int(r.replacement == "front"))
 
     # ------------------------------------------------------------------ state

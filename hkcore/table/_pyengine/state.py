@@ -152,10 +152,7 @@ class EngineState:
             setattr(self, name, value)
 
     def _has_pung(self, s: int, i: int) -> bool:
-        for m in self.melds[s]:
-            if m[0] == M_PUNG and m[1] == i:
-                return True
-        return False
+        return any(m[0] == M_PUNG and m[1] == i for m in self.melds[s])
 
     def _complete(self, s: int, counts: list[int]) -> bool:
         """The standard shape, or thirteen orphans where the preset has it (the core's question)."""
