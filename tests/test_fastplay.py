@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hkcore import core
 from hkcore.preset import builtin_ids
 from hkcore.simulation import fast_path, play, simulate, simulation_logs
-from hkcore.table import Table, _pybots, _pyengine, fastplay
+from hkcore.table import Table, _pybots, fastplay
+from hkcore.table._pyengine import codes as _pyengine
 from hkcore.table.bots import EfficiencyBot, RandomBot, available_bots
 from hkcore.table.wall import CODES
 

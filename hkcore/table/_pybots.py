@@ -79,7 +79,8 @@ def best_discard(counts: list[int], melds: tuple[int, ...], unseen: list[int],
     return best
 
 
-#: the engine's action codes a prompt's actions are written in (hkcore/table/_pyengine.py; a test holds them equal)
+#: the engine's action codes a prompt's actions are written in (hkcore/table/_pyengine/codes.py; a test holds
+#: them equal)
 PASS, WIN, CONCEALED, ADDED, EXPOSED, PUNG, CHOW, DISCARD = range(8)
 #: the set codes' kinds (``hkcore.core.meld_code``)
 _CHOW_SET, _PUNG_SET, _KONG_SET = 0, 1, 2
