@@ -51,9 +51,11 @@ def extensions() -> list:
         [Extension("hkcore.core._ccore", ["hkcore/core/_ccore.pyx"],
                    depends=["hkcore/core/_kernel.pxi", "hkcore/core/_ingest.pxi", "hkcore/core/_ccore.pxd"],
                    extra_compile_args=["-O3"]),
-         Extension("hkcore.table._cengine", ["hkcore/table/_cengine.pyx"], depends=["hkcore/core/_ccore.pxd"],
+         Extension("hkcore.table._cengine", ["hkcore/table/_cengine.pyx"],
+                   depends=["hkcore/core/_ccore.pxd", "hkcore/table/_cbots.pxd"],
                    extra_compile_args=["-O3"]),
-         Extension("hkcore.table._cbots", ["hkcore/table/_cbots.pyx"], depends=["hkcore/core/_ccore.pxd"],
+         Extension("hkcore.table._cbots", ["hkcore/table/_cbots.pyx"],
+                   depends=["hkcore/core/_ccore.pxd", "hkcore/table/_cbots.pxd"],
                    extra_compile_args=["-O3"])],
         compiler_directives={
             "language_level": "3",

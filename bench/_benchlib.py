@@ -295,7 +295,8 @@ def machine_info(packages: Iterable[str] = ()) -> dict[str, Any]:
 # --------------------------------------------------------------------------
 # RESULTS.md: each bench script owns one section between markers.
 
-RESULTS_HEADER = "# hkcore benchmark results\n\nEach section is written by one script in `bench/`; see `bench/README.md`.\n"
+RESULTS_HEADER = ("# hkcore benchmark results\n\n"
+                  "Each section is written by one script in `bench/`; see `bench/README.md`.\n")
 
 
 def replace_section(path: Path, name: str, body: str) -> None:
@@ -395,7 +396,7 @@ def hkcore_meta(hkcore: Any, core: Any) -> dict[str, Any]:
     return {
         "implementation": core.IMPLEMENTATION,
         "version": getattr(hkcore, "__version__", "unknown"),
-        "hkcore_path": str(Path(getattr(hkcore, "__file__", None) or list(hkcore.__path__)[0]).resolve().parent),
+        "hkcore_path": str(Path(getattr(hkcore, "__file__", None) or next(iter(hkcore.__path__))).resolve().parent),
         "impl_file": getattr(impl_module, "__file__", None),
     }
 

@@ -36,8 +36,8 @@ from random import Random
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _benchlib as bl  # noqa: E402
-import bench_score as bs  # noqa: E402  (its generator and native-input builders)
+import _benchlib as bl
+import bench_score as bs
 
 SECTION = "analyse"
 DEFAULT_N = 20_000
@@ -403,9 +403,17 @@ def plan(hk: dict[str, Any], mj: dict[str, Any], presets: list[dict[str, Any]]) 
                   "HandCalculator().estimate_hand_value(tiles_136, win_tile_136, melds, dora_indicators, config) "
                   "per wait on a discard and on a self-draw",
                   "fn": mahjong_analyse, "inputs": "mahjong", "consts": (), "star": True, "tally": "mj"})
-    steps.append({"key": "mahjong.waits", "label": "mahjong, the waits only: 34 × Agari().is_agari(concealed_34 + tile)",
+    steps.append({"key": "mahjong.waits",
+                  "label": "mahjong, the waits only: 34 × Agari().is_agari(concealed_34 + tile)",
                   "fn": mahjong_waits, "inputs": "mahjong.waits", "consts": (), "star": True, "tally": "mjw"})
     return steps
+
+
+def _calls(step: dict[str, Any], batch: list) -> Any:
+    """The lazy calls of one step over its inputs (starred, or with its constants repeated)."""
+    if step["star"]:
+        return starmap(step["fn"], batch)
+    return map(step["fn"], batch, *(repeat(c) for c in step["consts"]))
 
 
 def run_timing(steps: list[dict[str, Any]], make_inputs: Callable[[int], dict[str, list]], reps: int,
@@ -424,16 +432,11 @@ def run_timing(steps: list[dict[str, Any]], make_inputs: Callable[[int], dict[st
             clear()
             batch = inputs[s["inputs"]]
 
-            def calls() -> Any:
-                if s["star"]:
-                    return starmap(s["fn"], batch)
-                return map(s["fn"], batch, *(repeat(c) for c in s["consts"]))
-
-            wall_ns, cpu_ns = bl.time_pass(calls(), len(batch))
+            wall_ns, cpu_ns = bl.time_pass(_calls(s, batch), len(batch))
             results[s["key"]].append(wall_ns / 1000.0)
             cpu[s["key"]].append(cpu_ns / 1000.0)
             if s["tally"] is not None:  # untimed: what the timed calls answered
-                answers = list(calls())
+                answers = list(_calls(s, batch))
                 t = tallies.setdefault(s["key"], Counter())
                 if s["tally"] == "hk":
                     hk_tally(answers, t)
@@ -572,7 +575,8 @@ def render(meta: dict[str, Any], stats: dict[str, dict[str, float]], cpu_stats: 
         + "/".join(_pct(w.get(f"melds_{k}", 0) / n) for k in range(5))
         + f"; open (a claimed set) {_pct(w.get('open', 0) / n)}; with a kong {_pct(w.get('with_kong', 0) / n)} "
         f"(concealed {_pct(w.get('with_concealed_kong', 0) / n)}); thirteen orphans "
-        f"{_pct(w.get('thirteen_orphans', 0) / n)}; mean bonus tiles (144-tile presets) {w['mean_bonus_tiles_144']:.2f}.")
+        f"{_pct(w.get('thirteen_orphans', 0) / n)}; mean bonus tiles (144-tile presets) "
+        f"{w['mean_bonus_tiles_144']:.2f}.")
     add(f"- Positions drawn in the run {meta['positions_drawn']:,}; repeated (thirteen orphans only) "
         f"{meta['repeated_positions']:,}; complete hands redrawn because they left a position already drawn "
         f"{meta['redrawn_positions']:,}.")
@@ -603,7 +607,8 @@ def render(meta: dict[str, Any], stats: dict[str, dict[str, float]], cpu_stats: 
         f"first {checks['value_check_n']:,}:")
     add("")
     add("| preset | waits = mahjong's | differ: seven pairs | differ: thirteen orphans not a shape | differ: other "
-        "| unseen differ | `analyse(Position)` ≠ `analyse(dict)` | values checked | value ≠ `score` | waits per position |")
+        "| unseen differ | `analyse(Position)` ≠ `analyse(dict)` | values checked | value ≠ `score` "
+        "| waits per position |")
     add("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for pr in presets:
         c = checks["presets"][pr["id"]]
@@ -646,7 +651,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--check-n", type=int, default=None,
                     help=f"positions in the untimed check batch (default {DEFAULT_CHECK_N:,})")
     ap.add_argument("--value-check-n", type=int, default=DEFAULT_VALUE_CHECK_N,
-                    help=f"of those, positions whose values are compared with score() (default {DEFAULT_VALUE_CHECK_N})")
+                    help="of those, positions whose values are compared with score() "
+                         f"(default {DEFAULT_VALUE_CHECK_N})")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
     ap.add_argument("--orphans-share", type=float, default=ORPHANS_SHARE, help="share of thirteen-orphans hands")
     ap.add_argument("--quick", action="store_true", help="2,000 positions × 3 repetitions (a smoke test)")

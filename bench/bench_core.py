@@ -27,7 +27,7 @@ from random import Random
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _benchlib as bl  # noqa: E402
+import _benchlib as bl
 
 SECTION = "core"
 DEFAULT_N = 20_000
@@ -51,7 +51,7 @@ def load_hkcore(allow_python: bool) -> dict[str, Any]:
     only with ``--allow-python``, falls back to ``hkcore.core``.
     """
     try:
-        import hkcore  # noqa: F401
+        import hkcore
     except ImportError:
         sys.path.insert(0, str(bl.REPO_ROOT))
     import hkcore

@@ -131,7 +131,8 @@ def main() -> None:
         return statistics.median(xs), min(xs), max(xs)
 
     m = machine_info(["hkcore", "riichienv", "gymnasium", "pettingzoo"])
-    e, ec, t, tc = med("env", "steps_s"), med("env", "steps_cpu_s"), med("table", "prompts_s"), med("table", "prompts_cpu_s")
+    e, ec = med("env", "steps_s"), med("env", "steps_cpu_s")
+    t, tc = med("table", "prompts_s"), med("table", "prompts_cpu_s")
     lines = [
         "## Env: `hkcore.table.Env` steps with random legal actions",
         "",

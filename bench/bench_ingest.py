@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -183,7 +181,8 @@ def render(meta: dict[str, Any], calls: dict[str, list[float]], batches: dict[st
     lines = ["## Ingestion: dicts, JSON and notation in, JSON out", "",
              f"- Date: {meta['date']}; hkcore revision: {meta['git']}; Python {meta['python']}; nproc {meta['nproc']}; "
              f"load average at start {meta['loadavg_at_start']}",
-             f"- Method: {meta['reps']} repetitions × {meta['n']:,} hands per stage, each repetition on fresh random hands "
+             f"- Method: {meta['reps']} repetitions × {meta['n']:,} hands per stage, "
+             "each repetition on fresh random hands "
              f"(bench_score.py's generator, every context field, bonus tiles, preset `{PRESET}`); medians of the "
              "per-repetition µs per call (min–max beside); the end-to-end lines use hands never parsed before.", "",
              "| stage | µs (median) | min–max | target | met? |", "|---|---:|---:|---:|:---:|"]
@@ -200,7 +199,8 @@ def render(meta: dict[str, Any], calls: dict[str, list[float]], batches: dict[st
               + f" ({bl.fmt_us(med['score.dict'])} µs) |", ""]
     missed = [label for key, label, target in LABELS if target and med[key] > TARGETS[target]]
     lines.append("Summary: " + ("every ingestion target is met." if not missed else
-                                "not met: " + "; ".join(missed) + ". What stands in the way is said in the issue's note."))
+                                "not met: " + "; ".join(missed)
+                                + ". What stands in the way is said in the issue's note."))
     ingestion = "\n".join(lines)
     j1, j2 = batches["jobs1"], batches["jobs2"]
     r1, r2 = statistics.median(j1["hands_per_s"]), statistics.median(j2["hands_per_s"])

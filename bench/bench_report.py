@@ -23,16 +23,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _benchlib as bl  # noqa: E402
-import bench_score as bs  # noqa: E402
+import _benchlib as bl
+import bench_score as bs
 
 SECTION = "report"
 DEFAULT_N = 1_000_000  # the size the issue states its targets at: fixed costs (start-up, the plots) shared out
@@ -67,8 +68,8 @@ def run(n: int, reps: int) -> dict[str, object]:
         cmd = [sys.executable, "-m", "hkcore.cli", "report", str(src), "--preset", "all", "--out",
                str(work / f"out{jobs}"), "--jobs", str(jobs)]
         bl.log(f"hkscore report --jobs {jobs} ...")
-        out[f"report_jobs{jobs}_s"] = _runs(lambda: subprocess.run(cmd, env=env, cwd=tempfile.gettempdir(),
-                                                                 stdout=subprocess.DEVNULL), reps)
+        out[f"report_jobs{jobs}_s"] = _runs(partial(subprocess.run, cmd, env=env, cwd=tempfile.gettempdir(),
+                                                          stdout=subprocess.DEVNULL), reps)
     bl.log("compare_many ...")
     out["compare_many_s"] = _runs(lambda: compare_many(lines, presets), reps)
     bl.log("compare_many --jobs 2 ...")
@@ -77,7 +78,7 @@ def run(n: int, reps: int) -> dict[str, object]:
     per_preset = {}
     for p in presets:
         bl.log(f"score_many {p} ...")
-        per_preset[p] = _runs(lambda: sum(1 for _ in score_many(lines, p)), reps)
+        per_preset[p] = _runs(lambda p=p: sum(1 for _ in score_many(lines, p)), reps)
     out["score_many_s"] = per_preset
     return out
 
@@ -133,7 +134,8 @@ def render(meta: dict[str, object], r: dict[str, object]) -> str:
     if r.get("dask_local_cluster_s") is not None:
         dask_s, pool_s = _med(r["dask_local_cluster_s"]), _med(r["compare_many_jobs2_s"])  # type: ignore[arg-type]
         targets.append(f"the Dask path {dask_s:.2f} s against the process pool's {pool_s:.2f} s on the same two "
-                       f"cores ({dask_s / pool_s:.2f}×; within 25 %: {'met' if dask_s <= 1.25 * pool_s else 'not met'})")
+                       f"cores ({dask_s / pool_s:.2f}×; "
+                       f"within 25 %: {'met' if dask_s <= 1.25 * pool_s else 'not met'})")
     return "\n".join([
         "## hkscore report", "",
         f"{n:,} hands from `hkscore sample --seed {SEED}` under the {k} built-in presets; median of "

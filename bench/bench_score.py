@@ -34,7 +34,7 @@ from random import Random
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _benchlib as bl  # noqa: E402
+import _benchlib as bl
 
 SECTION = "score"
 DEFAULT_N = 20_000
@@ -54,8 +54,16 @@ CONFIG_CACHES: tuple[str, ...] = ()
 # --------------------------------------------------------------------------
 # A random won hand: hkcore.sample's generator (its docstring gives the shares)
 
-from hkcore.sample import (  # noqa: E402  (re-exported: bench_analyse and bench_ingest use them as bs.*)
-    KONG, ORPHANS_SHARE, HandSource, SampledWin as Situation, hk_dict, random_situation, set_tiles)
+# re-exported: bench_analyse and bench_ingest use them as bs.*
+from hkcore.sample import (  # noqa: E402
+    KONG,
+    ORPHANS_SHARE,
+    HandSource,
+    SampledWin as Situation,
+    hk_dict,
+    random_situation,
+    set_tiles,
+)
 
 # mahjong (riichi) only
 RIICHI_SHARE = 0.6                  # of closed hands won by self-draw (closed discard wins: always)
@@ -173,7 +181,7 @@ def mcr_args(s: Situation, rng: Random) -> tuple:
 
 def load_hkcore(allow_python: bool) -> dict[str, Any]:
     try:
-        import hkcore  # noqa: F401
+        import hkcore
     except ImportError:
         sys.path.insert(0, str(bl.REPO_ROOT))
     import hkcore
@@ -569,8 +577,10 @@ def render(meta: dict[str, Any], stats: dict[str, dict[str, float]], cpu_stats: 
         "the `Hand` batches were parsed before timing.")
     add(f"- Over the {n_hk:,} timed hkcore hands: declared sets 0/1/2/3/4 = "
         + "/".join(_pct(w.get(f"melds_{k}", 0) / n_hk) for k in range(5))
-        + f"; with a kong {_pct(w.get('with_kong', 0) / n_hk)} (concealed {_pct(w.get('with_concealed_kong', 0) / n_hk)}); "
-        f"with a claimed chow {_pct(w.get('with_chow_meld', 0) / n_hk)}; self-draw {_pct(w.get('self_draw', 0) / n_hk)}; "
+        + f"; with a kong {_pct(w.get('with_kong', 0) / n_hk)} "
+        f"(concealed {_pct(w.get('with_concealed_kong', 0) / n_hk)}); "
+        f"with a claimed chow {_pct(w.get('with_chow_meld', 0) / n_hk)}; "
+        f"self-draw {_pct(w.get('self_draw', 0) / n_hk)}; "
         f"last tile {_pct(w.get('last_tile', 0) / n_hk)}; kong replacement 1/2: "
         f"{_pct(w.get('kong_replacement_1', 0) / n_hk)}/{_pct(w.get('kong_replacement_2', 0) / n_hk)}; "
         f"robbing a kong {_pct(w.get('robbing_kong', 0) / n_hk)}; thirteen orphans "

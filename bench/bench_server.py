@@ -153,7 +153,8 @@ def render(meta: dict[str, Any], runs: dict[int, dict[str, Any]], local: dict[st
              f"{meta['requests']:,} requests per run after {WARMUP:,} to warm up, {meta['reps']} runs per worker "
              "count: the median run by requests/s is shown (its own latencies), every run beside it. Targets with "
              f"one worker: ≥ {TARGET_RPS:,} requests/s, p99 ≤ {TARGET_P99_MS:g} ms.", "",
-             "| workers | requests | requests/s | p50 ms | p99 ms | errors (all runs) | target | every run (req/s, p99 ms) |",
+             "| workers | requests | requests/s | p50 ms | p99 ms | errors (all runs) | target "
+             "| every run (req/s, p99 ms) |",
              "|---|---|---|---|---|---|---|---|"]
     for workers, r in runs.items():
         met = r["rps"] >= TARGET_RPS and r["p99_ms"] <= TARGET_P99_MS and not r["errors"]

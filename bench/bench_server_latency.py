@@ -210,7 +210,8 @@ def render(meta: dict[str, Any], closed: dict[int, list[dict[str, Any]]], opened
     for rate, runs in opened.items():
         ok = med(runs, "p99_ms") <= TARGET_P99_MS and not any(r["errors"] for r in runs)
         held = rate if ok else held
-        lines.append(f"| {rate:,.0f} | {med(runs, 'rps'):,.0f} | {med(runs, 'p50_ms'):.1f} | {med(runs, 'p99_ms'):.1f} | "
+        lines.append(f"| {rate:,.0f} | {med(runs, 'rps'):,.0f} | {med(runs, 'p50_ms'):.1f} | "
+                     f"{med(runs, 'p99_ms'):.1f} | "
                      f"{med(runs, 'max_ms'):.1f} | {sum(r['errors'] for r in runs)} | "
                      + ", ".join(f"{r['p99_ms']:.1f}" for r in runs) + f" | {'yes' if ok else 'no'} |")
     under = [c for c, runs in closed.items() if med(runs, "p99_ms") <= TARGET_P99_MS]

@@ -84,7 +84,10 @@ def dask_vs_pool(bots: str, hands: int, repeat: int) -> dict[str, Any]:
 
 def section(d: dict[str, Any]) -> str:
     m = d["machine"]
-    hands_played = lambda n: n * 4 * 5
+
+    def hands_played(n: int) -> int:
+        return n * 4 * 5
+
     cli = d["cli"]
     med = statistics.median(cli["seconds"])
     rate = hands_played(cli["hands"]) / med

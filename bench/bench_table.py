@@ -55,7 +55,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -249,7 +249,8 @@ def decisions_once(preset: str, seed: int, hands: int, views: bool) -> dict[str,
         loop_s += t2 - t1
         decisions += n
     return {"hands": hands, "decisions": decisions, "us_per_decision": loop_s / decisions * 1e6,
-            "cpu_us_per_decision": loop_cpu / decisions * 1e6, "us_per_deal": deal_s / hands * 1e6, "loop_s": loop_s, "deal_s": deal_s,
+            "cpu_us_per_decision": loop_cpu / decisions * 1e6, "us_per_deal": deal_s / hands * 1e6,
+            "loop_s": loop_s, "deal_s": deal_s,
             "decisions_per_hand": decisions / hands}
 
 
@@ -379,6 +380,23 @@ def spread(xs: list[float]) -> tuple[float, float, float]:
     return med(xs), min(xs), max(xs)
 
 
+def compile_bytecode() -> str:
+    """The package's modules compiled to bytecode beside them, as ``pip install`` leaves them: where the
+    environment sets PYTHONDONTWRITEBYTECODE (this machine's does) an editable install would otherwise
+    compile every module from source at each start of ``hkscore``. Returns what was done."""
+    import compileall
+    import importlib.util
+
+    dirs = []
+    for name in ("hkcore", "hkcore.plugins"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            dirs.extend(spec.submodule_search_locations)
+    ok = all(compileall.compile_dir(d, quiet=1) for d in dirs)
+    env = " (PYTHONDONTWRITEBYTECODE is set here)" if os.environ.get("PYTHONDONTWRITEBYTECODE") else ""
+    return f"compiled to bytecode before timing{env}" if ok else "bytecode compilation failed"
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     import hkcore
     from hkcore import core
@@ -389,6 +407,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"machine": info, "hkcore": bl.hkcore_meta(hkcore, core), "preset": preset,
                            "seed": seed, "repeats": reps, "seconds_per_measurement": secs,
                            "command": hkscore_command()}
+    out["bytecode"] = compile_bytecode()
     workdir = Path(tempfile.mkdtemp(prefix="bench_table_"))
     try:
         # warm-up and calibration: the in-process rate per CPU-second sets N, so that a run lasts
@@ -509,7 +528,8 @@ def section(d: dict[str, Any]) -> str:
         "- Packages: " + ", ".join(f"{k} {v}" for k, v in m["packages"].items()),
         (f"- Method: preset `{preset}`, seed {seed}; every seat plays the `random` policy (hkcore) or "
         f"`riichienv.agents.RandomAgent` (RiichiEnv); {d['repeats']} repetitions of each measurement, their "
-        f"order rotating; medians quoted, min–max beside (raw runs in `bench/{JSON_NAME}`); beside the wall-clock figures, "
+        f"order rotating; medians quoted, min–max beside (raw runs in `bench/{JSON_NAME}`); beside the "
+        f"wall-clock figures, "
         f"the same work per CPU-second of the processes timed (less disturbed by the other work on the "
         f"machine: an idle machine gives about the same figures both ways). A hand is counted "
         f"from its deal to its end (a win or a draw). Each measurement takes ≥ {d['seconds_per_measurement']:g} "
@@ -558,7 +578,8 @@ def section(d: dict[str, Any]) -> str:
         f"decision dict, timed alone on recorded prompts) is {d['caller_share_us']:.2f} µs of each decision. "
         f"RiichiEnv asks {peer_dph:.1f} decisions per hand."),
         (f"- Start-up: `hkscore play --hands 1` takes {st['wall_s']:.2f} s as a whole process (imports and the "
-        f"preset), part of every command run above; a run of {n:,} hands uses {c1['cpu_s']:.2f} CPU-s in "
+        f"preset; the package's modules {d.get('bytecode', 'as found')}, as `pip install` leaves them), part of "
+        f"every command run above; a run of {n:,} hands uses {c1['cpu_s']:.2f} CPU-s in "
         f"{c1['wall_s']:.2f} s (peak RSS {c1['maxrss_mb']:.0f} MB) and writes {c1['records'] / c1['hands']:.1f} "
         f"records, {c1['bytes'] / c1['hands'] / 1024:.1f} KB per hand; {c1['wins']:,} of its {c1['hands']:,} "
         f"hands end in a win (random play rarely completes a hand), the rest in an exhaustive draw. The "
@@ -592,6 +613,8 @@ def section(d: dict[str, Any]) -> str:
         per = d["inprocess_by_preset"]
         lines.append("- In-process, engine alone, by preset (hands/s, median): "
                      + ", ".join(f"`{p}` {f0(med(v))}" for p, v in per.items()) + ".")
+    if "bots" in d:
+        lines += bots_section(d["bots"])
     lines += [
         "",
         (f"Reproduce: build the compiled core (`pip install -e .`), install the peer (`pip install -e "
@@ -602,28 +625,165 @@ def section(d: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def efficiency_once(preset: str, seed: int, walls: int, jobs: int) -> dict[str, Any]:
-    """``hkcore.simulate`` with four ``efficiency`` bots (no log kept beyond
-    the table's own): ``walls`` walls, each played in its four rotations."""
+def bots_once(preset: str, seed: int, walls: int, jobs: int, bots: str = "efficiency",
+              fast: bool = True) -> dict[str, Any]:
+    """``hkcore.simulate`` with four ``bots`` (no log kept beyond the
+    table's own): ``walls`` walls, each played in its four rotations
+    (``fast=False``: every decision through ``prompts()``)."""
     from hkcore.simulation import simulate
 
-    c0 = time.process_time()
-    t0 = time.perf_counter()
-    s = simulate([preset], "efficiency", hands=walls, seed=seed, jobs=jobs)
+    c0, t0 = own_cpu_s(), time.perf_counter()
+    s = simulate([preset], bots, hands=walls, seed=seed, jobs=jobs, fast=fast)
     wall = time.perf_counter() - t0
-    cpu = time.process_time() - c0
+    cpu = own_cpu_s() - c0  # with jobs 2, the workers' CPU-seconds (reaped children) count too
     hands = s.presets[preset].hands
-    return {"wall_s": wall, "hands": hands, "hands_s": hands / wall, "cpu_s": cpu,
-            "hands_cpu_s": hands / cpu if jobs == 1 else None}
+    return {"wall_s": wall, "hands": hands, "hands_s": hands / wall, "cpu_s": cpu, "hands_cpu_s": hands / cpu}
 
 
-def efficiency_rows(preset: str, seed: int, walls: int, repeats: int) -> None:
-    """Print hands/s of four ``efficiency`` bots, one process and two (medians)."""
-    for jobs in (1, 2):
-        runs = [efficiency_once(preset, seed, walls, jobs) for _ in range(repeats)]
-        hs = sorted(r["hands_s"] for r in runs)
-        print(f"efficiency x4, {preset}, jobs {jobs}: {statistics.median(hs):,.0f} hands/s "
-              f"(min {hs[0]:,.0f}, max {hs[-1]:,.0f}; {runs[0]['hands']:,} hands per run)")
+class ShantenGreedyAgent:
+    """A shanten-greedy player for RiichiEnv (its package ships only
+    ``RandomAgent``; this one is written on its ``calculate_shanten``): wins
+    (tsumo, ron) whenever it may; otherwise discards the first legal tile
+    that leaves the fewest shanten; passes every call, declares no riichi
+    and no kan (as the efficiency bot, a hand played for the fewest tiles away)."""
+
+    def __init__(self) -> None:
+        from riichienv import ActionType, calculate_shanten
+
+        self.shanten = calculate_shanten
+        self.wins = (ActionType.TSUMO, ActionType.RON)
+        self.discard = ActionType.DISCARD
+        self.pass_ = ActionType.PASS
+
+    def act(self, obs: Any) -> Any:
+        legal = obs.legal_actions()
+        discards = []
+        for a in legal:
+            if a.action_type in self.wins:
+                return a
+            if a.action_type == self.discard:
+                discards.append(a)
+        if not discards:
+            return next((a for a in legal if a.action_type == self.pass_), legal[0])
+        hand = list(obs.hand)
+        best, chosen = 99, discards[0]
+        for a in discards:
+            rest = list(hand)
+            rest.remove(a.tile)
+            n = self.shanten(rest)
+            if n < best:
+                best, chosen = n, a
+        return chosen
+
+
+def greedy_peer_once(seed: int, hands: int) -> dict[str, Any]:
+    """RiichiEnv, log off, with ``ShantenGreedyAgent`` at every seat: ``hands`` resets played to ``done()``."""
+    from riichienv import RiichiEnv
+
+    env = RiichiEnv(skip_mjai_logging=True, seed=seed)
+    act = ShantenGreedyAgent().act
+    decisions = 0
+    c0, t0 = own_cpu_s(), time.perf_counter()
+    for _ in range(hands):
+        obs = env.reset()
+        while not env.done():
+            actions = {pid: act(o) for pid, o in obs.items()}
+            decisions += len(actions)
+            obs = env.step(actions)
+    wall = time.perf_counter() - t0
+    cpu = own_cpu_s() - c0
+    return {"wall_s": wall, "hands": hands, "hands_s": hands / wall, "cpu_s": cpu, "hands_cpu_s": hands / cpu,
+            "decisions_per_hand": decisions / hands}
+
+
+def bots_run(preset: str, seed: int, walls: int, repeats: int) -> dict[str, Any]:
+    """Four ``efficiency`` bots (one process, two), four ``value`` bots and
+    the RiichiEnv shanten-greedy peer, ``repeats`` times in rotating order."""
+    from hkcore import core
+    from hkcore.table import fastplay
+
+    bots_once(preset, seed, 2, 1)  # warm-up: the core builds its tables on first use
+    cal = greedy_peer_once(seed, 50)
+    peer_hands = nice(cal["hands_cpu_s"] * 5)
+    vwalls = max(5, walls // 8)
+    measures: list[tuple[str, Callable[[], dict[str, Any]]]] = [
+        ("efficiency_one", lambda: bots_once(preset, seed, walls, 1)),
+        ("efficiency_two", lambda: bots_once(preset, seed, walls, 2)),
+        ("efficiency_prompts", lambda: bots_once(preset, seed, vwalls, 1, fast=False)),
+        ("value_one", lambda: bots_once(preset, seed, vwalls, 1, "value")),
+        ("peer_greedy", lambda: greedy_peer_once(seed, peer_hands)),
+    ]
+    runs: dict[str, list[dict[str, Any]]] = {k: [] for k, _ in measures}
+    for rep in range(repeats):
+        for k, fn in measures[rep % len(measures):] + measures[:rep % len(measures)]:
+            bl.log(f"bots: {k} (repetition {rep + 1}) ...")
+            runs[k].append(others_cores(fn))
+    return {"date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "preset": preset, "seed": seed,
+            "walls": walls, "value_walls": vwalls, "peer_hands": peer_hands, "repeats": repeats,
+            "hand_loop": fastplay.IMPLEMENTATION, "core": core.IMPLEMENTATION,
+            "revision": bl.git_revision(), "loadavg": list(os.getloadavg()),
+            "runs": runs}
+
+
+def bots_section(b: dict[str, Any]) -> list[str]:
+    """The lines of the bots' table (issue 25's speed targets)."""
+    r = b["runs"]
+
+    def m(k: str, f: str) -> float:
+        return med([x[f] for x in r[k]])
+
+    def rng(k: str, f: str) -> str:
+        xs = [x[f] for x in r[k]]
+        return f"{min(xs):,.0f}–{max(xs):,.0f}"
+
+    peer_cpu = m("peer_greedy", "hands_cpu_s")
+    peer_wall = m("peer_greedy", "hands_s")
+    e1, e2 = m("efficiency_one", "hands_cpu_s"), m("efficiency_two", "hands_s")
+    target = max(2000.0, 8 * peer_cpu)
+
+    def met(v: float, t: float) -> str:
+        return "yes" if v >= t else "**no**"
+
+    rows = [
+        ("`hkcore.simulate([P], \"efficiency\", jobs=1)`: four efficiency bots, one process", "efficiency_one",
+         f"≥ {target:,.0f} (2,000 and 8× the peer)", met(e1, target)),
+        ("the same bots, every decision through `prompts()` (`fast=False`: the path before the hand loop)",
+         "efficiency_prompts", "—", "—"),
+        ("the same, `jobs=2` (two worker processes), total", "efficiency_two",
+         f"≥ 1.8× one ({1.8 * m('efficiency_one', 'hands_s'):,.0f} wall)",
+         met(e2, 1.8 * m("efficiency_one", "hands_s"))),
+        ("`hkcore.simulate([P], \"value\", jobs=1)`: four value bots", "value_one", "≥ 1,000",
+         met(m("value_one", "hands_cpu_s"), 1000)),
+        ("RiichiEnv 0.4.11, log off, `ShantenGreedyAgent` (bench/bench_table.py) at every seat", "peer_greedy",
+         "—", "—"),
+    ]
+    lines = [
+        "",
+        (f"Bots (issue 25), measured {b['date']} on the **shared** machine (other helpers' work running; load "
+         f"average {', '.join(f'{x:.1f}' for x in b['loadavg'])} when done): preset `{b['preset']}`, seed "
+         f"{b['seed']}, {b['walls']} walls × 4 rotations ({4 * b['walls']:,} hands) for efficiency, "
+         f"{b['value_walls']} walls for value, {b['peer_hands']:,} RiichiEnv hands; {b['repeats']} repetitions "
+         f"in rotating order, medians (min–max of the wall-clock rate beside); per CPU-second counts the "
+         f"workers' CPU too. The efficiency hands are played inside the engine (hand loop "
+         f"`{b['hand_loop']}`, `hkcore.table.fastplay`: the same decisions as through `prompts()`, held equal "
+         f"by tests/test_fastplay.py)."),
+        "",
+        "| measurement | hands per CPU-s (median) | hands/s wall (median) | min–max | target | met? |",
+        "|---|---:|---:|---:|---|:---:|",
+    ]
+    for label, k, t, ok in rows:
+        lines.append(f"| {label} | {m(k, 'hands_cpu_s'):,.0f} | {m(k, 'hands_s'):,.0f} | {rng(k, 'hands_s')} "
+                     f"| {t} | {ok} |")
+    lines.append(f"| ratio: efficiency (one process) / the RiichiEnv greedy peer | {e1 / peer_cpu:.2f}× | "
+                 f"{m('efficiency_one', 'hands_s') / peer_wall:.2f}× | — | ≥ 8× | {met(e1 / peer_cpu, 8)} |")
+    minutes = 2_000_000 / e2 / 60
+    lines.append("")
+    lines.append(f"At the two-process rate, `hkscore simulate` of 100,000 walls × 5 presets (2,000,000 hands) would "
+                 f"take about {minutes:,.0f} minutes on this machine (`{b['preset']}`'s rate for every preset; "
+                 f"target well under 10: {'met' if minutes < 10 else '**not met**'}).")
+    lines.append(f"Reproduce the bots' table: `python bench/bench_table.py --efficiency {b['walls']}` (writes this "
+                 "table into the section and `bots` into bench/results_table.json; `--no-write` prints it).")
+    return lines
 
 
 def loop_only(preset: str, seed: int, hands: int) -> None:
@@ -656,7 +816,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="rewrite the section from a results_table.json instead of measuring")
     ap.add_argument("--loop", type=int, metavar="N", help="only play N hands in-process (for a profiler)")
     ap.add_argument("--efficiency", type=int, metavar="WALLS",
-                    help="only time four efficiency bots over WALLS walls (x4 rotations), jobs 1 and 2")
+                    help="only time the bots (issue 25): four efficiency bots over WALLS walls (x4 rotations), "
+                         "jobs 1 and 2, four value bots, the RiichiEnv shanten-greedy peer; the section is "
+                         "rewritten from the JSON with the new bots' table")
     args = ap.parse_args(argv)
 
     from hkcore import core
@@ -665,7 +827,9 @@ def main(argv: list[str] | None = None) -> int:
         loop_only(args.preset, args.seed, args.loop)
         return 0
     if args.efficiency is not None:
-        efficiency_rows(args.preset, args.seed, args.efficiency, args.repeats)
+        old = json.loads((args.output_dir / JSON_NAME).read_text(encoding="utf-8"))
+        old["bots"] = bots_run(args.preset, args.seed, args.efficiency, args.repeats)
+        bl.publish(None if args.no_write else args.output_dir, SECTION, section(old), old, JSON_NAME)
         return 0
     if core.IMPLEMENTATION != "cython" and not args.allow_python:
         print(f"bench_table: the compiled core is not active ({core.IMPLEMENTATION}); build it "

@@ -84,8 +84,8 @@ _WHERE = {
     "tile": "hkcore.tiles",
 }
 _SUBMODULES = frozenset({"core", "notation", "engine", "models", "preset", "registry", "analysis", "claims",
-                         "comparison", "batch", "questions", "shaping", "tiles", "errors", "patterns", "shapes", "payments",
-                         "hookspecs", "cli", "summary", "report", "sample", "table", "results", "values",
+                         "comparison", "batch", "questions", "shaping", "tiles", "errors", "patterns", "shapes",
+                         "payments", "hookspecs", "cli", "summary", "report", "sample", "table", "results", "values",
                          "simulation"})
 
 #: written out (not built from ``_WHERE``) so that type checkers read it; tests hold the two equal
@@ -118,26 +118,51 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs: each name re
     from hkcore import core as core, notation as notation
     from hkcore.analysis import Analysis as Analysis, analyse as analyse
     from hkcore.batch import score_many as score_many
-    from hkcore.claims import (Claim as Claim, legal_claims as legal_claims, may_discard as may_discard,
-                               resolve_claims as resolve_claims)
+    from hkcore.claims import (
+        Claim as Claim,
+        legal_claims as legal_claims,
+        may_discard as may_discard,
+        resolve_claims as resolve_claims,
+    )
     from hkcore.comparison import Comparison as Comparison, compare as compare
-    from hkcore.summary import ComparisonSummary as ComparisonSummary, compare_many as compare_many
     from hkcore.engine import score as score
-    from hkcore.errors import (HandError as HandError, HkcoreError as HkcoreError, TableError as TableError,
-                               TileError as TileError)
+    from hkcore.errors import (
+        HandError as HandError,
+        HkcoreError as HkcoreError,
+        TableError as TableError,
+        TileError as TileError,
+    )
     from hkcore.hookspecs import hookimpl as hookimpl
     from hkcore.models import Hand as Hand, Meld as Meld, Position as Position
+    from hkcore.preset import (
+        Preset as Preset,
+        PresetError as PresetError,
+        load_preset as load_preset,
+        presets as presets,
+    )
+    from hkcore.questions import (
+        is_complete as is_complete,
+        readings as readings,
+        tiles_away as tiles_away,
+        waits as waits,
+    )
+    from hkcore.registry import (
+        PluginError as PluginError,
+        register_plugin as register_plugin,
+        reload_plugins as reload_plugins,
+        unregister_plugin as unregister_plugin,
+    )
     from hkcore.results import PatternScore as PatternScore, ScoreResult as ScoreResult
-    from hkcore.preset import Preset as Preset, PresetError as PresetError, load_preset as load_preset, \
-        presets as presets
-    from hkcore.registry import (PluginError as PluginError, register_plugin as register_plugin,
-                                 reload_plugins as reload_plugins, unregister_plugin as unregister_plugin)
-    from hkcore.questions import (is_complete as is_complete, readings as readings, tiles_away as tiles_away,
-                                  waits as waits)
     from hkcore.simulation import SimulationSummary as SimulationSummary, simulate as simulate
+    from hkcore.summary import ComparisonSummary as ComparisonSummary, compare_many as compare_many
     from hkcore.table.env import Env as Env
     from hkcore.table.match import Match as Match
     from hkcore.table.replay import ReplayError as ReplayError, replay as replay
     from hkcore.table.table import Table as Table
-    from hkcore.tiles import (TILES as TILES, Tile as Tile, format_tiles as format_tiles,
-                              parse_tiles as parse_tiles, tile as tile)
+    from hkcore.tiles import (
+        TILES as TILES,
+        Tile as Tile,
+        format_tiles as format_tiles,
+        parse_tiles as parse_tiles,
+        tile as tile,
+    )

@@ -13,11 +13,11 @@ from typing import Any, Literal
 
 from hkcore import core
 from hkcore.engine import INTERNED, CompiledPreset, compiled_for
-from hkcore.errors import HandError
+from hkcore.errors import HandError, TileError
 from hkcore.models import Position
-from hkcore.values import Value, trusted
 from hkcore.preset import Preset
-from hkcore.tiles import TILES, TileError, copies_used, parse_tiles
+from hkcore.tiles import TILES, copies_used, parse_tiles
+from hkcore.values import Value, trusted
 
 
 class WaitValue(Value):
@@ -60,8 +60,8 @@ class Analysis(Value):
     tiles: str
     tiles_away: int
     waiting: bool
-    waits: list[Wait] = []
-    discards: list[DiscardOption] = []
+    waits: list[Wait] = []  # noqa: RUF012 - a pydantic field
+    discards: list[DiscardOption] = []  # noqa: RUF012 - a pydantic field
 
 
 def analyse(hand: Any, preset: str | Preset = "bga-old-style", visible: str = "") -> Analysis:

@@ -15,7 +15,7 @@ import os
 import pickle
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -27,9 +27,9 @@ from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HandError, HkcoreError, TileError, shown
 from hkcore.lines import block_lines, clip  # noqa: F401 - clip: its old home, kept for callers
 from hkcore.models import MAX_JSON, Hand  # noqa: F401 - MAX_JSON: read from here by callers
-from hkcore.results import ScoreResult
 from hkcore.preset import Preset, PresetError, export_toml, read_preset
 from hkcore.registry import PluginError, Registry, current
+from hkcore.results import ScoreResult
 
 #: hands per chunk sent to a worker process
 CHUNK = 2000
@@ -64,7 +64,8 @@ def score_many(hands: Iterable[Any], preset: str | Path | Preset = "bga-old-styl
         raise HandError(f"hands: expected an iterable of hands, got {shown(hands)}", "hands", hands) from None
     if jobs == 1:
         return (_one(compiled, item, as_json) for item in items)
-    work = _work_json if as_json else _work_objects
+    work: Callable[[list[str | None], int], Sequence[str | HkcoreError | None]] = (
+        _work_json if as_json else _work_objects)
     return (_answer(line, errors.get(i), as_json)
             for done, errors in in_workers(items, specs_for([(preset, compiled)]), jobs, work)
             for i, line in enumerate(done))
@@ -295,7 +296,7 @@ def check_picklable(plugins: tuple[tuple[str, Any], ...], dumps: Callable[[Any],
     for name, plugin in plugins:
         try:
             dumps(plugin)
-        except Exception as exc:  # pickle's PicklingError, TypeError, AttributeError...
+        except Exception as exc:  # noqa: BLE001 - pickle's PicklingError, TypeError, AttributeError...
             raise PluginError(f"plugin {name!r} given to register_plugin cannot be sent to worker processes "
                               f"({type(exc).__name__}: {shown(str(exc))}); define it at the top level of a "
                               "module, install it through the 'hkcore' entry-point group, or use jobs=1") from None

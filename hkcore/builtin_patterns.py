@@ -11,7 +11,15 @@ from typing import Any
 from hkcore.hookspecs import hookimpl
 from hkcore.models import SEAT_NUMBER
 from hkcore.patterns import (
-    DRAGONS, HONOURS, ORPHAN_KINDS, SUIT_MASKS, SUITED, TERMINALS, WINDS, Pattern, Situation,
+    DRAGONS,
+    HONOURS,
+    ORPHAN_KINDS,
+    SUIT_MASKS,
+    SUITED,
+    TERMINALS,
+    WINDS,
+    Pattern,
+    Situation,
 )
 
 Opts = Mapping[str, Any]
@@ -168,9 +176,9 @@ def nine_gates(s: Situation, o: Opts) -> int:
     if wait == "pure_on_discard":
         wait = "any" if s.hand.self_draw else "pure"
     if wait == "pure":
-        own = list(own)
-        own[s.win - 9 * suit] -= 1
-        return int(tuple(own) == NINE_GATES)
+        held = list(own)
+        held[s.win - 9 * suit] -= 1
+        return int(tuple(held) == NINE_GATES)
     return int(all(x >= n for x, n in zip(own, NINE_GATES)))
 
 
@@ -193,26 +201,32 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
             doc="a complete hand with no scoring element", native="chicken_hand"),
     Pattern("all_chows", "All Chows", "平糊", all_chows, "sets", doc="four chows and a pair", native="all_chows"),
     Pattern("concealed_hand", "Concealed Hand", "門前清", concealed_hand, options={"concealed_kong": True},
-            doc="no set claimed from a discard; option concealed_kong: whether a concealed kong keeps the hand concealed",
+            doc="no set claimed from a discard; option concealed_kong: "
+                "whether a concealed kong keeps the hand concealed",
             native="concealed_hand"),
     Pattern("self_draw", "Self-drawn", "自摸", self_draw, doc="winning tile drawn from the wall, replacements included",
             native="self_draw"),
-    Pattern("no_bonus", "No Bonus Tiles", "無花", no_bonus, "bonus", doc="no flower or season at all", native="no_bonus"),
+    Pattern("no_bonus", "No Bonus Tiles", "無花", no_bonus, "bonus", doc="no flower or season at all",
+            native="no_bonus"),
     Pattern("seat_flower", "Seat Flower", "正花", seat_flower, "bonus", doc="the flower numbered as the seat",
             native="seat_flower"),
     Pattern("seat_season", "Seat Season", "正花", seat_season, "bonus", doc="the season numbered as the seat",
             native="seat_season"),
-    Pattern("flower_set", "Complete Flowers", "一台花", flower_set, "bonus", doc="all four flowers", native="flower_set"),
-    Pattern("season_set", "Complete Seasons", "一台花", season_set, "bonus", doc="all four seasons", native="season_set"),
+    Pattern("flower_set", "Complete Flowers", "一台花", flower_set, "bonus", doc="all four flowers",
+            native="flower_set"),
+    Pattern("season_set", "Complete Seasons", "一台花", season_set, "bonus", doc="all four seasons",
+            native="season_set"),
     Pattern("bonus_tile", "Bonus Tile", "花", bonus_tile, "bonus", doc="each bonus tile held", native="bonus_tile"),
     Pattern("dragon_pung", "Dragon Pung", "三元牌", dragon_pung, "sets", doc="each pung or kong of a dragon",
             native="dragon_pung"),
-    Pattern("seat_wind", "Seat Wind", "門風", seat_wind, "sets", doc="pung or kong of the seat wind", native="seat_wind"),
+    Pattern("seat_wind", "Seat Wind", "門風", seat_wind, "sets", doc="pung or kong of the seat wind",
+            native="seat_wind"),
     Pattern("round_wind", "Round Wind", "圈風", round_wind, "sets", doc="pung or kong of the round wind",
             native="round_wind"),
     Pattern("last_tile", "Last Tile", "海底撈月", last_tile, doc="self-draw of the last tile of the live wall",
             native="last_tile"),
-    Pattern("last_discard", "Last Discard", "河底撈魚", last_discard, doc="win on the last discard", native="last_discard"),
+    Pattern("last_discard", "Last Discard", "河底撈魚", last_discard, doc="win on the last discard",
+            native="last_discard"),
     Pattern("kong_replacement", "Kong Replacement", "槓上開花", kong_replacement,
             doc="win on the replacement draw after a kong", native="kong_replacement"),
     Pattern("kong_on_kong", "Kong on Kong", "連槓開花", kong_on_kong,
@@ -237,22 +251,29 @@ BUILTIN_PATTERNS: tuple[Pattern, ...] = (
             native="four_concealed_pungs"),
     Pattern("seven_bonus", "Small Flower Hand", "花糊", seven_bonus, "instant", doc="seven bonus tiles: instant win",
             native="seven_bonus"),
-    Pattern("eight_bonus", "Eight Immortals", "八仙過海", eight_bonus, "instant", doc="all eight bonus tiles: instant win",
+    Pattern("eight_bonus", "Eight Immortals", "八仙過海", eight_bonus, "instant",
+            doc="all eight bonus tiles: instant win",
             native="eight_bonus"),
-    Pattern("all_honours", "All Honours", "字一色", all_honours, doc="every tile a wind or dragon", native="all_honours"),
+    Pattern("all_honours", "All Honours", "字一色", all_honours, doc="every tile a wind or dragon",
+            native="all_honours"),
     Pattern("all_terminals", "All Terminals", "清幺九", all_terminals, doc="every tile a 1 or a 9",
             native="all_terminals"),
-    Pattern("nine_gates", "Nine Gates", "九蓮寶燈", nine_gates, "sets", options={"wait": ("pure", "any", "pure_on_discard")},
+    Pattern("nine_gates", "Nine Gates", "九蓮寶燈", nine_gates, "sets",
+            options={"wait": ("pure", "any", "pure_on_discard")},
             doc="concealed 1112345678999 plus one tile of the suit; option wait: pure, any or pure_on_discard",
             native="nine_gates"),
     Pattern("big_four_winds", "Big Four Winds", "大四喜", big_four_winds, "sets", doc="pungs of all four winds",
             native="big_four_winds"),
-    Pattern("thirteen_orphans", "Thirteen Orphans", "十三幺", thirteen_orphans, doc="one of each orphan plus a duplicate",
+    Pattern("thirteen_orphans", "Thirteen Orphans", "十三幺", thirteen_orphans,
+            doc="one of each orphan plus a duplicate",
             native="thirteen_orphans"),
-    Pattern("four_kongs", "Four Kongs", "十八羅漢", four_kongs, "sets", doc="four kongs and a pair", native="four_kongs"),
-    Pattern("heavenly_hand", "Heavenly Hand", "天糊", _first_turn, options={"on": ("deal", "first_draw", "first_discard")},
+    Pattern("four_kongs", "Four Kongs", "十八羅漢", four_kongs, "sets", doc="four kongs and a pair",
+            native="four_kongs"),
+    Pattern("heavenly_hand", "Heavenly Hand", "天糊", _first_turn,
+            options={"on": ("deal", "first_draw", "first_discard")},
             doc="first-turn win; option on: deal, first_draw or first_discard", native="first_turn"),
-    Pattern("earthly_hand", "Earthly Hand", "地糊", _first_turn, options={"on": ("first_discard", "first_draw", "deal")},
+    Pattern("earthly_hand", "Earthly Hand", "地糊", _first_turn,
+            options={"on": ("first_discard", "first_draw", "deal")},
             doc="first-turn win; option on: deal, first_draw or first_discard", native="first_turn"),
     Pattern("human_hand", "Human Hand", "人糊", _first_turn, options={"on": ("first_discard", "first_draw", "deal")},
             doc="first-turn win; option on: deal, first_draw or first_discard", native="first_turn"),

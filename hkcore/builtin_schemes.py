@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from hkcore.hookspecs import hookimpl
 from hkcore.payments import (
-    BasePointsParams, FaanTableParams, PaymentScheme, PointsParams, SpicyParams, full_spicy_amount, half_spicy_amount,
-    settle_base_points, settle_by_roles, settle_faan_table, settle_points,
+    BasePointsParams,
+    FaanTableParams,
+    PaymentScheme,
+    PointsParams,
+    SpicyParams,
+    full_spicy_amount,
+    half_spicy_amount,
+    settle_base_points,
+    settle_by_roles,
+    settle_faan_table,
+    settle_points,
 )
 
 BUILTIN_SCHEMES = (

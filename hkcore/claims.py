@@ -32,15 +32,14 @@ from pydantic import ValidationError, field_validator, model_validator
 
 from hkcore.engine import score
 from hkcore.errors import HandError, TileError, shown
-from hkcore.models import SEATS, Position, Seat, canonical_tiles, hand_error
-from hkcore.results import ScoreResult
-from hkcore.values import Value
-from hkcore.models import context_error as _err
+from hkcore.models import Position, Seat, canonical_tiles, context_error as _err, hand_error
 from hkcore.preset import Preset, load_preset
-from hkcore.tiles import TILES, Tile, format_tiles, parse_tiles, tile
+from hkcore.results import ScoreResult
+from hkcore.tiles import SEATS, TILES, Tile, format_tiles, parse_tiles, tile
+from hkcore.values import Value
 
-__all__ = ["Claim", "ClaimKind", "Robbing", "leaves_a_discard", "legal_claims", "may_discard", "priority", "resolve_claims",
-           "set_claims"]
+__all__ = ["Claim", "ClaimKind", "Robbing", "leaves_a_discard", "legal_claims", "may_discard", "priority",
+           "resolve_claims", "set_claims"]
 
 ClaimKind = Literal["chow", "pung", "kong", "win"]
 Robbing = Literal["added", "concealed"]
@@ -67,7 +66,8 @@ def _hand_tile(value: Any, field: str) -> Tile:
 def _seat(value: Any, field: str) -> str:
     if value not in SEATS:
         raise HandError(f"{field} = {shown(value)}: not a seat (E, S, W or N)", field, value)
-    return value
+    seat: str = value
+    return seat
 
 
 def _next_seat(seat: str) -> str:
@@ -282,7 +282,7 @@ def leaves_a_discard(counts: Sequence[int], run: Sequence[int], discard: int, fo
     return any(left[j] for j in range(34) if j not in forbidden)
 
 
-def _win_claim(pos: Position, d: Tile, discarder: str, p: Preset, kong: str | None,
+def _win_claim(pos: Position, d: Tile, discarder: str, p: Preset, kong: Robbing | None,
                last_tile: bool) -> Claim | None:
     """The win claim on ``d``, or None when the preset does not allow one."""
     rob = p.claims.get("robbing_kong", "added")

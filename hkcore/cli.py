@@ -51,11 +51,10 @@ from hkcore.cli_presets import add_preset_commands
 from hkcore.cli_simulate import add_simulate_commands, add_simulation_options
 from hkcore.cli_table import add_table_commands
 from hkcore.errors import HkcoreError
-from hkcore.notation import format_hand, unicode_hand
 
 if TYPE_CHECKING:
-    from hkcore.results import ScoreResult
     from hkcore.preset import Preset
+    from hkcore.results import ScoreResult
 
 # Each command imports what it uses when it runs, so that starting hkscore
 # (and --help) stays quick.
@@ -67,7 +66,7 @@ def render(result: ScoreResult, preset: Preset) -> str:
     if result.reading:
         words = []
         for part in result.reading:
-            note = "concealed kong" if part.kind == "kong" and part.concealed and part.declared else part.kind
+            note: str = "concealed kong" if part.kind == "kong" and part.concealed and part.declared else part.kind
             if part.winning:
                 note += ", won"
             elif part.declared and not part.concealed:
@@ -124,6 +123,7 @@ def _score_file(path: str, preset: str, jobs: int) -> int:
 
 def _cmd_score(args: argparse.Namespace) -> int:
     from hkcore.engine import score
+    from hkcore.notation import format_hand, unicode_hand
     from hkcore.preset import load_preset
     ids = preset_list(args.preset)
     if args.jsonl is not None:
@@ -209,6 +209,7 @@ def _compare_lines(lines: Iterable[bytes], refs: list[str], jobs: int) -> Iterat
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     from hkcore.comparison import compare
+    from hkcore.notation import format_hand, unicode_hand
     from hkcore.preset import builtin_ids
     refs = preset_list(args.preset) if args.preset else builtin_ids()
     if args.jsonl is not None:
@@ -449,7 +450,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: one line, the shell's status for SIGINT
         print("hkscore: interrupted", file=sys.stderr)
         return 130
-    except Exception as exc:  # no traceback for the user; say what happened
+    except Exception as exc:  # noqa: BLE001 - no traceback for the user; say what happened
         print(f"hkscore: internal error: {type(exc).__name__}: {exc} (please report this)", file=sys.stderr)
         return 3
 

@@ -68,7 +68,8 @@ def print_rows(rows: Sequence[Sequence[Any]], fmt: str) -> None:
 def error_entry(preset_id: str, exc: HkcoreError) -> dict[str, Any]:
     """A preset's error in a list of results: ``{"preset", "error", "type", "field"}``."""
     from hkcore.batch import error_json
-    return json.loads(error_json(exc, preset_id))
+    entry: dict[str, Any] = json.loads(error_json(exc, preset_id))
+    return entry
 
 
 def failures(failed: int, total: int, what: str, why: str = "") -> int:
@@ -199,8 +200,12 @@ def progress_bar(source: str) -> Iterator[Callable[[int], None] | None]:
     except OSError:  # the reader names the file
         total = None
     bar = tqdm(total=total, unit="B", unit_scale=True, file=sys.stderr, leave=False)
+
+    def advance(done: int) -> None:
+        bar.update(done - bar.n)
+
     try:
-        yield lambda done: bar.update(done - bar.n)
+        yield advance
     finally:
         bar.close()
 

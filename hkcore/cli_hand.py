@@ -20,7 +20,6 @@ from hkcore.cli_common import (
     show,
 )
 from hkcore.errors import HandError, HkcoreError
-from hkcore.notation import format_hand
 from hkcore.tiles import format_tiles, parse_tiles, to_unicode
 
 
@@ -54,6 +53,7 @@ def _wait_rows(good: list[tuple[str, Any]]) -> list[list[Any]]:
 
 def _cmd_waits(args: argparse.Namespace) -> int:
     from hkcore.analysis import Analysis, analyse
+    from hkcore.notation import format_hand
     from hkcore.preset import load_preset
     pos = read_position(args.hand)
     ids = preset_list(args.preset)
@@ -123,6 +123,7 @@ def _cmd_claims(args: argparse.Namespace) -> int:
     """Legal claims on a discard (``hkcore.legal_claims``) for one hand or several, and which claim gets
     the tile (``hkcore.resolve_claims``); or ``--resolve FILE`` for claims given as JSON."""
     from hkcore.claims import legal_claims, resolve_claims
+    from hkcore.notation import format_hand
     from hkcore.preset import load_preset
 
     fmt = args.format or "table"

@@ -164,10 +164,11 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
         provided.setdefault(plugin, []).append(f"{kind} {item}")
     names = [reg.plugin_manager.get_name(p) or repr(p) for p in reg.plugin_manager.get_plugins()]
     names = sorted(set(names) | set(cat.broken_plugins), key=lambda n: (not n.startswith("hkcore."), n))
-    rows = [{"plugin": name, "source": cat.available.get(name, "built in" if name.startswith("hkcore.") else
-                                                        "registered in this process"),
-             "provides": sorted(provided.get(name, [])), "problem": cat.broken_plugins.get(name)}
-            for name in names]
+    rows: list[dict[str, Any]] = [
+        {"plugin": name,
+         "source": cat.available.get(name, "built in" if name.startswith("hkcore.") else "registered in this process"),
+         "provides": sorted(provided.get(name, [])), "problem": cat.broken_plugins.get(name)}
+        for name in names]
     status = 1 if any(row["problem"] for row in rows) else 0
     if args.format == "json":
         print_json(rows)
@@ -189,18 +190,21 @@ _SCHEMAS = ("hand", "meld", "result", "position", "analysis", "comparison", "cla
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
+    from pydantic import BaseModel
+
     from hkcore.analysis import Analysis
     from hkcore.claims import Claim
     from hkcore.comparison import Comparison
     from hkcore.models import Hand, Meld, Position
-    from hkcore.results import ScoreResult
     from hkcore.preset import Preset
+    from hkcore.results import ScoreResult
     from hkcore.simulation import SimulationSummary
     from hkcore.summary import ComparisonSummary
 
-    schemas = {"hand": Hand, "meld": Meld, "result": ScoreResult, "position": Position, "analysis": Analysis,
-               "comparison": Comparison, "claim": Claim, "preset": Preset, "summary": ComparisonSummary,
-               "simulation": SimulationSummary}
+    schemas: dict[str, type[BaseModel] | type[Preset]] = {
+        "hand": Hand, "meld": Meld, "result": ScoreResult, "position": Position, "analysis": Analysis,
+        "comparison": Comparison, "claim": Claim, "preset": Preset, "summary": ComparisonSummary,
+        "simulation": SimulationSummary}
     model = schemas[args.model]
     print(json.dumps(model.model_json_schema(by_alias=True), ensure_ascii=False, indent=2))
     return 0

@@ -11,10 +11,10 @@ from pydantic import ConfigDict, Field, model_validator
 from hkcore.engine import compile_preset
 from hkcore.errors import HkcoreError, shown
 from hkcore.models import Hand
-from hkcore.results import ScoreResult
-from hkcore.values import Value
 from hkcore.preset import Preset, PresetError, builtin_ids, load_preset
+from hkcore.results import ScoreResult
 from hkcore.tiles import SEATS
+from hkcore.values import Value
 
 
 def _absent(value: Any) -> bool:

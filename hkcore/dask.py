@@ -84,8 +84,8 @@ def compare_files(paths: str | Path | Sequence[str | Path], presets: Presets = N
     into partitions of about this many bytes (default: one partition a file)."""
     paths = _paths(paths)
     blocksize = _blocksize(blocksize)
-    from dask import delayed
-    from dask.bytes import read_bytes
+    from dask.bytes.core import read_bytes
+    from dask.delayed import delayed
 
     try:
         _, blocks, found = read_bytes(paths, delimiter=b"\n", blocksize=blocksize, sample=False,
@@ -121,7 +121,7 @@ def _paths(paths: Any) -> str | list[str]:
 
 def _blocksize(blocksize: Any) -> int | None:
     """A partition size in bytes: None (a partition a file), a whole number above 0, or text such as "64 MiB"."""
-    size = blocksize
+    size: int | None = blocksize
     if isinstance(blocksize, str):
         from dask.utils import parse_bytes
 
@@ -183,7 +183,8 @@ def _compute(bag: Any, presets: Presets, kind: str, scheduler: str | None,
     total = bag.reduction(partial(_summarise_partition, specs=specs, kind=kind),
                           partial(_merge, empty=empty_for(compiled)), split_every=split_every,
                           name="hkcore-summary")
-    return total.compute(scheduler=scheduler)
+    summary: ComparisonSummary = total.compute(scheduler=scheduler)
+    return summary
 
 
 def _summarise_partition(items: Iterable[Any], specs: Specs, kind: str) -> ComparisonSummary:

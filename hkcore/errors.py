@@ -25,7 +25,7 @@ class _Short(reprlib.Repr):
     def repr_instance(self, x: Any, level: int) -> str:
         try:
             text = repr(x)
-        except Exception:
+        except Exception:  # noqa: BLE001 - any value's repr may raise: shown by its type
             return f"<{type(x).__name__}>"
         return text if len(text) <= SHOWN else text[:SHOWN - 3] + "..."
 
@@ -37,7 +37,7 @@ def shown(value: Any) -> str:
     """``repr(value)`` cut to about ``SHOWN`` characters (any value, any size)."""
     try:
         text = _SHORT.repr(value)
-    except Exception:
+    except Exception:  # noqa: BLE001 - any value's repr may raise: shown by its type
         return f"<{type(value).__name__}>"
     return text if len(text) <= SHOWN + 10 else text[:SHOWN] + "..."
 

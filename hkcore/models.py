@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -60,6 +60,9 @@ class _Checked(Value):
     ``model_construct`` validate like ``model_validate`` (errors are
     HandErrors), so what is derived from the fields always matches them."""
 
+    if TYPE_CHECKING:  # set at validation: the private attributes, read directly (faster than their names)
+        __pydantic_private__: dict[str, Any]
+
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Any:
         """A copy; with ``update`` (field names to new values), the model
         validated anew from this one's fields and the update."""
@@ -69,8 +72,8 @@ class _Checked(Value):
         data.update(_by_alias(type(self), update))
         return _validated(type(self), data)
 
-    @classmethod
-    def model_construct(cls, _fields_set: set[str] | None = None, **values: Any) -> Any:
+    @classmethod  # pydantic's mypy plugin types model_construct with each model's fields; this one takes any
+    def model_construct(cls, _fields_set: set[str] | None = None, **values: Any) -> Any:  # type: ignore[override]
         """The model from field values, validated like ``model_validate``."""
         return _validated(cls, _by_alias(cls, values))
 
@@ -117,7 +120,8 @@ class Meld(_Checked):
     @property
     def code(self) -> int:
         """The set code (see hkcore.core._codes)."""
-        return self.__pydantic_private__["_code"]  # type: ignore[index]
+        found: int = self.__pydantic_private__["_code"]
+        return found
 
     @property
     def claimed(self) -> bool:
@@ -217,9 +221,11 @@ class Hand(_Checked):
         bonus = len(self.flowers) + len(self.seasons)
         if self.win_tile is None:
             if bonus < 7:
-                raise _err("win_tile", None, "missing; only a bonus-tile instant win (7 or 8 bonus tiles) may leave it out")
+                raise _err("win_tile", None,
+                           "missing; only a bonus-tile instant win (7 or 8 bonus tiles) may leave it out")
             if n not in (13, 14):
-                raise _err("tiles", self.tiles, f"{n} tiles with each kong as three; a hand has 13 or 14 at an instant win")
+                raise _err("tiles", self.tiles,
+                           f"{n} tiles with each kong as three; a hand has 13 or 14 at an instant win")
         else:
             if n != 14:
                 raise _err("tiles", self.tiles, f"{n} tiles with each kong counted as three; a finished hand has 14")
@@ -233,7 +239,7 @@ class Hand(_Checked):
                     f"the robbed {self.win_tile}'s other copies are in the kong; the hand cannot hold two",
                 )
         self._counts = tuple(counts)
-        _finish_hand(self, tuple([m.__pydantic_private__["_code"] for m in self.melds]))  # type: ignore[index]
+        _finish_hand(self, tuple([m.__pydantic_private__["_code"] for m in self.melds]))
         return self
 
     def _check_context(self) -> None:
@@ -250,10 +256,12 @@ class Hand(_Checked):
                        True if self.robbing_kong else self.discarder,
                        "a bonus-tile instant win (no win_tile) is won on no one's tile")
         if self.kong_replacement and self.last_tile:
-            raise _err("kong_replacement", self.kong_replacement, "cannot go with last_tile (a replacement draw is not the last live tile)")
+            raise _err("kong_replacement", self.kong_replacement,
+                       "cannot go with last_tile (a replacement draw is not the last live tile)")
         if not self.self_draw:
             if self.kong_replacement:
-                raise _err("kong_replacement", self.kong_replacement, "a replacement-draw win is a self-draw; self_draw is false")
+                raise _err("kong_replacement", self.kong_replacement,
+                           "a replacement-draw win is a self-draw; self_draw is false")
             if self.first_turn in ("deal", "first_draw"):
                 raise _err("first_turn", self.first_turn, "is a self-drawn win; self_draw is false")
         else:
@@ -270,33 +278,39 @@ class Hand(_Checked):
         if self.first_turn == "deal" and self.seat_wind != "E":
             raise _err("first_turn", "deal", f"only East (the dealer) wins on the deal; seat_wind is {self.seat_wind}")
         if self.first_turn == "first_discard" and self.discarder not in (None, "E"):
-            raise _err("discarder", self.discarder, "first_turn 'first_discard' is a win on the dealer's (East's) discard")
+            raise _err("discarder", self.discarder,
+                       "first_turn 'first_discard' is a win on the dealer's (East's) discard")
         if self.first_turn in ("first_draw", "first_discard") and self.seat_wind == "E":
             raise _err("first_turn", self.first_turn, "is for a non-dealer; seat_wind is E (the dealer)")
         _check_from(self.melds, self.seat_wind, "winner")
         if self.first_turn is not None and any(m.claimed for m in self.melds):
-            raise _err("first_turn", self.first_turn, "nobody has claimed yet on the first turn, but the hand has claimed sets")
+            raise _err("first_turn", self.first_turn,
+                       "nobody has claimed yet on the first turn, but the hand has claimed sets")
 
     # what the scorer reads
     @property
     def counts(self) -> tuple[int, ...]:
         """34 counts of the concealed tiles."""
-        return self.__pydantic_private__["_counts"]  # type: ignore[index]
+        found: tuple[int, ...] = self.__pydantic_private__["_counts"]
+        return found
 
     @property
     def win_index(self) -> int:
         """Tile index of the winning tile, -1 for an instant bonus win."""
-        return self.__pydantic_private__["_win"]  # type: ignore[index]
+        found: int = self.__pydantic_private__["_win"]
+        return found
 
     @property
     def meld_parts(self) -> tuple[ReadingPart, ...]:
         """The declared sets as parts of a result's reading (built at validation)."""
-        return self.__pydantic_private__["_kernel_ctx"][16]  # type: ignore[index]
+        found: tuple[ReadingPart, ...] = self.__pydantic_private__["_kernel_ctx"][16]
+        return found
 
     @property
     def kernel_context(self) -> tuple[Any, ...]:
         """The hand as the compiled scoring kernel reads it (built at validation)."""
-        return self.__pydantic_private__["_kernel_ctx"]  # type: ignore[index]
+        found: tuple[Any, ...] = self.__pydantic_private__["_kernel_ctx"]
+        return found
 
     @property
     def bonus_count(self) -> int:
@@ -364,13 +378,16 @@ def _kernel_context(hand: Any, counts: list[int], codes: tuple[int, ...], win: t
 MAX_JSON = 65536
 
 
-def _parse_model(cls: Any, data: Any, won: bool, fast_path: bool = True) -> Any:
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+def _parse_model(cls: type[_Model], data: Any, won: bool, fast_path: bool = True) -> _Model:
     """``cls`` from a dict, JSON text or bytes, or compact notation; errors
     are HandErrors. ``fast_path=False`` skips the compiled reader (the tests
     compare the two)."""
     fast = FAST_READERS.get(cls) if fast_path else None
     if fast is not None:
-        found = fast(data)
+        found: _Model | None = fast(data)
         if found is not None:
             return found
     origin = None
@@ -392,7 +409,7 @@ def _parse_model(cls: Any, data: Any, won: bool, fast_path: bool = True) -> Any:
         raise (notation.locate(err, origin) if origin is not None else err) from None
 
 
-def read_json(text: str | bytes) -> Any:
+def read_json(text: str | bytes | bytearray) -> Any:
     """A JSON document of at most ``MAX_JSON`` characters, a key given twice
     in one object refused; errors are HandErrors."""
     if len(text) > MAX_JSON:
@@ -526,12 +543,14 @@ class Position(_Checked):
     @property
     def kernel_context(self) -> tuple[Any, ...]:
         """The hand as the compiled kernel reads it, without a winning tile."""
-        return self.__pydantic_private__["_kernel_ctx"]  # type: ignore[index]
+        found: tuple[Any, ...] = self.__pydantic_private__["_kernel_ctx"]
+        return found
 
     @property
     def counts(self) -> tuple[int, ...]:
         """34 counts of the concealed tiles."""
-        return self.__pydantic_private__["_counts"]  # type: ignore[index]
+        found: tuple[int, ...] = self.__pydantic_private__["_counts"]
+        return found
 
     @property
     def waiting_size(self) -> bool:

@@ -163,7 +163,8 @@ def _parse(text: str) -> tuple[dict[str, Any], dict[str, tuple[int, str]]]:
                 data["melds"].append(meld)
         else:
             raise HandError(
-                f"notation: token {pos} {shown(token)}{_nearest_word(word)} is not a set, a concealed kong (1111m:{CONCEALED}) or one of "
+                f"notation: token {pos} {shown(token)}{_nearest_word(word)} is not a set, "
+                f"a concealed kong (1111m:{CONCEALED}) or one of "
                 + ", ".join(sorted([*_FLAGS, *(k + ':' for k in _KEYS)])),
                 "notation", token,
             )

@@ -13,8 +13,15 @@ import difflib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import (BaseModel, BeforeValidator, ConfigDict, ValidationError, ValidationInfo, create_model,
-                      model_validator)
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    ValidationError,
+    ValidationInfo,
+    create_model,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from hkcore.errors import shown

@@ -106,9 +106,24 @@ class Situation:
     """
 
     __slots__ = (
-        "hand", "reading", "shape", "pair", "pungs", "kongs", "n_chows", "n_pungs", "n_kongs",
-        "concealed_pungs", "concealed_kongs", "claimed_sets", "kinds", "win", "win_set",
-        "seat", "round", "counts",
+        "claimed_sets",
+        "concealed_kongs",
+        "concealed_pungs",
+        "counts",
+        "hand",
+        "kinds",
+        "kongs",
+        "n_chows",
+        "n_kongs",
+        "n_pungs",
+        "pair",
+        "pungs",
+        "reading",
+        "round",
+        "seat",
+        "shape",
+        "win",
+        "win_set",
     )
 
     hand: Hand
@@ -128,7 +143,7 @@ class Situation:
     win_set: int
     seat: int
     round: int
-    counts: list[int]
+    counts: tuple[int, ...]
 
     def only(self, mask: int) -> bool:
         """Every tile of the hand and its declared sets is of a kind in ``mask``."""
@@ -157,7 +172,7 @@ class Situation:
         n_chows = n_pungs = n_kongs = concealed = concealed_kongs = claimed = 0
         melds = hand.melds
         n_concealed_sets = len(reading) - 1 - len(melds) if shape == "standard" else 0
-        for j, code in enumerate(reading[1:1 + n_concealed_sets] if shape == "standard" else ()):
+        for code in reading[1:1 + n_concealed_sets] if shape == "standard" else ():
             kind, t = divmod(code, 34)
             if kind == 0:
                 n_chows += 1

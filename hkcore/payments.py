@@ -30,9 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
-
-from typing import Annotated
+from typing import Annotated, Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -181,7 +179,8 @@ class SpicyParams(SchemeParams):
 
 def full_spicy_amount(faan: int, p: SpicyParams) -> int:
     """全辣上: the base doubles with every faan, up to the cap."""
-    return p.base * 2 ** min(faan, p.cap)
+    amount: int = p.base * 2 ** min(faan, p.cap)  # int ** int is typed Any (a negative power is a float)
+    return amount
 
 
 def half_spicy_amount(faan: int, p: SpicyParams) -> int:
@@ -189,7 +188,8 @@ def half_spicy_amount(faan: int, p: SpicyParams) -> int:
     steps between (16, 24, 32, 48, 64 ... times the base), up to the cap."""
     f = min(faan, p.cap)
     if f <= 4:
-        return p.base * 2 ** f
+        amount: int = p.base * 2 ** f
+        return amount
     step, odd = divmod(f - 4, 2)
     amount = p.base * 2 ** (4 + step)
     return amount * 3 // 2 if odd else amount

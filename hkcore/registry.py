@@ -19,9 +19,9 @@ import importlib
 import importlib.metadata
 import threading
 import warnings
-from itertools import islice
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from types import MappingProxyType, ModuleType
 from typing import Any, get_args
 
@@ -33,8 +33,8 @@ from hkcore.errors import HkcoreError, shown
 from hkcore.options import Options, options_model
 from hkcore.patterns import Pattern, Scope
 from hkcore.payments import PaymentAdjustment, PaymentScheme
-from hkcore.tiles import SEATS
 from hkcore.shapes import Shape
+from hkcore.tiles import SEATS
 
 #: Built-in plugins, registered exactly as a third-party plugin is.
 BUILTIN_PLUGINS = ("hkcore.builtin_patterns", "hkcore.builtin_schemes", "hkcore.builtin_shapes")
@@ -114,28 +114,29 @@ class Registry:
         for name in BUILTIN_PLUGINS:
             pm.register(importlib.import_module(name), name=name)
         broken: dict[str, str] = {}
-        for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)  # one scan of the installed distributions
+        for ep in found:
             if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
                 continue
             try:
                 plugin = ep.load()
                 pm.register(plugin, name=ep.name)
-            except Exception as exc:  # a broken plugin must not break the others
+            except Exception as exc:  # noqa: BLE001 - a broken plugin must not break the others
                 broken[ep.name] = f"plugin {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}: {exc}"
         for name, plugin in extra:
             try:
                 pm.register(plugin, name=name)
-            except Exception as exc:  # pluggy's ValueError or PluginValidationError
+            except Exception as exc:  # noqa: BLE001 - pluggy's ValueError or PluginValidationError
                 raise PluginError(f"plugin {name!r} cannot be registered: {type(exc).__name__}: "
                                   f"{shown(str(exc))}") from None
         self.extra = extra
         self.plugin_manager = pm
-        self.catalogue = _build_catalogue(pm, broken)
+        self.catalogue = _build_catalogue(pm, broken, {ep.name: ep.value for ep in found})
         for problem in self.catalogue.broken_plugins.values():
             warnings.warn(problem, PluginWarning, stacklevel=3)
 
 
-def _build_catalogue(pm: pluggy.PluginManager, broken: dict[str, str]) -> Catalogue:
+def _build_catalogue(pm: pluggy.PluginManager, broken: dict[str, str], available: dict[str, str]) -> Catalogue:
     owner: dict[tuple[str, str], str] = {}
     broken_ids: dict[tuple[str, str], str] = {}
     broken_plugins = dict(broken)
@@ -149,7 +150,7 @@ def _build_catalogue(pm: pluggy.PluginManager, broken: dict[str, str]) -> Catalo
                 items = list(islice(items, _MOST_ITEMS + 1)) if items is not None else []
                 if len(items) > _MOST_ITEMS:
                     raise ValueError(f"more than {_MOST_ITEMS} items")
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - a plugin's hook may raise anything: that plugin is reported broken
                 broken_plugins[name] = f"plugin {name!r}: {hook.name}() raised {type(exc).__name__}: {shown(str(exc))}"
                 continue
             for item in items:
@@ -171,7 +172,6 @@ def _build_catalogue(pm: pluggy.PluginManager, broken: dict[str, str]) -> Catalo
     schemes = collect("payment scheme", pm.hook.hkcore_payment_schemes, _check_kind(PaymentScheme))
     shapes = collect("shape", pm.hook.hkcore_shapes, _check_kind(Shape))
     adjustments = collect("payment adjustment", pm.hook.hkcore_payment_adjustments, _check_kind(PaymentAdjustment))
-    available = {ep.name: ep.value for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
     options = {(kind, item.id): options_model(item)
                for kind, found in (("pattern", patterns), ("shape", shapes), ("payment adjustment", adjustments))
                for item in found.values() if item.options}
@@ -366,11 +366,11 @@ class CheckedShape:
         what = f"shape {self.id!r}"
         try:
             found = self.shape.readings(list(counts), k, options)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a plugin's shape may raise anything: named as a PluginError
             raise raised(self.plugin, "hkcore_shapes", what, exc) from None
         try:
             out = [tuple(islice(r, 17)) for r in islice(found, MAX_COUNT + 1)]
-        except Exception:
+        except Exception:  # noqa: BLE001 - a plugin's answer may fail to iterate: refused just below as out of contract
             out = [()]
         if len(out) > MAX_COUNT or not all(0 < len(r) <= 16 and all(type(x) is int and 0 <= x < 136 for x in r)
                                            for r in out):
@@ -382,7 +382,7 @@ class CheckedShape:
         what = f"shape {self.id!r}"
         try:
             n = self.shape.tiles_away(list(counts), k, codes, options)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a plugin's shape may raise anything: named as a PluginError
             raise raised(self.plugin, "hkcore_shapes", what, exc) from None
         if type(n) is not int or not -1 <= n <= 99:
             raise plugin_error(self.plugin, "hkcore_shapes", what,

@@ -334,6 +334,21 @@ def _value(v: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def rule_table_rows(rules: list[tuple[str, list[Any]]], names: dict[str, tuple[str, str]]) -> list[str]:
+    """The rules table's rows in HTML: each rule's dotted path (a pattern's names beside its id, from
+    ``names``) and each preset's value as ``rule_value`` shows it."""
+    e = html.escape
+    rows = []
+    for path, values in rules:
+        head = path.split(".")
+        label = e(path)
+        if head[0] == "patterns" and len(head) > 1 and head[1] in names:
+            label += f' <span class="name">{e(names[head[1]][0])} {e(names[head[1]][1])}</span>'
+        rows.append(f'<tr><td class="id">{label}</td>' + "".join(f"<td>{e(_value(v))}</td>" for v in values)
+                    + "</tr>")
+    return rows
+
+
 #: the order of the rules table: the table's size and thresholds first, then shapes, patterns, payments
 _RULE_ORDER = {key: i for i, key in enumerate(("unit", "tiles", "minimum", "cap", "payments", "shapes", "limit_adds",
                                                "claims", "patterns", "plugins", "table"))}
@@ -430,13 +445,7 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
                         " Presets given by file are left out unless passed to <code>write_report</code>.")
                      + '</p><table id="rules"><tr><th class="id">rule</th>'
                      + "".join(f"<th>{e(p)}</th>" for p in shown_ids) + "</tr>")
-        for path, values in rules:
-            head = path.split(".")
-            label = e(path)
-            if head[0] == "patterns" and len(head) > 1 and head[1] in names:
-                label += f' <span class="name">{e(names[head[1]][0])} {e(names[head[1]][1])}</span>'
-            parts.append(f'<tr><td class="id">{label}</td>'
-                         + "".join(f"<td>{e(_value(v))}</td>" for v in values) + "</tr>")
+        parts.extend(rule_table_rows(rules, names))
         parts.append("</table>")
     # overview
     parts.append(f'<h2 id="s-presets">Presets</h2><p class="note"{_attrs(field="compared", value=summary.compared())}>'
@@ -475,8 +484,8 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
     # payments
     pay = list(_payout_rows(summary))
     if pay:
-        parts.append('<h2 id="s-payments">Payments</h2><p class="note">The winner\'s net gain per paid hand (winnable, with '
-                     "payments); the share of the winners' gains paid by the discarder.</p>")
+        parts.append('<h2 id="s-payments">Payments</h2><p class="note">The winner\'s net gain per paid hand '
+                     "(winnable, with payments); the share of the winners' gains paid by the discarder.</p>")
         parts.append(f'<div class="figure" id="fig-payout">{drawn["payout"]}</div>')
         parts.append('<table id="payments"><tr><th class="id">preset</th><th>paid hands</th><th>mean gain</th>'
                      "<th>median gain</th><th>winners' gains</th><th>paid by discarders</th>"
@@ -503,8 +512,10 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
                      f'</span></span></td>{"".join(row)}</tr>')
     parts.append("</table>")
     # differences
-    parts.append('<h2 id="s-differences">Faan differences</h2><p class="note">On hands complete under both presets: faan under A '
-                 "less faan under B." + (" " + e(_UNITS_NOTE) if _mixed_units(summary) else "") + "</p><table id=\"differences\"><tr><th class=\"id\">A</th>"
+    parts.append('<h2 id="s-differences">Faan differences</h2><p class="note">On hands complete under both '
+                 "presets: faan under A less faan under B."
+                 + (" " + e(_UNITS_NOTE) if _mixed_units(summary) else "")
+                 + '</p><table id="differences"><tr><th class="id">A</th>'
                  '<th class="id">B</th><th>hands</th><th>same</th><th>A higher</th><th>B higher</th>'
                  "<th>mean A &minus; B</th></tr>")
     for a, b, pair in _difference_rows(summary):

@@ -44,7 +44,7 @@ class ReadingPart(Value):
         self._json = self.__pydantic_serializer__.to_json(self).decode()
 
 
-_encode = json.encoder.encode_basestring  # type: ignore[attr-defined]  # json.dumps(s, ensure_ascii=False), in C
+_encode = json.encoder.encode_basestring  # json.dumps(s, ensure_ascii=False), in C
 
 
 def _common_parts() -> Mapping[tuple[Any, ...], ReadingPart]:

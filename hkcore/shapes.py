@@ -6,10 +6,10 @@ declared sets: its readings of the concealed tiles
 (``readings(counts, k, options)``, empty when they do not form it) and how
 far the tiles are from it (``tiles_away(counts, k, codes, options)``: -1
 complete, 0 waiting, never drawing more copies than are left beside the
-declared sets ``codes``; ``used_copies(codes)`` counts those). ``is_complete``, ``waits`` and ``tiles_away`` with ``shapes=`` and the
-scorer use both. A shape's reading is a tuple of ints of its own design; the
-scorer gives it to detectors as ``Situation.reading`` with
-``Situation.shape`` = the shape's id.
+declared sets ``codes``; ``used_copies(codes)`` counts those). ``is_complete``,
+``waits`` and ``tiles_away`` with ``shapes=`` and the scorer use both. A
+shape's reading is a tuple of ints of its own design; the scorer gives it to
+detectors as ``Situation.reading`` with ``Situation.shape`` = the shape's id.
 """
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hkcore.tiles import copies_used
-
 
 Readings = Callable[[list[int], int, Mapping[str, Any]], list[tuple[int, ...]]]
 Distance = Callable[[list[int], int, tuple[int, ...], Mapping[str, Any]], int]

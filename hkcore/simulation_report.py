@@ -29,7 +29,7 @@ from hkcore.report import (
     report_folder,
     require_matplotlib,
     rule_rows,
-    rule_value,
+    rule_table_rows,
     write_files,
 )
 from hkcore.report_plots import plain_text, svg
@@ -152,8 +152,8 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
                 c = by[a, b, field]
                 low, high = c.interval if c.interval is not None else (None, None)
                 cls = "" if low is None or high is None else " pos" if low > 0 else " neg" if high < 0 else ""
-                row.append(f'<td class="diff{cls}"{data_attrs(a=a, b=b, field=field, value=c.mean, low=low, high=high)}>'
-                           f"{e(c.text)}</td>")
+                attrs = data_attrs(a=a, b=b, field=field, value=c.mean, low=low, high=high)
+                row.append(f'<td class="diff{cls}"{attrs}>{e(c.text)}</td>')
             parts.append(f'<tr><td class="id">{e(label)}</td>{"".join(row)}</tr>')
         parts.append("</table></section>")
     parts.append("</div>")
@@ -232,13 +232,7 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
                      '<p class="note">By dotted TOML path (as <code>hkscore presets diff</code> names it); '
                      '<i>none</i>: not in the preset (a pattern off).</p><table id="rules"><tr><th class="id">rule'
                      "</th>" + "".join(f"<th>{e(p)}</th>" for p in known) + "</tr>")
-        for path, values in rules:
-            head = path.split(".")
-            label = e(path)
-            if head[0] == "patterns" and len(head) > 1 and head[1] in names:
-                label += f' <span class="name">{e(names[head[1]][0])} {e(names[head[1]][1])}</span>'
-            parts.append(f'<tr><td class="id">{label}</td>'
-                         + "".join(f"<td>{e(rule_value(v))}</td>" for v in values) + "</tr>")
+        parts.extend(rule_table_rows(rules, names))
         parts.append("</table></details>")
     parts.append(f'<p class="note">{e(summary.duplicate[0].upper() + summary.duplicate[1:])}. Walls shared by: '
                  + "; ".join(e(", ".join(g)) for g in summary.groups) + ".</p></body></html>")
@@ -319,7 +313,7 @@ def _figures(summary: SimulationSummary) -> dict[str, str]:
         seats = list(p.payments_by_seat)
         means = [p.payments_by_seat[s].mean() or 0.0 for s in seats]
         errs = []
-        for s, m in zip(seats, means):
+        for s in seats:
             iv = p.payments_by_seat[s].interval()
             errs.append(0.0 if iv is None else (iv[1] - iv[0]) / 2)
         ax.bar(seats, means, yerr=errs, color=colours[pid], capsize=3)

@@ -21,10 +21,10 @@ from hkcore.comparison import preset_refs
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import HkcoreError, shown
 from hkcore.models import Hand
-from hkcore.results import ScoreResult
-from hkcore.values import Value
 from hkcore.notation import format_hand
 from hkcore.preset import Preset, PresetError
+from hkcore.results import ScoreResult
+from hkcore.values import Value
 
 #: the most example hands kept for each flip
 EXAMPLES = 10
@@ -186,7 +186,7 @@ class ComparisonSummary(Value):
         return self.hands - self.unreadable - self.partly_read()
 
     @classmethod
-    def empty(cls, presets: dict[str, tuple[str, bool]]) -> ComparisonSummary:
+    def empty(cls, presets: dict[str, tuple[Literal["faan", "points"], bool]]) -> ComparisonSummary:
         """The summary of no hands, for preset id -> (unit, pays)."""
         ids = list(presets)
         return cls(hands=0, presets={i: PresetSummary(unit=u, pays=p) for i, (u, p) in presets.items()},

@@ -30,21 +30,38 @@ class TableRules(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, title="Table")
 
-    dead_wall: Annotated[Annotated[int, Field(ge=0, le=120, strict=True)], Field(description='tiles at the back of the wall that live draws never take (the dead wall)')] = 0
-    replacement: Annotated[Literal["back", "front"], Field(description='the end of the wall replacement draws (after a bonus tile or a kong) take from')] = "back"
+    dead_wall: Annotated[Annotated[int, Field(ge=0, le=120, strict=True)], Field(
+        description='tiles at the back of the wall that live draws never take (the dead wall)')] = 0
+    replacement: Annotated[Literal["back", "front"], Field(
+        description='the end of the wall replacement draws (after a bonus tile or a kong) take from')] = "back"
     concealed_kong: Annotated[StrictBool, Field(description='a seat may declare a concealed kong on its turn')] = True
-    added_kong: Annotated[StrictBool, Field(description='a seat may add a drawn or held tile to its own exposed pung')] = True
-    kong_tile: Annotated[Literal["any", "drawn"], Field(description='which tile a self kong may be made with: any held tile, or only the tile just drawn')] = "any"
-    self_pung: Annotated[StrictBool, Field(description='a seat may lay the drawn tile with two held ones as a face-up pung (not a claim)')] = False
-    show_concealed_kongs: Annotated[StrictBool, Field(description="every seat sees a concealed kong's tiles (else they stay hidden until the hand ends)")] = True
-    claim_seconds: Annotated[Annotated[int, Field(ge=1, le=600, strict=True)] | None, _OFF, Field(description='seconds a server gives a claim window (a hint: the engine keeps no clock); false for no limit')] = None
-    dealer_stays: Annotated[tuple[Literal["dealer_win", "draw"], ...], Field(description='after what the dealer keeps the deal: "dealer_win" (a dealer win), "draw" (an exhaustive draw)')] = ("dealer_win",)
-    rounds: Annotated[Annotated[int, Field(ge=1, le=16, strict=True)] | None, _OFF, Field(description='rounds in a match (every player deals once a round); false for no limit by rounds')] = 4
-    hands: Annotated[Annotated[int, Field(ge=1, le=10_000, strict=True)] | None, _OFF, Field(description='hands in a match; false for no limit by hands')] = None
-    target: Annotated[Annotated[int, Field(ge=1, le=MAX_POINTS, strict=True)] | None, _OFF, Field(description='points that end a match once a player reaches them; false for none')] = None
-    start_points: Annotated[Annotated[int, Field(ge=0, le=MAX_POINTS, strict=True)] | None, _OFF, Field(description="each player's points at the start of a match: false under a faan ledger (no payments), 0 by default with a payment table")] = None
-    last_discard: Annotated[Literal["win", "any"], Field(description='what may be claimed on the last discard: only a win, or any set too')] = "win"
-    max_dealer_repeats: Annotated[Annotated[int, Field(ge=1, le=100, strict=True)] | None, _OFF, Field(description='how many times in a row a dealer may keep the deal; false for no limit')] = None
+    added_kong: Annotated[StrictBool, Field(
+        description='a seat may add a drawn or held tile to its own exposed pung')] = True
+    kong_tile: Annotated[Literal["any", "drawn"], Field(
+        description='which tile a self kong may be made with: any held tile, or only the tile just drawn')] = "any"
+    self_pung: Annotated[StrictBool, Field(
+        description='a seat may lay the drawn tile with two held ones as a face-up pung (not a claim)')] = False
+    show_concealed_kongs: Annotated[StrictBool, Field(
+        description="every seat sees a concealed kong's tiles (else they stay hidden until the hand ends)")] = True
+    claim_seconds: Annotated[Annotated[int, Field(ge=1, le=600, strict=True)] | None, _OFF, Field(
+        description='seconds a server gives a claim window (a hint: the engine keeps no clock); '
+                    'false for no limit')] = None
+    dealer_stays: Annotated[tuple[Literal["dealer_win", "draw"], ...], Field(
+        description='after what the dealer keeps the deal: "dealer_win" (a dealer win), '
+                    '"draw" (an exhaustive draw)')] = ("dealer_win",)
+    rounds: Annotated[Annotated[int, Field(ge=1, le=16, strict=True)] | None, _OFF, Field(
+        description='rounds in a match (every player deals once a round); false for no limit by rounds')] = 4
+    hands: Annotated[Annotated[int, Field(ge=1, le=10_000, strict=True)] | None, _OFF, Field(
+        description='hands in a match; false for no limit by hands')] = None
+    target: Annotated[Annotated[int, Field(ge=1, le=MAX_POINTS, strict=True)] | None, _OFF, Field(
+        description='points that end a match once a player reaches them; false for none')] = None
+    start_points: Annotated[Annotated[int, Field(ge=0, le=MAX_POINTS, strict=True)] | None, _OFF, Field(
+        description="each player's points at the start of a match: false under a faan ledger (no payments), "
+                    "0 by default with a payment table")] = None
+    last_discard: Annotated[Literal["win", "any"], Field(
+        description='what may be claimed on the last discard: only a win, or any set too')] = "win"
+    max_dealer_repeats: Annotated[Annotated[int, Field(ge=1, le=100, strict=True)] | None, _OFF, Field(
+        description='how many times in a row a dealer may keep the deal; false for no limit')] = None
 
     def to_toml(self) -> dict[str, Any]:
         """The section as TOML data (``false`` for None)."""

@@ -2,7 +2,7 @@
 scorer's hot path builds values it already knows to be valid (``trusted``)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -23,7 +23,10 @@ class Value(BaseModel):
         return self.model_dump_json(**kwargs)
 
 
-def trusted(cls: type[BaseModel], values: dict[str, Any]) -> Any:
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+def trusted(cls: type[_Model], values: dict[str, Any]) -> _Model:
     """An instance of ``cls`` from values the engine already knows to be valid.
 
     ``model_construct`` without its per-field bookkeeping: the scorer's hot

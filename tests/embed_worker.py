@@ -36,6 +36,7 @@ import sys
 import threading
 import traceback
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import hkcore  # imported before any thread starts: the calls, not the import, race
@@ -73,7 +74,7 @@ def run_call(call: dict[str, Any]) -> Any:
             sys.path.append(call["path"])
             return None
         raise ValueError(f"unknown op {op!r}")
-    except Exception as exc:  # the result of the call, compared by the test
+    except Exception as exc:  # noqa: BLE001 - the result of the call, compared by the test
         return _error(exc)
 
 
@@ -150,7 +151,7 @@ def _attempt(action: Any, expected: type[BaseException]) -> str | None:
         action()
     except expected:
         return None
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - what the attempt raised is its result
         return f"raised {type(exc).__name__}: {exc}"
     return "succeeded"
 
@@ -206,11 +207,11 @@ def mutate(spec: dict[str, Any]) -> dict[str, Any]:
         items: dict[str, str] = {}
         kinds: dict[str, str] = {}
 
-        attempts["preset.minimum = 0"] = _attempt(lambda: setattr(p, "minimum", 0), AttributeError)
-        attempts["preset.cap = None"] = _attempt(lambda: setattr(p, "cap", None), AttributeError)
-        attempts["preset.patterns = ()"] = _attempt(lambda: setattr(p, "patterns", ()), AttributeError)
-        attempts["preset.new_attribute = 1"] = _attempt(lambda: setattr(p, "new_attribute", 1), AttributeError)
-        attempts["preset.patterns[0].value = 99"] = _attempt(lambda: setattr(p.patterns[0], "value", 99),
+        attempts["preset.minimum = 0"] = _attempt(partial(setattr, p, "minimum", 0), AttributeError)
+        attempts["preset.cap = None"] = _attempt(partial(setattr, p, "cap", None), AttributeError)
+        attempts["preset.patterns = ()"] = _attempt(partial(setattr, p, "patterns", ()), AttributeError)
+        attempts["preset.new_attribute = 1"] = _attempt(partial(setattr, p, "new_attribute", 1), AttributeError)
+        attempts["preset.patterns[0].value = 99"] = _attempt(partial(setattr, p.patterns[0], "value", 99),
                                                              AttributeError)
 
         items["plugins['liability'] = {}"] = _attempt(_setitem(p.plugins, "liability", {}), TypeError)

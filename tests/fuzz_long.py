@@ -29,6 +29,7 @@ import tempfile
 import time
 import tomllib
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,7 @@ from hkcore.errors import SHOWN
 from hkcore.preset import _builtin_root as builtin_root  # the installed preset files, or presets/
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script: tests/ holds the helpers
-from helpers.fuzzing import Faulty  # noqa: E402  (a plugin answering whatever Faulty.answer[0] holds)
+from helpers.fuzzing import Faulty  # a plugin answering whatever Faulty.answer[0] holds
 
 SLOW = 2.0
 LONGEST = 12 * SHOWN + 400
@@ -52,7 +53,8 @@ BASE_HANDS = [
     "123m456p789s11122z win:3m robbing-kong from:N", "22z 1111m [2222p] 333s:W 444z:S win:2z",
     "123m456p789s11122z win:2z from:W seat:S round:N flowers:13 seasons:2 last-tile",
 ]
-TOKENS = ["123m", "456p", "789s", "11z", "22z", "111z", "5555s", "[1111m]", "[123m]", "1111m:concealed", "777z:concealed", "666z:W", "777z:E", "567m:N",
+TOKENS = ["123m", "456p", "789s", "11z", "22z", "111z", "5555s", "[1111m]", "[123m]", "1111m:concealed",
+          "777z:concealed", "666z:W", "777z:E", "567m:N",
           "123m:X", "666z:", "win:5z", "win:9f", "win:", "self-draw", "from:N", "from:E", "seat:S", "seat:Q",
           "round:W", "flowers:13", "flowers:55", "flowers:²", "seasons:2", "last-tile", "kong-replacement",
           "kong-replacement:9", "robbing-kong", "first-turn:deal", "first-turn:x", "SELF_DRAW", "🀄🀄🀄", "1f", "x",
@@ -115,6 +117,11 @@ class Escape(Exception):
     pass
 
 
+def _score_under(hand: Any, path: Path) -> Any:
+    """The score of ``hand`` under the preset file at ``path`` (loaded anew)."""
+    return hkcore.score(hand, hkcore.load_preset(path))
+
+
 def check(kind: str, given: Any, f: Any, tally: Counter[str]) -> Any:
     start = time.perf_counter()
     try:
@@ -154,27 +161,27 @@ def run(inputs: int, seed: int) -> Counter[str]:
         if kind < 30:
             words = [rnd.choice(TOKENS) for _ in range(rnd.randrange(12))]
             text = " ".join(words)
-            check("notation", text, lambda: hkcore.score(text, preset), tally)
+            check("notation", text, partial(hkcore.score, text, preset), tally)
         elif kind < 60:
             data = rnd.choice(dicts)
             for _ in range(rnd.randrange(1, 4)):
                 data = mutate(rnd, data)
-            check("hand dict", data, lambda: hkcore.score(data, preset), tally)
+            check("hand dict", data, partial(hkcore.score, data, preset), tally)
             try:
                 text = json.dumps(data)
             except ValueError:
                 text = "{}"
-            check("hand JSON", text, lambda: hkcore.score(text, preset), tally)
+            check("hand JSON", text, partial(hkcore.score, text, preset), tally)
             done += 1
         elif kind < 67:
             lines_round(rnd, folder, tally)
         elif kind < 70:
             tiles = value(rnd)
             f = rnd.choice([hkcore.is_complete, hkcore.readings, hkcore.tiles_away, hkcore.waits])
-            check("core", tiles, lambda: f(tiles), tally)
+            check("core", tiles, partial(f, tiles), tally)
         elif kind < 80:
             text = rnd.choice(BASE_HANDS).split(" win:")[0].split()[0]
-            check("analyse", text, lambda: hkcore.analyse(text[:-2] if len(text) % 3 == 2 else text, preset), tally)
+            check("analyse", text, partial(hkcore.analyse, text[:-2] if len(text) % 3 == 2 else text, preset), tally)
         elif kind < 93:
             data = json.loads(json.dumps(presets[preset]))
             for _ in range(rnd.randrange(1, 4)):
@@ -192,10 +199,10 @@ def run(inputs: int, seed: int) -> Counter[str]:
                 continue
             path = folder / f"p{done % 64}.toml"
             path.write_text(body, encoding="utf-8")
-            loaded = check("preset", body, lambda: hkcore.load_preset(path, root=folder), tally)
+            loaded = check("preset", body, partial(hkcore.load_preset, path, root=folder), tally)
             if loaded is not None:
                 hand = rnd.choice(hands)
-                result = check("score under a mutated preset", body, lambda: hkcore.score(hand, loaded), tally)
+                result = check("score under a mutated preset", body, partial(hkcore.score, hand, loaded), tally)
                 if result is not None and result.payments is not None and sum(result.payments.values()) != 0:
                     raise Escape(f"payments {result.payments} do not sum to zero under {body!r}")
         else:
@@ -203,7 +210,7 @@ def run(inputs: int, seed: int) -> Counter[str]:
             where = rnd.choice(["pattern", "scheme"])
             hand = rnd.choice(hands)
             check(f"plugin {where}", Faulty.answer[0],
-                  lambda: hkcore.score(hand, hkcore.load_preset(folder / f"{where}.toml")), tally)
+                  partial(_score_under, hand, folder / f"{where}.toml"), tally)
         done += 1
     return tally
 

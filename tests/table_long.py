@@ -26,7 +26,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from helpers.tables import BUILTIN, conserved, junk_decisions
-
 from hkcore import load_preset
 from hkcore.errors import HkcoreError, TableError
 from hkcore.table import Table, replay
@@ -107,7 +106,7 @@ def main() -> int:
                 seed = rng.randrange(2**32)
                 try:
                     decisions += one(preset, seed, deep=i % 100 == 0)
-                except Exception as exc:
+                except Exception as exc:  # noqa: BLE001 - any failure is reported with the preset and seed that reproduce it
                     print(f"FAILED under {preset!r} seed {seed}: {type(exc).__name__}: {exc}")
                     return 1
         print(f"{base}: {args.hands} hands and {args.hands} house hands, {decisions} decisions: every invariant held "

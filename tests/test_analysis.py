@@ -76,7 +76,7 @@ def test_discards_ranked_by_winnable_unseen_copies() -> None:
     assert ranks == sorted(ranks)
 
 
-def test_counts_seven_pairs_where_on(tmp_path) -> None:  # noqa: ANN001
+def test_counts_seven_pairs_where_on(tmp_path) -> None:
     house = tmp_path / "sp.toml"
     house.write_text('extends = "bga-old-style"\nminimum = 0\n'
                      'shapes = ["standard", "thirteen_orphans", "seven_pairs"]\n[patterns]\nseven_pairs = 4\n')
@@ -89,14 +89,14 @@ def test_counts_seven_pairs_where_on(tmp_path) -> None:  # noqa: ANN001
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
+from helpers.strategies import WHEN_PRESETS, complete_hands  # noqa: E402
 from hkcore.engine import CompiledPreset  # noqa: E402
 from hkcore.models import Hand, Position  # noqa: E402
-from helpers.strategies import WHEN_PRESETS, complete_hands  # noqa: E402
 
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(complete_hands(bonus=False))
-def test_wait_values_equal_scoring_each_completed_hand(data) -> None:  # noqa: ANN001
+def test_wait_values_equal_scoring_each_completed_hand(data) -> None:
     """analyse's shared-decomposition values == scoring each 14-tile hand from scratch."""
     hand = Hand.parse(data)
     tiles = hkcore.parse_tiles(hand.tiles)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import multiprocessing
 import subprocess
-import tempfile
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -168,7 +168,7 @@ def test_compare_jsonl_gives_every_preset(tmp_path: Path) -> None:
     path = tmp_path / "hands.jsonl"
     path.write_text(json.dumps({"tiles": "123m456p234789s55z", "win_tile": "5z", "self_draw": True}) + "\n"
                     + json.dumps({"tiles": "123m"}) + "\n")
-    code, out, err = _run(["compare", "--jsonl", str(path), "-p", "hk-classic", "-p", "mistboard"])
+    code, out, _err = _run(["compare", "--jsonl", str(path), "-p", "hk-classic", "-p", "mistboard"])
     first, second = [json.loads(line) for line in out.splitlines()]
     # each preset in the order given, as compare --json
     assert [(c["preset"], set(c)) for c in first["presets"]] == [("hk-classic", {"preset", "result"}),
@@ -251,10 +251,9 @@ def test_a_plugin_that_cannot_travel_is_named_before_any_work(monkeypatch: pytes
     hkcore.register_plugin(plugin, "local-green")
     try:
         house = hkcore.load_preset(GREEN_HOUSE)
-        with _another_thread():
-            with pytest.raises(hkcore.PluginError, match="plugin 'local-green' given to register_plugin cannot be "
-                                                         "sent to worker processes"):
-                list(score_many([h for h, _ in GREEN_HANDS], house, jobs=2))
+        with _another_thread(), pytest.raises(hkcore.PluginError, match="plugin 'local-green' given to register_plugin "
+                                                                       "cannot be sent to worker processes"):
+            list(score_many([h for h, _ in GREEN_HANDS], house, jobs=2))
         # forked workers inherit it: no pickling needed
         _forked(monkeypatch)
         assert [r.faan for r in score_many([h for h, _ in GREEN_HANDS], house, jobs=2)] == [13, 3]

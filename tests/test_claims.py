@@ -15,9 +15,9 @@ import pytest
 from pydantic import ValidationError
 
 from hkcore.claims import Claim, legal_claims, may_discard, resolve_claims
-from hkcore.preset import load_preset
 from hkcore.errors import HandError
 from hkcore.models import Position
+from hkcore.preset import load_preset
 
 
 def kinds(claims: list[Claim]) -> list[tuple[str, str]]:

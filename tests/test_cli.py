@@ -19,9 +19,8 @@ from typing import Any
 import pytest
 
 import hkcore
-from hkcore.cli import EXAMPLE_HAND, build_parser, main
-
 from helpers.cli import check_schema, run
+from hkcore.cli import EXAMPLE_HAND, build_parser, main
 
 BUILTINS = ("bga-old-style", "hk-classic", "just-cards", "mistboard", "playingcards-io")
 
@@ -469,7 +468,7 @@ def test_bad_json_on_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pyte
 
 
 def test_a_hand_with_bonus_tiles_under_one_136_tile_preset(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "score", *FLOWER_HAND, "-p", "hk-classic")
+    code, _out, err = run(capsys, "score", *FLOWER_HAND, "-p", "hk-classic")
     assert_one_error_line(code, err)
     assert "flowers" in err and "hk-classic" in err
 
@@ -770,7 +769,7 @@ def test_waits_csv_and_markdown(capsys: pytest.CaptureFixture[str]) -> None:
                        "--format", "markdown")
     rows = markdown_rows(out)
     assert code == 0 and all(row[0] == "mistboard" and row[1] for row in rows[1:])
-    assert ["mistboard", "1m", "1m", "3"] == rows[1][:4]   # 1m discarded: 23m waits on 1m (3 unseen) or 4m
+    assert rows[1][:4] == ["mistboard", "1m", "1m", "3"]   # 1m discarded: 23m waits on 1m (3 unseen) or 4m
 
 
 def test_presets_show_markdown_and_csv_escape_cells(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -11,16 +11,15 @@ import sys
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
+from helpers.corpus import ALL, CORPUS, EXPECTED, H1, H2, H3, H4, H5
 from hkcore.cli import main
 from hkcore.errors import HkcoreError
 from hkcore.models import Hand
 from hkcore.sample import sample
 from hkcore.summary import ComparisonSummary, Flip, compare_many
 
-from helpers.corpus import ALL, CORPUS, EXPECTED, H1, H2, H3, H4, H5
 
 def test_hand_made_corpus() -> None:
     summary = compare_many(CORPUS, "all")

@@ -11,8 +11,7 @@ import itertools
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from helpers import brute
 from hkcore.errors import HandError
@@ -50,7 +49,7 @@ def kong(t: str) -> int:
 
 def test_implementation_name(core):
     expected = {"hkcore.core._ccore": "cython", "hkcore.core._pycore": "python"}
-    assert core.IMPLEMENTATION == expected[core.__name__]
+    assert expected[core.__name__] == core.IMPLEMENTATION
 
 
 def test_nine_gates_waits_on_every_tile_of_the_suit(core):

@@ -169,7 +169,7 @@ def test_frame_nulls_and_errors() -> None:
     frame = series.to_frame(name="hand")
     with pytest.raises(HkcoreError, match=r"column: no column 'tiles'; the frame has \['hand'\]"):
         compare_frame(frame, ALL, column="tiles")
-    with pytest.raises(HkcoreError, match="frame: expected a dask.dataframe.DataFrame or Series"):
+    with pytest.raises(HkcoreError, match=r"frame: expected a dask\.dataframe\.DataFrame or Series"):
         compare_frame(rows, ALL)
 
 
@@ -209,7 +209,7 @@ def test_empty_input(tmp_path: Path) -> None:
 
 
 def test_errors_before_any_task() -> None:
-    with pytest.raises(HkcoreError, match="expected a dask.bag.Bag"):
+    with pytest.raises(HkcoreError, match=r"expected a dask\.bag\.Bag"):
         compare_bag(["123m"], ALL)  # type: ignore[arg-type]
     bag = db.from_sequence(["x"])
     with pytest.raises(PresetError, match="same id"):
@@ -217,10 +217,10 @@ def test_errors_before_any_task() -> None:
     with pytest.raises(PresetError):
         compare_bag(bag, "no-such-preset")
     # a protocol no installed filesystem reads (s3:// needs s3fs, not a dependency)
-    with pytest.raises(HkcoreError, match="paths: cannot read 'nosuchproto://bucket/x.jsonl'"):
+    with pytest.raises(HkcoreError, match=r"paths: cannot read 'nosuchproto://bucket/x\.jsonl'"):
         compare_files("nosuchproto://bucket/x.jsonl", ALL)
     if importlib.util.find_spec("s3fs") is None:  # fsspec raises ImportError for a filesystem not installed
-        with pytest.raises(HkcoreError, match="paths: cannot read 's3://bucket/x.jsonl'.*s3fs"):
+        with pytest.raises(HkcoreError, match=r"paths: cannot read 's3://bucket/x\.jsonl'.*s3fs"):
             compare_files("s3://bucket/x.jsonl", ALL)
 
 

@@ -7,10 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from pydantic import ValidationError
 
 import hkcore
+from helpers.strategies import WHEN_PRESETS, hands
 from hkcore.engine import CompiledPreset, compile_preset
 from hkcore.models import Hand
 from hkcore.results import ScoreResult
-from helpers.strategies import WHEN_PRESETS, hands
 
 PRESETS = hkcore.presets()
 
@@ -30,14 +30,14 @@ def pairs() -> dict[str, tuple[CompiledPreset, CompiledPreset]]:
     return out
 
 
-def _kernel_outcome(compiled: CompiledPreset, hand: Hand):  # noqa: ANN202
+def _kernel_outcome(compiled: CompiledPreset, hand: Hand):
     raw = compiled.kernel.score(hand.kernel_context, None)
     return raw
 
 
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(hands(bonus=True))
-def test_kernel_equals_python_evaluator(pairs, data) -> None:  # noqa: ANN001
+def test_kernel_equals_python_evaluator(pairs, data) -> None:
     hand = Hand.parse(data)
     for pid, (fast, slow) in pairs.items():
         if not fast.preset.bonus_tiles and (hand.flowers or hand.seasons):
@@ -49,7 +49,7 @@ def test_kernel_equals_python_evaluator(pairs, data) -> None:  # noqa: ANN001
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(hands(bonus=False))
-def test_result_invariants(data) -> None:  # noqa: ANN001
+def test_result_invariants(data) -> None:
     hand = Hand.parse(data)
     for pid in PRESETS:
         preset = hkcore.load_preset(pid)

@@ -8,8 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from hkcore.errors import HkcoreError, TableError
 from hkcore.preset import builtin_ids
@@ -104,15 +103,18 @@ def test_worked_example_through_env() -> None:
     env = Env()
     obs = env.reset(start=START)
     assert list(obs) == ["E"]
-    assert obs["E"].legal() == [idx(t) for t in ["1m", "2m", "3m", "4m", "5m", "6m", "9p", "2s", "6s", "1z", "4z", "5z"]]
+    assert obs["E"].legal() == [idx(t) for t in
+                                ["1m", "2m", "3m", "4m", "5m", "6m", "9p", "2s", "6s", "1z", "4z", "5z"]]
     answers: list[tuple[dict[str, int], list[str], list[int]]] = [
         ({"E": idx("5z")}, ["S"], [PASS, PUNG + idx("5z")]),
         ({"S": PUNG + idx("5z")}, ["S"], [idx(t) for t in ["1m", "7p", "8p", "3s", "4s", "2z", "3z", "6z"]]),
         ({"S": idx("3z")}, ["W"], [idx(t) for t in ["1p", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "7z"]]),
-        ({"W": idx("1p")}, ["N"], [idx(t) for t in ["1m", "4m", "7m", "2p", "5p", "8p", "3s", "6s", "9s", "1z", "2z", "4z", "6z"]]),
+        ({"W": idx("1p")}, ["N"], [idx(t) for t in
+                                   ["1m", "4m", "7m", "2p", "5p", "8p", "3s", "6s", "9s", "1z", "2z", "4z", "6z"]]),
         ({"N": idx("1z")}, ["E"], [CONCEALED_KONG + idx("9p"), *(idx(t) for t in
-                                                                 ["1m", "2m", "3m", "4m", "5m", "6m", "9p", "2s", "6s", "1z", "4z"])]),
-        ({"E": CONCEALED_KONG + idx("9p")}, ["E"], [idx(t) for t in ["1m", "2m", "3m", "4m", "5m", "6m", "2s", "6s", "9s", "1z", "4z"]]),
+                                   ["1m", "2m", "3m", "4m", "5m", "6m", "9p", "2s", "6s", "1z", "4z"])]),
+        ({"E": CONCEALED_KONG + idx("9p")}, ["E"],
+         [idx(t) for t in ["1m", "2m", "3m", "4m", "5m", "6m", "2s", "6s", "9s", "1z", "4z"]]),
         ({"E": idx("9s")}, ["W"], [PASS, WIN]),
     ]
     for actions, asked, legal in answers:
@@ -230,8 +232,8 @@ def with_counts(table: Table, seat: int, new: list[int]) -> None:
     """Give ``seat`` other concealed tiles, as many as before (the engine's own state, either engine)."""
     state = list(table.engine_state())
     if IMPLEMENTATION == "python":
-        from hkcore.table import _pyengine
-        k = _pyengine._STATE.index("counts")
+        from hkcore.table._pyengine.state import STATE
+        k = STATE.index("counts")
     else:
         k = 1  # the compiled engine's state: (rules, counts, ...)
     rows = [list(r) for r in state[k]]

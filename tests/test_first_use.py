@@ -26,8 +26,8 @@ def cli(*argv: str, stdin: str | None = None, columns: int | None = None) -> sub
         env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in env["PYTHONPATH"].split(os.pathsep))
     if columns is not None:
         env["COLUMNS"] = str(columns)
-    return subprocess.run([sys.executable, "-m", "hkcore", *argv], input=stdin, capture_output=True, text=True, check=False,
-                          timeout=120, cwd=OUTSIDE, env=env)
+    return subprocess.run([sys.executable, "-m", "hkcore", *argv], input=stdin, capture_output=True, text=True,
+                          check=False, timeout=120, cwd=OUTSIDE, env=env)
 
 
 def one_error(proc: subprocess.CompletedProcess[str]) -> str:
@@ -361,7 +361,7 @@ def test_the_docs_compare_frame_example_runs_as_a_plain_script(tmp_path: Path) -
     root = str(Path(hkcore.__file__).resolve().parent.parent)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p),
            "DASK_SCHEDULER": "processes"}
-    proc = subprocess.run([sys.executable, "run.py"], cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
-                          timeout=300)
+    proc = subprocess.run([sys.executable, "run.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          check=False, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "3 hands"

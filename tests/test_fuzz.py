@@ -29,16 +29,14 @@ from typing import Any
 
 import pytest
 import tomli_w
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import hkcore
+from helpers.fuzzing import JSON_VALUES, TOKENS, WEIRD_INTS, WEIRD_STRINGS, Faulty, mutated_hands
+from helpers.strategies import hands
 from hkcore.errors import SHOWN
 from hkcore.notation import format_hand
 from hkcore.preset import _builtin_root as builtin_root  # the installed preset files, or presets/
-
-from helpers.fuzzing import JSON_VALUES, TOKENS, WEIRD_INTS, WEIRD_STRINGS, Faulty, mutated_hands
-from helpers.strategies import hands
 
 EXAMPLES = int(os.environ.get("HKCORE_FUZZ_EXAMPLES", "0")) or None
 #: the longest any single call may take (generous: the machine is shared)
@@ -108,7 +106,7 @@ def test_mutated_hand_json(data: Any, preset: str) -> None:
     except ValueError:  # an int json cannot print: the dict alone
         text = "{}"
     for f in (lambda: hkcore.score(data, preset), lambda: hkcore.score(text, preset)):
-        result, err = call(f)
+        _result, err = call(f)
         if err is not None:
             assert names_its_field(err), str(err)
 
@@ -354,7 +352,7 @@ def test_ctrl_c_at_any_moment_is_one_line_and_130(tmp_path: Path) -> None:
     try:
         for _ in range(INTERRUPTS):
             # from 0.5 s on: a signal while the command line is loading was once lost (docs/fuzzing.md)
-            interrupt_round(rnd, tmp_path, tally, have_report, earliest=0.5)
+            interrupt_round(rnd, tmp_path, tally, have_report)
     except Interrupted as exc:
         pytest.fail(str(exc))
     assert sum(n for k, n in tally.items() if k.endswith(": 130")) > 0, tally
@@ -391,7 +389,8 @@ def test_the_service_under_hostile_clients() -> None:
 
 
 def _rss(pid: int) -> int:
-    for line in open(f"/proc/{pid}/status", encoding="ascii"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
     return 0

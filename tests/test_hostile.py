@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import array
 import subprocess
-import tempfile
 import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path

@@ -13,18 +13,17 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from pydantic import ValidationError
 
 import hkcore
-from hkcore.errors import HandError
-from hkcore.models import Hand, Position, FAST_READERS, hand_error
-
 from helpers.fuzzing import JSON_VALUES, TOKENS, mutate, mutated_hands
 from helpers.strategies import hands
+from hkcore.errors import HandError
+from hkcore.models import FAST_READERS, Hand, Position, hand_error
 
-pytestmark = pytest.mark.skipif(not FAST_READERS, reason="the pure-Python core has no fast readers (nothing to compare)")
+pytestmark = pytest.mark.skipif(not FAST_READERS,
+                                reason="the pure-Python core has no fast readers (nothing to compare)")
 
 
 def slow(model: Any, data: Any) -> Any:
@@ -281,5 +280,6 @@ def test_the_fast_reader_reads_text() -> None:
     assert reader(" 234m55z 666z:w 777z:e [1111m]  WIN:5Z Seat:s FROM:n ") == hand
     assert reader(line.replace("[1111m]", "1111m:Concealed")) == hand
     for unusual in [line.replace(" ", "\t"), line + " 🀄", as_json.replace('"5z"', '"\\u0035z"'),
-                    as_json.replace("{", '{"seat_wind": "S", ', 1), as_json + "x", line.replace("win:5z", "win:5z win:5z")]:
+                    as_json.replace("{", '{"seat_wind": "S", ', 1), as_json + "x",
+                    line.replace("win:5z", "win:5z win:5z")]:
         assert reader(unusual) is None

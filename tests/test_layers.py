@@ -19,6 +19,7 @@ import math
 import re
 from collections import deque
 from collections.abc import Iterable
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,13 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.report", 7.5, "analysis, claims, compare: report"),
     ("hkcore.table", 7.7, "table"),
     ("hkcore.table.*", 7.7, "table"),
+    ("hkcore.table._pyengine", 7.7, "table: the pure engine"),
+    ("hkcore.table._pyengine.codes", 7.7, "table: the pure engine"),
+    ("hkcore.table._pyengine.state", 7.7, "table: the pure engine"),
+    ("hkcore.table._pyengine.prompts", 7.7, "table: the pure engine"),
+    ("hkcore.table._pyengine.turns", 7.7, "table: the pure engine"),
+    ("hkcore.table._pyengine.windows", 7.7, "table: the pure engine"),
+    ("hkcore.table._pyengine.log_lines", 7.7, "table: the pure engine"),
     ("hkcore.table.env", 7.7, "table: agent interface"),
     ("hkcore.table.rl", 7.7, "table: agent interface"),
     ("hkcore.simulation", 7.8, "simulation"),
@@ -111,9 +119,8 @@ def layer_of(module: str, table: Iterable[tuple[str, float, str]] = LAYERS) -> t
     for pattern, layer, label in table:
         if pattern == module:
             return layer, label
-        if pattern.endswith(".*") and module.startswith(pattern[:-1]):
-            if best is None or len(pattern) > best[0]:
-                best = (len(pattern), layer, label)
+        if pattern.endswith(".*") and module.startswith(pattern[:-1]) and (best is None or len(pattern) > best[0]):
+            best = (len(pattern), layer, label)
     return None if best is None else (best[1], best[2])
 
 
@@ -347,7 +354,7 @@ def describe_circles(graph: Graph, circles: list[list[str]]) -> str:
     lines = []
     for cycle in circles:
         lines.append(" -> ".join(cycle))
-        for a, b in zip(cycle, cycle[1:]):
+        for a, b in pairwise(cycle):
             lines.append(f"      {a} -> {b}  ({_where(graph, a, b)})")
     return "\n".join(lines)
 
@@ -614,7 +621,7 @@ def test_no_test_module_imports_another() -> None:
     own = {p.stem for p in tests.glob("*.py")}
     found = []
     for path in sorted([*tests.glob("*.py"), *(tests / "helpers").glob("*.py")]):
-        for written, names, level, line in _python_imports(path.read_text(encoding="utf-8"), str(path)):
+        for written, _names, level, line in _python_imports(path.read_text(encoding="utf-8"), str(path)):
             top = written.split(".")[0]
             if level == 0 and top in own:
                 found.append(f"{path.relative_to(tests)}:{line} imports {written}")

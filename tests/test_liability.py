@@ -83,7 +83,7 @@ def test_third_dragon_set_before_the_fourth() -> None:
     assert r.payments == {"E": 0, "S": 768, "W": 0, "N": -768}
 
 
-def test_option_wind_set(tmp_path) -> None:  # noqa: ANN001
+def test_option_wind_set(tmp_path) -> None:
     path = tmp_path / "winds.toml"
     path.write_text('extends = "just-cards"\n[plugins.liability]\nwind_set = 3\n')
     # three wind pungs declared (the third, 333z, fed by W), 444z and the pair concealed;
@@ -97,7 +97,7 @@ def test_option_wind_set(tmp_path) -> None:  # noqa: ANN001
     assert hkcore.score(h, "just-cards").payments == {"E": -256, "S": 768, "W": -256, "N": -256}
 
 
-def test_option_liable_pays_discard(tmp_path) -> None:  # noqa: ANN001
+def test_option_liable_pays_discard(tmp_path) -> None:
     path = tmp_path / "strict.toml"
     path.write_text('extends = "just-cards"\n[plugins.liability]\nliable_pays_discard = true\n')
     # half_flush 3 on E's discard: E would pay 2 x 16 = 32; N fed the fourth set and pays instead

@@ -18,14 +18,14 @@ import pytest
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 import hkcore
+from helpers.cli import check_schema, run
 from hkcore.analysis import Analysis
 from hkcore.claims import Claim, legal_claims, resolve_claims
 from hkcore.comparison import Column, Comparison
 from hkcore.errors import HandError
 from hkcore.models import Hand, Meld, Position
-from hkcore.results import ScoreResult
 from hkcore.preset import Preset, PresetData, PresetError
-from helpers.cli import check_schema, run
+from hkcore.results import ScoreResult
 
 # The RULES.md example ("A hand as data"), and its dump: every field, each
 # meld with its defaults filled in and "from" as the contract writes it.
@@ -342,7 +342,8 @@ def test_a_context_problem_is_one_error_with_its_field() -> None:
     assert (problem["loc"], problem["input"], problem["type"]) == (("discarder",), "S", "value_error")
     assert "own seat" in problem["msg"]
     with pytest.raises(HandError) as info:
-        Hand.parse(dict(EXAMPLE_DUMP, melds=[*EXAMPLE_DUMP["melds"][:2], dict(EXAMPLE_DUMP["melds"][2], **{"from": "W"})]))
+        Hand.parse(dict(EXAMPLE_DUMP,
+                        melds=[*EXAMPLE_DUMP["melds"][:2], dict(EXAMPLE_DUMP["melds"][2], **{"from": "W"})]))
     (problem,) = info.value.errors()
     assert (problem["loc"], problem["input"]) == (("melds", 2, "from"), "W")
 

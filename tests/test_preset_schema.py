@@ -9,8 +9,20 @@ import pytest
 import hkcore
 from hkcore import registry
 from hkcore.options import options_model
-from hkcore.preset import (CLAIM_RULES, ENTRY_KEYS, TOP_KEYS, Claims, Preset, PresetError, PresetFile,
-                           docs_claims_table, docs_entry_table, docs_table, load_preset, pattern_worth)
+from hkcore.preset import (
+    CLAIM_RULES,
+    ENTRY_KEYS,
+    TOP_KEYS,
+    Claims,
+    Preset,
+    PresetError,
+    PresetFile,
+    docs_claims_table,
+    docs_entry_table,
+    docs_table,
+    load_preset,
+    pattern_worth,
+)
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "house-rules.md"
 

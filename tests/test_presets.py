@@ -237,7 +237,8 @@ def test_equal_limits_show_the_one_listed_first() -> None:
 
 ERRORS = [
     # (name, file text, dotted path, words the message must contain)
-    ("unknown-top-key", 'extends = "bga-old-style"\nminimun = 0\n', "minimun", ["'minimun'", "did you mean 'minimum'?"]),
+    ("unknown-top-key", 'extends = "bga-old-style"\nminimun = 0\n', "minimun",
+     ["'minimun'", "did you mean 'minimum'?"]),
     ("unknown-pattern", 'extends = "bga-old-style"\n[patterns]\nall_chow = 2\n', "patterns.all_chow",
      ["'all_chow'", "did you mean 'all_chows'?"]),
     ("unknown-option", 'extends = "bga-old-style"\n[patterns]\nnine_gates = { limit = 10, wiat = "pure" }\n',

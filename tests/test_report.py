@@ -15,11 +15,10 @@ from typing import Any
 
 import pytest
 
+from helpers.corpus import CORPUS, EXPECTED, N2, N3
 from hkcore.cli import main
 from hkcore.sample import sample
 from hkcore.summary import ComparisonSummary, compare_many
-
-from helpers.corpus import CORPUS, EXPECTED, N2, N3
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"  # ignored by git
 
@@ -97,8 +96,8 @@ def test_page_in_a_browser(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     _need("matplotlib", "hkcore[report] draws the plots")
     _need("playwright", "drives the browser")
     chromium = _chromium()
-    from playwright.sync_api import sync_playwright
     from PIL import Image  # matplotlib's own dependency
+    from playwright.sync_api import sync_playwright
 
     out = tmp_path / "report"
     main(["report", str(_corpus_file(tmp_path, 200)), "--out", str(out)])
@@ -185,7 +184,6 @@ def test_rows_over_the_same_hands_and_the_unread_apart() -> None:
     # H3 0 (chicken hand) below 3: one win each of two, 50.0%. Apart, H2 twice: bga 1 faan (seat_flower)
     # each, complete, below 3; hk-classic refuses both for their flowers. Mixed in, bga would read 25.0%.
     from helpers.corpus import H1, H2, H3
-
     from hkcore.report import markdown, page
 
     summary = compare_many([H1, H3, H2, H2], ["bga-old-style", "hk-classic"])
@@ -294,4 +292,5 @@ def test_the_page_says_why_rules_first_names_contents_and_scored_flips() -> None
     m = re.search(r'<details><summary>Winnable under bga-old-style, not under hk-classic: 1</summary>(.*?)</details>',
                   text, re.S)
     assert m is not None
-    assert "bga-old-style 3 faan, hk-classic 2 faan (hk-classic needs 3); decided by no_bonus 無花 1 (vs 0)" in m.group(1)
+    assert ("bga-old-style 3 faan, hk-classic 2 faan (hk-classic needs 3); decided by no_bonus 無花 1 (vs 0)"
+            in m.group(1))

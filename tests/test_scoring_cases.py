@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-import hkcore
 from cases import PRESETS, Case, Expect
 from cases.handworked import CASES as HANDWORKED
+
+import hkcore
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 

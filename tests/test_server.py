@@ -11,8 +11,8 @@ missing."""
 from __future__ import annotations
 
 import asyncio
-import http.client
 import contextlib
+import http.client
 import json
 import math
 import re
@@ -26,12 +26,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import hkcore
-from hkcore.batch import score_many
 from helpers.serving import call, idle_after, in_process, missing_server_deps, running, server_process
+from hkcore.batch import score_many
 
 pytestmark = pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))
 
@@ -118,9 +117,9 @@ def test_bad_input_is_problem_json_naming_field_and_value(url: str) -> None:
     assert status == 422 and p["field"] == "preset" and "did you mean 'mistboard'" in p["detail"]
     status, p = post(url, "/score", {"hand": README_HAND, "colour": "red"})
     assert status == 422 and p["field"] == "colour" and p["value"] == "red"
-    status, kind, raw = call(url + "/score", "POST", raw=b"{not json", headers={"Content-Type": "application/json"})
+    status, kind, _raw = call(url + "/score", "POST", raw=b"{not json", headers={"Content-Type": "application/json"})
     assert status == 400 and kind == "application/problem+json"
-    status, kind, raw = call(url + "/nowhere")
+    status, kind, _raw = call(url + "/nowhere")
     assert status == 404 and kind == "application/problem+json"
 
 
@@ -142,18 +141,19 @@ def test_every_problem_names_the_request_field_and_its_value(url: str) -> None:
     assert (status, p["field"], p["value"]) == (422, "toml.patterns.half_flush", "lots")
     status, p = post(url, "/score", {"hand": README_HAND, "preset": "extends = \n"})
     assert (status, p["field"]) == (422, "toml") and "not valid TOML" in p["detail"]
-    status, kind, raw = call(url + "/presets/nosuch")
+    status, _kind, raw = call(url + "/presets/nosuch")
     assert (status, json.loads(raw)["field"], json.loads(raw)["value"]) == (404, "preset_id", "nosuch")
     # a 14-tile hand cannot claim: the field is the request's hand.tiles, as under /score
     status, p = post(url, "/claims/legal", {"hand": "123m456p789s11z22z3z", "discard": "3z", "discarder": "W"})
     assert (status, p["field"]) == (422, "hand.tiles") and "13" in p["detail"]
     # no Content-Type: the answer says so, not that the body is no JSON object
-    status, kind, raw = call(url + "/score", "POST", raw=json.dumps({"hand": README_HAND}).encode(),
-                             headers={"Content-Type": "text/plain"})
+    status, _kind, raw = call(url + "/score", "POST", raw=json.dumps({"hand": README_HAND}).encode(),
+                              headers={"Content-Type": "text/plain"})
     assert status == 400 and "Content-Type: application/json" in json.loads(raw)["detail"]
     status, p = post(url, "/score", [README_HAND])
     assert (status, p["field"]) == (400, "body") and "expected a JSON object" in p["detail"]
-    status, kind, raw = call(url + "/score", "POST", raw=b'{"hand": "\xff"}', headers={"Content-Type": "application/json"})
+    status, _kind, raw = call(url + "/score", "POST", raw=b'{"hand": "\xff"}',
+                              headers={"Content-Type": "application/json"})
     assert (status, json.loads(raw)["field"]) == (400, "body") and "UTF-8" in json.loads(raw)["detail"]
     headers: dict[str, str] = {}
     status, _, raw = call(url + "/score", answer_headers=headers)
@@ -201,7 +201,7 @@ def test_custom_preset_in_a_request(url: str) -> None:
 
 
 def test_presets_folder(club: str, tmp_path: Path) -> None:
-    status, kind, raw = call(club + "/presets")
+    status, _kind, raw = call(club + "/presets")
     listed = {p["id"]: p["origin"] for p in json.loads(raw)}
     assert listed["our-club"] == "presets folder" and listed["mistboard"] == "built-in"
     status, data = post(club, "/score", {"hand": README_HAND, "preset": 'extends = "our-club"\nid = "x"\ncap = 8\n'})
@@ -533,7 +533,7 @@ def test_batch_stops_scoring_when_the_client_goes_away_after_sending_it_all() ->
 
 
 def test_health_openapi_docs(url: str) -> None:
-    status, kind, raw = call(url + "/health")
+    status, _kind, raw = call(url + "/health")
     assert status == 200 and json.loads(raw)["status"] == "ok"
     api = json.loads(call(url + "/openapi.json")[2])
     assert {"/score", "/compare", "/analyse", "/position", "/claims/legal", "/claims/resolve", "/presets",
@@ -542,7 +542,7 @@ def test_health_openapi_docs(url: str) -> None:
     names = {n.removesuffix("-Output").removesuffix("-Input") for n in api["components"]["schemas"]}
     assert {"ScoreResult", "Analysis", "Comparison", "Claim", "Hand", "Position", "Problem"} <= names
     for page in ("/docs", "/", "/web/app.js", "/web/style.css"):
-        status, kind, raw = call(url + page)
+        status, _kind, raw = call(url + page)
         assert status == 200
         assert not re.search(rb"(src|href)=[\"']?(https?:)?//", raw), f"{page} loads something from another site"
 
@@ -626,7 +626,6 @@ def test_a_preset_id_that_reads_as_toml_is_refused_at_start(tmp_path: Path) -> N
     folder = tmp_path / "presets"
     folder.mkdir()
     (folder / "odd.toml").write_text('extends = "mistboard"\nid = "a=b"\n')
-    with pytest.raises(RuntimeError) as caught:
-        with running("--presets", str(folder), timeout=20):
-            pass
+    with pytest.raises(RuntimeError) as caught, running("--presets", str(folder), timeout=20):
+        pass
     assert "odd.toml" in str(caught.value) and "a=b" in str(caught.value)

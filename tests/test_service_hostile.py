@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
 from helpers.serving import call, in_process, missing_server_deps, server_process
 
 pytestmark = pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))
@@ -162,7 +163,8 @@ def test_the_h11_protocol_keeps_the_same_bounds(tmp_path: Any) -> None:
     from helpers.serving import HKCORE_HOME, free_port
 
     port = free_port()
-    code = ("import functools, uvicorn\nfrom hkcore.server import create_app\nfrom hkcore.server.heads import H11Heads\n"
+    code = ("import functools, uvicorn\nfrom hkcore.server import create_app\n"
+            "from hkcore.server.heads import H11Heads\n"
             f"uvicorn.run(create_app(), host='127.0.0.1', port={port}, log_level='warning', "
             "http=functools.partial(H11Heads, head_time_limit=1.0, max_head=65536))\n")
     env = dict(os.environ, PYTHONPATH=HKCORE_HOME)

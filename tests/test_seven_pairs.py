@@ -130,7 +130,6 @@ def test_waits_respect_the_option() -> None:
 @pytest.mark.parametrize("impl", ["cython", "python"])
 def test_both_cores_answer_with_shapes(impl: str, tmp_path: Path) -> None:
     from helpers.cores import load_core
-
     from hkcore.questions import shape_set
 
     core = load_core(impl)

@@ -8,12 +8,11 @@ import random
 from pathlib import Path
 
 import pytest
-from helpers.cli import check_schema, run
-from helpers.simulation import SEATS, counted, play_again
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import hkcore
+from helpers.cli import check_schema, run
+from helpers.simulation import SEATS, counted, play_again
 from hkcore.errors import HkcoreError
 from hkcore.simulation import (
     SimulationSummary,
@@ -179,7 +178,8 @@ def test_stat_mean_and_interval() -> None:
     assert found is not None
     low, high = found   # sd of 1, 2, 3, 4 is sqrt(5/3); 1.96 * sqrt(5/3) / 2 = 1.265
     assert abs(high - low - 2 * 1.959964 * (5 / 3) ** 0.5 / 2) < 1e-9 and abs((low + high) / 2 - 2.5) < 1e-12
-    assert Stat(walls=1, hands=2, total=3, squares=9).interval() is None and Stat(walls=0, hands=0, total=0, squares=0).mean() is None
+    assert Stat(walls=1, hands=2, total=3, squares=9).interval() is None
+    assert Stat(walls=0, hands=0, total=0, squares=0).mean() is None
 
 
 def test_declined_hands_are_those_below_the_minimum(tmp_path: Path) -> None:

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from helpers.cli import run
 from helpers.simulation import SEATS, play_again
-
 from hkcore.simulation import SimulationSummary, Stat, simulate
 from hkcore.simulation_report import (
     is_simulation_summary,

@@ -12,11 +12,10 @@ import random
 from pathlib import Path
 
 import pytest
-from helpers.tables import BUILTIN, conserved, house, junk_decisions, play
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import hkcore
+from helpers.tables import BUILTIN, conserved, house, junk_decisions, play
 from hkcore.errors import HkcoreError, TableError
 from hkcore.table import ReplayError, Table, replay
 from hkcore.table.match import Match
@@ -57,7 +56,8 @@ def test_example_prompts_as_game_md_tables_them() -> None:
     t = Table(example_start())
     (p1,) = t.prompts()
     assert (p1["seat"], p1["phase"]) == ("E", "turn")
-    assert [a["tile"] for a in p1["actions"]] == ["1m", "2m", "3m", "4m", "5m", "6m", "9p", "2s", "6s", "1z", "4z", "5z"]
+    assert [a["tile"] for a in p1["actions"]] == ["1m", "2m", "3m", "4m", "5m", "6m", "9p", "2s", "6s", "1z", "4z",
+                                                  "5z"]
     t.submit({"prompt": p1["prompt"], "seat": "E", "act": "discard", "tile": "5z"})
     (p2,) = t.prompts()  # W and N hold no 5z: not asked
     assert (p2["seat"], p2["phase"], p2["tile"], p2["from"]) == ("S", "claim", "5z", "E")
@@ -310,7 +310,7 @@ def test_a_match_plays_to_its_end_and_replays(preset: str) -> None:
         assert hands <= rules.hands
     if rules.rounds is not None:
         assert hands >= 4 * rules.rounds  # every player deals at least once a round
-    assert [s["place"] for s in last["standings"]][0] == 1
+    assert last["standings"][0]["place"] == 1
     assert replay(m.log) == m.log
 
 
@@ -347,6 +347,14 @@ def test_the_compiled_deal_is_the_contract_s() -> None:
     assert engine.deal(tiles) == wall.deal(tiles)
     assert engine.codes(tiles[:20]) == wall.codes(tiles[:20])
     assert engine.canonical(tiles[:14]) == wall.canonical(tiles[:14])
+
+
+@given(st.lists(st.integers(0, 41), max_size=150))
+def test_the_compiled_tile_texts_are_the_contract_s(tiles: list[int]) -> None:
+    """Any tiles, more than four of a kind and whole walls included."""
+    from hkcore.table import engine, wall
+    assert engine.codes(tiles) == wall.codes(tiles)
+    assert engine.canonical(tiles) == wall.canonical(tiles)
 
 
 @pytest.mark.parametrize("preset", BUILTIN)

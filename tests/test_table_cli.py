@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from helpers import OUTSIDE
 
 GAMES = Path(__file__).resolve().parent / "cases" / "games"
@@ -30,7 +31,8 @@ def env() -> dict[str, str]:
 
 
 def hkscore(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "hkcore", *argv], check=False, input=stdin, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "hkcore", *argv], check=False, input=stdin, capture_output=True,
+                          text=True,
                           timeout=120, cwd=OUTSIDE, env=env())
 
 
@@ -64,7 +66,8 @@ def test_play_all_plays_one_hand_under_each_builtin_and_replays() -> None:
     # each preset's start: 144 tiles with bonus tiles, or 136 without
     for s in starts:
         dealt = "".join(s["hands"].values()) + s["live"] + s["dead"]
-        assert sum(len(group) - 1 for group in re.findall(r"\d+[a-z]", dealt)) == (136 if s["preset"] in ("just-cards", "hk-classic") else 144)
+        tiles = 136 if s["preset"] in ("just-cards", "hk-classic") else 144
+        assert sum(len(group) - 1 for group in re.findall(r"\d+[a-z]", dealt)) == tiles
     assert re.fullmatch(r"hkscore: 5 hands played \(\d won, \d drawn\)\n", done.stderr), done.stderr
     assert "records replayed (5 hands): the log matches" in replays(done.stdout).stderr
 
@@ -125,7 +128,8 @@ def test_play_out_writes_the_log_to_the_file_only(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
     assert path.read_text(encoding="utf-8") == hkscore("play", "-p", "hk-classic", "--seed", "7").stdout
-    replay = subprocess.run([sys.executable, "-m", "hkcore", "replay", str(path)], check=False, capture_output=True, text=True,
+    replay = subprocess.run([sys.executable, "-m", "hkcore", "replay", str(path)], check=False, capture_output=True,
+                            text=True,
                             timeout=120, cwd=OUTSIDE, env=env())
     assert replay.returncode == 0, replay.stderr
 

@@ -5,8 +5,7 @@ import copy
 import pickle
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from hkcore.errors import HkcoreError, TileError
 from hkcore.tiles import (
@@ -50,7 +49,7 @@ def test_there_are_42_tiles_in_index_order():
     assert len(TILES) == 42
     assert [t.code for t in TILES] == ALL_CODES
     assert [t.index for t in TILES] == list(range(42))
-    assert HAND_TILES == TILES[:34]
+    assert TILES[:34] == HAND_TILES
     assert HAND_TILES[-1].code == "7z"
 
 
@@ -219,7 +218,7 @@ def test_cannot_construct_or_subclass():
     with pytest.raises(TypeError):
         Tile("5z")
     with pytest.raises(TypeError):
-        class MyTile(Tile):  # noqa: F841
+        class MyTile(Tile):
             pass
 
 
@@ -336,7 +335,7 @@ def test_parse_digit_ranges():
         ("1m\ufe0f", "\ufe0f", 2, "not a tile digit, suit letter or Unicode tile"),
         ("\ufe0f🀄", "\ufe0f", 0, "not a tile digit, suit letter or Unicode tile"),
         ("🀄\ufe0f\ufe0f", "\ufe0f", 2, "not a tile digit, suit letter or Unicode tile"),
-        ("１m", "１", 0, "not a tile digit, suit letter or Unicode tile"),  # fullwidth digit
+        ("１m", "１", 0, "not a tile digit, suit letter or Unicode tile"),  # noqa: RUF001 - a fullwidth digit, refused
     ],
 )
 def test_parse_errors(text, char, position, reason):

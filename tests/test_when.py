@@ -29,8 +29,8 @@ import hkcore
 from hkcore.cli import main
 from hkcore.engine import CompiledPreset
 from hkcore.models import Hand
-from hkcore.results import ScoreResult
 from hkcore.preset import Difference, PresetError, diff, export_toml, load_preset
+from hkcore.results import ScoreResult
 
 FOUR = "111444m55588p999s win:8p"
 CHOWS = "123m456p123789s55z win:1s"

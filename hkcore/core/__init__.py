@@ -22,7 +22,7 @@ import os
 import warnings
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hkcore.core import _shapeset
 from hkcore.core._codes import (
@@ -43,7 +43,8 @@ from hkcore.core._codes import (
 from hkcore.core._normalize import meld_code, normalize
 from hkcore.core._shapeset import CORE_SHAPES, ShapeSet
 
-if os.environ.get("HKCORE_PURE_PYTHON", "") not in ("", "0"):
+# for a type checker, the compiled core has the pure one's surface
+if TYPE_CHECKING or os.environ.get("HKCORE_PURE_PYTHON", "") not in ("", "0"):
     from hkcore.core import _pycore as _impl
 else:
     try:

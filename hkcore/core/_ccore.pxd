@@ -4,3 +4,18 @@ cdef bint standard_shape(const int *c) noexcept nogil
 cdef bint orphans_shape(const int *c) noexcept nogil
 cdef int away_counts(const int *c, int k, const int *used) except -3
 cdef int away_each(int *c, int k, const int *used, int delta, const bint *which, int *out) except -3
+
+# Exact costs of suits some declared sets draw on, remembered by their owner (hkcore/table/_cbots.pyx: AwayMemo)
+# so that the dynamic programme runs once per (suit, copies left, sets wanted): a direct-mapped table.
+cdef enum:
+    MEMO_SIZE = 65536
+
+cdef struct SuitMemo:
+    unsigned long long key[MEMO_SIZE]   # 0: empty; else 1 + the suit's key, its caps and the sets wanted
+    unsigned char cost[MEMO_SIZE][10]   # the (sets, pairs) costs
+
+cdef int away_counts_memo(const int *c, int k, const int *used, SuitMemo *memo) except -3
+cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *which, int *out,
+                        SuitMemo *memo) except -3
+cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
+                    SuitMemo *memo) except -3

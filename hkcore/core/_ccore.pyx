@@ -656,7 +656,34 @@ cdef void _suit_dp(const int *c, const int *cap, unsigned char *res, int max_m) 
             res[m * 2 + p] = cur[0][0][m][p]
 
 
+cdef void _suit_dp_memo(const int *c, const int *cap, unsigned char *res, int max_m,
+                        SuitMemo *memo) noexcept nogil:
+    """``_suit_dp``, its answer looked up in ``memo`` first (NULL: none) and kept there."""
+    cdef unsigned long long key = 0
+    cdef int i, slot
+    if memo == NULL:
+        _suit_dp(c, cap, res, max_m)
+        return
+    for i in range(9):
+        if c[i] < 0 or c[i] > 4 or cap[i] < 0 or cap[i] > 4:  # no key of its own: not remembered
+            _suit_dp(c, cap, res, max_m)
+            return
+        key = key * 25 + <unsigned long long>(c[i] * 5 + cap[i])
+    key = (key * 5 + <unsigned long long>max_m) + 1
+    slot = <int>((key * 0x9E3779B97F4A7C15ULL) >> 48) & (MEMO_SIZE - 1)
+    if memo.key[slot] == key:
+        memcpy(res, memo.cost[slot], NB)
+        return
+    _suit_dp(c, cap, res, max_m)
+    memo.key[slot] = key
+    memcpy(memo.cost[slot], res, NB)
+
+
 cdef int _away(const int *c, int k, const int *used, bint orphans) except -3:
+    return _away_m(c, k, used, orphans, NULL)
+
+
+cdef int _away_m(const int *c, int k, const int *used, bint orphans, SuitMemo *memo) except -3:
     cdef unsigned char part[3][NB]
     cdef int honours[NB]
     cdef int s, i, m, p, v, best, want, t, trusted = 99, capped = 0
@@ -699,7 +726,7 @@ cdef int _away(const int *c, int k, const int *used, bint orphans) except -3:
             if (capped >> s) & 1:
                 for i in range(9):
                     cap[i] = 4 - used[9 * s + i]
-                _suit_dp(c + 9 * s, cap, part[s], 4 - k)
+                _suit_dp_memo(c + 9 * s, cap, part[s], 4 - k, memo)
         best = _combine(honours, part, k)
     if orphans and k == 0:
         # thirteen orphans: one of each, plus a duplicate
@@ -903,20 +930,26 @@ cdef int away_counts(const int *c, int k, const int *used) except -3:
     """Tiles away of the 34 counts ``c`` beside k declared sets that use
     ``used`` copies of each tile, by the standard shape and thirteen orphans
     (the efficiency bot's measure, hkcore/table/_cbots.pyx)."""
-    return _away(c, k, used, True)
+    return _away_m(c, k, used, True, NULL)
 
 
-cdef void _conv(const int *a, const int *b, int *out) noexcept nogil:
-    """(min, +) of two (sets, pairs) cost vectors, at most 4 sets and 1 pair."""
+cdef int away_counts_memo(const int *c, int k, const int *used, SuitMemo *memo) except -3:
+    """``away_counts``, the exact costs of suits the declared sets draw on kept in ``memo``."""
+    return _away_m(c, k, used, True, memo)
+
+
+cdef void _conv(const int *a, const int *b, int *out, int max_m) noexcept nogil:
+    """(min, +) of two (sets, pairs) cost vectors, at most ``max_m`` sets
+    (the rest left INF) and 1 pair."""
     cdef int m, p, m1, p1, v, i
     for i in range(NB):
         out[i] = INF
-    for m in range(5):
+    for m in range(max_m + 1):
         for p in range(2):
             v = a[m * 2 + p]
             if v >= INF:
                 continue
-            for m1 in range(5 - m):
+            for m1 in range(max_m + 1 - m):
                 for p1 in range(2 - p):
                     if v + b[m1 * 2 + p1] < out[(m + m1) * 2 + p + p1]:
                         out[(m + m1) * 2 + p + p1] = v + b[m1 * 2 + p1]
@@ -952,7 +985,7 @@ cdef inline int _final(const int *rest, const int *part, int k) noexcept nogil:
 
 
 cdef void _suit_part(const int *c, const int *used, int s, int k, const unsigned char *dist,
-                     int *out) noexcept nogil:
+                     int *out, SuitMemo *memo) noexcept nogil:
     """One suit's (sets, pairs) costs: from the table, or exactly when a
     declared set uses some of its tiles (as ``_away`` ends up costing it)."""
     cdef int i
@@ -965,7 +998,7 @@ cdef void _suit_part(const int *c, const int *used, int s, int k, const unsigned
         if used[9 * s + i]:
             capped = True
     if capped:
-        _suit_dp(c + 9 * s, cap, res, 4 - k)
+        _suit_dp_memo(c + 9 * s, cap, res, 4 - k, memo)
         for i in range(NB):
             out[i] = res[i]
     else:
@@ -978,6 +1011,12 @@ cdef int away_each(int *c, int k, const int *used, int delta, const bint *which,
     """For every tile i with ``which[i]``: ``out[i]`` = tiles away (as
     ``away_counts``) of ``c`` with ``delta`` more copies of i (the counts
     must stay within 0..4). The suits left unchanged are combined once."""
+    return away_each_memo(c, k, used, delta, which, out, NULL)
+
+
+cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *which, int *out,
+                        SuitMemo *memo) except -3:
+    """``away_each``, the exact costs of suits the declared sets draw on kept in ``memo`` (NULL: none)."""
     cdef const unsigned char *dist = _distances()
     cdef int parts[3][NB]
     cdef int rest[4][NB]
@@ -990,7 +1029,7 @@ cdef int away_each(int *c, int k, const int *used, int delta, const bint *which,
         if which[i] and (c[i] + delta < 0 or c[i] + delta > 4):
             raise ValueError(f"tile {i}: {c[i]} + {delta} copies")
     for s in range(3):
-        _suit_part(c, used, s, k, dist, parts[s])
+        _suit_part(c, used, s, k, dist, parts[s], memo)
     _honour_costs(c, used, honours)
     for i in range(34):
         if which[i]:
@@ -998,20 +1037,27 @@ cdef int away_each(int *c, int k, const int *used, int delta, const bint *which,
                 any_suit |= 1 << (i // 9)
             else:
                 any_honour = 1
-    for s in range(3):  # rest[s]: the honours and the two other suits
-        if (any_suit >> s) & 1:
-            _conv(honours, parts[(s + 1) % 3], tmp)
-            _conv(tmp, parts[(s + 2) % 3], rest[s])
-    if any_honour:
-        _conv(parts[0], parts[1], tmp)
-        _conv(tmp, parts[2], rest[3])
+    # rest[s]: the honours and the two other suits; rest[3]: the three suits (up to the 4 - k sets
+    # wanted), from two shared partial products
+    if any_suit & 6:
+        _conv(honours, parts[0], tmp, 4 - k)
+        if any_suit & 2:
+            _conv(tmp, parts[2], rest[1], 4 - k)
+        if any_suit & 4:
+            _conv(tmp, parts[1], rest[2], 4 - k)
+    if (any_suit & 1) or any_honour:
+        _conv(parts[1], parts[2], tmp, 4 - k)
+        if any_suit & 1:
+            _conv(honours, tmp, rest[0], 4 - k)
+        if any_honour:
+            _conv(parts[0], tmp, rest[3], 4 - k)
     for i in range(34):
         if not which[i]:
             continue
         c[i] += delta
         if i < 27:
             s = i // 9
-            _suit_part(c, used, s, k, dist, part)
+            _suit_part(c, used, s, k, dist, part, memo)
             best = _final(rest[s], part, k)
         else:
             _honour_costs(c, used, part)
@@ -1031,4 +1077,103 @@ cdef int away_each(int *c, int k, const int *used, int delta, const bint *which,
                 best = v
         c[i] -= delta
         out[i] = best - 1
+    return 0
+
+
+cdef inline void _part_of(int *c, const int *used, int comp, int k, const unsigned char *dist, int *out,
+                          SuitMemo *memo) noexcept nogil:
+    """The (sets, pairs) costs of one component of the hand: suit ``comp`` (0..2) or the honours (3)."""
+    if comp < 3:
+        _suit_part(c, used, comp, k, dist, out, memo)
+    else:
+        _honour_costs(c, used, out)
+
+
+cdef inline int _orphans_away(const int *c) noexcept nogil:
+    """Tiles to draw for thirteen orphans (one of each, plus a duplicate)."""
+    cdef int j, v = 0, want = 0
+    for j in range(13):
+        if c[ORPH[j]] == 0:
+            v += 1
+        elif c[ORPH[j]] >= 2:
+            want = 1
+    return v + 1 - want
+
+
+cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
+                    SuitMemo *memo) except -3:
+    """For every i with ``minus[i]`` and j with ``plus[j]``: ``out[i * 34 + j]``
+    = tiles away (as ``away_counts``) of ``c`` with one i less and one j
+    more (99 where that would hold a fifth j). The components (three suits,
+    the honours) that neither tile touches are combined once for all pairs,
+    each component with one j more is costed once for every i."""
+    cdef const unsigned char *dist = _distances()
+    cdef int base[4][NB]
+    cdef int plus_part[34][NB]
+    cdef int minus_part[NB]
+    cdef int pair_rest[4][4][NB]
+    cdef int rest[4][NB]
+    cdef int with_i[4][NB]
+    cdef int part[NB]
+    cdef int tmp[NB]
+    cdef int i, j, a, b, x, y, best, mm = 4 - k
+    cdef int comp[34]
+    for i in range(34):
+        comp[i] = i // 9 if i < 27 else 3
+        if minus[i] and c[i] < 1:
+            raise ValueError(f"tile {i}: none to take away")
+    for a in range(4):
+        _part_of(c, used, a, k, dist, base[a], memo)
+    for j in range(34):
+        if plus[j] and c[j] < 4:
+            c[j] += 1
+            _part_of(c, used, comp[j], k, dist, plus_part[j], memo)
+            c[j] -= 1
+    # pair_rest[a][b] (a < b): the two components other than a and b; rest[a]: the three other than a
+    for a in range(4):
+        for b in range(a + 1, 4):
+            x = -1
+            for y in range(4):
+                if y != a and y != b:
+                    if x < 0:
+                        x = y
+                    else:
+                        _conv(base[x], base[y], pair_rest[a][b], mm)
+                        for j in range(NB):
+                            pair_rest[b][a][j] = pair_rest[a][b][j]
+    for a in range(4):
+        b = 1 if a == 0 else 0
+        _conv(pair_rest[a][b], base[b], rest[a], mm)
+    for i in range(34):
+        if not minus[i]:
+            continue
+        a = comp[i]
+        c[i] -= 1
+        _part_of(c, used, a, k, dist, minus_part, memo)
+        for b in range(4):
+            if b != a:
+                _conv(pair_rest[a][b], minus_part, with_i[b], mm)
+        for j in range(34):
+            if not plus[j]:
+                continue
+            out[i * 34 + j] = 99
+            if c[j] >= 4:
+                continue
+            b = comp[j]
+            if b == a:
+                c[j] += 1
+                _part_of(c, used, a, k, dist, part, memo)
+                best = _final(rest[a], part, k)
+            else:
+                c[j] += 1
+                best = _final(with_i[b], plus_part[j], k)
+            if best > INF:
+                best = INF
+            if k == 0:
+                x = _orphans_away(c)
+                if x < best:
+                    best = x
+            c[j] -= 1
+            out[i * 34 + j] = best - 1
+        c[i] += 1
     return 0

@@ -30,8 +30,8 @@ import sys
 from functools import lru_cache
 from typing import Any
 
-from hkcore.core._codes import CHOW, FULL_SIZES, ORPHAN_TILES, ORPHANS, PUNG, WAIT_SIZES, copies_used
 from hkcore.core import _shapeset
+from hkcore.core._codes import CHOW, FULL_SIZES, ORPHAN_TILES, ORPHANS, PUNG, WAIT_SIZES, copies_used
 from hkcore.core._normalize import normalize
 from hkcore.tiles import TILES, Tile
 
@@ -61,11 +61,11 @@ def _read(tiles: Any, melds: Any, need: str) -> tuple[list[int], tuple[int, ...]
     is used as is (exactly what ``normalize`` would return for it); anything
     else goes through ``normalize``, which also raises every input error.
     """
-    if (melds is None or (type(melds) in (list, tuple) and not melds)) and type(tiles) in (list, tuple) and len(tiles) == 34:
-        if set(map(type, tiles)) == {int} and min(tiles) >= 0 and max(tiles) <= 4:
-            k = _SIZES[need].get(sum(tiles))
-            if k is not None:
-                return list(tiles), (), k
+    if ((melds is None or (type(melds) in (list, tuple) and not melds)) and type(tiles) in (list, tuple)
+            and len(tiles) == 34 and set(map(type, tiles)) == {int} and min(tiles) >= 0 and max(tiles) <= 4):
+        k = _SIZES[need].get(sum(tiles))
+        if k is not None:
+            return list(tiles), (), k
     return normalize(tiles, melds, need)
 
 
@@ -197,7 +197,7 @@ def _block_readings(cs: tuple[int, ...], chows: bool) -> frozenset[tuple[int, tu
     c = cs[i]
     found: set[tuple[int, tuple[int, ...]]] = set()
     if n % 3 == 2 and c >= 2:
-        for pair, sets in _block_readings(cs[:i] + (c - 2,) + cs[i + 1:], chows):
+        for _pair, sets in _block_readings(cs[:i] + (c - 2,) + cs[i + 1:], chows):
             found.add((i, sets))
     if c >= 3:
         code = PUNG * 34 + i

@@ -40,16 +40,20 @@ def bind(impl: ModuleType, resolve: Callable[[Any], ShapeSet]) -> tuple[Callable
     """``impl``'s is_complete, readings, tiles_away and waits with their
     ``shapes=`` argument turned into a ShapeSet by ``resolve``."""
     def is_complete(tiles: Any, melds: Any = (), shapes: Any = None) -> bool:
-        return impl.is_complete(tiles, melds, None if shapes is None else resolve(shapes))
+        found: bool = impl.is_complete(tiles, melds, None if shapes is None else resolve(shapes))
+        return found
 
     def readings(tiles: Any, melds: Any = (), shapes: Any = None) -> list[tuple[int, ...]]:
-        return impl.readings(tiles, melds, None if shapes is None else resolve(shapes))
+        found: list[tuple[int, ...]] = impl.readings(tiles, melds, None if shapes is None else resolve(shapes))
+        return found
 
     def tiles_away(tiles: Any, melds: Any = (), shapes: Any = None) -> int:
-        return impl.tiles_away(tiles, melds, None if shapes is None else resolve(shapes))
+        found: int = impl.tiles_away(tiles, melds, None if shapes is None else resolve(shapes))
+        return found
 
     def waits(tiles: Any, melds: Any = (), shapes: Any = None) -> list[Tile]:
-        return impl.waits(tiles, melds, None if shapes is None else resolve(shapes))
+        found: list[Tile] = impl.waits(tiles, melds, None if shapes is None else resolve(shapes))
+        return found
 
     out = (is_complete, readings, tiles_away, waits)
     for f in out:

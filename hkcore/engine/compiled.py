@@ -81,7 +81,8 @@ class CompiledPreset:
         self._scores: Mapping[tuple[int, int, int], PatternScore] = MappingProxyType({
             (e.index, n, e.contribution(n)): self._make_pattern(e.index, n, e.contribution(n))
             for e in self.entries for n in range(1, _MOST_COUNTED.get(e.id, 1) + 1)})
-        #: what a result says of its payments under a preset without a payment table (docs/rules.md: "the result says so")
+        #: what a result says of its payments under a preset without a payment table
+        #: (docs/rules.md: "the result says so")
         self.no_table_note = (None if preset.payments is not None
                               else f"no payment table: {preset.id} scores {preset.unit} only")
         #: the compiled kernel of this preset (None: no compiled core, or more than it takes)

@@ -55,7 +55,7 @@ class Evaluator:
         plugin when its detector raises or answers out of contract."""
         try:
             n = e.pattern.detect(s, e.options)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a plugin's detector may raise anything: named as a PluginError
             raise raised(self.owner[("pattern", e.id)], "hkcore_patterns", f"pattern {e.id!r}", exc) from None
         if type(n) is int and 0 <= n <= MAX_COUNT:
             return n

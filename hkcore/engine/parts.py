@@ -75,10 +75,10 @@ def plugin_parts(hand: Hand, best: Outcome, cat: Catalogue) -> list[ReadingPart]
     plugin = cat.owner.get(("shape", shape.id), "?")
     try:
         given = [(kind, list(tiles)) for kind, tiles in shape.parts(concealed)]
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a plugin's shape may raise anything: named as a PluginError
         raise raised(plugin, "hkcore_shapes", f"shape {shape.id!r}", exc) from None
     for kind, tiles in given:
-        if kind not in KIND.values() and kind != "pair" or not all(type(t) is int and 0 <= t < 34 for t in tiles):
+        if (kind not in KIND.values() and kind != "pair") or not all(type(t) is int and 0 <= t < 34 for t in tiles):
             raise plugin_error(plugin, "hkcore_shapes", f"shape {shape.id!r}",
                                f"parts gave {shown((kind, tiles))}; a part is (pair|chow|pung|kong, tile indices)")
         winning = not won and hand.win_index in tiles

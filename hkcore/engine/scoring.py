@@ -5,6 +5,7 @@ an id."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -68,7 +69,7 @@ def compile_preset(preset: Preset) -> CompiledPreset:
     return rulesets().compiled(preset)
 
 
-def compiled_for(preset: str | Preset) -> CompiledPreset:
+def compiled_for(preset: str | Path | Preset) -> CompiledPreset:
     """The compiled form of a preset id, path or Preset."""
     sets = rulesets()
     if type(preset) is str:

@@ -48,7 +48,7 @@ class Settlement:
         plugin, what = self.owner[("payment scheme", self.scheme.id)], f"scheme {self.scheme.id!r}"
         try:
             pays = self.scheme.settle(win, self.params)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a plugin's scheme may raise anything: named as a PluginError
             raise raised(plugin, "hkcore_payment_schemes", what, exc) from None
         return checked_payments(pays, plugin, "hkcore_payment_schemes", what)
 
@@ -66,7 +66,7 @@ class Settlement:
                 plugin, what = self.owner[("payment adjustment", adjustment.id)], f"adjustment {adjustment.id!r}"
                 try:
                     found = adjustment.adjust(hand, win, dict(payments), options)
-                except Exception as exc:
+                except Exception as exc:  # noqa: BLE001 - a plugin's adjustment may raise anything: named as a PluginError
                     raise raised(plugin, "hkcore_payment_adjustments", what, exc) from None
                 payments = checked_payments(found, plugin, "hkcore_payment_adjustments", what)
         return payments

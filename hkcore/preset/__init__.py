@@ -38,11 +38,23 @@ from hkcore.preset.checks import shape_options
 from hkcore.preset.errors import PresetError, freeze, thaw
 from hkcore.preset.export import Difference, diff, export_toml
 from hkcore.preset.model import Preset
-from hkcore.preset.reading import (MAX_EXTENDS, MAX_FILE, MAX_KEY_PARTS, builtin_ids, builtin_root, is_path,
-                                   toml_data)
+from hkcore.preset.reading import MAX_EXTENDS, MAX_FILE, MAX_KEY_PARTS, builtin_ids, builtin_root, is_path, toml_data
 from hkcore.preset.rules import PatternRule, pattern_worth
-from hkcore.preset.schema import (BUILTIN_SHAPES, CLAIM_RULES, ENTRY_KEYS, MAX_BY_COUNT, MAX_VALUE, TOP_KEYS, Claims,
-                                  PatternEntry, Payments, PresetFile, docs_claims_table, docs_entry_table, docs_table)
+from hkcore.preset.schema import (
+                                   BUILTIN_SHAPES,
+                                   CLAIM_RULES,
+                                   ENTRY_KEYS,
+                                   MAX_BY_COUNT,
+                                   MAX_VALUE,
+                                   TOP_KEYS,
+                                   Claims,
+                                   PatternEntry,
+                                   Payments,
+                                   PresetFile,
+                                   docs_claims_table,
+                                   docs_entry_table,
+                                   docs_table,
+)
 from hkcore.preset.store import CACHE_SIZE, PresetStore, load_preset, presets, read_preset, store
 
 #: the schema of a preset file's data (``PresetFile``, by its former name)

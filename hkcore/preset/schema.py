@@ -16,17 +16,34 @@ import importlib.metadata
 import re
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Annotated, Any, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
-from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo,
-                      ValidatorFunctionWrapHandler, field_validator)
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from hkcore import registry
 from hkcore.core import WHEN
 from hkcore.errors import shown
-from hkcore.options import (Options, Section, checked_options, first_problem, joined, nearest, one_of, options_model,
-                            problem)
+from hkcore.options import (
+    Options,
+    Section,
+    checked_options,
+    first_problem,
+    joined,
+    nearest,
+    one_of,
+    options_model,
+    problem,
+)
 from hkcore.registry import Catalogue
 from hkcore.table_rules import TableRules
 
@@ -77,7 +94,10 @@ _Maybe = Annotated[Annotated[int, Field(ge=0, le=MAX_VALUE)] | None,
                    BeforeValidator(lambda v: v if v is None else _count(0)(v))]
 #: a list of strings
 Strings = Annotated[list[str], BeforeValidator(_strings)]
-_When = Literal[tuple(WHEN)]  # type: ignore[valid-type]
+if TYPE_CHECKING:  # a Literal built from WHEN at run time; a checker reads it as the text it is
+    _When = str
+else:
+    _When = Literal[tuple(WHEN)]
 
 
 def _by_count(value: Any) -> Any:
@@ -122,10 +142,10 @@ class PatternEntry(Section):
                                           "1 to 8 entries")] = None
     limit: Annotated[_Maybe, Field(description="a limit hand: scores this alone (plus `limit_adds`)")] = None
     includes: Annotated[Strings, Field(
-        description="patterns this value already contains: met with it, they add nothing")] = []
+        description="patterns this value already contains: met with it, they add nothing")] = []  # noqa: RUF012 - a pydantic field
     wins_below_minimum: Annotated[bool, BeforeValidator(_flag),
                                   Field(description="the hand may win with it below the minimum")] = False
-    when: Annotated[_When | Annotated[list[_When], Field(min_length=1)] | None,  # type: ignore[valid-type]
+    when: Annotated[_When | Annotated[list[_When], Field(min_length=1)] | None,
                     BeforeValidator(lambda v: v if v is None else _when(v)),
                     Field(description="a condition, or a list of them that must all hold, for the pattern to "
                                       "count (below)")] = None
@@ -255,7 +275,7 @@ class PresetFile(Section):
     source: Annotated[str, BeforeValidator(_string), Field(description="where its rules come from")] = ""
     extends: Annotated[str, Field(description="a built-in id or a path to start from")] = ""
     requires: Annotated[list[str], BeforeValidator(_requires), Field(
-        description='plugin distributions the preset needs (`["hkcore-all-green"]`): a missing one is named')] = []
+        description='plugin distributions the preset needs (`["hkcore-all-green"]`): a missing one is named')] = []  # noqa: RUF012 - a pydantic field
     unit: Annotated[Literal["faan", "points"], BeforeValidator(_unit), Field(
         description='`"faan"` or `"points"`')] = "faan"
     minimum: Annotated[Count, Field(description="the least total that may win (bonus-tile patterns count)")] = 0
@@ -265,14 +285,14 @@ class PresetFile(Section):
         description="`144` (with flowers and seasons) or `136` (a hand with bonus tiles is then an error)")] = 144
     shapes: Annotated[list[str] | dict[str, dict[str, Any]], Field(
         description="winning shapes: a list of ids, or a table of ids to their options; `standard` is required")] \
-        = list(BUILTIN_SHAPES)
+        = list(BUILTIN_SHAPES)  # noqa: RUF012 - a pydantic field
     plugins: Annotated[list[str] | dict[str, dict[str, Any] | Literal[True]], Field(
-        description='payment adjustments turned on (`["liability"]`), or `[plugins.ID]` tables of their options')] = []
+        description='payment adjustments turned on (`["liability"]`), or `[plugins.ID]` tables of their options')] = []  # noqa: RUF012 - a pydantic field
     limit_adds: Annotated[Strings, Field(
-        description="patterns that still add to a limit hand (hk-classic: the win conditions)")] = []
+        description="patterns that still add to a limit hand (hk-classic: the win conditions)")] = []  # noqa: RUF012 - a pydantic field
     claims: Annotated[Claims, Field(description="the claim rules (below)")] = Claims()
     patterns: Annotated[dict[str, Count | Literal[False] | PatternEntry], Field(
-        description="the patterns in play, in order (between equal limits the first listed is shown)")] = {}
+        description="the patterns in play, in order (between equal limits the first listed is shown)")] = {}  # noqa: RUF012 - a pydantic field
     payments: Annotated[Payments | Literal[False], Field(
         description="the payment scheme and its parameters, or `payments = false`")] = False
     table: Annotated[TableRules, Field(description="how a hand and a match are played: the wall, kongs, the claim "

@@ -24,10 +24,29 @@ from __future__ import annotations
 
 from hkcore.server.app import app_from_env, create_app, serve, serving
 from hkcore.server.catalog import ServerPresets, is_toml
-from hkcore.server.limits import (BATCH_TIME_LIMIT, HEAD_TIME_LIMIT, MAX_BATCH_BODY, MAX_BODY, MAX_HEAD,
-                                  MOST_CONNECTIONS, MOST_PRESETS, TIME_LIMIT, Deadline, Limits)
-from hkcore.server.models import (AnalyseRequest, CompareRequest, Health, LegalClaimsRequest, PositionRequest,
-                                  PresetListing, Problem, ResolveClaimsRequest, ScoreRequest)
+from hkcore.server.limits import (
+    BATCH_TIME_LIMIT,
+    HEAD_TIME_LIMIT,
+    MAX_BATCH_BODY,
+    MAX_BODY,
+    MAX_HEAD,
+    MOST_CONNECTIONS,
+    MOST_PRESETS,
+    TIME_LIMIT,
+    Deadline,
+    Limits,
+)
+from hkcore.server.models import (
+    AnalyseRequest,
+    CompareRequest,
+    Health,
+    LegalClaimsRequest,
+    PositionRequest,
+    PresetListing,
+    Problem,
+    ResolveClaimsRequest,
+    ScoreRequest,
+)
 from hkcore.server.openapi import openapi_document
 from hkcore.server.problems import PROBLEM, ApiError
 

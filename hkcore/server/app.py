@@ -16,8 +16,15 @@ from starlette.exceptions import HTTPException
 
 from hkcore.errors import HkcoreError
 from hkcore.server.catalog import ServerPresets
-from hkcore.server.limits import (BATCH_TIME_LIMIT, HEAD_TIME_LIMIT, MAX_BATCH_BODY, MAX_BODY, MOST_CONNECTIONS,
-                                  TIME_LIMIT, Limits)
+from hkcore.server.limits import (
+    BATCH_TIME_LIMIT,
+    HEAD_TIME_LIMIT,
+    MAX_BATCH_BODY,
+    MAX_BODY,
+    MOST_CONNECTIONS,
+    TIME_LIMIT,
+    Limits,
+)
 from hkcore.server.openapi import openapi_document
 from hkcore.server.problems import ApiError, answer_problem
 from hkcore.server.routes import batch, claims, health, pages, presets, scoring, tables

@@ -29,7 +29,7 @@ def _problem(description: str) -> dict[str, Any]:
 
 
 #: the error answers of an endpoint that reads a body
-ERRORS: Mapping[int, dict[str, Any]] = MappingProxyType({
+ERRORS: Mapping[int | str, dict[str, Any]] = MappingProxyType({
     400: _problem("a body that is not JSON (or not UTF-8), or not a JSON object"),
     422: _problem("bad input (problem+json naming the field and the value)"),
     413: _problem("the body is larger than the limit"),
@@ -37,7 +37,7 @@ ERRORS: Mapping[int, dict[str, Any]] = MappingProxyType({
 })
 
 
-def problems(**described: str) -> dict[int, dict[str, Any]]:
+def problems(**described: str) -> dict[int | str, dict[str, Any]]:
     """Error answers by status (``problems(_404="...")``), each a ``Problem``."""
     return {int(status.lstrip("_")): _problem(text) for status, text in described.items()}
 

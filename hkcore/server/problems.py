@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
@@ -107,7 +107,8 @@ def where_of(loc: Iterable[Any], kind: Any = None) -> list[str]:
 
 
 #: pydantic's words for a JSON client: a request is JSON, not Python
-_SAID = {"tuple_type": "expected a list", "list_type": "expected a list", "extra_forbidden": "not a field of this request",
+_SAID = {"tuple_type": "expected a list", "list_type": "expected a list",
+         "extra_forbidden": "not a field of this request",
          "bool_type": "expected true or false", "bool_parsing": "expected true or false",
          "int_type": "expected a whole number", "int_parsing": "expected a whole number",
          "string_type": "expected a string", "dict_type": "expected a JSON object",
@@ -171,7 +172,10 @@ def validation_problem(exc: RequestValidationError, content_type: str = JSON) ->
     return ApiError(422, "Bad request", detail, "RequestValidationError", field, plain(value), errors)
 
 
-def guard(prefix: str | None, call: Callable[[], Any], own: frozenset[str] = frozenset()) -> Any:
+_T = TypeVar("_T")
+
+
+def guard(prefix: str | None, call: Callable[[], _T], own: frozenset[str] = frozenset()) -> _T:
     """``call()``, its hkcore error as an ApiError whose field lies under ``prefix`` (unless the
     error names one of ``own``, fields of the request itself)."""
     try:

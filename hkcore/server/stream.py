@@ -61,7 +61,7 @@ def batch_preset(line: bytes, known: ServerPresets) -> Preset:
     except (ValueError, RecursionError) as exc:
         raise ApiError(400, "Bad JSON", f"line 1: not a JSON object ({str(exc)[:200]}); a first line "
                        '{"preset": ...} names the preset of the batch', "BatchHeaderError", "body") from None
-    if not isinstance(data, dict):
+    if not isinstance(data, _Object):  # every JSON object read with pairs_hook is one
         raise ApiError(400, "Bad JSON", "line 1: not a JSON object", "BatchHeaderError", "body")
     for key, values in data.repeated.items():  # the line's own keys (JSON would keep the last of each)
         raise ApiError(422, "Bad request", f"line 1: {shown(key)} given {len(values)} times ({as_json(values)}): "

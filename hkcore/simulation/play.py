@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import reduce
@@ -40,7 +40,8 @@ from hkcore.simulation.summary import (
     Stat,
 )
 from hkcore.summary import resolve
-from hkcore.table.bots import Bot, available_bots, make_bot
+from hkcore.table.bots import Bot, available_bots, builtin_bots, make_bot
+from hkcore.table.fastplay import FAST_BOTS, new_memo, play_efficiency
 from hkcore.table.rotation import Progress, after_hand
 from hkcore.table.start import MAX_SEED, read_start
 from hkcore.table.table import Table
@@ -117,7 +118,8 @@ def _start(ref: str, seed: int, k: int) -> dict[str, Any]:
     return {"event": "start", "preset": ref, "hand": 1, "round": "E", "seed": wall_seed(seed, k)}
 
 
-def simulation_starts(presets: Presets, hands: int, seed: int, first: int = 0) -> Iterator[tuple[int, str, dict[str, Any]]]:
+def simulation_starts(presets: Presets, hands: int, seed: int,
+                      first: int = 0) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """``(wall, preset id, start record)`` of every hand a simulation of
     ``hands`` walls from wall ``first`` deals, as the engine writes the record
     (with ``hands``, ``live`` and ``dead``); the same record serves the four
@@ -304,48 +306,62 @@ def _play(t: Table, seated: list[Bot], detect: bool) -> tuple[int, list[int]]:
 Played = tuple[int, int, int, dict[str, str], Table, int, list[int]]
 
 
+def fast_path(bots: Sequence[str], factories: Mapping[str, Any]) -> bool:
+    """Whether every seat's bot is a built-in one ``hkcore.table.fastplay``
+    plays inside the engine (the same decisions, no prompts)."""
+    builtin = builtin_bots()
+    return all(n in FAST_BOTS and factories.get(n) is builtin[n] for n in bots)
+
+
 def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence[str], seed: int, first: int,
-            hands: int) -> Iterator[Played]:
+            hands: int, fast: bool = True) -> Iterator[Played]:
     """Every hand of the walls, in order (wall, then preset, then rotation):
     ``(wall, preset index, rotation, seat -> bot, the finished table, complete
-    hands declined, the same by seat)``."""
+    hands declined, the same by seat)``. ``fast``: the engine plays the hand
+    itself where every bot allows it (``fast_path``)."""
     like: list[Table | None] = [None] * len(compiled)
     detect = [not c.extra_shapes for c in compiled]
     factories = available_bots()
+    fast = fast and fast_path(bots, factories)
+    memo = new_memo() if fast else None
     for k in range(first, first + hands):
         for i, c in enumerate(compiled):
             p = c.preset
             deal = read_start(_start(refs[i], seed, k), p)  # one wall for the four rotations
             for r in range(ROTATIONS):
                 who = seating(bots, r)
-                seated = [factories[who[s]](p, bot_seed(seed, k, r, s)) for s in SEATS]
                 t = Table.dealt(deal, like=like[i])
                 like[i] = t
-                total, declined = _play(t, seated, detect[i])
+                if fast:
+                    declined = [0, 0, 0, 0]
+                    total = play_efficiency(t, declined, detect=detect[i], memo=memo)
+                else:
+                    seated = [factories[who[s]](p, bot_seed(seed, k, r, s)) for s in SEATS]
+                    total, declined = _play(t, seated, detect[i])
                 yield k, i, r, who, t, total, declined
 
 
-def simulation_logs(presets: Presets, bots: str | Sequence[str], hands: int, seed: int,
-                    first: int = 0) -> Iterator[tuple[int, str, int, dict[str, str], list[dict[str, Any]]]]:
+def simulation_logs(presets: Presets, bots: str | Sequence[str], hands: int, seed: int, first: int = 0, *,
+                    fast: bool = True) -> Iterator[tuple[int, str, int, dict[str, str], list[dict[str, Any]]]]:
     """``(wall, preset id, rotation, seat -> bot, log)`` of every hand
     ``simulate`` plays with the same arguments, in order."""
     check_walls(hands, seed, first)
     refs, compiled = resolve(presets)
     names = _check_bots(bots, compiled[0].preset)
     texts = [_reference(r, c.preset) for r, c in zip(refs, compiled)]
-    for k, i, r, who, t, _, _ in _played(compiled, texts, names, seed, first, hands):
+    for k, i, r, who, t, _, _ in _played(compiled, texts, names, seed, first, hands, fast):
         yield k, compiled[i].preset.id, r, who, t.log
 
 
 def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence[str], seed: int, first: int,
-         hands: int) -> SimulationSummary:
+         hands: int, fast: bool = True) -> SimulationSummary:
     groups = _groups(compiled)
     pair_keys = [(g[x], g[y]) for g in groups for x in range(len(g)) for y in range(x + 1, len(g))]
     tally = _Tally(compiled, bots, pair_keys)
     players = ("p1", "p2", "p3", "p4")
     n = len(compiled)
     wall: list[_Wall] = []
-    for _k, i, r, who, t, total, declined in _played(compiled, refs, bots, seed, first, hands):
+    for _k, i, r, who, t, total, declined in _played(compiled, refs, bots, seed, first, hands, fast):
         if i == 0 and r == 0:  # a new wall
             wall = [_Wall(tally.names) for _ in compiled]
         w = wall[i]
@@ -418,6 +434,7 @@ class Plan:
     refs: tuple[str, ...]        # each preset as its start records name it
     bots: tuple[str, ...]        # the bot at each seat in rotation 0
     seed: int
+    fast: bool = True            # the engine plays the hands itself where the bots allow it
 
 
 def plan(presets: Presets, bots: str | Sequence[str], seed: int) -> Plan:
@@ -434,7 +451,7 @@ def play_walls(plan: Plan, first: int, hands: int) -> SimulationSummary:
     """The summary of walls ``first`` .. ``first + hands - 1`` of ``plan``'s
     simulation (a worker's task: module level, spawn-safe)."""
     check_walls(hands, plan.seed, first)
-    return _run(compile_specs(plan.specs), plan.refs, plan.bots, plan.seed, first, hands)
+    return _run(compile_specs(plan.specs), plan.refs, plan.bots, plan.seed, first, hands, plan.fast)
 
 
 def shards(hands: int, jobs: int, first: int = 0) -> list[tuple[int, int]]:
@@ -458,12 +475,16 @@ def wall_ranges(hands: int, n: int, first: int = 0) -> list[tuple[int, int]]:
 
 
 def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, hands: int = 100, seed: int = 0,
-             jobs: int = 1, first: int = 0) -> SimulationSummary:
+             jobs: int = 1, first: int = 0, fast: bool = True) -> SimulationSummary:
     """Play ``hands`` walls (from wall ``first``) in duplicate under each of
     ``presets`` (default, or ``"all"``: the built-in ones) with ``bots`` (one
     bot name for every seat, or four: E, S, W, N in the first rotation),
     and summarise them. ``jobs``: worker processes, each playing ranges of
-    walls; the summary does not depend on ``jobs``.
+    walls; the summary does not depend on ``jobs``. ``fast``: where every
+    seat's bot is one the engine can play itself (``fast_path``: four
+    ``efficiency`` bots), it plays each hand in one call, making the same
+    decisions; False asks every decision of the bots through ``prompts()``
+    (the same summary, slower).
 
     >>> s = simulate(["hk-classic", "just-cards"], "simple", hands=2, seed=1)
     >>> s.presets["hk-classic"].hands, s.groups
@@ -476,8 +497,8 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, h
     texts = [_reference(r, c.preset) for r, c in zip(refs, compiled)]
     parts = shards(hands, jobs, first)
     if jobs == 1 or len(parts) == 1:
-        return _run(compiled, texts, names, seed, first, hands)
-    the_plan = Plan(specs_for(zip(refs, compiled)), tuple(texts), tuple(names), seed)
+        return _run(compiled, texts, names, seed, first, hands, fast)
+    the_plan = Plan(specs_for(zip(refs, compiled)), tuple(texts), tuple(names), seed, fast)
     import multiprocessing
 
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -488,5 +509,5 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, h
 
 
 
-__all__ = ["MAX_HANDS", "Plan", "bot_seed", "check_walls", "plan", "play_walls", "seating", "shards", "simulate",
-           "simulation_logs", "simulation_starts", "wall_ranges", "wall_seed"]
+__all__ = ["MAX_HANDS", "Plan", "bot_seed", "check_walls", "fast_path", "plan", "play_walls", "seating", "shards",
+           "simulate", "simulation_logs", "simulation_starts", "wall_ranges", "wall_seed"]

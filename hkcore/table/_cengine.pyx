@@ -1,7 +1,7 @@
 # cython: language_level=3, auto_pickle=False
 """The flow of one hand as plain data: the compiled engine.
 
-It mirrors hkcore/table/_pyengine.py (the reference) step for step, on C
+It mirrors hkcore/table/_pyengine/ (the reference) step for step, on C
 arrays; tests hold the two equal. What a win is worth, the settlement and a
 seat's view are asked of the subclass (``hkcore.table.table.Table``) through
 the hooks ``_self_win``, ``_discard_win``, ``_rob_win``, ``_instant_win``,
@@ -12,6 +12,7 @@ from libc.string cimport memset
 from collections.abc import Mapping
 
 from hkcore.core._ccore cimport orphans_shape, standard_shape
+from hkcore.table._cbots cimport AwayMemo, Hand, efficiency_choice
 
 from hkcore.errors import TableError, shown
 from hkcore.table.wall import BONUS as _BONUS, CODES as _CODES, SEATS as _SEATS, legal_text
@@ -105,42 +106,56 @@ cdef tuple BONUS_TEXT = tuple(f'{{"event":"bonus","seat":"{SEATS[s]}","tile":"{C
                               for s in range(4) for b in range(34, 42) for r in range(43))
 
 
-cdef tuple _SUIT_OF = tuple(CODES[i][1] for i in range(42))
-cdef tuple _DIGIT_OF = tuple(CODES[i][0] for i in range(42))
+
+
+cdef char _SUIT_CH[42]
+cdef char _DIGIT_CH[42]
+for _i in range(42):
+    _SUIT_CH[_i] = ord(CODES[_i][1])
+    _DIGIT_CH[_i] = ord(CODES[_i][0])
+
+
+cdef str _counts_text(const int *c, int upto):
+    """Tiles counted by index (``c[0..upto-1]``, each 0..4) in canonical
+    notation, written into a C buffer."""
+    cdef char buf[200]
+    cdef int i, k, n = 0
+    cdef char suit = 0
+    for i in range(upto):
+        if c[i] < 0 or c[i] > 4:
+            return None
+        if c[i]:
+            if _SUIT_CH[i] != suit:
+                if suit:
+                    buf[n] = suit
+                    n += 1
+                suit = _SUIT_CH[i]
+            for k in range(c[i]):
+                buf[n] = _DIGIT_CH[i]
+                n += 1
+    if suit:
+        buf[n] = suit
+        n += 1
+    return buf[:n].decode("ascii")
 
 
 cdef str _canon(const int *c):
-    """34 counts in canonical notation (as ``hkcore.table.wall.canonical``)."""
-    cdef list out = []
-    cdef int i, k
-    cdef str suit = ""
-    for i in range(34):
-        if c[i]:
-            if _SUIT_OF[i] != suit:
-                if suit:
-                    out.append(suit)
-                suit = _SUIT_OF[i]
-            for k in range(c[i]):
-                out.append(_DIGIT_OF[i])
-    if suit:
-        out.append(suit)
-    return "".join(out)
+    """The 34 counts ``c`` in canonical notation."""
+    text = _counts_text(c, 34)
+    return text if text is not None else _wall_canonical([i for i in range(34) for _ in range(c[i])])
 
 
 cdef str _canon_list(const int *tiles, int n):
     """Tile indices 0..41 in canonical notation."""
-    cdef list ordered = sorted([tiles[i] for i in range(n)])
-    cdef list out = []
-    cdef str suit = ""
-    for i in ordered:
-        if _SUIT_OF[i] != suit:
-            if suit:
-                out.append(suit)
-            suit = _SUIT_OF[i]
-        out.append(_DIGIT_OF[i])
-    if suit:
-        out.append(suit)
-    return "".join(out)
+    cdef int cnt[42]
+    cdef int i
+    memset(cnt, 0, sizeof(cnt))
+    for i in range(n):
+        if tiles[i] < 0 or tiles[i] >= 42:
+            return _wall_canonical([tiles[k] for k in range(n)])
+        cnt[tiles[i]] += 1
+    text = _counts_text(cnt, 42)
+    return text if text is not None else _wall_canonical([tiles[k] for k in range(n)])
 
 
 cdef inline str _set_text(int code, int low):
@@ -1012,6 +1027,89 @@ cdef class Engine:
                     self.mkind[s][j] = M_PUNG
                     break
 
+    # ------------------------------------------- the efficiency bots' hand loop
+
+    def play_efficiency(self, bint hide, bint detect, list declined, AwayMemo memo not None):
+        """Play the hand to its end with the efficiency bot in every seat,
+        each decision made here from the engine's own counts (what
+        ``EfficiencyBot`` decides through ``prompts()``, for the first seat
+        still to answer); ``hide``: other seats' concealed kongs are not
+        seen. With ``detect``, count in ``declined`` (by seat) the complete
+        hands not won: a turn's, and another seat's with a discard it was
+        not offered as a win (as hkcore.simulation.play does). Returns their
+        total (the pure twin: ``hkcore.table.fastplay``)."""
+        cdef int j, k, o, s, t, total = 0
+        cdef bint cand[4]
+        while not self.over:
+            s = -1
+            for j in range(self.nasked):
+                if self.answer[self.asked[j]] < 0:
+                    s = self.asked[j]
+                    break
+            if s < 0:
+                raise RuntimeError("no seat to answer in an open hand")
+            if detect and self.phase == TURN and self.code[s][0] != WIN and self._complete(s, self.counts[s]):
+                declined[s] += 1
+                total += 1
+            k = self._efficiency(s, hide, memo)
+            if not (detect and self.code[s][k] == DISCARD):
+                self._step(s, k)
+                continue
+            t = self.atile[s][k]
+            for o in range(4):
+                cand[o] = False
+                if o != s:
+                    self.counts[o][t] += 1
+                    cand[o] = self._complete(o, self.counts[o])
+                    self.counts[o][t] -= 1
+            self._step(s, k)
+            if self.phase == CLAIM:
+                for j in range(self.nasked):
+                    o = self.asked[j]
+                    for k in range(self.ncodes[o]):
+                        if self.code[o][k] == WIN:
+                            cand[o] = False
+            for o in range(4):
+                if cand[o]:
+                    declined[o] += 1
+                    total += 1
+        return total
+
+    cdef int _efficiency(self, int s, bint hide, AwayMemo memo) except -3:
+        """The efficiency bot's choice for ``s`` from what its view shows."""
+        cdef Hand h
+        cdef int i, j, o, low, n
+        cdef int seen[34]
+        for i in range(34):
+            h.c[i] = self.counts[s][i]
+            h.used[i] = 0
+            seen[i] = self.counts[s][i]
+        h.k = self.nmeld[s]
+        h.memo = memo.memo
+        for o in range(4):
+            for j in range(self.nmeld[o]):
+                low = self.mlow[o][j]
+                if self.mkind[o][j] == M_CHOW:
+                    for i in range(low, low + 3):
+                        seen[i] += 1
+                        if o == s:
+                            h.used[i] += 1
+                    continue
+                n = 4 if self.mkind[o][j] == M_KONG else 3
+                if o == s:
+                    h.used[low] += n
+                    seen[low] += n
+                elif not (hide and self.mconc[o][j]):
+                    seen[low] += n
+            for j in range(self.npond[o]):
+                seen[self.pond[o][j]] += 1
+        if self.w_tile >= 0 and (self.phase == CLAIM or self.phase == ROB):
+            seen[self.w_tile] += 1
+        for i in range(34):
+            h.unseen[i] = 4 - seen[i] if seen[i] < 4 else 0
+        return efficiency_choice(&h, self.ncodes[s], self.code[s], self.atile[s],
+                                 self.w_tile if self.phase == CLAIM else -1)
+
 
 def shuffle(list tiles, rng):
     """``tiles`` shuffled in place by Fisher-Yates on ``rng.random()``, as
@@ -1136,4 +1234,16 @@ def deal(shuffled):
 
 def codes(tiles):
     """Tiles written one code each, in the order given (as ``hkcore.table.wall.codes``)."""
-    return "".join([CODES[i] for i in tiles])
+    cdef char buf[320]
+    cdef Py_ssize_t n = 0
+    cdef long t
+    for i in tiles:
+        if type(i) is not int or n > 316:
+            return "".join([CODES[j] for j in tiles])
+        t = i
+        if t < 0 or t >= 42:
+            return "".join([CODES[j] for j in tiles])
+        buf[n] = _DIGIT_CH[t]
+        buf[n + 1] = _SUIT_CH[t]
+        n += 2
+    return buf[:n].decode("ascii")

@@ -77,3 +77,70 @@ def best_discard(counts: list[int], melds: tuple[int, ...], unseen: list[int],
             best = key
     assert best is not None
     return best
+
+
+#: the engine's action codes a prompt's actions are written in (hkcore/table/_pyengine/codes.py; a test holds
+#: them equal)
+PASS, WIN, CONCEALED, ADDED, EXPOSED, PUNG, CHOW, DISCARD = range(8)
+#: the set codes' kinds (``hkcore.core.meld_code``)
+_CHOW_SET, _PUNG_SET, _KONG_SET = 0, 1, 2
+
+
+def choice(counts: list[int], melds: tuple[int, ...], unseen: list[int], codes: list[int], tiles: list[int],
+           offered: int) -> int:
+    """The efficiency bot's choice among a prompt's actions, given as the
+    engine's codes and tiles (``offered``: the tile on offer in a claim
+    window), for concealed ``counts`` beside ``melds`` (set codes) with
+    ``unseen`` copies: what ``hkcore.table.bots.EfficiencyBot`` decides.
+    Always a win when one is offered; the best discard, or a kong of one's
+    own that leaves the hand no further; a claim only when it brings the
+    hand nearer."""
+    for k, code in enumerate(codes):
+        if code == WIN:
+            return k
+    if len(codes) == 1:
+        return 0
+    choices = [tiles[k] for k, code in enumerate(codes) if code == DISCARD]
+    if choices:
+        low, gain_, best = best_discard(counts, melds, unseen, choices)
+        for k, code in enumerate(codes):
+            i = tiles[k]
+            if code == CONCEALED:
+                after_counts = list(counts)
+                after_counts[i] -= 4
+                after_melds = (*melds, _KONG_SET * 34 + i)
+            elif code == ADDED:
+                after_counts = list(counts)
+                after_counts[i] -= 1
+                after_melds = tuple(_KONG_SET * 34 + i if m == _PUNG_SET * 34 + i else m for m in melds)
+            else:
+                continue
+            after = away(after_counts, after_melds)
+            if after < low or (after == low and gain(after_counts, after_melds, unseen, after) >= -gain_):
+                return k
+        return next(k for k, code in enumerate(codes) if code == DISCARD and tiles[k] == best)
+    now = away(counts, melds)
+    best_key: tuple[int, int] | None = None
+    chosen = 0
+    for k, code in enumerate(codes):
+        i = tiles[k]
+        after_counts = list(counts)
+        after_counts[offered] += 1
+        if code in (EXPOSED, PUNG):
+            after_counts[i] -= 4 if code == EXPOSED else 3
+            after_melds = (*melds, (_KONG_SET if code == EXPOSED else _PUNG_SET) * 34 + i)
+        elif code == CHOW:
+            for j in (i, i + 1, i + 2):
+                after_counts[j] -= 1
+            after_melds = (*melds, _CHOW_SET * 34 + i)
+        else:
+            continue
+        if code == EXPOSED:
+            a = away(after_counts, after_melds)
+            key = (a, -gain(after_counts, after_melds, unseen, a))
+        else:
+            a, b, _ = best_discard(after_counts, after_melds, unseen, [j for j in range(34) if after_counts[j]])
+            key = (a, b)
+        if a < now and (best_key is None or key < best_key):
+            best_key, chosen = key, k
+    return chosen

@@ -60,9 +60,11 @@ class Match:
         seats = seating(names, names[0])
         record = {"event": "start", "preset": self._ref, "hand": 1, "round": "E", "seats": seats,
                   "points": points, "seed": seed}
-        shuffle(tile_set(p.bonus_tiles), self._rng)  # hand 1's shuffle: the Table makes the same one
         self._before = Progress(names, 0, 0, tally)
-        self.table = Table(record, p, progress=self._before)
+        # hand 1 as ``Table(record, p)`` deals it (the same shuffle of the same seed), the record made here
+        # and already checked
+        deal = dealt(p, record, shuffle(tile_set(p.bonus_tiles), self._rng))
+        self.table = Table.dealt(deal, progress=self._before)
         self._sync()
 
     @property

@@ -30,6 +30,9 @@ class Deal:
     record: dict[str, Any]
     hands: tuple[tuple[int, ...], ...]
     wall: tuple[int, ...]
+    #: E's last hand tile as ``hands.E`` is written (G15) where the deal knows it without reading the text
+    #: (a seeded deal writes it sorted: the highest), else -1
+    e_last: int = -1
 
 
 def default_seats() -> dict[str, str]:
@@ -152,7 +155,7 @@ def dealt(p: Preset, out: dict[str, Any], shuffled: list[int]) -> Deal:
     out["hands"] = {s: canonical(h) for s, h in zip(SEATS, hands)}
     out["live"] = codes(wall[:len(wall) - reserve])
     out["dead"] = codes(wall[len(wall) - reserve:][::-1])
-    return Deal(p, out, tuple(tuple(h) for h in hands), tuple(wall))
+    return Deal(p, out, tuple(tuple(h) for h in hands), tuple(wall), max([i for i in hands[0] if i < BONUS]))
 
 
 def _explicit(p: Preset, record: Mapping[str, Any], out: dict[str, Any], full: list[int], reserve: int) -> Deal:

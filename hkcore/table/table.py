@@ -20,10 +20,10 @@ from typing import Any
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
-from hkcore.table.engine import Engine
+from hkcore.table.engine import Engine, canonical
 from hkcore.table.rotation import Progress, Tally, after_hand, progress_for, standings
 from hkcore.table.start import Deal, read_start, resolve_preset
-from hkcore.table.wall import BONUS, CODES, SEATS, canonical
+from hkcore.table.wall import BONUS, CODES, SEATS
 from hkcore.tiles import parse_tiles
 
 _ROB = {"none": 0, "added": 1, "added_and_concealed_orphans": 2}
@@ -64,6 +64,7 @@ class Table(Engine):
             self.seats, self.wind, self.hand_no, self.points)
         self.log: list[dict[str, Any]] = [rec]
         self._given_e = rec["hands"]["E"]
+        self._e_last = d.e_last
         same = like is not None and like.preset is p
         self._compiled: CompiledPreset | None = like._compiled if same else None  # type: ignore[union-attr]
         self._codes: tuple[int, ...] = like._codes if same else self._rule_codes()  # type: ignore[union-attr]
@@ -77,7 +78,8 @@ class Table(Engine):
         return (int(r.concealed_kong), int(r.added_kong), int(r.kong_tile == "drawn"), int(r.self_pung),
                 int(r.last_discard == "any"), int(bool(p.claims.get("swap_rule"))),
                 _ROB[p.claims.get("robbing_kong", "added")], int(bool(p.claims.get("multiple_winners"))),
-                int(self.compiled.has_instant), int("thirteen_orphans" in p.shapes), int(bool(self.compiled.extra_shapes)),
+                int(self.compiled.has_instant), int("thirteen_orphans" in p.shapes),
+                int(bool(self.compiled.extra_shapes)),
                 int(r.replacement == "front"))
 
     # ------------------------------------------------------------------ state
@@ -128,6 +130,8 @@ class Table(Engine):
 
     def _g15_tile(self) -> int:
         """G15: the last tile of hands.E as written (a hand tile)."""
+        if self._e_last >= 0:
+            return self._e_last
         return [t.index for t in parse_tiles(self._given_e) if not t.is_bonus][-1]
 
     # ------------------------------------------------------------------ wins

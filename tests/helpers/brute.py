@@ -104,7 +104,7 @@ def readings(counts: list[int], codes: tuple[int, ...] = ()) -> list[tuple[int, 
     for pair, sets in _splits(list(counts), 4 - k, False):
         found.add((pair,) + tuple(sorted(sets)) + tuple(codes))
     if k == 0 and is_thirteen_orphans(counts):
-        pair = [t for t in ORPHAN_TILES if counts[t] == 2][0]
+        pair = next(t for t in ORPHAN_TILES if counts[t] == 2)
         found.add((pair, ORPHANS))
     return sorted(found)
 

@@ -2,7 +2,7 @@
 tests/test_fuzz.py, tests/test_ingest.py and tests/fuzz_long.py."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from hypothesis import strategies as st
 
@@ -86,7 +86,7 @@ class Faulty:
     """One plugin whose pattern, shape, scheme and adjustment answer whatever
     ``answer[0]`` holds (or raise it, when it is an exception)."""
 
-    answer: list[Any] = [0]
+    answer: ClassVar[list[Any]] = [0]
 
     @staticmethod
     def _give() -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -40,6 +41,24 @@ def _commands(folder: Path, have_report: bool) -> list[tuple[str, list[str], lis
     return commands
 
 
+#: where a frame may stand in a traceback of a Ctrl-C that came before any hkcore code ran: Python's start-up
+#: (site, a .pth file's line, an editable install's finder), runpy, the imports at the top of the package and of
+#: the entry point
+_START_UP = re.compile(r'File "(<frozen [^>]+>|<string>|(?![^"]*/hkcore/)[^"]*/python3[^"]*/[^"]+\.py|'
+                       r'[^"]*__editable__[^"]*|'
+                       r'[^"]*hkcore/(__init__|__main__)\.py)", line \d+, in '
+                       r'|File "[^"]*hkcore/console\.py", line \d+, in <module>')
+
+
+def before_hkcore(err: str) -> bool:
+    """``err`` is the traceback of an interrupt that came before any hkcore code ran (the interpreter was
+    still starting, or the package's first imports were loading): every frame in it is of that start-up."""
+    if not err.rstrip().endswith("KeyboardInterrupt"):
+        return False
+    frames = re.findall(r'^\s*File "[^"]*", line \d+, in \S+', err, re.MULTILINE)
+    return bool(frames) and all(_START_UP.search(f) for f in frames)
+
+
 def interrupt_round(rnd: random.Random, folder: Path, tally: Counter[str], have_report: bool,
                     earliest: float = 0.0) -> None:
     """One command, chosen by ``rnd``, interrupted after a random delay (from its first moments, imports
@@ -70,6 +89,9 @@ def interrupt_round(rnd: random.Random, folder: Path, tally: Counter[str], have_
     what = f"{name} interrupted after {delay:.2f} s"
     if code == 0:  # it finished first (the signal came after its end)
         tally[f"interrupt {name}: finished first"] += 1
+        return
+    if (code == -signal.SIGINT and not err) or (code in (1, -signal.SIGINT) and before_hkcore(err)):
+        tally[f"interrupt {name}: in the interpreter's start-up"] += 1
         return
     # ended by the signal itself (-SIGINT) is what a shell shows as 130 too
     if code not in (130, -signal.SIGINT) or err != "hkscore: interrupted\n":

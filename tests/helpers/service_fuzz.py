@@ -50,8 +50,8 @@ def _junk(rnd: random.Random, depth: int = 0) -> Any:
     if kind == 3:
         return [_junk(rnd, depth + 1) for _ in range(rnd.randrange(4))]
     if kind == 4:
-        return {rnd.choice(["hand", "preset", "presets", "visible", "claims", "discard", "x", ""]): _junk(rnd, depth + 1)
-                for _ in range(rnd.randrange(4))}
+        keys = ["hand", "preset", "presets", "visible", "claims", "discard", "x", ""]
+        return {rnd.choice(keys): _junk(rnd, depth + 1) for _ in range(rnd.randrange(4))}
     return rnd.choice([NOTATION, WAITING, HAND, "mistboard", "hk-classic"])
 
 
@@ -99,7 +99,8 @@ def _timed(base: str, path: str, method: str = "POST", body: Any = None, *, raw:
     try:
         status, kind, out = call(base + path, method, body, raw=raw, headers=headers, timeout=10)
     except OSError as exc:
-        raise Failure(f"{method} {path}: {type(exc).__name__}: {exc} for {(body if raw is None else raw)!r:.300}")
+        sent = body if raw is None else raw
+        raise Failure(f"{method} {path}: {type(exc).__name__}: {exc} for {sent!r:.300}") from exc
     return status, kind, out, time.monotonic() - t
 
 
@@ -186,7 +187,8 @@ def service_round(base: str, rnd: random.Random, tally: Counter[str]) -> None:
         if where == "/score":
             status, ctype, _, took = _timed(base, where, body={"hand": NOTATION, "preset": text})
         else:
-            status, ctype, _, took = _timed(base, where, raw=text.encode(), headers={"Content-Type": "application/toml"})
+            status, ctype, _, took = _timed(base, where, raw=text.encode(),
+                                            headers={"Content-Type": "application/toml"})
         if not 400 <= status < 500:
             raise Failure(f"a TOML bomb of {len(text):,} characters to {where}: {status}")
         _expect(f"a TOML bomb to {where}", text[:200], status, ctype, took, 1.0 + SLOW / 2)
@@ -205,7 +207,8 @@ def service_round(base: str, rnd: random.Random, tally: Counter[str]) -> None:
         melds = [{"kind": "pung", "tiles": "111m"}] * rnd.randrange(17, 1800)
         line = json.dumps({"tiles": "55z", "win_tile": "5z", "melds": melds}).encode()
         raw = (line + b"\n") * rnd.randrange(1, 40)
-        status, ctype, out, took = _timed(base, "/score/batch", raw=raw, headers={"Content-Type": "application/x-ndjson"})
+        status, ctype, out, took = _timed(base, "/score/batch", raw=raw,
+                                          headers={"Content-Type": "application/x-ndjson"})
         _expect("a batch of meld bombs", len(raw), status, ctype, took)
         if status == 200 and b"melds; a hand has at most 4" not in out:
             raise Failure(f"a meld bomb line answered {out[:200]!r}")

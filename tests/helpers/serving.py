@@ -62,7 +62,7 @@ def server_process(*args: str, timeout: float = 30.0) -> Iterator[tuple[str, sub
     """``hkscore serve ARGS`` on a free loopback port; yields its base URL and its process."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=HKCORE_HOME + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    log = tempfile.TemporaryFile()
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - the server writes to it until it stops (closed below)
     proc = subprocess.Popen([sys.executable, "-m", "hkcore.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
                              "--log-level", "warning", *args], cwd=tempfile.gettempdir(), env=env,
                             stdout=log, stderr=subprocess.STDOUT)

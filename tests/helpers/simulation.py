@@ -15,9 +15,8 @@ from hkcore.table.start import resolve_preset
 SEATS = ("E", "S", "W", "N")
 
 
-def play_again(presets: Sequence[str], bots: Sequence[str], walls: int, seed: int) -> list[tuple[int, str, int,
-                                                                                                   dict[str, str],
-                                                                                                   list[dict[str, Any]]]]:
+def play_again(presets: Sequence[str], bots: Sequence[str], walls: int,
+               seed: int) -> list[tuple[int, str, int, dict[str, str], list[dict[str, Any]]]]:
     """``(wall, preset, rotation, seat -> bot, log)`` of each hand, played here from the seeds the docs give."""
     out = []
     for k in range(walls):

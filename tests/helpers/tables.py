@@ -92,9 +92,9 @@ def junk_decisions(t: Table, rnd: random.Random, n: int) -> Iterator[Any]:
             d.update({"seat": seat, **a})
         key = rnd.choice(["prompt", "seat", "act", "kind", "tiles", "tile"])
         d[key] = rnd.choice(values + ([number + 1, number - 1] if key == "prompt" else []))
-        if not open_ or d not in [{"prompt": number, "seat": s, **a} for s, a in listed]:
-            if not _legal(d, open_, number):
-                yield d
+        unlisted = not open_ or d not in [{"prompt": number, "seat": s, **a} for s, a in listed]
+        if unlisted and not _legal(d, open_, number):
+            yield d
 
 
 def _legal(d: dict[str, Any], open_: list[dict[str, Any]], number: int) -> bool:

@@ -12,8 +12,7 @@ router = APIRouter(tags=["service"])
 
 def version() -> str:
     """The installed hkcore's version."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
+    from importlib.metadata import PackageNotFoundError, version as installed
 
     try:
         return installed("hkcore")

@@ -1,6 +1,8 @@
 """``GET /presets``, ``GET /presets/{id}`` and ``POST /presets/check``."""
 from __future__ import annotations
 
+from functools import partial
+
 import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -18,7 +20,7 @@ router = APIRouter(tags=["presets"])
 @router.get("/presets", response_model=list[PresetListing])
 def list_presets(known: Known) -> list[PresetListing]:
     """Every preset this server knows: the built-in ones, then its presets folder's."""
-    return [PresetListing(**known.summary(guard(None, lambda pid=pid: known.by_id(pid)))) for pid in known.ids()]
+    return [PresetListing(**known.summary(guard(None, partial(known.by_id, pid)))) for pid in known.ids()]
 
 
 @router.get("/presets/{preset_id}", response_model=None, response_class=RawJSON,

@@ -1,8 +1,10 @@
 """``POST /score``, ``/compare``, ``/analyse`` and ``/position``."""
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import anyio
@@ -14,12 +16,19 @@ from hkcore.comparison import Comparison, compare
 from hkcore.engine import compile_preset, compiled_for
 from hkcore.errors import HkcoreError
 from hkcore.models import Hand, Position
-from hkcore.results import ScoreResult
 from hkcore.preset import Preset
+from hkcore.results import ScoreResult
 from hkcore.server.catalog import Known, ServerPresets, app_presets, is_toml
 from hkcore.server.limits import MOST_PRESETS, Deadline, deadline_of
-from hkcore.server.models import (AnalyseRequest, AnalysisEntry, CompareRequest, PositionRequest, ScoreEntry,
-                                  ScoreRequest, own_fields)
+from hkcore.server.models import (
+    AnalyseRequest,
+    AnalysisEntry,
+    CompareRequest,
+    PositionRequest,
+    ScoreEntry,
+    ScoreRequest,
+    own_fields,
+)
 from hkcore.server.openapi import ERRORS, RawJSON
 from hkcore.server.problems import ApiError, guard
 
@@ -85,7 +94,7 @@ def compare_hand(body: CompareRequest, request: Request, known: Known) -> RawJSO
     if body.presets is None:  # every preset of the server, by id
         for pid in known.ids():
             deadline.check()
-            chosen.append(guard(None, lambda pid=pid: known.by_id(pid)))
+            chosen.append(guard(None, partial(known.by_id, pid)))
             _compiled(chosen[-1])
     else:
         for i, r in enumerate(refs_of(body.presets, "presets")[0]):  # one by one: the deadline can stop them
@@ -97,10 +106,8 @@ def compare_hand(body: CompareRequest, request: Request, known: Known) -> RawJSO
 
 
 def _compiled(preset: Preset) -> None:
-    try:
+    with contextlib.suppress(HkcoreError):  # compare() gives it in the preset's column
         compile_preset(preset)
-    except HkcoreError:
-        pass  # compare() gives it in the preset's column
 
 
 @router.post("/analyse", response_model=Analysis | list[AnalysisEntry], responses={**ERRORS},

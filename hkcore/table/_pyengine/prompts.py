@@ -1,0 +1,114 @@
+"""The open prompt of the pure engine: opening and clearing it, its actions
+as JSON (GAME.md §8.4), and a decision matched against them."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hkcore.errors import TableError, shown
+from hkcore.table._pyengine.codes import (
+    ACTS,
+    CLAIM,
+    DISCARD,
+    KINDS,
+    OVER,
+    PASS,
+    PHASES,
+    ROB,
+    WIN,
+    set_text,
+)
+from hkcore.table._pyengine.state import EngineState
+from hkcore.table.wall import CODES, SEATS, legal_text
+
+
+class Prompts(EngineState):
+    """Who is asked now and what they may do."""
+
+    def _open(self, phase: int) -> None:
+        self.prompt_no += 1
+        self.phase = phase
+        self.answer = [-1, -1, -1, -1]
+
+    def _clear(self) -> None:
+        for s in self.asked:
+            self.codes[s] = []
+            self.tiles[s] = []
+            self.payload[s] = []
+            self.forbid[s] = []
+        self.asked = []
+
+    def finish(self) -> None:
+        """The hand is over: nothing more is asked."""
+        self._clear()
+        self.over = True
+        self.phase = OVER
+
+    def _add(self, s: int, code: int, tile: int, payload: Any = None, forbid: tuple[int, ...] = ()) -> None:
+        self.codes[s].append(code)
+        self.tiles[s].append(tile)
+        self.payload[s].append(payload)
+        self.forbid[s].append(forbid)
+
+    def action(self, s: int, k: int) -> dict[str, Any]:
+        """Action ``k`` of seat ``s``'s open prompt, as JSON."""
+        code = self.codes[s][k]
+        if code == WIN:
+            return dict(self.payload[s][k][0])
+        if code == PASS:
+            return {"act": "pass"}
+        if code == DISCARD:
+            return {"act": "discard", "tile": CODES[self.tiles[s][k]]}
+        out: dict[str, Any] = {"act": ACTS[code]}
+        if KINDS[code] is not None:
+            out["kind"] = KINDS[code]
+        out["tiles"] = set_text(code, self.tiles[s][k])
+        return out
+
+    def prompts(self, views: bool = True) -> list[dict[str, Any]]:
+        """The prompts open now, one per seat still to answer (``[]`` once the
+        hand is over): GAME.md §8.4's JSON, each with the seat's ``view``
+        (left out with ``views=False``, for a player that needs none)."""
+        out = []
+        phase = PHASES[self.phase]
+        for s in self.asked:
+            if self.answer[s] >= 0:
+                continue
+            p: dict[str, Any] = {"prompt": self.prompt_no, "seat": SEATS[s], "phase": phase}
+            if self.w_tile >= 0 and self.phase in (CLAIM, ROB):
+                p["tile"] = CODES[self.w_tile]
+                p["from"] = SEATS[self.w_from]
+            p["actions"] = [self.action(s, k) for k in range(len(self.codes[s]))]
+            if views:
+                p["view"] = self.view(SEATS[s])
+            out.append(p)
+        return out
+
+
+    def _match(self, decision: Any) -> tuple[int, int]:
+        if not isinstance(decision, Mapping):
+            raise TableError(f"decision: a JSON object, not {shown(decision)}", "decision", decision)
+        if self.over:
+            raise TableError("prompt: the hand is over; nothing is asked", "prompt", decision.get("prompt"))
+        n = decision.get("prompt")
+        if type(n) is not int or n != self.prompt_no:
+            raise TableError(f"prompt = {shown(n)}: not the open prompt ({self.prompt_no})", "prompt", n)
+        seat = decision.get("seat")
+        s = SEATS.index(seat) if isinstance(seat, str) and seat in SEATS else -1
+        if s not in self.asked or self.answer[s] >= 0:
+            asked = ", ".join(SEATS[x] for x in self.asked if self.answer[x] < 0)
+            raise TableError(f"seat = {shown(seat)}: not asked in prompt {n} (asked: {asked})", "seat", seat)
+        act = decision.get("act")
+        actions = [self.action(s, k) for k in range(len(self.codes[s]))]
+        same = [k for k, a in enumerate(actions) if a["act"] == act]
+        if not same:
+            raise TableError(f"act = {shown(act)}: not legal for {seat} (legal: {legal_text(actions)})", "act", act)
+        for name in ("kind", "tiles", "tile"):
+            wanted = [k for k in same if actions[k].get(name) == decision.get(name)]
+            if not wanted:
+                value = decision.get(name)
+                raise TableError(f"{name} = {shown(value)}: {act} not legal for {seat} with it (legal: "
+                                 f"{legal_text(actions)})", name, value)
+            same = wanted
+        return s, same[0]
+

@@ -1,0 +1,204 @@
+"""The values of a hand in play (the pure engine's state), what may be read
+of them, their copy for a pickle, the log, and the hooks the table answers."""
+from __future__ import annotations
+
+from typing import Any
+
+from hkcore import core
+from hkcore.table._pyengine.codes import (
+    DEAL,
+    M_CHOW,
+    M_KONG,
+    M_PUNG,
+    MELD_KIND,
+    TURN,
+)
+from hkcore.table.wall import BONUS, CODES, SEATS, canonical
+
+
+class EngineState:
+    """The state of a hand in play, its accessors and the subclass's hooks."""
+
+    #: the records of the hand so far (the subclass begins it with the start record)
+    log: list[dict[str, Any]]
+
+    def _setup(self, hands: list[list[int]], wall: list[int], reserve: int, rules: tuple[int, ...]) -> None:
+        """``rules``: concealed_kong, added_kong, kong_tile drawn, self_pung,
+        last_discard any, swap_rule, robbing (0 none, 1 added, 2 and
+        concealed orphans), multiple_winners, has_instant, thirteen orphans,
+        extra shapes."""
+        (self._r_concealed, self._r_added, self._r_drawn_only, self._r_self_pung, self._r_last_any, self._r_swap,
+         self._r_rob, self._r_many, self._r_instant, self._r_orphans, self._r_extra, self._r_front) = rules
+        #: beside each record of the log, its JSON line where the engine made one (here: none of its own)
+        if getattr(self, "texts", None) is None or len(self.texts) != len(self.log):
+            self.texts: list[str | None] = [None] * len(self.log)
+        self.counts = [[0] * 34 for _ in range(4)]
+        self.melds: list[list[list[int]]] = [[], [], [], []]  # [kind, low, source (-1), concealed]
+        self.bonus: list[list[int]] = [[], [], [], []]
+        self.ponds: list[list[int]] = [[], [], [], []]
+        self.wall = list(wall)
+        self.front = 0
+        self.back = len(self.wall)
+        self.from_back = 0
+        self.reserve = reserve
+        self.prompt_no = 0
+        self.phase = DEAL
+        self.turn = 0
+        self.drawn = -1
+        self.by_kong = False
+        self.kongs = 0
+        self.declared = False
+        self.e_first = True
+        self.draws = [0, 0, 0, 0]
+        self.discards = 0
+        self.instant_due = [False] * 4
+        self.last_dealt = -1
+        self.over = False
+        # the open prompt: per seat asked, its actions as (code, tile) and, for a win, its payload
+        self.asked: list[int] = []
+        self.codes: list[list[int]] = [[], [], [], []]
+        self.tiles: list[list[int]] = [[], [], [], []]
+        self.payload: list[list[Any]] = [[], [], [], []]
+        self.forbid: list[list[tuple[int, ...]]] = [[], [], [], []]
+        self.answer = [-1, -1, -1, -1]
+        self.w_tile = -1
+        self.w_from = -1
+        self.w_after = 0
+        self.w_concealed = False
+        for s in range(4):
+            for i in hands[s]:
+                if i >= BONUS:
+                    self.bonus[s].append(i)
+                else:
+                    self.counts[s][i] += 1
+
+    # ------------------------------------------------------------ accessors
+
+    def live_left(self) -> int:
+        """Tiles live draws may still take."""
+        return max(0, self.back - self.front - max(0, self.reserve - self.from_back))
+
+    def wall_left(self) -> int:
+        """Tiles left in the wall, the dead wall's included."""
+        return self.back - self.front
+
+    def melds_json(self, s: int, hide: bool = False) -> list[dict[str, Any]]:
+        """``s``'s declared sets as hand JSON (a concealed kong's tiles null with ``hide``)."""
+        out = []
+        for kind, low, source, concealed in self.melds[s]:
+            tiles = (low, low + 1, low + 2) if kind == M_CHOW else (low,) * (4 if kind == M_KONG else 3)
+            m: dict[str, Any] = {"kind": MELD_KIND[kind], "tiles": None if hide and concealed else canonical(tiles)}
+            if concealed:
+                m["concealed"] = True
+            elif source >= 0:
+                m["from"] = SEATS[source]
+            out.append(m)
+        return out
+
+    def seen(self, s: int, hide: bool) -> tuple[Any, ...]:
+        """What seat ``s`` sees of the hand: its concealed tiles less the tile
+        just drawn, that tile (or None), then by seat the declared sets (a
+        concealed kong's tiles null with ``hide``, but for ``s``'s own), the
+        bonus tiles, the ponds and how many tiles each holds."""
+        counts = list(self.counts[s])
+        drawn = self.drawn if (s == self.turn and self.phase == TURN and self.drawn >= 0
+                               and not (s == 0 and self.e_first)) else -1
+        if drawn >= 0:
+            counts[drawn] -= 1
+        return (canonical([i for i in range(34) for _ in range(counts[i])]), None if drawn < 0 else CODES[drawn],
+                {SEATS[o]: self.melds_json(o, hide and o != s) for o in range(4)},
+                {SEATS[o]: canonical(self.bonus[o]) for o in range(4)},
+                {SEATS[o]: "".join(CODES[i] for i in self.ponds[o]) for o in range(4)},
+                {SEATS[o]: sum(self.counts[o]) for o in range(4)})
+
+    def counts_of(self, s: int) -> list[int]:
+        """A copy of ``s``'s 34 counts of concealed tiles."""
+        return list(self.counts[s])
+
+    def bonus_of(self, s: int) -> list[int]:
+        """The bonus tiles ``s`` has set aside, in order."""
+        return list(self.bonus[s])
+
+    def pond_of(self, s: int) -> list[int]:
+        """``s``'s discards not claimed, in order."""
+        return list(self.ponds[s])
+
+    def draws_of(self, s: int) -> int:
+        """How many live draws ``s`` has made."""
+        return self.draws[s]
+
+    def instant_is_due(self, s: int) -> bool:
+        """Whether an instant bonus win is to be offered at ``s``'s next decision."""
+        return self.instant_due[s]
+
+    def winning_shape(self, s: int, counts: list[int]) -> bool:
+        """Whether ``counts`` (with ``s``'s sets) is a winning shape; always
+        True under a preset with shapes the core does not know (the scorer decides)."""
+        return True if self._r_extra else self._complete(s, counts)
+
+    def give(self, s: int, tile: int, pond: int) -> None:
+        """The winning tile goes to ``s``: out of ``pond``'s pond (-1: not from a pond)."""
+        self.counts[s][tile] += 1
+        if pond >= 0:
+            self.ponds[pond].pop()
+
+    def engine_state(self) -> tuple[Any, ...]:
+        """Every value of the engine, for a copy or a pickle."""
+        return tuple(getattr(self, name) for name in STATE)
+
+    def load_engine_state(self, state: tuple[Any, ...]) -> None:
+        import copy
+        for name, value in zip(STATE, copy.deepcopy(state)):
+            setattr(self, name, value)
+
+    def _has_pung(self, s: int, i: int) -> bool:
+        return any(m[0] == M_PUNG and m[1] == i for m in self.melds[s])
+
+    def _complete(self, s: int, counts: list[int]) -> bool:
+        """The standard shape, or thirteen orphans where the preset has it (the core's question)."""
+        return core.complete_of_counts(counts, (), len(self.melds[s]),
+                                       core.STANDARD_AND_ORPHANS if self._r_orphans else core.STANDARD_ONLY)
+
+    # --------------------------------------------------------------- hooks
+
+    def _emit(self, record: dict[str, Any]) -> None:
+        self.log.append(record)
+        self.texts.append(None)
+
+    def emit(self, record: dict[str, Any], text: str | None = None) -> None:
+        """Append a record the engine does not write itself, with its JSON
+        line if the caller has made it (else it is made when written)."""
+        self.log.append(record)
+        self.texts.append(text)
+
+    def _self_win(self, s: int) -> Any:  # pragma: no cover - the subclass scores wins
+        raise NotImplementedError
+
+    def _discard_win(self, o: int, i: int, frm: int, last: bool, first: bool) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def _rob_win(self, o: int, i: int, frm: int, concealed: bool) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def _instant_win(self, s: int) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def _win(self, winners: list[tuple[int, Any]]) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _exhausted(self) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def view(self, seat: str) -> dict[str, Any]:  # pragma: no cover - the subclass says what a seat sees
+        raise NotImplementedError
+
+    def _g15_tile(self) -> int:  # pragma: no cover - the subclass knows the record
+        raise NotImplementedError
+
+
+#: the names of every value of the engine, in the order ``engine_state`` gives them
+STATE = ("_r_concealed", "_r_added", "_r_drawn_only", "_r_self_pung", "_r_last_any", "_r_swap", "_r_rob", "_r_many",
+         "_r_instant", "_r_orphans", "_r_extra", "_r_front", "counts", "melds", "bonus", "ponds", "wall", "front",
+         "back", "from_back", "reserve", "prompt_no", "phase", "turn", "drawn", "by_kong", "kongs", "declared",
+         "e_first", "draws", "discards", "instant_due", "last_dealt", "over", "asked", "codes", "tiles", "payload",
+         "forbid", "answer", "w_tile", "w_from", "w_after", "w_concealed")

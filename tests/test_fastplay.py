@@ -1,0 +1,221 @@
+"""Four efficiency bots played inside the engine (hkcore.table.fastplay, the
+compiled Engine.play_efficiency): the very decisions EfficiencyBot makes
+through prompts() and submit(), the same logs and the same simulation
+summary, on the compiled engine and on the pure one."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from hkcore import core
+from hkcore.preset import builtin_ids
+from hkcore.simulation import fast_path, play, simulate, simulation_logs
+from hkcore.table import Table, _pybots, fastplay
+from hkcore.table._pyengine import codes as _pyengine
+from hkcore.table.bots import EfficiencyBot, RandomBot, available_bots
+from hkcore.table.wall import CODES
+
+try:
+    from hkcore.table import _cbots
+except ImportError:  # pragma: no cover - a build without the compiled bots
+    _cbots = None
+
+needs_compiled = pytest.mark.skipif(_cbots is None, reason="the compiled bots are not built")
+
+PRESETS = builtin_ids()
+#: walls per comparison: fewer on the pure core, whose tiles away are slow
+WALLS = 3 if core.IMPLEMENTATION == "cython" else 1
+
+
+def test_the_choice_reads_the_engines_action_codes() -> None:
+    assert (_pybots.PASS, _pybots.WIN, _pybots.CONCEALED, _pybots.ADDED, _pybots.EXPOSED, _pybots.PUNG,
+            _pybots.CHOW, _pybots.DISCARD) == (_pyengine.PASS, _pyengine.WIN, _pyengine.CONCEALED, _pyengine.ADDED,
+                                               _pyengine.EXPOSED, _pyengine.PUNG, _pyengine.CHOW, _pyengine.DISCARD)
+
+
+def _unseen(t: Table, s: int) -> list[int]:
+    """4 less what seat ``s``'s prompt shows of each tile, read off its view (as bots.Position does)."""
+    seen = [0] * 34
+    p = next(p for p in t.prompts() if p["seat"] == "ESWN"[s])
+    v = p["view"]
+    for text in [v["tiles"], v["drawn"] or "", p.get("tile") or "", *v["ponds"].values(),
+                 *(m["tiles"] or "" for ms in v["melds"].values() for m in ms)]:
+        _pybots.add_counts(text, seen)
+    return [max(0, 4 - n) for n in seen]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_each_choice_is_the_bots_decision_through_its_prompt(preset: str) -> None:
+    """At every prompt of hands played by EfficiencyBot, the choice made from
+    the engine's values (both twins) is the action the bot submits."""
+    bot = EfficiencyBot(None, 0)  # type: ignore[arg-type]
+    checked = 0
+    for seed in range(WALLS):
+        t = Table({"event": "start", "preset": preset, "seed": seed})
+        while not t.over:
+            p = t.prompts()[0]
+            s = "ESWN".index(p["seat"])
+            d = bot.decide(p)
+            k = next(j for j, a in enumerate(p["actions"]) if {"prompt": p["prompt"], "seat": p["seat"], **a} == d)
+            melds = tuple(core.meld_code(m["tiles"]) for m in p["view"]["melds"][p["seat"]])
+            counts = t.counts_of(s)
+            codes, tiles = _codes(p)
+            offered = CODES.index(p["tile"]) if p["phase"] == "claim" else -1
+            unseen = _unseen(t, s)
+            assert _pybots.choice(list(counts), melds, unseen, codes, tiles, offered) == k, p
+            if _cbots is not None:
+                assert _cbots.choice(list(counts), melds, unseen, codes, tiles, offered, _cbots.AwayMemo()) == k, p
+            checked += 1
+            t.submit(d)
+    assert checked > 20 * WALLS
+
+
+def _codes(p: dict) -> tuple[list[int], list[int]]:
+    """A prompt's actions as the engine's codes and tiles (a set by its lowest tile)."""
+    codes, tiles = [], []
+    for a in p["actions"]:
+        act, kind = a["act"], a.get("kind")
+        code = {"pass": _pybots.PASS, "win": _pybots.WIN, "discard": _pybots.DISCARD, "chow": _pybots.CHOW,
+                "pung": _pybots.PUNG}.get(act)
+        if act == "kong":
+            code = {"concealed": _pybots.CONCEALED, "added": _pybots.ADDED, "exposed": _pybots.EXPOSED}[kind]
+        if act == "pung" and p["phase"] == "turn":
+            code = _pyengine.SELF_PUNG
+        assert code is not None, a
+        text = a.get("tile") or a.get("tiles")
+        tiles.append(-1 if text is None else min(i for i in range(34) if CODES[i] in _split(text)))
+        codes.append(code)
+    return codes, tiles
+
+
+def _split(text: str) -> set[str]:
+    out, digits = set(), ""
+    for ch in text:
+        if ch.isdigit():
+            digits += ch
+        else:
+            out |= {d + ch for d in digits}
+            digits = ""
+    return out
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_hands_played_inside_the_engine_are_those_played_through_prompts(preset: str) -> None:
+    """Every record of every hand (4 rotations of each wall, two seeds) is the same either way."""
+    for seed in (1, 9)[:WALLS]:
+        fast = list(simulation_logs([preset], "efficiency", WALLS, seed, fast=True))
+        slow = list(simulation_logs([preset], "efficiency", WALLS, seed, fast=False))
+        assert len(fast) == len(slow) == 4 * WALLS
+        for a, b in zip(fast, slow):
+            assert a == b
+
+
+def test_the_summary_and_the_hands_declined_are_the_same_either_way() -> None:
+    fast = simulate("all", "efficiency", hands=WALLS, seed=4)
+    slow = simulate("all", "efficiency", hands=WALLS, seed=4, fast=False)
+    assert fast == slow
+    assert fast.model_dump() == slow.model_dump()
+    assert sum(p.declined for p in fast.presets.values()) > 0  # the count is exercised, not trivially 0
+
+
+def test_a_table_played_alone_declines_what_the_simulation_counts() -> None:
+    """``play_efficiency`` on one table counts the complete hands declined as hkcore.simulation.play does."""
+    for seed in range(2 * WALLS):
+        a = Table({"event": "start", "preset": "playingcards-io", "seed": seed})
+        b = Table({"event": "start", "preset": "playingcards-io", "seed": seed})
+        declined = [0, 0, 0, 0]
+        total = fastplay.play_efficiency(a, declined, memo=fastplay.new_memo())
+        expected = play._play(b, [EfficiencyBot(b.preset, 0) for _ in range(4)], True)
+        assert (total, declined) == expected
+        assert a.log == b.log
+
+
+def test_only_four_built_in_efficiency_bots_take_the_fast_path() -> None:
+    factories = available_bots()
+    assert fast_path(["efficiency"] * 4, factories)
+    assert not fast_path(["efficiency", "efficiency", "efficiency", "random"], factories)
+    assert not fast_path(["value"] * 4, factories)
+    assert not fast_path(["efficiency"] * 4, {**factories, "efficiency": RandomBot})
+
+
+@st.composite
+def hands(draw: st.DrawFn) -> tuple[list[int], tuple[int, ...]]:
+    """13 - 3k or 14 - 3k concealed tiles beside k declared sets, no tile more than 4 times."""
+    k = draw(st.integers(0, 4))
+    used = [0] * 34
+    melds = []
+    for _ in range(k):
+        kind = draw(st.integers(0, 2))
+        t = draw(st.integers(0, 26 if kind == 0 else 33).filter(lambda t, kind=kind: kind or t % 9 < 7))
+        span = [t, t + 1, t + 2] if kind == 0 else [t] * (3 + (kind == 2))
+        if any(used[x] + span.count(x) > 4 for x in span):
+            continue
+        for x in span:
+            used[x] += 1
+        melds.append(kind * 34 + t)
+    counts = [0] * 34
+    n = 13 + draw(st.integers(0, 1)) - 3 * len(melds)
+    while sum(counts) < n:
+        t = draw(st.integers(0, 33))
+        if counts[t] + used[t] < 4:
+            counts[t] += 1
+    return counts, tuple(melds)
+
+
+@needs_compiled
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
+@given(st.lists(hands(), min_size=1, max_size=6))
+def test_a_memo_kept_across_hands_changes_no_tiles_away(seq: list[tuple[list[int], tuple[int, ...]]]) -> None:
+    memo = _cbots.AwayMemo()
+    for counts, melds in seq + seq:  # the second time round, the memo answers
+        assert memo.away(counts, melds) == core.tiles_away_of_counts(counts, melds, len(melds))
+
+
+@needs_compiled
+def test_the_memo_answers_suits_the_declared_sets_draw_on() -> None:
+    """2m2m2m 3m3m3m 1z1z 2z2z beside a declared kong of 1m: no 1m is left, so
+    no chow 123m; two pungs, and one pair must become a pung: waiting (0),
+    asked twice (the second answer from the memo)."""
+    memo = _cbots.AwayMemo()
+    counts = [0] * 34
+    for i, n in ((1, 3), (2, 3), (27, 2), (28, 2)):
+        counts[i] = n
+    melds = (2 * 34 + 0,)
+    assert memo.away(counts, melds) == memo.away(counts, melds) == 0
+    counts[1], counts[3] = 2, 1  # 2m2m 3m3m3m 4m: 234m, 333m... 2m2m3m3m4m: a pair and a run: one 1z/2z pung short
+    assert memo.away(counts, melds) == memo.away(counts, melds) == 1
+
+
+def test_what_is_not_a_table_or_four_counts_is_refused_by_name() -> None:
+    from hkcore.errors import TableError
+
+    t = Table({"event": "start", "preset": "hk-classic", "seed": 1})
+    with pytest.raises(TableError) as e:
+        fastplay.play_efficiency(t, [0, 0, 0])
+    assert e.value.field == "declined"
+    with pytest.raises(TableError) as e:
+        fastplay.play_efficiency("table", [0, 0, 0, 0])  # type: ignore[arg-type]
+    assert e.value.field == "table"
+    assert t.log[-1]["event"] != "end_hand"  # nothing was played
+
+
+@needs_compiled
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
+@given(hands(), st.data())
+def test_every_swap_costs_what_the_core_says(hand: tuple[list[int], tuple[int, ...]], data: st.DataObject) -> None:
+    """Tiles away of the hand less one tile and plus another, all pairs at once, as the core counts each."""
+    counts, melds = hand
+    held = [i for i in range(34) if counts[i]]
+    minus = data.draw(st.lists(st.sampled_from(held), max_size=5, unique=True))
+    plus = data.draw(st.lists(st.integers(0, 33), max_size=12, unique=True))
+    memo = _cbots.AwayMemo()
+    found = _cbots.away_after_swaps(counts, melds, minus, plus, memo)
+    for i in minus:
+        for j in plus:
+            after = list(counts)
+            after[i] -= 1
+            after[j] += 1
+            if after[j] > 4:
+                assert (i, j) not in found
+                continue
+            assert found[(i, j)] == core.tiles_away_of_counts(after, melds, len(melds)), (i, j)
