@@ -266,7 +266,8 @@ def client_main(args: argparse.Namespace) -> int:
 def one_round(port: int, args: argparse.Namespace, seed: int) -> tuple[Round, dict[str, float]]:
     """A round: the two client processes at once; what they measured, and each one's CPU seconds."""
     common = [sys.executable, str(Path(__file__).resolve()), "--port", str(port), "--seconds", str(args.seconds),
-              "--bots", str(args.bots), "--people", str(args.people), "--think", str(args.think), "--poll", str(args.poll),
+              "--bots", str(args.bots), "--people", str(args.people), "--think", str(args.think),
+              "--poll", str(args.poll),
               "--seed", str(seed)]
     procs = {role: subprocess.Popen([*common, "--role", role], stdout=subprocess.PIPE) for role in ("bots", "people")}
     out = Round()
@@ -336,7 +337,8 @@ def render(meta: dict[str, Any], rounds: list[dict[str, Any]], runs: list[dict[s
         f"One `hkscore serve` worker on 127.0.0.1 (`--table-idle {meta['idle']:g}`, bot share {share}), "
         f"{meta['runs']} run(s), each on a fresh server, of {meta['rounds']} rounds of {meta['seconds']:g} s: "
         f"{meta['bots']} slots each keeping a table of four bots going (one hand, the built-in presets in turn; "
-        f"a new table once its log is there, asked for every {meta['poll']:g} s) and {meta['people']} people, each at a table "
+        f"a new table once its log is there, asked for every {meta['poll']:g} s) and {meta['people']} people, "
+        "each at a table "
         f"with three `efficiency` bots, playing over the table's WebSocket with a think time of "
         f"{meta['think']:g} s (0.5 to 1.5 times) before each decision. Latency: from a person's decision sent "
         "to the state that follows it (the bots' answers included). The bot slots and the people are two "
@@ -406,7 +408,8 @@ def one_run(args: argparse.Namespace, run: int, rounds: list[dict[str, Any]]) ->
                        "expiry_wait_s": waited}
             bl.log(f"  p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms, CPU server {cpu_server:.1f} s, "
                    f"clients {figures['cpu_bots_client']:.1f} + {figures['cpu_people_client']:.1f} s, lag p99 "
-                   f"{figures['lag_p99_ms']:.1f} ms (bots' {figures['lag_bots_p99_ms']:.0f} ms), RSS {rss_end:.0f} -> {rss_expired:.0f} MiB "
+                   f"{figures['lag_p99_ms']:.1f} ms (bots' {figures['lag_bots_p99_ms']:.0f} ms), "
+                   f"RSS {rss_end:.0f} -> {rss_expired:.0f} MiB "
                    f"(expired after {waited:.0f} s)")
             mine.append(figures)
     finally:
