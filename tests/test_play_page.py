@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from helpers.browser import ARTIFACTS, CHROMIUM, colours, why_not
-from helpers.serving import call, running
 
 import hkcore
+from helpers.browser import ARTIFACTS, CHROMIUM, colours, why_not
+from helpers.serving import call, running
 from hkcore.tiles import SEATS
 
 pytestmark = pytest.mark.skipif(why_not() is not None, reason=str(why_not()))
@@ -180,7 +180,8 @@ def _shown_result(page: Any) -> dict[str, Any]:
         winner: w.dataset.winner, value: Number(w.dataset.value),
         patterns: [...w.querySelectorAll('[data-pattern]')].map((r) => [r.dataset.pattern,
             Number(r.querySelector('.n').textContent), r.querySelector('.zh').textContent])}))""")
-    pays = dict(page.eval_on_selector_all("#result [data-pay]", "ds => ds.map((d) => [d.dataset.seat, Number(d.dataset.pay)])"))
+    pays = dict(page.eval_on_selector_all("#result [data-pay]",
+                                          "ds => ds.map((d) => [d.dataset.seat, Number(d.dataset.pay)])"))
     return {"result": page.get_attribute("#result", "data-result"), "wins": wins, "pays": pays}
 
 
@@ -429,7 +430,8 @@ def test_a_person_wins_by_the_advice(browser: Any, url: str) -> None:
             elif best:
                 if page.get_attribute(".hand-row .picked", "data-hand-tile") != best[0]:
                     page.click(f'.hand-row [data-hand-tile="{best[0]}"] >> nth=-1')
-                state = json.loads(call(f"{url}/tables/{table}?seat=E", headers={"Authorization": f"Bearer {token}"})[2])
+                state = json.loads(call(f"{url}/tables/{table}?seat=E",
+                                        headers={"Authorization": f"Bearer {token}"})[2])
                 waits = state["advice"]["discards"][0]["waits"]
                 text = page.inner_text("#status")
                 assert f"discard {best[0]}: waiting on" in text

@@ -12,6 +12,7 @@ share of the worker's time (``bot_share``), so that a person never waits behind 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import secrets
@@ -339,10 +340,8 @@ class LiveTable:
         if timer is None or timer.prompt != prompt or self.closed:
             return
         del self.timers[home]
-        try:
+        with contextlib.suppress(TableError):  # the window closed without this seat: nothing to pass
             self._submit({"prompt": prompt, "seat": seat, "act": "pass"})
-        except TableError:  # pragma: no cover - the window closed without this seat: nothing to pass
-            pass
         self.after_change()
 
     def notify(self) -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 from typing import Annotated, Any
@@ -16,8 +17,17 @@ from hkcore.server.catalog import ServerPresets, app_presets, is_toml
 from hkcore.server.models import BotListing, TableCreated, TableDecision, TableRequest, TableSeat, TableState
 from hkcore.server.openapi import ERRORS, NDJSON, RawJSON, problems
 from hkcore.server.problems import ApiError, guard
-from hkcore.server.tables import (HELLO_SECONDS, HUMAN, MAX_MESSAGE, MOST_SOCKETS, Listener, LiveTable,
-                                  TableRegistry, bearer, record_preset)
+from hkcore.server.tables import (
+    HELLO_SECONDS,
+    HUMAN,
+    MAX_MESSAGE,
+    MOST_SOCKETS,
+    Listener,
+    LiveTable,
+    TableRegistry,
+    bearer,
+    record_preset,
+)
 from hkcore.table.start import MAX_SEED
 from hkcore.tiles import SEATS
 
@@ -258,7 +268,5 @@ async def _send(ws: WebSocket, live: LiveTable, listener: Listener) -> None:
 
 
 async def _close(ws: WebSocket, code: int) -> None:
-    try:
+    with contextlib.suppress(RuntimeError, WebSocketDisconnect):
         await ws.close(code)
-    except (RuntimeError, WebSocketDisconnect):
-        pass
