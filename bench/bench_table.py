@@ -532,8 +532,9 @@ def section(d: dict[str, Any]) -> str:
         f"wall-clock figures, "
         f"the same work per CPU-second of the processes timed (less disturbed by the other work on the "
         f"machine: an idle machine gives about the same figures both ways). A hand is counted "
-        f"from its deal to its end (a win or a draw). Each measurement takes ≥ {d['seconds_per_measurement']:g} "
-        f"CPU-s (sized from a calibration run): hkcore {n:,} hands per run ({d['decision_hands']:,} in the "
+        f"from its deal to its end (a win or a draw). Each measurement is sized for "
+        f"{d['seconds_per_measurement']:g} CPU-s at the rate of a first, cold calibration run (the warm runs "
+        f"take less): hkcore {n:,} hands per run ({d['decision_hands']:,} in the "
         f"`Table` loop), RiichiEnv {d['peer_hands']:,}."),
         "",
         "| measurement | hands/s (median) | min–max | hands per CPU-s | target | met? |",
@@ -759,7 +760,7 @@ def bots_section(b: dict[str, Any]) -> list[str]:
     ]
     lines = [
         "",
-        (f"Bots (issue 25), measured {b['date']} on the **shared** machine (other helpers' work running; load "
+        (f"Bots (issue 25), measured {b['date']} on the 2-core machine, which other work may share (load "
          f"average {', '.join(f'{x:.1f}' for x in b['loadavg'])} when done): preset `{b['preset']}`, seed "
          f"{b['seed']}, {b['walls']} walls × 4 rotations ({4 * b['walls']:,} hands) for efficiency, "
          f"{b['value_walls']} walls for value, {b['peer_hands']:,} RiichiEnv hands; {b['repeats']} repetitions "
