@@ -7,6 +7,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from helpers.strategies import counts_beside_sets
 from hkcore.table import _pybots
 
 try:
@@ -20,27 +21,10 @@ needs_compiled = pytest.mark.skipif(_cbots is None, reason="the compiled bots ar
 @st.composite
 def hands(draw: st.DrawFn) -> tuple[list[int], tuple[int, ...], list[int]]:
     """14 - 3k concealed tiles beside k declared sets (chows, pungs, kongs), no tile more than 4 times."""
-    k = draw(st.integers(0, 4))
-    used = [0] * 34
-    melds = []
-    for _ in range(k):
-        kind = draw(st.integers(0, 2))
-        t = draw(st.integers(0, 26 if kind == 0 else 33).filter(lambda t, kind=kind: kind or t % 9 < 7))
-        span = [t, t + 1, t + 2] if kind == 0 else [t] * (3 + (kind == 2))
-        if any(used[x] + span.count(x) > 4 for x in span):
-            continue
-        for x in span:
-            used[x] += 1
-        melds.append(kind * 34 + t)
-    counts = [0] * 34
-    n = 14 - 3 * len(melds)
-    while sum(counts) < n:
-        t = draw(st.integers(0, 33))
-        if counts[t] + used[t] < 4:
-            counts[t] += 1
+    counts, melds = draw(counts_beside_sets())
     rng = random.Random(draw(st.integers(0, 2**32)))
     unseen = [rng.randrange(5) for _ in range(34)]
-    return counts, tuple(melds), unseen
+    return counts, melds, unseen
 
 
 @needs_compiled

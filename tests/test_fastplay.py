@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from helpers.strategies import counts_beside_sets
 from hkcore import core
 from hkcore.preset import builtin_ids
 from hkcore.simulation import fast_path, play, simulate, simulation_logs
@@ -138,28 +139,9 @@ def test_only_four_built_in_efficiency_bots_take_the_fast_path() -> None:
     assert not fast_path(["efficiency"] * 4, {**factories, "efficiency": RandomBot})
 
 
-@st.composite
-def hands(draw: st.DrawFn) -> tuple[list[int], tuple[int, ...]]:
+def hands() -> st.SearchStrategy[tuple[list[int], tuple[int, ...]]]:
     """13 - 3k or 14 - 3k concealed tiles beside k declared sets, no tile more than 4 times."""
-    k = draw(st.integers(0, 4))
-    used = [0] * 34
-    melds = []
-    for _ in range(k):
-        kind = draw(st.integers(0, 2))
-        t = draw(st.integers(0, 26 if kind == 0 else 33).filter(lambda t, kind=kind: kind or t % 9 < 7))
-        span = [t, t + 1, t + 2] if kind == 0 else [t] * (3 + (kind == 2))
-        if any(used[x] + span.count(x) > 4 for x in span):
-            continue
-        for x in span:
-            used[x] += 1
-        melds.append(kind * 34 + t)
-    counts = [0] * 34
-    n = 13 + draw(st.integers(0, 1)) - 3 * len(melds)
-    while sum(counts) < n:
-        t = draw(st.integers(0, 33))
-        if counts[t] + used[t] < 4:
-            counts[t] += 1
-    return counts, tuple(melds)
+    return counts_beside_sets((13, 14))
 
 
 @needs_compiled

@@ -16,7 +16,7 @@ for _i in range(34):
     IS_ORPH[_i] = _i in (0, 8, 9, 17, 18, 26) or _i >= 27
 
 
-# the engine's action codes (hkcore/table/_pyengine.py; a test holds them equal)
+# the engine's action codes (hkcore/table/_pyengine/codes.py; a test holds them equal)
 cdef enum:
     PASS = 0
     WIN = 1

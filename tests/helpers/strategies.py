@@ -174,3 +174,28 @@ four_concealed_pungs = { limit = 13, kongs = true, when = "self_draw" }
 thirteen_orphans = { limit = 13, when = "dealer" }
 ''',
 }
+
+
+@st.composite
+def counts_beside_sets(draw: st.DrawFn, sizes: tuple[int, ...] = (14,)) -> tuple[list[int], tuple[int, ...]]:
+    """A seat's hand as the bots read it: concealed counts of one of ``sizes`` tiles less 3 for each of k
+    declared sets beside them (set codes, kind * 34 + tile: chow, pung, kong), no tile more than 4 times."""
+    k = draw(st.integers(0, 4))
+    used = [0] * 34
+    melds = []
+    for _ in range(k):
+        kind = draw(st.integers(0, 2))
+        t = draw(st.integers(0, 26 if kind == 0 else 33).filter(lambda t, kind=kind: kind or t % 9 < 7))
+        span = [t, t + 1, t + 2] if kind == 0 else [t] * (3 + (kind == 2))
+        if any(used[x] + span.count(x) > 4 for x in span):
+            continue
+        for x in span:
+            used[x] += 1
+        melds.append(kind * 34 + t)
+    counts = [0] * 34
+    n = draw(st.sampled_from(sizes)) - 3 * len(melds)
+    while sum(counts) < n:
+        t = draw(st.integers(0, 33))
+        if counts[t] + used[t] < 4:
+            counts[t] += 1
+    return counts, tuple(melds)
