@@ -233,7 +233,7 @@ def _work_objects(lines: list[str | None], start: int) -> list[str | HkcoreError
     return out
 
 
-def _context() -> Any:
+def worker_context() -> Any:
     """How worker processes start: forked from this process when it runs no
     other thread (they begin with its presets compiled), else from a fork
     server (forking a threaded process can copy a held lock), else spawned."""
@@ -268,10 +268,10 @@ def in_workers(items: Iterator[Any], specs: Specs, jobs: int,
 def _in_pool(tasks: Iterator[tuple[Any, ...]], specs: Specs, jobs: int,
              work: Callable[..., T], context: Any = None, shared: tuple[Any, ...] = ()) -> Iterator[T]:
     """``work(*task)`` of each task, in order, in ``jobs`` worker processes
-    that compiled ``specs`` once (started by ``context``, ``_context()`` if
+    that compiled ``specs`` once (started by ``context``, ``worker_context()`` if
     None; each keeps ``shared`` in ``_SHARED``); at most ``2 * jobs`` tasks in
     flight."""
-    context = context or _context()
+    context = context or worker_context()
     if context.get_start_method() != "fork":
         check_picklable(specs.plugins, pickle.dumps)
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
@@ -329,7 +329,7 @@ def write_blocks(blocks: Iterable[tuple[int, bytes]], out: BinaryIO,
     block's turn, so that they do not pass through this process."""
     check_jobs(jobs)
     compiled = compiled_for(preset)
-    context = _context() if jobs > 1 else None
+    context = worker_context() if jobs > 1 else None
     fd = _descriptor(out) if context is not None and context.get_start_method() == "fork" else None
     total = failed = 0
     if fd is None:

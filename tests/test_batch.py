@@ -219,8 +219,8 @@ def _another_thread() -> Iterator[None]:
 
 def _forked(monkeypatch: pytest.MonkeyPatch) -> None:
     """Worker processes forked from this one, whatever threads earlier tests left running
-    (a Dask cluster's, for one): what `batch._context` picks in a single-threaded process."""
-    monkeypatch.setattr("hkcore.batch._context", lambda: multiprocessing.get_context("fork"))
+    (a Dask cluster's, for one): what `batch.worker_context` picks in a single-threaded process."""
+    monkeypatch.setattr("hkcore.batch.worker_context", lambda: multiprocessing.get_context("fork"))
 
 
 @pytest.mark.parametrize("threads", [False, True], ids=["forked", "forkserver"])

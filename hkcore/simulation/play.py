@@ -26,7 +26,7 @@ from operator import add
 from pathlib import Path
 from typing import Any
 
-from hkcore.batch import Specs, check_jobs, compile_specs, specs_for
+from hkcore.batch import Specs, check_jobs, compile_specs, specs_for, worker_context
 from hkcore.engine import CompiledPreset
 from hkcore.errors import HkcoreError, shown
 from hkcore.preset import Preset, builtin_ids, export_toml
@@ -499,9 +499,9 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, h
     if jobs == 1 or len(parts) == 1:
         return _run(compiled, texts, names, seed, first, hands, fast)
     the_plan = Plan(specs_for(zip(refs, compiled)), tuple(texts), tuple(names), seed, fast)
-    import multiprocessing
-
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+    # forked where this process runs no other thread: the workers begin with its imports, its compiled presets
+    # and the core's tables (spawned, each paid about 2 CPU-s for them before its first hand)
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=worker_context()) as pool:
         futures = [pool.submit(play_walls, the_plan, a, n) for a, n in parts]
         results = [f.result() for f in futures]
     return reduce(add, results)
