@@ -138,8 +138,11 @@ class Table(Engine):
 
     def _hand_json(self, s: int, counts: list[int], win_tile: int, *, self_draw: bool, discarder: int,
                    last_tile: bool, kong_replacement: int, robbing: bool, first_turn: str | None) -> dict[str, Any]:
-        out: dict[str, Any] = {"tiles": canonical([j for j in range(34) for _ in range(counts[j])]),
-                               "melds": self.melds_json(s)}
+        tiles: list[int] = []
+        for j, c in enumerate(counts):
+            if c:
+                tiles += (j,) * c
+        out: dict[str, Any] = {"tiles": canonical(tiles), "melds": self.melds_json(s)}
         if win_tile >= 0:
             out["win_tile"] = CODES[win_tile]
         bonus = self.bonus_of(s)
