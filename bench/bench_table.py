@@ -283,6 +283,17 @@ def caller_share_us(preset: str, seed: int, n_prompts: int = 20_000) -> float:
 # RiichiEnv
 
 
+def play_reset(env: Any, act: Callable[[Any], Any]) -> int:
+    """One RiichiEnv ``reset()`` played to ``done()`` with ``act`` at every seat; the decisions asked."""
+    decisions = 0
+    obs = env.reset()
+    while not env.done():
+        actions = {pid: act(o) for pid, o in obs.items()}
+        decisions += len(actions)
+        obs = env.step(actions)
+    return decisions
+
+
 def peer_once(seed: int, hands: int, log_on: bool = False) -> dict[str, Any]:
     """RiichiEnv with its own RandomAgent at every seat, ``hands`` resets each
     played to ``done()``."""
@@ -297,11 +308,7 @@ def peer_once(seed: int, hands: int, log_on: bool = False) -> dict[str, Any]:
     c0 = time.process_time()
     t0 = time.perf_counter()
     for _ in range(hands):
-        obs = env.reset()
-        while not env.done():
-            actions = {pid: act(o) for pid, o in obs.items()}
-            decisions += len(actions)
-            obs = env.step(actions)
+        decisions += play_reset(env, act)
         if log_on:
             kinds = [e.get("type") for e in env.mjai_log]
             if kinds.count("start_kyoku") != 1 or kinds.count("end_kyoku") != 1:
@@ -686,11 +693,7 @@ def greedy_peer_once(seed: int, hands: int) -> dict[str, Any]:
     decisions = 0
     c0, t0 = own_cpu_s(), time.perf_counter()
     for _ in range(hands):
-        obs = env.reset()
-        while not env.done():
-            actions = {pid: act(o) for pid, o in obs.items()}
-            decisions += len(actions)
-            obs = env.step(actions)
+        decisions += play_reset(env, act)
     wall = time.perf_counter() - t0
     cpu = own_cpu_s() - c0
     return {"wall_s": wall, "hands": hands, "hands_s": hands / wall, "cpu_s": cpu, "hands_cpu_s": hands / cpu,
