@@ -361,23 +361,32 @@ def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence
     players = ("p1", "p2", "p3", "p4")
     n = len(compiled)
     wall: list[_Wall] = []
+    kept: dict[tuple[int, str | None, tuple[tuple[str, str], ...]], bool] = {}  # whether the dealer is retained
     for _k, i, r, who, t, total, declined in _played(compiled, refs, bots, seed, first, hands, fast):
         if i == 0 and r == 0:  # a new wall
             wall = [_Wall(tally.names) for _ in compiled]
         w = wall[i]
-        p = compiled[i].preset
         pt, bt = tally.p[i], tally.b[i]
         log = t.log
-        end = next(x for x in reversed(log) if x["event"] == "end_hand")
-        wins = [x for x in log if x["event"] == "win"]
-        turns = sum(1 for x in log if x["event"] == "discard")
+        e = len(log) - 1
+        while log[e]["event"] != "end_hand":
+            e -= 1
+        end = log[e]
+        a = e  # the win records come last, just before end_hand
+        while a > 1 and log[a - 1]["event"] == "win":
+            a -= 1
+        wins = log[a:e]
+        turns = t.discards  # one a discard record
         pt["hands"] += 1
         pt["turns_histogram"][turns] += 1
         pt["declined"] += total
         pt["hands_declined"] += total > 0
         winner = end["winner"]
-        after = after_hand(p.table, 0, "E", t.seats, winner, Progress(players))[0]
-        retained = after is not None and after["dealer"] == t.seats["E"]
+        key = (i, winner, tuple(t.seats.items()))
+        retained = kept.get(key)
+        if retained is None:
+            after = after_hand(compiled[i].preset.table, 0, "E", t.seats, winner, Progress(players))[0]
+            retained = kept[key] = after is not None and after["dealer"] == t.seats["E"]
         pt["dealer_retained"] += retained
         kind = None
         if winner is None:
