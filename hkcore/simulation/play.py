@@ -331,6 +331,8 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
             for r in range(ROTATIONS):
                 who = seating(bots, r)
                 t = Table.dealt(deal, like=like[i])
+                if like[i] is None:
+                    t.no_wins = set()  # the hands of this preset share it from now on (Table.dealt's like)
                 like[i] = t
                 if fast:
                     declined = [0, 0, 0, 0]

@@ -7,6 +7,7 @@ seat's view are asked of the subclass (``hkcore.table.table.Table``) through
 the hooks ``_self_win``, ``_discard_win``, ``_rob_win``, ``_instant_win``,
 ``_win`` and ``_exhausted``.
 """
+from cpython.bytes cimport PyBytes_FromStringAndSize
 from libc.string cimport memset
 
 from collections.abc import Mapping
@@ -23,6 +24,7 @@ IMPLEMENTATION = "cython"
 DEF MAXA = 24      # actions in one seat's prompt
 DEF MAXP = 160     # discards in one pond
 DEF MAXW = 144     # tiles in the wall
+DEF NO_WINS = 65536  # the most keys a no_wins set keeps (then it starts again empty)
 
 cdef enum:
     PASS = 0
@@ -199,6 +201,11 @@ cdef class Engine:
     cdef int answer[4]
     cdef public int w_tile, w_from, w_after
     cdef public bint w_concealed
+    #: where a run of hands keeps the complete hands found not winnable (a set of keys that hold all the scored
+    #: hand depends on, the preset's own), so that each is scored once; None: none kept
+    cdef public object no_wins
+    #: the round wind's index (part of those keys)
+    cdef public int win_tag
 
     def _setup(self, hands, wall, int reserve, rules):
         cdef int s, i, n
@@ -740,9 +747,18 @@ cdef class Engine:
         cdef int drawn = self.drawn
         self._ask(s)
         if drawn >= 0 and (self.r_extra or self.instant_due[s] or self._complete(s, self.counts[s])):
-            win = self._self_win(s)
+            key = None
+            if self.no_wins is not None and not self.r_extra and not self.instant_due[s]:
+                # what _self_win reads beside the hand: first turn, last tile, kong replacement
+                key = self._win_key(s, drawn, 1, self.declared, self.e_first, self.draws[s] == 1,
+                                    self.by_kong, (self._live() <= 0) + 2 * (self.kongs if self.kongs < 2 else 2))
+                win = None if key in <set>self.no_wins else self._self_win(s)
+            else:
+                win = self._self_win(s)
             if win is not None:
                 self._add(s, WIN, -1, win)
+            elif key is not None:
+                self._no_win(key)
         if self._live() > 0 and (self.r_concealed or self.r_added):
             for i in range(34):
                 c = self.counts[s][i]
@@ -760,6 +776,39 @@ cdef class Engine:
                 self._add(s, DISCARD, i)
         self.instant_due[s] = False
         self._open(TURN)
+
+    cdef bytes _win_key(self, int s, int tile, int a, int b, int c, int d, int e, int f):
+        """A key of everything a win of ``s``'s hand with ``tile`` scores on
+        (its tiles, sets and bonus tiles, the round) and the flags ``a``..``f``
+        the caller's hook reads (for ``no_wins``)."""
+        cdef char buf[96]
+        cdef int i, j, n = 0
+        buf[0] = <char>self.win_tag; buf[1] = <char>s; buf[2] = <char>tile
+        buf[3] = <char>a; buf[4] = <char>b; buf[5] = <char>c; buf[6] = <char>d; buf[7] = <char>e; buf[8] = <char>f
+        n = 9
+        for i in range(34):
+            buf[n + i] = <char>self.counts[s][i]
+        n += 34
+        buf[n] = <char>self.nmeld[s]
+        n += 1
+        for j in range(self.nmeld[s]):
+            buf[n] = <char>self.mkind[s][j]
+            buf[n + 1] = <char>self.mlow[s][j]
+            buf[n + 2] = <char>self.msrc[s][j]
+            buf[n + 3] = <char>self.mconc[s][j]
+            n += 4
+        buf[n] = <char>self.nbonus[s]
+        n += 1
+        for j in range(self.nbonus[s]):
+            buf[n] = <char>self.bonus[s][j]
+            n += 1
+        return PyBytes_FromStringAndSize(buf, n)
+
+    cdef void _no_win(self, bytes key) except *:
+        cdef set known = <set>self.no_wins
+        if len(known) >= NO_WINS:
+            known.clear()
+        known.add(key)
 
     cdef bint _has_pung(self, int s, int i) noexcept:
         cdef int j
@@ -805,7 +854,13 @@ cdef class Engine:
             o = NEXT[o]
             self._add(o, PASS, -1)
             if self._could_win(o, i):
-                win = self._discard_win(o, i, s, last, first)
+                if self.no_wins is not None:
+                    key = self._win_key(o, i, 0, s, last, first, 0, 0)
+                    win = None if key in <set>self.no_wins else self._discard_win(o, i, s, last, first)
+                    if win is None:
+                        self._no_win(key)
+                else:
+                    win = self._discard_win(o, i, s, last, first)
                 if win is not None:
                     self._add(o, WIN, i, win)
             if sets_ok and self.nmeld[o] < 4:

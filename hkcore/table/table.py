@@ -68,6 +68,9 @@ class Table(Engine):
         same = like is not None and like.preset is p
         self._compiled: CompiledPreset | None = like._compiled if same else None  # type: ignore[union-attr]
         self._codes: tuple[int, ...] = like._codes if same else self._rule_codes()  # type: ignore[union-attr]
+        # the complete hands a run found not winnable: valid for its preset alone
+        self.no_wins = like.no_wins if same else None  # type: ignore[union-attr]
+        self.win_tag = SEATS.index(self.wind)
         self._setup([list(h) for h in d.hands], list(d.wall), p.table.dead_wall, self._codes)
         if self._deal_bonus():
             self._after_deal()
@@ -86,7 +89,7 @@ class Table(Engine):
 
     def _values(self) -> dict[str, Any]:
         """The table's own values (the log included), without the preset and its compiled ruleset."""
-        out = {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "preset")}
+        out = {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "preset", "no_wins")}
         out["log"] = self.log
         out["texts"] = self.texts
         return out

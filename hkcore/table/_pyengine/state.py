@@ -21,6 +21,10 @@ class EngineState:
 
     #: the records of the hand so far (the subclass begins it with the start record)
     log: list[dict[str, Any]]
+    #: the compiled engine's memo of complete hands not winnable (kept by a run of hands); this engine scores
+    #: every one and keeps none
+    no_wins: set[bytes] | None = None
+    win_tag = 0
 
     def _setup(self, hands: list[list[int]], wall: list[int], reserve: int, rules: tuple[int, ...]) -> None:
         """``rules``: concealed_kong, added_kong, kong_tile drawn, self_pung,
