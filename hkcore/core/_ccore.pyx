@@ -1023,11 +1023,15 @@ cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *w
     cdef int tmp[NB]
     cdef int part[NB]
     cdef int honours[NB]
-    cdef int s, i, j, best, v, want, any_suit = 0, any_honour = 0
+    cdef int s, i, j, best, v, any_suit = 0, any_honour = 0, miss = 0, dup = 0, before
     cdef const unsigned char *row
     for i in range(34):
         if which[i] and (c[i] + delta < 0 or c[i] + delta > 4):
             raise ValueError(f"tile {i}: {c[i]} + {delta} copies")
+    if k == 0:  # thirteen orphans: the kinds missing and those held twice, each tile's change then counted alone
+        for j in range(13):
+            miss += c[ORPH[j]] == 0
+            dup += c[ORPH[j]] >= 2
     for s in range(3):
         _suit_part(c, used, s, k, dist, parts[s], memo)
     _honour_costs(c, used, honours)
@@ -1065,14 +1069,10 @@ cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *w
         if best > INF:
             best = INF
         if k == 0:
-            v = 0
-            want = 0
-            for j in range(13):
-                if c[ORPH[j]] == 0:
-                    v += 1
-                elif c[ORPH[j]] >= 2:
-                    want = 1
-            v += 1 - want
+            v = miss + 1 - (dup > 0)
+            if IS_ORPH[i]:
+                before = c[i] - delta
+                v = (miss - (before == 0) + (c[i] == 0)) + 1 - (dup - (before >= 2) + (c[i] >= 2) > 0)
             if v < best:
                 best = v
         c[i] -= delta
@@ -1087,17 +1087,6 @@ cdef inline void _part_of(int *c, const int *used, int comp, int k, const unsign
         _suit_part(c, used, comp, k, dist, out, memo)
     else:
         _honour_costs(c, used, out)
-
-
-cdef inline int _orphans_away(const int *c) noexcept nogil:
-    """Tiles to draw for thirteen orphans (one of each, plus a duplicate)."""
-    cdef int j, v = 0, want = 0
-    for j in range(13):
-        if c[ORPH[j]] == 0:
-            v += 1
-        elif c[ORPH[j]] >= 2:
-            want = 1
-    return v + 1 - want
 
 
 cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
@@ -1116,15 +1105,18 @@ cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bin
     cdef int with_i[4][NB]
     cdef int part[NB]
     cdef int tmp[NB]
-    cdef int i, j, a, b, x, y, best, mm = 4 - k
+    cdef int i, j, a, b, x, y, best, mm = 4 - k, miss, dup
     cdef int comp[34]
+    cdef bint wanted[4]   # some j of the component is asked for
     for i in range(34):
         comp[i] = i // 9 if i < 27 else 3
         if minus[i] and c[i] < 1:
             raise ValueError(f"tile {i}: none to take away")
     for a in range(4):
         _part_of(c, used, a, k, dist, base[a], memo)
+        wanted[a] = False
     for j in range(34):
+        wanted[comp[j]] |= plus[j]
         if plus[j] and c[j] < 4:
             c[j] += 1
             _part_of(c, used, comp[j], k, dist, plus_part[j], memo)
@@ -1149,9 +1141,15 @@ cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bin
             continue
         a = comp[i]
         c[i] -= 1
+        if k == 0:  # thirteen orphans less i: the kinds missing and those held twice (each j then counted alone)
+            miss = 0
+            dup = 0
+            for j in range(13):
+                miss += c[ORPH[j]] == 0
+                dup += c[ORPH[j]] >= 2
         _part_of(c, used, a, k, dist, minus_part, memo)
         for b in range(4):
-            if b != a:
+            if b != a and wanted[b]:
                 _conv(pair_rest[a][b], minus_part, with_i[b], mm)
         for j in range(34):
             if not plus[j]:
@@ -1170,7 +1168,9 @@ cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bin
             if best > INF:
                 best = INF
             if k == 0:
-                x = _orphans_away(c)
+                x = miss + 1 - (dup > 0)
+                if IS_ORPH[j]:
+                    x = miss - (c[j] == 1) + 1 - (dup + (c[j] == 2) > 0)
                 if x < best:
                     best = x
             c[j] -= 1
