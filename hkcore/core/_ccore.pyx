@@ -46,6 +46,10 @@ cdef int K_FULL[15]        # k for n = 14 - 3k concealed tiles, else -1
 cdef int K_WAIT[15]        # k for n = 13 - 3k
 cdef int ORPH[13]
 cdef bint IS_ORPH[34]
+# the honours' (sets, pairs) costs when no honour is declared in part: by how many kinds hold 0, 1, 2 and
+# 3 or more copies, n0 + 8 * n1 + 64 * n2 + 512 * n3 (kinds declared whole cost nothing and give nothing)
+cdef unsigned char HON[4096][10]
+cdef int HON_STEP[4]
 
 # decomposition table: for a key, DEC_N[key] decompositions starting at DEC_FIRST[key]
 cdef int *DEC_FIRST = NULL
@@ -269,6 +273,34 @@ cdef int _init() except -1:
     for i in range(13):
         IS_ORPH[ORPH[i]] = True
     _build_decompositions()
+    _build_honours()
+    return 0
+
+
+cdef int _build_honours() except -1:
+    cdef int c[34]
+    cdef int used[34]
+    cdef int h[NB]
+    cdef int n[4]
+    cdef int key, i, j, x, at
+    HON_STEP[0], HON_STEP[1], HON_STEP[2], HON_STEP[3] = 1, 8, 64, 512
+    for key in range(4096):
+        n[0], n[1], n[2], n[3] = key % 8, key // 8 % 8, key // 64 % 8, key // 512
+        if n[0] + n[1] + n[2] + n[3] > 7:
+            continue
+        memset(c, 0, sizeof(c))
+        memset(used, 0, sizeof(used))
+        at = 27
+        for x in range(4):
+            for j in range(n[x]):
+                c[at] = x
+                at += 1
+        while at < 34:
+            used[at] = 4
+            at += 1
+        _honour_dp(c, used, h)
+        for i in range(NB):
+            HON[key][i] = <unsigned char>h[i]
     return 0
 
 _init()
@@ -686,9 +718,8 @@ cdef int _away(const int *c, int k, const int *used, bint orphans) except -3:
 cdef int _away_m(const int *c, int k, const int *used, bint orphans, SuitMemo *memo) except -3:
     cdef unsigned char part[3][NB]
     cdef int honours[NB]
-    cdef int s, i, m, p, v, best, want, t, trusted = 99, capped = 0
+    cdef int s, i, v, best, want, t, trusted = 99, capped = 0
     cdef int cap[9]
-    cdef int pung, pr
     cdef const unsigned char *row
     cdef const unsigned char *dist = _distances()
     # each suit from the table (every tile may be used four times)
@@ -703,22 +734,7 @@ cdef int _away_m(const int *c, int k, const int *used, bint orphans, SuitMemo *m
                 t = 4 - used[9 * s + i] + 1 - c[9 * s + i]
                 if t < trusted:
                     trusted = t
-    # honours: each kind gives at most one pung or the pair
-    for i in range(NB):
-        honours[i] = INF
-    honours[0] = 0
-    for i in range(27, 34):
-        v = 4 - used[i]
-        pung = (3 - c[i] if c[i] < 3 else 0) if v >= 3 else INF
-        pr = (2 - c[i] if c[i] < 2 else 0) if v >= 2 else INF
-        for m in range(4, -1, -1):
-            for p in range(1, -1, -1):
-                best = honours[m * 2 + p]
-                if m > 0 and honours[(m - 1) * 2 + p] + pung < best:
-                    best = honours[(m - 1) * 2 + p] + pung
-                if p > 0 and honours[m * 2] + pr < best:
-                    best = honours[m * 2] + pr
-                honours[m * 2 + p] = best
+    _honour_costs(c, used, honours)
     best = _combine(honours, part, k)
     if capped and best >= trusted:
         # the best might use a tile the declared sets hold: cost those suits exactly
@@ -940,22 +956,38 @@ cdef int away_counts_memo(const int *c, int k, const int *used, SuitMemo *memo) 
 
 cdef void _conv(const int *a, const int *b, int *out, int max_m) noexcept nogil:
     """(min, +) of two (sets, pairs) cost vectors, at most ``max_m`` sets
-    (the rest left INF) and 1 pair."""
-    cdef int m, p, m1, p1, v, i
-    for i in range(NB):
-        out[i] = INF
-    for m in range(max_m + 1):
-        for p in range(2):
-            v = a[m * 2 + p]
-            if v >= INF:
-                continue
-            for m1 in range(max_m + 1 - m):
-                for p1 in range(2 - p):
-                    if v + b[m1 * 2 + p1] < out[(m + m1) * 2 + p + p1]:
-                        out[(m + m1) * 2 + p + p1] = v + b[m1 * 2 + p1]
+    (the rest left INF) and 1 pair (costs are never negative: a sum past INF
+    is INF)."""
+    cdef int m, n, x0, x1, t
+    for n in range(5):
+        x0 = INF
+        x1 = INF
+        if n <= max_m:
+            for m in range(n + 1):
+                t = a[m * 2] + b[(n - m) * 2]
+                x0 = t if t < x0 else x0
+                t = a[m * 2] + b[(n - m) * 2 + 1]
+                x1 = t if t < x1 else x1
+                t = a[m * 2 + 1] + b[(n - m) * 2]
+                x1 = t if t < x1 else x1
+        out[n * 2] = x0
+        out[n * 2 + 1] = x1
 
 
 cdef void _honour_costs(const int *c, const int *used, int *honours) noexcept nogil:
+    """The honours' (sets, pairs) costs: each kind gives at most one pung or the pair."""
+    cdef int i, key = 0
+    for i in range(27, 34):
+        if used[i] == 0:
+            key += HON_STEP[c[i] if c[i] < 3 else 3]
+        elif used[i] < 3:  # a kind declared in part (no set declares so): worked out
+            _honour_dp(c, used, honours)
+            return
+    for i in range(NB):
+        honours[i] = HON[key][i]
+
+
+cdef void _honour_dp(const int *c, const int *used, int *honours) noexcept nogil:
     cdef int i, m, p, v, best, pung, pr
     for i in range(NB):
         honours[i] = INF
@@ -975,12 +1007,12 @@ cdef void _honour_costs(const int *c, const int *used, int *honours) noexcept no
 
 
 cdef inline int _final(const int *rest, const int *part, int k) noexcept nogil:
-    cdef int m, p, best = INF, v
+    cdef int m, best = INF, v
     for m in range(5 - k):
-        for p in range(2):
-            v = rest[m * 2 + p] + part[(4 - k - m) * 2 + 1 - p]
-            if v < best:
-                best = v
+        v = rest[m * 2] + part[(4 - k - m) * 2 + 1]
+        best = v if v < best else best
+        v = rest[m * 2 + 1] + part[(4 - k - m) * 2]
+        best = v if v < best else best
     return best
 
 
@@ -994,10 +1026,12 @@ cdef void _suit_part(const int *c, const int *used, int s, int k, const unsigned
     cdef const unsigned char *row
     cdef bint capped = False
     for i in range(9):
-        cap[i] = 4 - used[9 * s + i]
         if used[9 * s + i]:
             capped = True
+            break
     if capped:
+        for i in range(9):
+            cap[i] = 4 - used[9 * s + i]
         _suit_dp_memo(c + 9 * s, cap, res, 4 - k, memo)
         for i in range(NB):
             out[i] = res[i]
