@@ -19,3 +19,5 @@ cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *w
                         SuitMemo *memo) except -3
 cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
                     SuitMemo *memo) except -3
+cdef int away_swaps_under(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
+                          SuitMemo *memo, int under) except -3

@@ -1130,6 +1130,14 @@ cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bin
     more (99 where that would hold a fifth j). The components (three suits,
     the honours) that neither tile touches are combined once for all pairs,
     each component with one j more is costed once for every i."""
+    return away_swaps_under(c, k, used, minus, plus, out, memo, 99)
+
+
+cdef int away_swaps_under(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
+                          SuitMemo *memo, int under) except -3:
+    """``away_swaps`` where only the answers below ``under`` are wanted
+    exactly: a pair whose j leaves ``c`` with one j more ``under`` or more
+    tiles away gets 99 (one tile less only adds to that)."""
     cdef const unsigned char *dist = _distances()
     cdef int base[4][NB]
     cdef int plus_part[34][NB]
@@ -1142,6 +1150,7 @@ cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bin
     cdef int i, j, a, b, x, y, best, mm = 4 - k, miss, dup
     cdef int comp[34]
     cdef bint wanted[4]   # some j of the component is asked for
+    cdef bint no_use[34]  # with one j more the hand is still ``under`` or more tiles away
     for i in range(34):
         comp[i] = i // 9 if i < 27 else 3
         if minus[i] and c[i] < 1:
@@ -1170,6 +1179,23 @@ cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bin
     for a in range(4):
         b = 1 if a == 0 else 0
         _conv(pair_rest[a][b], base[b], rest[a], mm)
+    if k == 0:
+        miss = 0
+        dup = 0
+        for j in range(13):
+            miss += c[ORPH[j]] == 0
+            dup += c[ORPH[j]] >= 2
+    for j in range(34):
+        no_use[j] = False
+        if plus[j] and c[j] < 4 and under < 99:
+            best = _final(rest[comp[j]], plus_part[j], k)
+            if k == 0:
+                x = miss + 1 - (dup > 0)
+                if IS_ORPH[j]:
+                    x = miss - (c[j] == 0) + 1 - (dup + (c[j] == 1) > 0)
+                if x < best:
+                    best = x
+            no_use[j] = best - 1 >= under
     for i in range(34):
         if not minus[i]:
             continue
@@ -1189,7 +1215,7 @@ cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bin
             if not plus[j]:
                 continue
             out[i * 34 + j] = 99
-            if c[j] >= 4:
+            if c[j] >= 4 or no_use[j]:
                 continue
             b = comp[j]
             if b == a:

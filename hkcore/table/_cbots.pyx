@@ -5,7 +5,7 @@ core's C tiles away; tests hold the two equal."""
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from hkcore.core._ccore cimport SuitMemo, away_counts_memo, away_each_memo, away_swaps
+from hkcore.core._ccore cimport SuitMemo, away_counts_memo, away_each_memo, away_swaps, away_swaps_under
 
 from hkcore.table import _pybots
 
@@ -209,7 +209,7 @@ cdef int hand_best_discard(Hand *h, const bint *chosen, int *gain, int *tile) ex
     for i in range(34):
         minus[i] = chosen[i] and scored[i] == low
         plus[i] = h.unseen[i] > 0 and _near(h.c, i)  # near the hand less any one tile: near the hand
-    away_swaps(h.c, h.k, h.used, minus, plus, swaps, h.memo)
+    away_swaps_under(h.c, h.k, h.used, minus, plus, swaps, h.memo, low)  # only those below low count
     best_i = -1
     for i in range(34):
         if not minus[i]:
