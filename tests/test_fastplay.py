@@ -131,6 +131,65 @@ def test_a_table_played_alone_declines_what_the_simulation_counts() -> None:
         assert a.log == b.log
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_run_that_keeps_the_hands_not_winnable_plays_the_same_hands(preset: str) -> None:
+    """Tables sharing one ``no_wins`` set (as a simulation's hands do) play
+    the very hands tables without one play, each wall twice in a row (the
+    second time every complete hand not winnable is answered from the set);
+    a complete hand declined leaves its key there."""
+    known: set[bytes] = set()
+    for seed in range(40 if fastplay.IMPLEMENTATION == "cython" else WALLS):  # the pure engine keeps none
+        for _ in range(2):
+            kept = Table({"event": "start", "preset": preset, "seed": seed})
+            kept.no_wins = known
+            alone = Table({"event": "start", "preset": preset, "seed": seed})
+            d1, d2 = [0, 0, 0, 0], [0, 0, 0, 0]
+            total = fastplay.play_efficiency(kept, d1, memo=fastplay.new_memo())
+            assert (total, d1) == (fastplay.play_efficiency(alone, d2, memo=fastplay.new_memo()), d2)
+            assert kept.log == alone.log
+            assert alone.no_wins is None
+            if total and fastplay.IMPLEMENTATION == "cython":
+                assert known
+
+
+#: hk-classic, dealt by hand: W waits on 3s or 6s, which E discards fifth (after 1z, 9m, 9p, 1p): with 123m 456p
+#: 45s 789s 22z a win of all chows 1 + concealed hand 1 = 2 faan (not the 3 needed); with 123s 456s 45s 789s 22z
+#: the same seat, tile, discarder and (no) sets, mixed one suit 3 more: a win
+NEAR_START = {"event": "start", "preset": "hk-classic",
+              "hands": {"E": "3m9m1p2p9p3s9s1z2z3z4z6z7z7z", "S": "678m234p111s789s5z", "W": "123m456p45789s22z",
+                        "N": "55m66p9p778s1z33z4z6z"},
+              "live": "9m9p1p4z5z"}
+
+
+def _offered_after_3s(w: str, known: set[bytes]) -> list[str]:
+    t = Table({**NEAR_START, "hands": {**NEAR_START["hands"], "W": w}})
+    t.no_wins = known
+    for d in ("1z", "9m", "9p", "1p", "3s"):
+        [p] = t.prompts()
+        t.submit({"prompt": p["prompt"], "seat": p["seat"], "act": "discard", "tile": d})
+    return [a["act"] for p in t.prompts(views=False) if p["seat"] == "W" for a in p["actions"]]
+
+
+def test_a_hand_not_winnable_says_nothing_of_another_with_the_same_wait() -> None:
+    known: set[bytes] = set()
+    assert _offered_after_3s("123m456p45789s22z", known) == []  # 2 faan: not offered
+    assert known or fastplay.IMPLEMENTATION == "python"  # what was asked is kept
+    assert _offered_after_3s("123456s45789s22z", known) == ["pass", "win"]
+    assert _offered_after_3s("123m456p45789s22z", known) == []
+
+
+def test_the_hands_not_winnable_are_shared_by_tables_of_one_preset_alone() -> None:
+    from hkcore.table.start import read_start
+    a = Table.dealt(read_start({"event": "start", "preset": "hk-classic", "seed": 1}))
+    assert a.no_wins is None  # a run gives its first table the set
+    a.no_wins = set()
+    same = Table.dealt(read_start({"event": "start", "preset": "hk-classic", "seed": 2}, a.preset), like=a)
+    other = Table.dealt(read_start({"event": "start", "preset": "just-cards", "seed": 2}), like=a)
+    assert same.no_wins is a.no_wins
+    assert other.no_wins is None
+    assert a.copy().no_wins is None  # a copy plays on alone, scoring every hand
+
+
 def test_only_four_built_in_efficiency_bots_take_the_fast_path() -> None:
     factories = available_bots()
     assert fast_path(["efficiency"] * 4, factories)
