@@ -45,7 +45,8 @@ class Table(Engine):
     @classmethod
     def dealt(cls, deal: Deal, progress: Progress | None = None, like: Table | None = None) -> Table:
         """A table from a deal already made and checked (``hkcore.table.start``);
-        ``like``, a table of the same preset, lends it the compiled ruleset."""
+        ``like``, a table of the same preset, lends it the compiled ruleset
+        and its ``no_wins`` (the complete hands a run found not winnable)."""
         t = cls.__new__(cls)
         t._begin(deal, False, progress, like)
         return t
