@@ -8,11 +8,15 @@ cdef int away_each(int *c, int k, const int *used, int delta, const bint *which,
 # Exact costs of suits some declared sets draw on, remembered by their owner (hkcore/table/_cbots.pyx: AwayMemo)
 # so that the dynamic programme runs once per (suit, copies left, sets wanted): a direct-mapped table.
 cdef enum:
-    MEMO_SIZE = 65536
+    MEMO_BITS = 17
+    MEMO_SIZE = 131072   # 1 << MEMO_BITS
+
+cdef struct MemoSlot:       # a key beside its answer: one cache line read for both
+    unsigned long long key  # 0: empty; else 1 + the suit's key, its caps and the sets wanted
+    unsigned char cost[10]  # the (sets, pairs) costs
 
 cdef struct SuitMemo:
-    unsigned long long key[MEMO_SIZE]   # 0: empty; else 1 + the suit's key, its caps and the sets wanted
-    unsigned char cost[MEMO_SIZE][10]   # the (sets, pairs) costs
+    MemoSlot slot[MEMO_SIZE]
 
 cdef int away_counts_memo(const int *c, int k, const int *used, SuitMemo *memo) except -3
 cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *which, int *out,

@@ -702,13 +702,13 @@ cdef void _suit_dp_memo(const int *c, const int *cap, unsigned char *res, int ma
             return
         key = key * 25 + <unsigned long long>(c[i] * 5 + cap[i])
     key = (key * 5 + <unsigned long long>max_m) + 1
-    slot = <int>((key * 0x9E3779B97F4A7C15ULL) >> 48) & (MEMO_SIZE - 1)
-    if memo.key[slot] == key:
-        memcpy(res, memo.cost[slot], NB)
+    slot = <int>((key * 0x9E3779B97F4A7C15ULL) >> (64 - MEMO_BITS)) & (MEMO_SIZE - 1)
+    if memo.slot[slot].key == key:
+        memcpy(res, memo.slot[slot].cost, NB)
         return
     _suit_dp(c, cap, res, max_m)
-    memo.key[slot] = key
-    memcpy(memo.cost[slot], res, NB)
+    memo.slot[slot].key = key
+    memcpy(memo.slot[slot].cost, res, NB)
 
 
 cdef int _away(const int *c, int k, const int *used, bint orphans) except -3:
