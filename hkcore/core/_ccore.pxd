@@ -15,6 +15,7 @@ cdef struct SuitMemo:
     unsigned char cost[MEMO_SIZE][10]   # the (sets, pairs) costs
 
 cdef int away_counts_memo(const int *c, int k, const int *used, SuitMemo *memo) except -3
+cdef int away_shapes_memo(const int *c, int k, const int *used, bint orphans, SuitMemo *memo) except -3
 cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *which, int *out,
                         SuitMemo *memo) except -3
 cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,

@@ -938,6 +938,12 @@ cdef int away_counts_memo(const int *c, int k, const int *used, SuitMemo *memo) 
     return _away_m(c, k, used, True, memo)
 
 
+cdef int away_shapes_memo(const int *c, int k, const int *used, bint orphans, SuitMemo *memo) except -3:
+    """``away_counts_memo`` by the standard shape, and thirteen orphans only with ``orphans`` (the value
+    bot's measure, hkcore/table/_cvalue.pyx: the preset's shapes, or the standard shape alone)."""
+    return _away_m(c, k, used, orphans, memo)
+
+
 cdef void _conv(const int *a, const int *b, int *out, int max_m) noexcept nogil:
     """(min, +) of two (sets, pairs) cost vectors, at most ``max_m`` sets
     (the rest left INF) and 1 pair."""

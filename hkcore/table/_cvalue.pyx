@@ -1,0 +1,491 @@
+# cython: language_level=3
+"""The value bot's decision over plain values, compiled: it mirrors
+hkcore/table/_pyvalue.py (the reference) step for step on C arrays, with the
+core's C tiles away; the same float operations in the same order (C
+doubles, ``pow`` as Python's ``**``), so the same decisions. Tests hold the
+two equal."""
+from libc.math cimport pow
+from libc.string cimport memcpy, memset
+
+from hkcore.core._ccore cimport away_each_memo, away_shapes_memo
+from hkcore.table._cbots cimport AwayMemo
+from hkcore.table._ccodes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PUNG, WIN
+
+IMPLEMENTATION = "cython"
+
+DEF PER_TILE = 0.45
+DEF FLUSH_OFF = 5
+DEF PER_FAAN_SHORT = 0.25
+DEF PAIR_SHARE = 0.35
+DEF SELF_DRAW_SHARE = 0.35
+DEF CLAIM_MARGIN = 1.1
+DEF TIE = 0.999
+DEF EQUAL = 0.9
+
+cdef int ORPH[13]
+ORPH[:] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
+
+
+cdef class Params:
+    """The value bot's parameters for one preset (``_pyvalue.ValueParams``) as a C struct."""
+
+    def __init__(self, v):
+        cdef int i
+        if v.shapes.extra:
+            raise ValueError("the compiled value bot knows the standard shape and thirteen orphans only")
+        self.p.minimum = v.minimum
+        self.p.orphans = v.shapes.orphans
+        self.p.concealed = v.concealed
+        self.p.kong_keeps = v.kong_keeps_concealed
+        self.p.self_draw = v.self_draw
+        self.p.no_bonus = v.no_bonus
+        self.p.seat_flower = v.seat_flower
+        self.p.seat_season = v.seat_season
+        self.p.bonus_tile = v.bonus_tile
+        for i in range(4):
+            self.p.dragons[i] = v.dragons[i]
+        self.p.seat_wind = v.seat_wind
+        self.p.round_wind = v.round_wind
+        self.p.half_flush = v.half_flush
+        self.p.full_flush = v.full_flush
+        self.p.floor = v.floor
+
+
+def params_of(v):
+    """``v`` (a ``_pyvalue.ValueParams``) as ``choice`` takes it."""
+    return Params(v)
+
+
+cdef void vpos_winds(const VParams *v, VPos *p, int round_wind) noexcept nogil:
+    """The faan of an honour pung of each tile for ``p.seat`` in the round of ``round_wind``."""
+    memset(p.wind, 0, sizeof(p.wind))
+    p.wind[27 + p.seat] += v.seat_wind
+    p.wind[27 + round_wind] += v.round_wind
+
+
+cdef int value_fixed(const VParams *v, int seat, const int *bonus, int nbonus) noexcept nogil:
+    """The faan ``seat``'s ``nbonus`` bonus tiles (indices 34..41) fix (``_pyvalue.fixed_faan``)."""
+    cdef int fixed = 0, j
+    cdef bint flower = False, season = False
+    if nbonus == 0:
+        fixed += v.no_bonus
+    else:
+        for j in range(nbonus):
+            if bonus[j] == 34 + seat:
+                flower = True
+            elif bonus[j] == 38 + seat:
+                season = True
+        fixed += v.seat_flower * flower + v.seat_season * season
+        fixed += v.bonus_tile * nbonus
+    return fixed
+
+
+cdef inline void _used_of(const int *melds, int k, int *used) noexcept nogil:
+    cdef int j, t, kind
+    memset(used, 0, 34 * sizeof(int))
+    for j in range(k):
+        kind = melds[j] // 34
+        t = melds[j] % 34
+        if kind == 0:
+            used[t] += 1
+            used[t + 1] += 1
+            used[t + 2] += 1
+        else:
+            used[t] += 3 if kind == 1 else 4
+
+
+# ------------------------------------------------------------ worth
+
+cdef double _plan_worth(const VParams *v, const VPos *p, const int *counts, int k, const int *melds,
+                        bint claimed, int suit, int needed) noexcept nogil:
+    """``_pyvalue._plan_worth`` with the tiles needed given (tiles away + 1)."""
+    cdef int sure = p.fixed + (0 if claimed else v.concealed)
+    cdef double maybe = v.self_draw * SELF_DRAW_SHARE
+    cdef int dragons = 0, suits = 0, t, j, c, pung, b, short, left
+    cdef bint honours = False
+    cdef double worth
+    for j in range(k):
+        t = melds[j] % 34
+        if t >= 27:
+            honours = True
+            if t >= 31:
+                dragons += 1
+            else:
+                sure += p.wind[t]
+        else:
+            suits |= 1 << (t // 9)
+    for t in range(27, 34):
+        c = counts[t]
+        if not c:
+            continue
+        honours = True
+        pung = v.dragons[1] if t >= 31 else p.wind[t]
+        if c >= 3:
+            if t >= 31:
+                dragons += 1
+            else:
+                sure += pung
+        elif c == 2 and p.unseen[t]:
+            maybe += pung * PAIR_SHARE
+    sure += v.dragons[dragons]
+    for b in range(0, 27, 9):
+        for j in range(b, b + 9):
+            if counts[j]:
+                suits |= 1 << (b // 9)
+                break
+    if suits == 1 or suits == 2 or suits == 4:
+        sure += v.half_flush if honours else v.full_flush
+    elif suit >= 0:
+        return 0.0
+    short = v.minimum - sure
+    worth = sure + maybe + v.floor
+    if short > 0 and maybe < short:  # (Python: short - min(short, maybe); 0.25 ** 0 is 1.0)
+        worth *= pow(PER_FAAN_SHORT, short - maybe)
+    left = (p.live_left // 4 if p.live_left >= 0 else -((3 - p.live_left) // 4)) + 1  # Python's floor division
+    if needed - 1 > left:
+        return worth * 0.01
+    return worth * pow(PER_TILE, <double>(needed - 1))
+
+
+cdef inline bint _flush_kept(const int *counts, int b, int *kept) noexcept nogil:
+    """The tiles a flush plan in suit ``b`` keeps, and whether it is reckoned with (1 to 5 tiles off)."""
+    cdef int j, off = 0
+    for j in range(27):
+        if not b <= j < b + 9:
+            off += counts[j]
+    if off == 0 or off > FLUSH_OFF:
+        return False
+    memset(kept, 0, 34 * sizeof(int))
+    memcpy(kept + b, counts + b, 9 * sizeof(int))
+    memcpy(kept + 27, counts + 27, 7 * sizeof(int))
+    return True
+
+
+cdef double _worth(const VParams *v, VPos *p, const int *counts, int k, const int *used, const int *melds,
+                   bint claimed) except -1.0:
+    """``_pyvalue._worth``: the best plan's worth for concealed ``counts`` beside ``melds``."""
+    cdef double best, w
+    cdef int b
+    cdef int kept[34]
+    best = _plan_worth(v, p, counts, k, melds, claimed, -1,
+                       away_shapes_memo(counts, k, used, v.orphans, p.memo) + 1)
+    for b in range(0, 27, 9):
+        if not _flush_kept(counts, b, kept):
+            continue
+        w = _plan_worth(v, p, kept, k, melds, claimed, b, away_shapes_memo(kept, k, used, False, p.memo) + 1)
+        if w > best:
+            best = w
+    return best
+
+
+cdef int _discards(const VParams *v, VPos *p, int *counts, int k, const int *used, const int *melds,
+                   bint claimed, const bint *which, double *out) except -1:
+    """``out[i]``: the worth after discarding i, for each i with ``which[i]`` (each held). The plain plan
+    of every discard is costed at once; a flush plan's kept tiles change only for discards of its suit or
+    the honours (the others share one worth)."""
+    cdef int i, b, s
+    cdef int plain[34]
+    cdef int kept[34]
+    cdef double flush[3]
+    cdef bint flush_known[3]
+    cdef double best, w
+    if v.orphans or k > 0:
+        away_each_memo(counts, k, used, -1, which, plain, p.memo)
+    else:
+        for i in range(34):
+            if which[i]:
+                counts[i] -= 1
+                plain[i] = away_shapes_memo(counts, k, used, False, p.memo)
+                counts[i] += 1
+    flush_known[0] = flush_known[1] = flush_known[2] = False
+    for i in range(34):
+        if not which[i]:
+            continue
+        counts[i] -= 1
+        best = _plan_worth(v, p, counts, k, melds, claimed, -1, plain[i] + 1)
+        for s in range(3):
+            b = 9 * s
+            if not _flush_kept(counts, b, kept):
+                continue
+            if i < 27 and not b <= i < b + 9:  # the kept tiles are those of any discard off the suit
+                if not flush_known[s]:
+                    flush[s] = _plan_worth(v, p, kept, k, melds, claimed, b,
+                                           away_shapes_memo(kept, k, used, False, p.memo) + 1)
+                    flush_known[s] = True
+                w = flush[s]
+            else:
+                w = _plan_worth(v, p, kept, k, melds, claimed, b, away_shapes_memo(kept, k, used, False, p.memo) + 1)
+            if w > best:
+                best = w
+        counts[i] += 1
+        out[i] = best
+    return 0
+
+
+cdef int _gain(const VParams *v, VPos *p, int discard) except -1:
+    """``_pyvalue._gain``: unseen tiles that would bring the hand nearer after ``discard``."""
+    cdef int *c = p.c
+    cdef int i, j, low, high, away, total = 0
+    cdef bint near[34]
+    cdef int after[34]
+    c[discard] -= 1
+    away = away_shapes_memo(c, p.k, p.used, v.orphans, p.memo)
+    memset(near, 0, sizeof(near))
+    for i in range(34):
+        if not c[i]:
+            continue
+        if i < 27:
+            low = i - i % 9
+            high = low + 8
+            for j in range(i - 2 if i - 2 > low else low, (i + 2 if i + 2 < high else high) + 1):
+                near[j] = True
+        else:
+            near[i] = True
+    if v.orphans and p.k == 0:
+        for j in range(13):
+            near[ORPH[j]] = True
+    for j in range(34):
+        near[j] = near[j] and p.unseen[j] > 0 and c[j] < 4
+    if v.orphans or p.k > 0:
+        away_each_memo(c, p.k, p.used, 1, near, after, p.memo)
+    else:
+        for j in range(34):
+            if near[j]:
+                c[j] += 1
+                after[j] = away_shapes_memo(c, p.k, p.used, False, p.memo)
+                c[j] -= 1
+    for j in range(34):
+        if near[j] and after[j] < away:
+            total += p.unseen[j]
+    c[discard] += 1
+    return total
+
+
+# ------------------------------------------------------------ decisions
+
+cdef int _turn(const VParams *v, VPos *p, int n, const int *code, const int *tile) except -3:
+    cdef int i, j, o, kk, t, g, low = 99, best_g = -1, chosen = -1, ntop = 0
+    cdef bint which[34]
+    cdef bint pool[34]
+    cdef int danger[34]
+    cdef int threat[4]
+    cdef double scored[34]
+    cdef double best = 0.0
+    cdef bint any_threat = False, first = True
+    cdef int counts[34]
+    cdef int used[34]
+    cdef int melds[4]
+    cdef int k2
+    cdef bint claimed2
+    memset(which, 0, sizeof(which))
+    for kk in range(n):
+        if code[kk] == DISCARD:
+            which[tile[kk]] = True
+    _discards(v, p, p.c, p.k, p.used, p.melds, p.claimed, which, scored)
+    for i in range(34):
+        if which[i] and (first or scored[i] > best):
+            best = scored[i]
+            first = False
+    for o in range(4):
+        threat[o] = -2
+        if o == p.seat:
+            continue
+        if p.shown_n[o] >= 3 or (p.live_left < 40 and p.shown_n[o] >= 2):
+            threat[o] = (0 if p.shown_suits[o] == 1 else 9 if p.shown_suits[o] == 2
+                         else 18 if p.shown_suits[o] == 4 else -1)
+            any_threat = True
+    memcpy(pool, which, sizeof(pool))
+    if any_threat:
+        for i in range(34):
+            if not pool[i]:
+                continue
+            if not scored[i] >= best * EQUAL:
+                pool[i] = False
+                continue
+            danger[i] = 0
+            for o in range(4):
+                if threat[o] == -2 or p.pond[o][i]:
+                    continue
+                if i >= 27 and p.unseen[i] == 0:
+                    continue
+                if threat[o] >= 0 and i < 27 and not threat[o] <= i < threat[o] + 9:
+                    continue
+                danger[i] += 1
+            if danger[i] < low:
+                low = danger[i]
+        first = True
+        for i in range(34):
+            if pool[i] and danger[i] != low:
+                pool[i] = False
+            if pool[i] and (first or scored[i] > best):
+                best = scored[i]
+                first = False
+    for i in range(34):
+        if pool[i] and scored[i] >= best * TIE:
+            ntop += 1
+            chosen = i
+        else:
+            pool[i] = False
+    if ntop > 1:
+        chosen = -1
+        for i in range(34):  # the most gain; of equal gains the lowest tile
+            if pool[i]:
+                g = _gain(v, p, i)
+                if g > best_g:
+                    best_g, chosen = g, i
+    for kk in range(n):  # a kong of one's own: taken when the hand, after its replacement, is worth no less
+        if code[kk] != CONCEALED and code[kk] != ADDED:
+            continue
+        t = tile[kk]
+        memcpy(counts, p.c, sizeof(counts))
+        memcpy(melds, p.melds, sizeof(melds))
+        k2 = p.k
+        if code[kk] == ADDED:
+            counts[t] -= 1
+            for j in range(k2):
+                if melds[j] == 34 + t:
+                    melds[j] = 2 * 34 + t
+            claimed2 = p.claimed
+        else:
+            counts[t] -= 4
+            melds[k2] = 2 * 34 + t
+            k2 += 1
+            claimed2 = p.claimed or not v.kong_keeps
+        _used_of(melds, k2, used)
+        if _worth(v, p, counts, k2, used, melds, claimed2) >= best:
+            return kk
+    for kk in range(n - 1, -1, -1):
+        if code[kk] == DISCARD and tile[kk] == chosen:
+            return kk
+    raise ValueError("no discard chosen")
+
+
+cdef bint _reaches_minimum(const VParams *v, const VPos *p, const int *counts, int k,
+                           const int *melds) noexcept nogil:
+    cdef int best, dragons = 0, t, j, suits = 0, nsuits = 0
+    cdef bint held
+    if v.minimum <= 0:
+        return True
+    best = p.fixed + v.self_draw
+    for t in range(27, 34):
+        held = counts[t] >= 2
+        for j in range(k):
+            if melds[j] % 34 == t and melds[j] >= 34:
+                held = True
+        if held:
+            if t >= 31:
+                dragons += 1
+            else:
+                best += p.wind[t]
+    best += v.dragons[dragons]
+    for j in range(k):
+        t = melds[j] % 34
+        if t < 27:
+            suits |= 1 << (t // 9)
+    if suits == 0 or suits == 1 or suits == 2 or suits == 4:
+        best += v.half_flush
+    return best >= v.minimum
+
+
+cdef int _claim(const VParams *v, VPos *p, int n, const int *code, const int *tile, int offered) except -3:
+    cdef double now, best, w
+    cdef int kk, i, j, chosen = 0, k2
+    cdef int counts[34]
+    cdef int used[34]
+    cdef int melds[5]
+    cdef bint which[34]
+    cdef double after[34]
+    cdef bint first
+    now = _worth(v, p, p.c, p.k, p.used, p.melds, p.claimed)
+    best = now * CLAIM_MARGIN
+    for kk in range(n):
+        i = tile[kk]
+        if code[kk] != CHOW and code[kk] != PUNG and code[kk] != EXPOSED:
+            continue
+        memcpy(counts, p.c, sizeof(counts))
+        memcpy(used, p.used, sizeof(used))
+        memcpy(melds, p.melds, 4 * sizeof(int))
+        counts[offered] += 1
+        if code[kk] == CHOW:
+            for j in range(i, i + 3):
+                counts[j] -= 1
+                used[j] += 1
+            melds[p.k] = i
+        elif code[kk] == PUNG:
+            counts[i] -= 3
+            used[i] += 3
+            melds[p.k] = 34 + i
+        else:
+            counts[i] -= 4
+            used[i] += 4
+            melds[p.k] = 2 * 34 + i
+        k2 = p.k + 1
+        if code[kk] == EXPOSED:
+            w = _worth(v, p, counts, k2, used, melds, True)
+        else:
+            for j in range(34):
+                which[j] = counts[j] > 0
+            _discards(v, p, counts, k2, used, melds, True, which, after)
+            first = True
+            for j in range(34):
+                if which[j] and (first or after[j] > w):
+                    w = after[j]
+                    first = False
+        if w > best and _reaches_minimum(v, p, counts, k2, melds):
+            best, chosen = w, kk
+    return chosen
+
+
+cdef int value_choice(const VParams *v, VPos *p, int n, const int *code, const int *tile, int offered) except -3:
+    """The value bot's choice among the ``n`` actions of a prompt (the
+    engine's codes and tiles; ``offered``: the tile on offer in a claim
+    window): what ``_pyvalue.choice`` decides. ``p`` is left as it was."""
+    cdef int kk
+    for kk in range(n):
+        if code[kk] == WIN:
+            return kk
+    if n == 1:
+        return 0
+    for kk in range(n):
+        if code[kk] == DISCARD:
+            return _turn(v, p, n, code, tile)
+    return _claim(v, p, n, code, tile, offered)
+
+
+def choice(Params params, counts, tuple melds, bint claimed, unseen, codes, tiles, int offered, int live_left,
+           int seat, int round_wind, int fixed, shown, ponds, AwayMemo memo=None):
+    """``_pyvalue.choice`` (which see), compiled."""
+    cdef VPos p
+    cdef int n = len(codes), kk, i, o
+    cdef int code[64]
+    cdef int tile[64]
+    if n < 1 or n > 64 or len(tiles) != n:
+        raise ValueError(f"{n} actions")
+    if len(counts) != 34 or len(unseen) != 34 or len(melds) > 4 or not 0 <= seat < 4 or not 0 <= round_wind < 4:
+        raise ValueError("34 counts, 34 unseen, at most 4 sets, seat and round 0..3")
+    for i in range(34):
+        p.c[i] = counts[i]
+        p.unseen[i] = unseen[i]
+    p.k = len(melds)
+    for i in range(p.k):
+        p.melds[i] = melds[i]
+    _used_of(p.melds, p.k, p.used)
+    p.claimed = claimed
+    p.live_left = live_left
+    p.seat = seat
+    p.fixed = fixed
+    memset(p.pond, 0, sizeof(p.pond))
+    for o in range(4):
+        p.shown_n[o], p.shown_suits[o] = shown[o]
+        for i in ponds[o]:
+            p.pond[o][i] = True
+    vpos_winds(&params.p, &p, round_wind)
+    p.memo = NULL if memo is None else memo.memo
+    for kk in range(n):
+        code[kk] = codes[kk]
+        tile[kk] = tiles[kk]
+        if code[kk] != WIN and code[kk] != 0 and not 0 <= tile[kk] < 34:
+            raise ValueError(f"tile index {tile[kk]}")
+    if not -1 <= offered < 34 or (offered < 0 and any(c == CHOW or c == PUNG or c == EXPOSED for c in codes)):
+        raise ValueError(f"offered tile index {offered}")
+    return value_choice(&params.p, &p, n, code, tile, offered)
