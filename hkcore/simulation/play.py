@@ -41,7 +41,7 @@ from hkcore.simulation.summary import (
 )
 from hkcore.summary import resolve
 from hkcore.table.bots import Bot, available_bots, builtin_bots, make_bot
-from hkcore.table.fastplay import FAST_BOTS, new_memo, play_efficiency
+from hkcore.table.fastplay import FAST_BOTS, new_memo, play_bots, plays, value_params
 from hkcore.table.rotation import Progress, after_hand
 from hkcore.table.start import MAX_SEED, read_start
 from hkcore.table.table import Table
@@ -323,7 +323,9 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
     detect = [not c.extra_shapes for c in compiled]
     factories = available_bots()
     fast = fast and fast_path(bots, factories)
+    by_preset = [fast and plays(c.preset, bots) for c in compiled]
     memo = new_memo() if fast else None
+    params = [value_params(c.preset) if by_preset[i] and "value" in bots else None for i, c in enumerate(compiled)]
     for k in range(first, first + hands):
         for i, c in enumerate(compiled):
             p = c.preset
@@ -332,9 +334,10 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
                 who = seating(bots, r)
                 t = Table.dealt(deal, like=like[i])
                 like[i] = t
-                if fast:
+                if by_preset[i]:
                     declined = [0, 0, 0, 0]
-                    total = play_efficiency(t, declined, detect=detect[i], memo=memo)
+                    total = play_bots(t, [who[s] for s in SEATS], declined, detect=detect[i], memo=memo,
+                                      params=params[i])
                 else:
                     seated = [factories[who[s]](p, bot_seed(seed, k, r, s)) for s in SEATS]
                     total, declined = _play(t, seated, detect[i])
