@@ -20,3 +20,8 @@ cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *w
                         SuitMemo *memo) except -3
 cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
                     SuitMemo *memo) except -3
+# the same by the standard shape, and thirteen orphans only with ``orphans`` (the value bot: a preset's shapes)
+cdef int away_each_shapes(int *c, int k, const int *used, int delta, const bint *which, int *out,
+                          SuitMemo *memo, bint orphans) except -3
+cdef int away_swaps_shapes(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
+                           SuitMemo *memo, bint orphans) except -3

@@ -1023,6 +1023,12 @@ cdef int away_each(int *c, int k, const int *used, int delta, const bint *which,
 cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *which, int *out,
                         SuitMemo *memo) except -3:
     """``away_each``, the exact costs of suits the declared sets draw on kept in ``memo`` (NULL: none)."""
+    return away_each_shapes(c, k, used, delta, which, out, memo, True)
+
+
+cdef int away_each_shapes(int *c, int k, const int *used, int delta, const bint *which, int *out,
+                          SuitMemo *memo, bint orphans) except -3:
+    """``away_each_memo`` by the standard shape, and thirteen orphans only with ``orphans``."""
     cdef const unsigned char *dist = _distances()
     cdef int parts[3][NB]
     cdef int rest[4][NB]
@@ -1070,7 +1076,7 @@ cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *w
             best = _final(rest[3], part, k)
         if best > INF:
             best = INF
-        if k == 0:
+        if orphans and k == 0:
             v = 0
             want = 0
             for j in range(13):
@@ -1108,6 +1114,12 @@ cdef inline int _orphans_away(const int *c) noexcept nogil:
 
 cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
                     SuitMemo *memo) except -3:
+    """``away_swaps_shapes`` with thirteen orphans."""
+    return away_swaps_shapes(c, k, used, minus, plus, out, memo, True)
+
+
+cdef int away_swaps_shapes(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
+                           SuitMemo *memo, bint orphans) except -3:
     """For every i with ``minus[i]`` and j with ``plus[j]``: ``out[i * 34 + j]``
     = tiles away (as ``away_counts``) of ``c`` with one i less and one j
     more (99 where that would hold a fifth j). The components (three suits,
@@ -1175,7 +1187,7 @@ cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bin
                 best = _final(with_i[b], plus_part[j], k)
             if best > INF:
                 best = INF
-            if k == 0:
+            if orphans and k == 0:
                 x = _orphans_away(c)
                 if x < best:
                     best = x

@@ -7,7 +7,7 @@ two equal."""
 from libc.math cimport pow
 from libc.string cimport memcpy, memset
 
-from hkcore.core._ccore cimport away_each_memo, away_shapes_memo
+from hkcore.core._ccore cimport away_each_shapes, away_shapes_memo, away_swaps_shapes
 from hkcore.table._cbots cimport AwayMemo
 from hkcore.table._ccodes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PUNG, WIN
 
@@ -22,8 +22,9 @@ DEF CLAIM_MARGIN = 1.1
 DEF TIE = 0.999
 DEF EQUAL = 0.9
 
-cdef int ORPH[13]
-ORPH[:] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
+cdef bint IS_ORPH[34]
+for _i in range(34):
+    IS_ORPH[_i] = _i in (0, 8, 9, 17, 18, 26) or _i >= 27
 
 
 cdef class Params:
@@ -179,86 +180,101 @@ cdef double _worth(const VParams *v, VPos *p, const int *counts, int k, const in
 
 
 cdef int _discards(const VParams *v, VPos *p, int *counts, int k, const int *used, const int *melds,
-                   bint claimed, const bint *which, double *out) except -1:
-    """``out[i]``: the worth after discarding i, for each i with ``which[i]`` (each held). The plain plan
-    of every discard is costed at once; a flush plan's kept tiles change only for discards of its suit or
-    the honours (the others share one worth)."""
-    cdef int i, b, s
-    cdef int plain[34]
+                   bint claimed, const bint *which, double *out, int *plain) except -1:
+    """``out[i]``: the worth after discarding i, for each i with ``which[i]`` (each held), and in ``plain[i]``
+    the tiles away after it (the preset's shapes). The plain plan of every discard is costed at once; a
+    flush plan's kept tiles change only for discards of its suit or the honours (costed at once), the others
+    share one worth."""
+    cdef int i, j, b, s, off
     cdef int kept[34]
-    cdef double flush[3]
-    cdef bint flush_known[3]
-    cdef double best, w
-    if v.orphans or k > 0:
-        away_each_memo(counts, k, used, -1, which, plain, p.memo)
-    else:
+    cdef int flush_away[34]
+    cdef double flush[3][34]
+    cdef double shared
+    cdef bint any_off
+    cdef bint mine[34]
+    cdef double best
+    away_each_shapes(counts, k, used, -1, which, plain, p.memo, v.orphans)
+    for s in range(3):
+        b = 9 * s
+        off = 0
+        for j in range(27):
+            if not b <= j < b + 9:
+                off += counts[j]
+        # discards of the suit or the honours leave ``off`` tiles off it; the others one less
+        memset(kept, 0, sizeof(kept))
+        memcpy(kept + b, counts + b, 9 * sizeof(int))
+        memcpy(kept + 27, counts + 27, 7 * sizeof(int))
+        if 0 < off <= FLUSH_OFF:
+            for i in range(34):
+                mine[i] = which[i] and (i >= 27 or b <= i < b + 9)
+            away_each_shapes(kept, k, used, -1, mine, flush_away, p.memo, False)
+            for i in range(34):
+                if mine[i]:
+                    kept[i] -= 1
+                    flush[s][i] = _plan_worth(v, p, kept, k, melds, claimed, b, flush_away[i] + 1)
+                    kept[i] += 1
+        any_off = False
+        for i in range(27):
+            if which[i] and not b <= i < b + 9:
+                any_off = True
+        if any_off and 0 < off - 1 <= FLUSH_OFF:
+            shared = _plan_worth(v, p, kept, k, melds, claimed, b, away_shapes_memo(kept, k, used, False, p.memo) + 1)
+            for i in range(27):
+                if which[i] and not b <= i < b + 9:
+                    flush[s][i] = shared
         for i in range(34):
-            if which[i]:
-                counts[i] -= 1
-                plain[i] = away_shapes_memo(counts, k, used, False, p.memo)
-                counts[i] += 1
-    flush_known[0] = flush_known[1] = flush_known[2] = False
+            if which[i] and not ((i >= 27 or b <= i < b + 9) and 0 < off <= FLUSH_OFF) and not (
+                    i < 27 and not b <= i < b + 9 and 0 < off - 1 <= FLUSH_OFF):
+                flush[s][i] = -1.0  # no flush plan in suit b after this discard
     for i in range(34):
         if not which[i]:
             continue
         counts[i] -= 1
         best = _plan_worth(v, p, counts, k, melds, claimed, -1, plain[i] + 1)
-        for s in range(3):
-            b = 9 * s
-            if not _flush_kept(counts, b, kept):
-                continue
-            if i < 27 and not b <= i < b + 9:  # the kept tiles are those of any discard off the suit
-                if not flush_known[s]:
-                    flush[s] = _plan_worth(v, p, kept, k, melds, claimed, b,
-                                           away_shapes_memo(kept, k, used, False, p.memo) + 1)
-                    flush_known[s] = True
-                w = flush[s]
-            else:
-                w = _plan_worth(v, p, kept, k, melds, claimed, b, away_shapes_memo(kept, k, used, False, p.memo) + 1)
-            if w > best:
-                best = w
         counts[i] += 1
+        for s in range(3):
+            if flush[s][i] > best:
+                best = flush[s][i]
         out[i] = best
     return 0
 
 
-cdef int _gain(const VParams *v, VPos *p, int discard) except -1:
-    """``_pyvalue._gain``: unseen tiles that would bring the hand nearer after ``discard``."""
+cdef inline bint _vnear(const int *c, int j, bint orph) noexcept nogil:
+    """Whether tile ``j`` may join ``c`` in a set or a pair (held, or within two in its suit of one held),
+    or, with ``orph``, is a terminal or an honour."""
+    cdef int low, high, i
+    if c[j] or (orph and IS_ORPH[j]):
+        return True
+    if j < 27:
+        low = j - j % 9
+        high = low + 8
+        for i in range(j - 2 if j - 2 > low else low, (j + 2 if j + 2 < high else high) + 1):
+            if c[i]:
+                return True
+    return False
+
+
+cdef int _gains(const VParams *v, VPos *p, const bint *minus, const int *plain, int *gain) except -1:
+    """``gain[i]`` (``_pyvalue._gain``) for each i with ``minus[i]``: the unseen tiles that would bring the
+    hand nearer after discarding i (``plain[i]`` tiles away then), all costed at once."""
     cdef int *c = p.c
-    cdef int i, j, low, high, away, total = 0
-    cdef bint near[34]
-    cdef int after[34]
-    c[discard] -= 1
-    away = away_shapes_memo(c, p.k, p.used, v.orphans, p.memo)
-    memset(near, 0, sizeof(near))
+    cdef int i, j
+    cdef bint orph = v.orphans and p.k == 0
+    cdef bint plus[34]
+    cdef int swaps[34 * 34]
+    for j in range(34):
+        plus[j] = p.unseen[j] > 0 and _vnear(c, j, orph)  # near the hand less any one tile: near the hand
+    away_swaps_shapes(c, p.k, p.used, minus, plus, swaps, p.memo, v.orphans)
     for i in range(34):
-        if not c[i]:
+        if not minus[i]:
             continue
-        if i < 27:
-            low = i - i % 9
-            high = low + 8
-            for j in range(i - 2 if i - 2 > low else low, (i + 2 if i + 2 < high else high) + 1):
-                near[j] = True
-        else:
-            near[i] = True
-    if v.orphans and p.k == 0:
-        for j in range(13):
-            near[ORPH[j]] = True
-    for j in range(34):
-        near[j] = near[j] and p.unseen[j] > 0 and c[j] < 4
-    if v.orphans or p.k > 0:
-        away_each_memo(c, p.k, p.used, 1, near, after, p.memo)
-    else:
+        c[i] -= 1
+        gain[i] = 0
         for j in range(34):
-            if near[j]:
-                c[j] += 1
-                after[j] = away_shapes_memo(c, p.k, p.used, False, p.memo)
-                c[j] -= 1
-    for j in range(34):
-        if near[j] and after[j] < away:
-            total += p.unseen[j]
-    c[discard] += 1
-    return total
+            if plus[j] and c[j] < 4 and swaps[i * 34 + j] < plain[i] and _vnear(c, j, orph):
+                gain[i] += p.unseen[j]
+        c[i] += 1
+    return 0
 
 
 # ------------------------------------------------------------ decisions
@@ -270,6 +286,8 @@ cdef int _turn(const VParams *v, VPos *p, int n, const int *code, const int *til
     cdef int danger[34]
     cdef int threat[4]
     cdef double scored[34]
+    cdef int plain[34]
+    cdef int gains[34]
     cdef double best = 0.0
     cdef bint any_threat = False, first = True
     cdef int counts[34]
@@ -281,7 +299,7 @@ cdef int _turn(const VParams *v, VPos *p, int n, const int *code, const int *til
     for kk in range(n):
         if code[kk] == DISCARD:
             which[tile[kk]] = True
-    _discards(v, p, p.c, p.k, p.used, p.melds, p.claimed, which, scored)
+    _discards(v, p, p.c, p.k, p.used, p.melds, p.claimed, which, scored, plain)
     for i in range(34):
         if which[i] and (first or scored[i] > best):
             best = scored[i]
@@ -328,11 +346,10 @@ cdef int _turn(const VParams *v, VPos *p, int n, const int *code, const int *til
             pool[i] = False
     if ntop > 1:
         chosen = -1
+        _gains(v, p, pool, plain, gains)
         for i in range(34):  # the most gain; of equal gains the lowest tile
-            if pool[i]:
-                g = _gain(v, p, i)
-                if g > best_g:
-                    best_g, chosen = g, i
+            if pool[i] and gains[i] > best_g:
+                best_g, chosen = gains[i], i
     for kk in range(n):  # a kong of one's own: taken when the hand, after its replacement, is worth no less
         if code[kk] != CONCEALED and code[kk] != ADDED:
             continue
@@ -395,6 +412,7 @@ cdef int _claim(const VParams *v, VPos *p, int n, const int *code, const int *ti
     cdef int melds[5]
     cdef bint which[34]
     cdef double after[34]
+    cdef int plain[34]
     cdef bint first
     now = _worth(v, p, p.c, p.k, p.used, p.melds, p.claimed)
     best = now * CLAIM_MARGIN
@@ -425,7 +443,7 @@ cdef int _claim(const VParams *v, VPos *p, int n, const int *code, const int *ti
         else:
             for j in range(34):
                 which[j] = counts[j] > 0
-            _discards(v, p, counts, k2, used, melds, True, which, after)
+            _discards(v, p, counts, k2, used, melds, True, which, after, plain)
             first = True
             for j in range(34):
                 if which[j] and (first or after[j] > w):
