@@ -507,3 +507,31 @@ def choice(Params params, counts, tuple melds, bint claimed, unseen, codes, tile
     if not -1 <= offered < 34 or (offered < 0 and any(c == CHOW or c == PUNG or c == EXPOSED for c in codes)):
         raise ValueError(f"offered tile index {offered}")
     return value_choice(&params.p, &p, n, code, tile, offered)
+
+
+def discard_worths(Params params, counts, tuple melds, bint claimed, unseen, int live_left, int seat,
+                   int round_wind, int fixed):
+    """``_pyvalue.discard_worths`` (which see), compiled."""
+    cdef VPos p
+    cdef int i
+    cdef bint which[34]
+    cdef double out[34]
+    cdef int plain[34]
+    if len(counts) != 34 or len(unseen) != 34 or len(melds) > 4 or not 0 <= seat < 4 or not 0 <= round_wind < 4:
+        raise ValueError("34 counts, 34 unseen, at most 4 sets, seat and round 0..3")
+    for i in range(34):
+        p.c[i] = counts[i]
+        p.unseen[i] = unseen[i]
+        which[i] = p.c[i] > 0
+    p.k = len(melds)
+    for i in range(p.k):
+        p.melds[i] = melds[i]
+    _used_of(p.melds, p.k, p.used)
+    p.claimed = claimed
+    p.live_left = live_left
+    p.seat = seat
+    p.fixed = fixed
+    p.memo = NULL
+    vpos_winds(&params.p, &p, round_wind)
+    _discards(&params.p, &p, p.c, p.k, p.used, p.melds, claimed, which, out, plain)
+    return [(out[i], i) for i in range(34) if which[i]]

@@ -375,3 +375,11 @@ def _reaches_minimum(v: ValueParams, pos: _Pos, counts: list[int], melds: tuple[
 def params_of(v: ValueParams) -> ValueParams:
     """``v`` as ``choice`` takes it (the compiled twin's own form there)."""
     return v
+
+
+def discard_worths(v: ValueParams, counts: list[int], melds: tuple[int, ...], claimed: bool, unseen: Sequence[int],
+                   live_left: int, seat: int, round_wind: int, fixed: int) -> list[tuple[float, int]]:
+    """(worth after discarding, tile) for each tile held in ``counts`` (14 - 3k tiles), lowest tile first:
+    what a turn's choice weighs (the twins' arithmetic, to the bit)."""
+    pos = _Pos(v, list(counts), melds, unseen, live_left, seat, round_wind, fixed, [(0, 0)] * 4, [[], [], [], []])
+    return _discards(v, pos, pos.counts, melds, claimed, [i for i in range(34) if counts[i]])
