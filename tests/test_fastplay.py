@@ -12,9 +12,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from helpers.strategies import counts_beside_sets
 from hkcore import core
-from hkcore.preset import builtin_ids
+from hkcore.preset import builtin_ids, load_preset
 from hkcore.simulation import fast_path, play, simulate, simulation_logs
-from hkcore.preset import load_preset
 from hkcore.table import Table, _pybots, _pyvalue, fastplay
 from hkcore.table._pyengine import codes as _pyengine
 from hkcore.table.bots import EfficiencyBot, RandomBot, available_bots

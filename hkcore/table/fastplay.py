@@ -26,10 +26,12 @@ from hkcore.preset import Preset
 from hkcore.table import _pybots, _pyvalue, engine as _engine
 from hkcore.table.bots import IMPLEMENTATION as _BOTS
 from hkcore.table.table import Table
+from hkcore.table.value import IMPLEMENTATION as _VALUE
 from hkcore.tiles import SEATS
 
-#: which hand loop ``play_efficiency`` runs: "cython" (the compiled engine's) or "python" (the twin here)
-IMPLEMENTATION = "cython" if _engine.IMPLEMENTATION == "cython" and _BOTS == "cython" else "python"
+#: which hand loop ``play_efficiency`` and ``play_bots`` run: "cython" (the compiled engine's) or "python" (the
+#: twin here)
+IMPLEMENTATION = "cython" if _engine.IMPLEMENTATION == _BOTS == _VALUE == "cython" else "python"
 
 if TYPE_CHECKING:  # the memo is the compiled bots' own type (hkcore/table/_cbots.pyx)
     _AwayMemo: Any = None

@@ -14,6 +14,11 @@ the minimum, and, when an opponent's declared sets show it close, never
 discards a tile that opponent may win on while a safe tile of (nearly)
 the same worth is there. It sees only its prompt's ``view``; it needs no generator.
 
+The decision itself is a function of plain values read off the prompt
+(``values``): ``hkcore/table/_pyvalue.py`` is the reference, its compiled
+twin ``_cvalue.pyx`` decides where the core is compiled (the engine's hand
+loop calls it too: ``hkcore.table.fastplay``).
+
 >>> from hkcore.table import Table
 >>> t = Table({"event": "start", "preset": "hk-classic", "seed": 3})
 >>> bot = ValueBot(t.preset, 0)
