@@ -23,7 +23,7 @@ from hkcore.tiles import parse_tiles
 
 README_HAND = "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N"
 WAITING_HAND = "123m456p789s11z22z"  # 13 tiles, no winning tile: waiting on 1z or 2z
-pytestmark = pytest.mark.skipif(why_not() is not None, reason=str(why_not()))
+pytestmark = [pytest.mark.io, pytest.mark.skipif(why_not() is not None, reason=str(why_not()))]
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from helpers.browser import ARTIFACTS, CHROMIUM, colours, why_not
 from helpers.serving import call, running
 from hkcore.tiles import SEATS
 
-pytestmark = pytest.mark.skipif(why_not() is not None, reason=str(why_not()))
+pytestmark = [pytest.mark.io, pytest.mark.skipif(why_not() is not None, reason=str(why_not()))]
 
 PRESET = "bga-old-style"  # a points ledger: the result has payments
 SEED = 9  # under PRESET, West wins on a discard of East's (the person's) after a dozen moves

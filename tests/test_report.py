@@ -90,6 +90,7 @@ def _chromium() -> str:
     return path
 
 
+@pytest.mark.io
 def test_page_in_a_browser(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     if os.environ.get("HKCORE_PURE_PYTHON") == "1":
         pytest.skip("the page does not depend on the core: checked in the browser on the compiled core only")

@@ -188,6 +188,7 @@ def _expected(p: Any, field: str) -> float | None:
     return figures[field]
 
 
+@pytest.mark.io
 def test_the_page_in_a_browser(tmp_path: Path, whole: SimulationSummary) -> None:
     if os.environ.get("HKCORE_PURE_PYTHON") == "1":
         pytest.skip("the page does not depend on the core: checked in the browser on the compiled core only")
