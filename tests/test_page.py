@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import hkcore
-from helpers.browser import ARTIFACTS, CHROMIUM, colours, why_not
+from helpers.browser import ARTIFACTS, colours, launched, why_not
 from helpers.serving import running
 from hkcore.notation import format_hand
 from hkcore.tiles import parse_tiles
@@ -34,12 +34,8 @@ def url() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+    with launched() as b:
         yield b
-        b.close()
 
 
 def _page(browser: Any, url: str, width: int, height: int) -> Any:
