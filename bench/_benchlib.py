@@ -454,3 +454,41 @@ def wait_for_quiet(timeout_s: float, most: float = 0.5, sample_s: float = 3.0) -
         if busy <= most or time.monotonic() - t0 >= timeout_s:
             return time.monotonic() - t0, busy
         log(f"other work takes {busy:.2f} cores; waiting for ≤ {most} ...")
+
+
+# --------------------------------------------------------------------------
+# A server process on loopback
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 just now."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_serving(command: Callable[[int], list[str]], what: str, *, paths: Sequence[str] = (),
+                  env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], int]:
+    """The process ``command(port)`` on a free loopback port, returned with the port once its ``/health``
+    answers (60 s at most); run from the temporary folder with ``paths`` and the source tree first on its
+    PYTHONPATH and ``env`` added to its environment. ``what`` names it in errors."""
+    import tempfile
+    import urllib.request
+
+    port = free_port()
+    full = dict(os.environ, **(env or {}))
+    full["PYTHONPATH"] = os.pathsep.join([*paths, str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])
+    proc = subprocess.Popen(command(port), cwd=tempfile.gettempdir(), env=full)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} stopped with status {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2):
+                return proc, port
+        except OSError:
+            time.sleep(0.2)
+    proc.terminate()
+    raise RuntimeError(f"{what} did not start within 60 s")
