@@ -22,6 +22,11 @@ DEF CLAIM_MARGIN = 1.1
 DEF TIE = 0.999
 DEF EQUAL = 0.9
 
+#: 0.45 ** n for the tiles needed (pow's own answers, worked out once)
+cdef double PER_TILE_POW[24]
+for _i in range(24):
+    PER_TILE_POW[_i] = pow(PER_TILE, <double>_i)
+
 cdef bint IS_ORPH[34]
 for _i in range(34):
     IS_ORPH[_i] = _i in (0, 8, 9, 17, 18, 26) or _i >= 27
@@ -145,6 +150,8 @@ cdef double _plan_worth(const VParams *v, const VPos *p, const int *counts, int 
     left = (p.live_left // 4 if p.live_left >= 0 else -((3 - p.live_left) // 4)) + 1  # Python's floor division
     if needed - 1 > left:
         return worth * 0.01
+    if 0 <= needed - 1 < 24:
+        return worth * PER_TILE_POW[needed - 1]
     return worth * pow(PER_TILE, <double>(needed - 1))
 
 
