@@ -484,8 +484,9 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, h
     bot name for every seat, or four: E, S, W, N in the first rotation),
     and summarise them. ``jobs``: worker processes, each playing ranges of
     walls; the summary does not depend on ``jobs``. ``fast``: where every
-    seat's bot is one the engine can play itself (``fast_path``: four
-    ``efficiency`` bots), it plays each hand in one call, making the same
+    seat's bot is one the engine can play itself (``fast_path``: built-in
+    ``efficiency`` or ``value`` bots; ``value`` under a preset whose shapes
+    the compiled kernels know), it plays each hand in one call, making the same
     decisions; False asks every decision of the bots through ``prompts()``
     (the same summary, slower).
 
