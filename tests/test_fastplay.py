@@ -372,3 +372,18 @@ def test_the_compiled_worths_are_the_pure_ones_to_the_bit(position: tuple[Any, .
     expected = _pyvalue.discard_worths(v, *args)
     assert _cvalue.discard_worths(_cvalue.Params(v), *args) == expected
     assert len(expected) == sum(1 for c in counts if c)
+
+
+def test_a_value_bot_pickles_and_decides_the_same() -> None:
+    import pickle
+
+    from hkcore.table.value import ValueBot
+
+    t = Table({"event": "start", "preset": "mistboard", "seed": 4})
+    bot = ValueBot(t.preset, 0)
+    again = pickle.loads(pickle.dumps(bot))
+    while not t.over:
+        p = t.prompts()[0]
+        d = bot.decide(p)
+        assert again.decide(p) == d
+        t.submit(d)

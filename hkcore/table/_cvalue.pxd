@@ -24,6 +24,7 @@ cdef struct VParams:
 
 cdef class Params:
     cdef VParams p
+    cdef readonly object plain   # the _pyvalue.ValueParams it was made from
 
 
 cdef struct VPos:

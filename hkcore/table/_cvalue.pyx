@@ -55,6 +55,10 @@ cdef class Params:
         self.p.half_flush = v.half_flush
         self.p.full_flush = v.full_flush
         self.p.floor = v.floor
+        self.plain = v
+
+    def __reduce__(self):
+        return Params, (self.plain,)
 
 
 def params_of(v):

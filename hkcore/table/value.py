@@ -150,10 +150,10 @@ class ValueBot:
 
     def __init__(self, preset: Preset, seed: int) -> None:
         self._v = _pyvalue.value_params(preset)
-        #: the twin that decides: the compiled one but where the preset has shapes the C kernels lack
-        self._twin: Any = _pyvalue if self._v.shapes.extra else _twin
-        #: the parameters in the twin's own form (a C struct's owner for the compiled one)
-        self._p: Any = self._twin.params_of(self._v)
+        #: whether the compiled twin decides: not where the preset has shapes the C kernels lack
+        self._compiled = IMPLEMENTATION == "cython" and not self._v.shapes.extra
+        #: the parameters in the deciding twin's own form (a C struct's owner for the compiled one)
+        self._p: Any = _twin.params_of(self._v) if self._compiled else self._v
 
     def decide(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
         actions = prompt["actions"]
@@ -162,4 +162,5 @@ class ValueBot:
                 return decision(prompt, a)
         if len(actions) == 1:
             return decision(prompt, actions[0])
-        return decision(prompt, actions[self._twin.choice(self._p, *values(prompt, self._v))])
+        choose = _twin.choice if self._compiled else _pyvalue.choice
+        return decision(prompt, actions[choose(self._p, *values(prompt, self._v))])
