@@ -1018,7 +1018,7 @@ cdef class Engine:
                     self.mkind[s][j] = M_PUNG
                     break
 
-    # ------------------------------------------- the efficiency bots' hand loop
+    # ------------------------------------------- the bots' hand loop (efficiency and value)
 
     def play_efficiency(self, bint hide, bint detect, list declined, AwayMemo memo not None, value=None,
                         Params params=None, int round_wind=0):
@@ -1035,6 +1035,8 @@ cdef class Engine:
         cdef int j, k, o, s, t, total = 0
         cdef bint cand[4]
         cdef bint by_value[4]
+        if not 0 <= round_wind < 4:
+            raise ValueError(f"round wind {round_wind}: 0..3")
         for s in range(4):
             by_value[s] = value is not None and bool(value[s])
             if by_value[s] and params is None:
@@ -1108,7 +1110,6 @@ cdef class Engine:
             h.unseen[i] = 4 - seen[i] if seen[i] < 4 else 0
         return efficiency_choice(&h, self.ncodes[s], self.code[s], self.atile[s],
                                  self.w_tile if self.phase == CLAIM else -1)
-
 
     cdef int _value(self, int s, bint hide, AwayMemo memo, Params params, int round_wind) except -3:
         """The value bot's choice for ``s`` from what its view shows (the values
