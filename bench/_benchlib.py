@@ -11,6 +11,7 @@ import gc
 import os
 import platform
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -412,3 +413,82 @@ def publish(out: Path | None, section_name: str, section: str, raw: dict[str, An
         (out / json_name).write_text(json.dumps(raw, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         log(f"wrote {out / 'RESULTS.md'} (section {section_name!r}) and {out / json_name}")
     print(section)
+
+
+# --------------------------------------------------------------------------
+# The other work on the machine
+
+
+def machine_busy_s() -> float:
+    """CPU-seconds the whole machine has spent busy since boot (``/proc/stat``)."""
+    with open("/proc/stat", encoding="ascii") as fh:
+        f = [int(x) for x in fh.readline().split()[1:]]
+    # user nice system idle iowait irq softirq steal ...: all but idle and iowait
+    return (sum(f[:8]) - f[3] - f[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_s() -> float:
+    """CPU-seconds of this process and of its children reaped so far."""
+    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
+
+
+def others_cores(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``fn()``'s result with ``others_cores``: the cores busy outside this run
+    while it ran (the machine's busy CPU-seconds less this run's, per second)."""
+    b0, o0, t0 = machine_busy_s(), own_cpu_s(), time.perf_counter()
+    r = fn()
+    wall = time.perf_counter() - t0
+    r["others_cores"] = max(0.0, (machine_busy_s() - b0) - (own_cpu_s() - o0)) / wall
+    return r
+
+
+def wait_for_quiet(timeout_s: float, most: float = 0.5, sample_s: float = 3.0) -> tuple[float, float]:
+    """Wait (at most ``timeout_s``) until other work takes ≤ ``most`` cores over
+    ``sample_s`` seconds; the seconds waited and the last sample."""
+    t0 = time.monotonic()
+    while True:
+        b0 = machine_busy_s()
+        time.sleep(sample_s)
+        busy = (machine_busy_s() - b0) / sample_s
+        if busy <= most or time.monotonic() - t0 >= timeout_s:
+            return time.monotonic() - t0, busy
+        log(f"other work takes {busy:.2f} cores; waiting for ≤ {most} ...")
+
+
+# --------------------------------------------------------------------------
+# A server process on loopback
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 just now."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_serving(command: Callable[[int], list[str]], what: str, *, paths: Sequence[str] = (),
+                  env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], int]:
+    """The process ``command(port)`` on a free loopback port, returned with the port once its ``/health``
+    answers (60 s at most); run from the temporary folder with ``paths`` and the source tree first on its
+    PYTHONPATH and ``env`` added to its environment. ``what`` names it in errors."""
+    import tempfile
+    import urllib.request
+
+    port = free_port()
+    full = dict(os.environ, **(env or {}))
+    full["PYTHONPATH"] = os.pathsep.join([*paths, str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])
+    proc = subprocess.Popen(command(port), cwd=tempfile.gettempdir(), env=full)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} stopped with status {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2):
+                return proc, port
+        except OSError:
+            time.sleep(0.2)
+    proc.terminate()
+    raise RuntimeError(f"{what} did not start within 60 s")

@@ -21,8 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -50,38 +48,16 @@ BODY = json.dumps({"hand": HAND_JSON, "preset": "bga-old-style"}).encode()
 PACKAGES = ("fastapi", "starlette", "uvicorn", "uvloop", "httptools", "pydantic")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def start_server(workers: int, bare_answer: Path | None = None) -> tuple[subprocess.Popen[bytes], int]:
     """``hkscore serve`` with ``workers`` workers; with ``bare_answer``, the
     bare FastAPI peer (bench/_bare_app.py) answering that body, one worker."""
-    root = str(Path(__file__).resolve().parent.parent)
-    port = _free_port()
-    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     if bare_answer is not None:
-        env["HKCORE_BARE_ANSWER"] = str(bare_answer)
-        env["PYTHONPATH"] = str(Path(__file__).resolve().parent) + os.pathsep + env["PYTHONPATH"]
-        command = [sys.executable, "-m", "uvicorn", "_bare_app:app", "--port", str(port), "--workers", "1",
-                   "--log-level", "warning", "--no-access-log"]
-    else:
-        command = [sys.executable, "-m", "hkcore.cli", "serve", "--port", str(port), "--workers", str(workers),
-                   "--log-level", "warning"]
-    proc = subprocess.Popen(command, cwd=tempfile.gettempdir(), env=env)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"hkscore serve stopped with status {proc.returncode}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2):
-                return proc, port
-        except OSError:
-            time.sleep(0.2)
-    proc.terminate()
-    raise RuntimeError("hkscore serve did not start within 60 s")
+        return bl.start_serving(lambda port: [sys.executable, "-m", "uvicorn", "_bare_app:app", "--port", str(port),
+                                              "--workers", "1", "--log-level", "warning", "--no-access-log"],
+                                "the bare FastAPI peer", paths=[str(Path(__file__).resolve().parent)],
+                                env={"HKCORE_BARE_ANSWER": str(bare_answer)})
+    return bl.start_serving(lambda port: [sys.executable, "-m", "hkcore.cli", "serve", "--port", str(port),
+                                          "--workers", str(workers), "--log-level", "warning"], "hkscore serve")
 
 
 async def _connection(port: int, count: int, latencies: list[float], errors: list[str]) -> None:

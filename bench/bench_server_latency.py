@@ -32,12 +32,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import _benchlib as bl
-from bench_server import BODY, PACKAGES, _free_port, start_server
+from bench_server import BODY, PACKAGES, start_server
 
 CLIENTS = (32, 64, 100, 150, 200)
 RATES = (500, 1000, 2000, 3000)
@@ -134,23 +133,10 @@ def _run(coro: Any) -> Any:
 
 
 def start_probe(mode: str) -> tuple[subprocess.Popen[bytes], int, str]:
-    root = str(Path(__file__).resolve().parent.parent)
-    port = _free_port()
     out = tempfile.mktemp(suffix=".json", prefix="hk-probe-")
-    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("_serve_probe.py")), out, str(port), mode],
-                            cwd=tempfile.gettempdir(), env=env)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2):
-                return proc, port, out
-        except OSError:
-            if proc.poll() is not None:
-                raise RuntimeError(f"the probe server stopped with status {proc.returncode}") from None
-            time.sleep(0.2)
-    proc.terminate()
-    raise RuntimeError("the probe server did not start within 60 s")
+    proc, port = bl.start_serving(lambda port: [sys.executable, str(Path(__file__).with_name("_serve_probe.py")),
+                                                out, str(port), mode], "the probe server")
+    return proc, port, out
 
 
 def _probe_figures(path: str, runs: list[dict[str, Any]]) -> dict[str, Any]:

@@ -328,47 +328,6 @@ def peer_once(seed: int, hands: int, log_on: bool = False) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------
-# The other work on the machine
-
-
-def machine_busy_s() -> float:
-    """CPU-seconds the whole machine has spent busy since boot (``/proc/stat``)."""
-    with open("/proc/stat", encoding="ascii") as fh:
-        f = [int(x) for x in fh.readline().split()[1:]]
-    # user nice system idle iowait irq softirq steal ...: all but idle and iowait
-    return (sum(f[:8]) - f[3] - f[4]) / os.sysconf("SC_CLK_TCK")
-
-
-def own_cpu_s() -> float:
-    """CPU-seconds of this process and of its children reaped so far."""
-    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
-
-
-def others_cores(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """``fn()``'s result with ``others_cores``: the cores busy outside this run
-    while it ran (the machine's busy CPU-seconds less this run's, per second)."""
-    b0, o0, t0 = machine_busy_s(), own_cpu_s(), time.perf_counter()
-    r = fn()
-    wall = time.perf_counter() - t0
-    r["others_cores"] = max(0.0, (machine_busy_s() - b0) - (own_cpu_s() - o0)) / wall
-    return r
-
-
-def wait_for_quiet(timeout_s: float, most: float = 0.5, sample_s: float = 3.0) -> tuple[float, float]:
-    """Wait (at most ``timeout_s``) until other work takes ≤ ``most`` cores over
-    ``sample_s`` seconds; the seconds waited and the last sample."""
-    t0 = time.monotonic()
-    while True:
-        b0 = machine_busy_s()
-        time.sleep(sample_s)
-        busy = (machine_busy_s() - b0) / sample_s
-        if busy <= most or time.monotonic() - t0 >= timeout_s:
-            return time.monotonic() - t0, busy
-        bl.log(f"other work takes {busy:.2f} cores; waiting for ≤ {most} ...")
-
-
-# --------------------------------------------------------------------------
 # The run
 
 
@@ -437,7 +396,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
         if not args.quick:
             out["waited_for_other_bench_s"] = bl.wait_for_other_bench(args.wait_for_others, bl.log)
-            out["waited_for_quiet_s"], out["others_cores_before_timing"] = wait_for_quiet(args.wait_for_quiet)
+            out["waited_for_quiet_s"], out["others_cores_before_timing"] = bl.wait_for_quiet(args.wait_for_quiet)
         out["other_bench_at_start"] = bl.other_bench_processes()
         out["loadavg_before_timing"] = [round(x, 2) for x in os.getloadavg()]
 
@@ -457,7 +416,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             k = r % len(measures)
             for name, fn in measures[k:] + measures[:k]:
                 bl.log(f"repetition {r + 1}/{reps}: {name} ...")
-                res[name].append(others_cores(fn))
+                res[name].append(bl.others_cores(fn))
         out["timing_wall_s"] = time.perf_counter() - t_start
         ru1 = resource.getrusage(resource.RUSAGE_SELF)
         out["self_cpu_s_in_process_measures"] = (ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)
@@ -640,10 +599,10 @@ def bots_once(preset: str, seed: int, walls: int, jobs: int, bots: str = "effici
     (``fast=False``: every decision through ``prompts()``)."""
     from hkcore.simulation import simulate
 
-    c0, t0 = own_cpu_s(), time.perf_counter()
+    c0, t0 = bl.own_cpu_s(), time.perf_counter()
     s = simulate([preset], bots, hands=walls, seed=seed, jobs=jobs, fast=fast)
     wall = time.perf_counter() - t0
-    cpu = own_cpu_s() - c0  # with jobs 2, the workers' CPU-seconds (reaped children) count too
+    cpu = bl.own_cpu_s() - c0  # with jobs 2, the workers' CPU-seconds (reaped children) count too
     hands = s.presets[preset].hands
     return {"wall_s": wall, "hands": hands, "hands_s": hands / wall, "cpu_s": cpu, "hands_cpu_s": hands / cpu}
 
@@ -691,11 +650,11 @@ def greedy_peer_once(seed: int, hands: int) -> dict[str, Any]:
     env = RiichiEnv(skip_mjai_logging=True, seed=seed)
     act = ShantenGreedyAgent().act
     decisions = 0
-    c0, t0 = own_cpu_s(), time.perf_counter()
+    c0, t0 = bl.own_cpu_s(), time.perf_counter()
     for _ in range(hands):
         decisions += play_reset(env, act)
     wall = time.perf_counter() - t0
-    cpu = own_cpu_s() - c0
+    cpu = bl.own_cpu_s() - c0
     return {"wall_s": wall, "hands": hands, "hands_s": hands / wall, "cpu_s": cpu, "hands_cpu_s": hands / cpu,
             "decisions_per_hand": decisions / hands}
 
@@ -721,7 +680,7 @@ def bots_run(preset: str, seed: int, walls: int, repeats: int) -> dict[str, Any]
     for rep in range(repeats):
         for k, fn in measures[rep % len(measures):] + measures[:rep % len(measures)]:
             bl.log(f"bots: {k} (repetition {rep + 1}) ...")
-            runs[k].append(others_cores(fn))
+            runs[k].append(bl.others_cores(fn))
     return {"date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "preset": preset, "seed": seed,
             "walls": walls, "value_walls": vwalls, "peer_hands": peer_hands, "repeats": repeats,
             "hand_loop": fastplay.IMPLEMENTATION, "core": core.IMPLEMENTATION,

@@ -40,7 +40,6 @@ import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -74,36 +73,13 @@ class Round:
         self.errors.append(what)
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def start_server(idle: float, bot_share: float | None) -> tuple[subprocess.Popen[bytes], int]:
     """``hkscore serve`` (one worker) with tables dropped after ``idle`` seconds without use (and the
     tables of bots alone given ``bot_share`` of its time, when given)."""
-    root = str(Path(__file__).resolve().parent.parent)
-    port = free_port()
-    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    command = [sys.executable, "-m", "hkcore.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-               "--log-level", "warning", "--table-idle", str(idle), "--most-tables", "1000"]
-    if bot_share is not None:
-        command += ["--bot-share", str(bot_share)]
-    proc = subprocess.Popen(command, cwd=tempfile.gettempdir(), env=env)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"hkscore serve stopped with status {proc.returncode}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2):
-                return proc, port
-        except OSError:
-            time.sleep(0.2)
-    proc.terminate()
-    raise RuntimeError("hkscore serve did not start within 60 s")
+    extra = [] if bot_share is None else ["--bot-share", str(bot_share)]
+    return bl.start_serving(lambda port: [sys.executable, "-m", "hkcore.cli", "serve", "--host", "127.0.0.1",
+                                          "--port", str(port), "--log-level", "warning", "--table-idle", str(idle),
+                                          "--most-tables", "1000", *extra], "hkscore serve")
 
 
 def cpu_seconds(pid: int) -> float:

@@ -30,6 +30,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "slow: takes a minute or more on a loaded machine (runs by default; the wheel check of .ci/run "
         "deselects it with the exhaustive sweeps, which the main runs cover; deselect with -m 'not slow')",
     )
+    config.addinivalue_line(
+        "markers",
+        "io: drives real processes, sockets, a browser or the linters; what it checks is the same whichever core "
+        "is in use, so .ci/run's pure-Python run deselects it (runs by default; deselect with -m 'not io')",
+    )
 
 
 # --------------------------------------------------------------------------

@@ -29,6 +29,8 @@ from hkcore.preset import PresetError, load_preset  # noqa: E402
 from hkcore.sample import sample  # noqa: E402
 from hkcore.summary import ComparisonSummary, compare_many, summary_json  # noqa: E402
 
+pytestmark = pytest.mark.io
+
 ALL = "all"
 BAD = ['{"tiles": "123m"}', "not a hand", '{"tiles": 5}']
 SIZES = (700, 350, 0, 950)  # hands per file: an empty file among them, uneven so misordered partials show

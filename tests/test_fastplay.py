@@ -1,25 +1,28 @@
-"""Four efficiency bots played inside the engine (hkcore.table.fastplay, the
-compiled Engine.play_efficiency): the very decisions EfficiencyBot makes
-through prompts() and submit(), the same logs and the same simulation
-summary, on the compiled engine and on the pure one."""
+"""Efficiency and value bots played inside the engine (hkcore.table.fastplay,
+the compiled Engine.play_efficiency): the very decisions EfficiencyBot and
+ValueBot make through prompts() and submit(), the same logs and the same
+simulation summary, on the compiled engine and on the pure one."""
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from helpers.strategies import counts_beside_sets
 from hkcore import core
-from hkcore.preset import builtin_ids
+from hkcore.preset import builtin_ids, load_preset
 from hkcore.simulation import fast_path, play, simulate, simulation_logs
-from hkcore.table import Table, _pybots, fastplay
+from hkcore.table import Table, _pybots, _pyvalue, fastplay
 from hkcore.table._pyengine import codes as _pyengine
 from hkcore.table.bots import EfficiencyBot, RandomBot, available_bots
 from hkcore.table.wall import CODES
 
 try:
-    from hkcore.table import _cbots
+    from hkcore.table import _cbots, _cvalue
 except ImportError:  # pragma: no cover - a build without the compiled bots
-    _cbots = None
+    _cbots = _cvalue = None
 
 needs_compiled = pytest.mark.skipif(_cbots is None, reason="the compiled bots are not built")
 
@@ -190,12 +193,15 @@ def test_the_hands_not_winnable_are_shared_by_tables_of_one_preset_alone() -> No
     assert a.copy().no_wins is None  # a copy plays on alone, scoring every hand
 
 
-def test_only_four_built_in_efficiency_bots_take_the_fast_path() -> None:
+def test_only_built_in_efficiency_and_value_bots_take_the_fast_path() -> None:
     factories = available_bots()
     assert fast_path(["efficiency"] * 4, factories)
+    assert fast_path(["value"] * 4, factories)
+    assert fast_path(["value", "efficiency", "efficiency", "value"], factories)
     assert not fast_path(["efficiency", "efficiency", "efficiency", "random"], factories)
-    assert not fast_path(["value"] * 4, factories)
+    assert not fast_path(["value", "simple", "value", "value"], factories)
     assert not fast_path(["efficiency"] * 4, {**factories, "efficiency": RandomBot})
+    assert not fast_path(["value"] * 4, {**factories, "value": RandomBot})
 
 
 def hands() -> st.SearchStrategy[tuple[list[int], tuple[int, ...]]]:
@@ -260,3 +266,183 @@ def test_every_swap_costs_what_the_core_says(hand: tuple[list[int], tuple[int, .
                 assert (i, j) not in found
                 continue
             assert found[(i, j)] == core.tiles_away_of_counts(after, melds, len(melds)), (i, j)
+
+
+# ---------------------------------------------------------------- the value bot
+
+def test_the_value_choice_reads_the_engines_action_codes() -> None:
+    assert (_pyvalue.PASS, _pyvalue.WIN, _pyvalue.CONCEALED, _pyvalue.ADDED, _pyvalue.EXPOSED, _pyvalue.PUNG,
+            _pyvalue.CHOW, _pyvalue.DISCARD, _pyvalue.SELF_PUNG) == (
+        _pyengine.PASS, _pyengine.WIN, _pyengine.CONCEALED, _pyengine.ADDED, _pyengine.EXPOSED, _pyengine.PUNG,
+        _pyengine.CHOW, _pyengine.DISCARD, _pyengine.SELF_PUNG)
+
+
+#: mixed seats, by seat index
+MIXED = ["value", "efficiency", "value", "efficiency"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("bots", [["value"] * 4, MIXED], ids=["value", "mixed"])
+def test_value_hands_played_inside_the_engine_are_those_played_through_prompts(preset: str,
+                                                                                bots: list[str]) -> None:
+    """Every record of every hand (4 rotations of each wall) is the same either way: ValueBot's decisions
+    through prompts() and submit() are those the engine's loop makes."""
+    fast = list(simulation_logs([preset], bots, WALLS, 5, fast=True))
+    slow = list(simulation_logs([preset], bots, WALLS, 5, fast=False))
+    assert len(fast) == len(slow) == 4 * WALLS
+    for a, b in zip(fast, slow):
+        assert a == b
+
+
+def test_the_value_summary_is_the_same_either_way() -> None:
+    fast = simulate("all", "value", hands=WALLS, seed=6)
+    slow = simulate("all", "value", hands=WALLS, seed=6, fast=False)
+    assert fast.model_dump() == slow.model_dump()
+    mixed = ["value", "efficiency", "efficiency", "efficiency"]
+    assert simulate("all", mixed, hands=WALLS, seed=6) == simulate("all", mixed, hands=WALLS, seed=6, fast=False)
+
+
+def test_a_preset_with_a_plugin_shape_is_played_through_prompts(tmp_path: Path) -> None:
+    """Seven pairs (a plugin shape the compiled kernels lack): the value bot's hands are the same either way
+    (through its prompts, where the loop cannot play them)."""
+    path = tmp_path / "house.toml"
+    path.write_text('extends = "bga-old-style"\nminimum = 0\n'
+                    'shapes = ["standard", "thirteen_orphans", "seven_pairs"]\n[patterns]\nseven_pairs = 4\n')
+    house = load_preset(str(path))
+    fast = list(simulation_logs([house], "value", 1, 2, fast=True))
+    slow = list(simulation_logs([house], "value", 1, 2, fast=False))
+    assert fast == slow and len(fast) == 4
+    assert fastplay.plays(house, ["value"] * 4) is (fastplay.IMPLEMENTATION == "python")
+    assert fastplay.plays(house, ["efficiency"] * 4)
+
+
+def test_play_bots_refuses_what_it_cannot_play_by_name() -> None:
+    from hkcore.errors import TableError
+
+    t = Table({"event": "start", "preset": "hk-classic", "seed": 1})
+    with pytest.raises(TableError) as e:
+        fastplay.play_bots(t, ["value", "random", "value", "value"], [0, 0, 0, 0])
+    assert e.value.field == "bots"
+    with pytest.raises(TableError) as e:
+        fastplay.play_bots(t, ["value"] * 4, [0, 0, 0, 0])  # no params
+    assert e.value.field == "params"
+    with pytest.raises(TableError) as e:
+        fastplay.play_bots(t, ["value"] * 4, [0, 0, 0, 0], params=fastplay.value_params(load_preset("mistboard")))
+    assert e.value.field == "params"
+    assert t.log[-1]["event"] != "end_hand"  # nothing was played
+
+
+def test_the_bonus_tiles_fix_the_faan_of_the_seats_own_flower_and_season() -> None:
+    """South (seat 1) holds 2f (its own flower) and 3g (West's season): its own flower 1, no own season,
+    each bonus tile 1: 1 + 2 = 3; with none, no_bonus's 1."""
+    v = _pyvalue.value_params(load_preset("hk-classic"))._replace(seat_flower=1, seat_season=1, bonus_tile=1,
+                                                                    no_bonus=1)
+    assert _pyvalue.fixed_faan(v, 1, [35, 40]) == 3
+    assert _pyvalue.fixed_faan(v, 1, [35, 39]) == 4
+    assert _pyvalue.fixed_faan(v, 1, []) == 1
+
+
+@st.composite
+def value_positions(draw: st.DrawFn) -> tuple[Any, ...]:
+    """A position the value bot may decide on: a turn (14 - 3k tiles: discards, kongs of its own) or a claim
+    window (13 - 3k tiles and a tile on offer), with what the seat sees and a preset's values (some with no
+    minimum, some without thirteen orphans); hands often kept near one suit, so that flush plans count."""
+    counts, melds = draw(counts_beside_sets((13, 14)))
+    used = [0] * 34
+    for m in melds:
+        kind, t = divmod(m, 34)
+        for x in ([t, t + 1, t + 2] if kind == 0 else [t] * (3 + (kind == 2))):
+            used[x] += 1
+    if draw(st.booleans()):  # fold tiles of other suits into one suit
+        b = draw(st.sampled_from((0, 9, 18)))
+        for t in range(27):
+            while counts[t] and not b <= t < b + 9 and draw(st.booleans()):
+                to = b + t % 9
+                if counts[to] + used[to] >= 4:
+                    break
+                counts[t] -= 1
+                counts[to] += 1
+    k = len(melds)
+    turn = sum(counts) == 14 - 3 * k
+    codes: list[int] = []
+    tiles: list[int] = []
+    offered = -1
+    if turn:
+        for i in range(34):
+            if counts[i] == 4:
+                codes.append(_pyvalue.CONCEALED)
+                tiles.append(i)
+            elif counts[i] and 34 + i in melds:
+                codes.append(_pyvalue.ADDED)
+                tiles.append(i)
+        for i in range(34):
+            if counts[i]:
+                codes.append(_pyvalue.DISCARD)
+                tiles.append(i)
+    else:
+        offered = draw(st.integers(0, 33).filter(lambda t: counts[t] + used[t] < 4))
+        codes, tiles = [_pyvalue.PASS], [-1]
+        if counts[offered] >= 2:
+            codes.append(_pyvalue.PUNG)
+            tiles.append(offered)
+        if counts[offered] == 3:
+            codes.append(_pyvalue.EXPOSED)
+            tiles.append(offered)
+        if offered < 27:
+            for low in range(offered - 2, offered + 1):
+                if offered - offered % 9 <= low <= offered - offered % 9 + 6 and all(
+                        counts[j] for j in range(low, low + 3) if j != offered):
+                    codes.append(_pyvalue.CHOW)
+                    tiles.append(low)
+    unseen = [draw(st.integers(0, max(0, 4 - counts[i] - used[i]))) for i in range(34)]
+    base = _pyvalue.value_params(load_preset(draw(st.sampled_from(PRESETS))))
+    v = base._replace(minimum=draw(st.integers(0, 5)), shapes=core.ShapeSet(draw(st.booleans())),
+                      concealed=draw(st.integers(0, 2)), self_draw=draw(st.integers(0, 2)),
+                      half_flush=draw(st.integers(0, 3)), full_flush=draw(st.integers(3, 7)))
+    v = v._replace(floor=4.0 if v.minimum == 0 else 0.0)
+    shown = [(draw(st.integers(0, 4)), draw(st.integers(0, 7))) for _ in range(4)]
+    ponds = [draw(st.lists(st.integers(0, 33), max_size=12)) for _ in range(4)]
+    return (v, counts, melds, draw(st.booleans()), unseen, codes, tiles, offered, draw(st.integers(0, 90)),
+            draw(st.integers(0, 3)), draw(st.integers(0, 3)), draw(st.integers(0, 6)), shown, ponds)
+
+
+@needs_compiled
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.large_base_example,
+                                                                 HealthCheck.too_slow])
+@given(value_positions())
+def test_the_compiled_value_choice_is_the_pure_one(position: tuple[Any, ...]) -> None:
+    """On the compiled core and on the pure one (whose tiles away the pure twin then counts with)."""
+    v, *rest = position
+    expected = _pyvalue.choice(v, *rest)
+    assert _cvalue.choice(_cvalue.Params(v), *rest) == expected
+    assert _cvalue.choice(_cvalue.Params(v), *rest, _cbots.AwayMemo()) == expected
+
+
+@needs_compiled
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.large_base_example,
+                                                                 HealthCheck.too_slow])
+@given(value_positions())
+def test_the_compiled_worths_are_the_pure_ones_to_the_bit(position: tuple[Any, ...]) -> None:
+    """What each discard is worth (every plan's floats) is the same number in both twins."""
+    v, counts, melds, claimed, unseen, codes, _tiles, _offered, live_left, seat, round_wind, fixed, _s, _p = position
+    if _pyvalue.DISCARD not in codes:
+        return
+    args = (counts, melds, claimed, unseen, live_left, seat, round_wind, fixed)
+    expected = _pyvalue.discard_worths(v, *args)
+    assert _cvalue.discard_worths(_cvalue.Params(v), *args) == expected
+    assert len(expected) == sum(1 for c in counts if c)
+
+
+def test_a_value_bot_pickles_and_decides_the_same() -> None:
+    import pickle
+
+    from hkcore.table.value import ValueBot
+
+    t = Table({"event": "start", "preset": "mistboard", "seed": 4})
+    bot = ValueBot(t.preset, 0)
+    again = pickle.loads(pickle.dumps(bot))
+    while not t.over:
+        p = t.prompts()[0]
+        d = bot.decide(p)
+        assert again.decide(p) == d
+        t.submit(d)

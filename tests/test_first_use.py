@@ -311,6 +311,7 @@ count: int = hkcore.tiles_away("13m") + len(hkcore.waits("1m"))
 '''
 
 
+@pytest.mark.io
 def test_a_users_file_passes_mypy_strict(tmp_path: Path) -> None:
     pytest.importorskip("mypy", reason="mypy is not installed")
     user = tmp_path / "user.py"

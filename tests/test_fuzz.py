@@ -338,6 +338,7 @@ def test_json_lines_plain_or_compressed_read_as_their_bytes(tmp_path_factory: py
 INTERRUPTS = int(os.environ.get("HKCORE_FUZZ_INTERRUPTS", "0")) or 6
 
 
+@pytest.mark.io
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
 def test_ctrl_c_at_any_moment_is_one_line_and_130(tmp_path: Path) -> None:
     import importlib.util
@@ -364,6 +365,7 @@ def test_ctrl_c_at_any_moment_is_one_line_and_130(tmp_path: Path) -> None:
 SERVICE_INPUTS = int(os.environ.get("HKCORE_FUZZ_SERVICE", "0")) or 150
 
 
+@pytest.mark.io
 def test_the_service_under_hostile_clients() -> None:
     import random
     from collections import Counter

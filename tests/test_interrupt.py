@@ -14,6 +14,8 @@ import pytest
 
 from helpers import OUTSIDE
 
+pytestmark = pytest.mark.io
+
 HAND = {"tiles": "234m55z", "melds": [{"kind": "pung", "tiles": "666z", "from": "W"},
                                       {"kind": "pung", "tiles": "777z", "from": "E"},
                                       {"kind": "kong", "tiles": "1111m", "concealed": True}],

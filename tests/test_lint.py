@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.io
+
 ROOT = Path(__file__).resolve().parent.parent
 #: what ``ruff check`` reads, where the checkout has it (the sdist holds no bench/)
 LINTED = ("hkcore", "tests", "bench", "plugins")

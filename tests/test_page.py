@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 
 import hkcore
-from helpers.browser import ARTIFACTS, CHROMIUM, colours, why_not
+from helpers.browser import ARTIFACTS, colours, launched, why_not
 from helpers.serving import running
 from hkcore.notation import format_hand
 from hkcore.tiles import parse_tiles
 
 README_HAND = "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N"
 WAITING_HAND = "123m456p789s11z22z"  # 13 tiles, no winning tile: waiting on 1z or 2z
-pytestmark = pytest.mark.skipif(why_not() is not None, reason=str(why_not()))
+pytestmark = [pytest.mark.io, pytest.mark.skipif(why_not() is not None, reason=str(why_not()))]
 
 
 @pytest.fixture(scope="module")
@@ -34,12 +34,8 @@ def url() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+    with launched() as b:
         yield b
-        b.close()
 
 
 def _page(browser: Any, url: str, width: int, height: int) -> Any:

@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 
 import hkcore
-from helpers.browser import ARTIFACTS, CHROMIUM, colours, why_not
+from helpers.browser import ARTIFACTS, colours, launched, why_not
 from helpers.serving import call, running
 from hkcore.tiles import SEATS
 
-pytestmark = pytest.mark.skipif(why_not() is not None, reason=str(why_not()))
+pytestmark = [pytest.mark.io, pytest.mark.skipif(why_not() is not None, reason=str(why_not()))]
 
 PRESET = "bga-old-style"  # a points ledger: the result has payments
 SEED = 9  # under PRESET, West wins on a discard of East's (the person's) after a dozen moves
@@ -46,12 +46,8 @@ def url() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+    with launched() as b:
         yield b
-        b.close()
 
 
 def _page(browser: Any, url: str, width: int = 1280, height: int = 900) -> Any:

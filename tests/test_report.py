@@ -15,12 +15,11 @@ from typing import Any
 
 import pytest
 
+from helpers.browser import ARTIFACTS, chromium_or_skip, file_page, launched
 from helpers.corpus import CORPUS, EXPECTED, N2, N3
 from hkcore.cli import main
 from hkcore.sample import sample
 from hkcore.summary import ComparisonSummary, compare_many
-
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"  # ignored by git
 
 
 def _need(module: str, why: str) -> None:
@@ -83,21 +82,15 @@ def test_report_with_presets_and_jobs(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "counts points" not in md  # both count faan
 
 
-def _chromium() -> str:
-    path = os.environ.get("HKCORE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(path).is_file():
-        pytest.skip(f"no Chromium at {path} (apt-get install -y chromium; never downloaded by the tests)")
-    return path
 
-
+@pytest.mark.io
 def test_page_in_a_browser(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     if os.environ.get("HKCORE_PURE_PYTHON") == "1":
         pytest.skip("the page does not depend on the core: checked in the browser on the compiled core only")
     _need("matplotlib", "hkcore[report] draws the plots")
     _need("playwright", "drives the browser")
-    chromium = _chromium()
+    chromium_or_skip()
     from PIL import Image  # matplotlib's own dependency
-    from playwright.sync_api import sync_playwright
 
     out = tmp_path / "report"
     main(["report", str(_corpus_file(tmp_path, 200)), "--out", str(out)])
@@ -105,24 +98,18 @@ def test_page_in_a_browser(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     shot = tmp_path / "report.png"
     requests: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 1000})
-            page.on("request", lambda r: requests.append(r.url))
-            page.goto((out / "report.html").as_uri())
-            page.screenshot(path=str(shot))
-            page.evaluate("document.getElementById('s-presets').scrollIntoView()")  # the rows and the hands apart
-            page.screenshot(path=str(tmp_path / "report-presets.png"))
-            cells = page.eval_on_selector_all("[data-field]", """els => els.map(e => ({
-                field: e.dataset.field, preset: e.dataset.preset || null, key: e.dataset.key || null,
-                part: e.dataset.part || null,
-                value: e.dataset.value === undefined ? null : e.dataset.value,
-                a: e.dataset.a || null, b: e.dataset.b || null, text: e.textContent.trim(),
-                items: Array.from(e.querySelectorAll('li')).map(li => [li.dataset.index,
-                                                                     li.querySelector('code').textContent])}))""")
-        finally:
-            browser.close()
+    with launched() as browser:
+        page = file_page(browser, out / "report.html", requests)
+        page.screenshot(path=str(shot))
+        page.evaluate("document.getElementById('s-presets').scrollIntoView()")  # the rows and the hands apart
+        page.screenshot(path=str(tmp_path / "report-presets.png"))
+        cells = page.eval_on_selector_all("[data-field]", """els => els.map(e => ({
+            field: e.dataset.field, preset: e.dataset.preset || null, key: e.dataset.key || null,
+            part: e.dataset.part || null,
+            value: e.dataset.value === undefined ? null : e.dataset.value,
+            a: e.dataset.a || null, b: e.dataset.b || null, text: e.textContent.trim(),
+            items: Array.from(e.querySelectorAll('li')).map(li => [li.dataset.index,
+                                                                 li.querySelector('code').textContent])}))""")
     ARTIFACTS.mkdir(exist_ok=True)
     shutil.copy(shot, ARTIFACTS / "report.png")
     shutil.copy(tmp_path / "report-presets.png", ARTIFACTS / "report-presets.png")

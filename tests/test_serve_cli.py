@@ -13,6 +13,8 @@ import pytest
 
 from helpers import OUTSIDE
 
+pytestmark = pytest.mark.io
+
 pytest.importorskip("fastapi", reason="hkscore serve needs the server extra (pip install 'hkcore[server]')")
 pytest.importorskip("uvicorn", reason="hkscore serve needs the server extra (pip install 'hkcore[server]')")
 

@@ -32,7 +32,7 @@ import hkcore
 from helpers.serving import call, idle_after, in_process, missing_server_deps, running, server_process
 from hkcore.batch import score_many
 
-pytestmark = pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))
+pytestmark = [pytest.mark.io, pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))]
 
 README_HAND = "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N"
 WAITING = "123m456p23s55z 789s:E seat:S"

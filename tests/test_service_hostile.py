@@ -19,7 +19,7 @@ import pytest
 
 from helpers.serving import call, in_process, missing_server_deps, server_process
 
-pytestmark = pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))
+pytestmark = [pytest.mark.io, pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))]
 
 README_HAND = "234m55z 666z:W 777z:E 1111m:concealed win:5z seat:S from:N"
 

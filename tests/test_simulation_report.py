@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from helpers.browser import ARTIFACTS, chromium_or_skip, file_page, launched
 from helpers.cli import run
 from helpers.simulation import SEATS, play_again
 from hkcore.simulation import SimulationSummary, Stat, simulate
@@ -28,7 +29,6 @@ from hkcore.simulation_report import (
     simulation_page,
 )
 
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"  # ignored by git
 BOTS = ["efficiency", "efficiency", "random", "random"]
 # three presets of 144 tiles: two that settle in points and a faan ledger; three pairs
 PRESETS = ["bga-old-style", "playingcards-io", "mistboard"]
@@ -157,12 +157,6 @@ def test_hkscore_report_of_a_simulation(tmp_path: Path, capsys: pytest.CaptureFi
     assert code == 2 and "bad.json" in err and "not a simulation summary" in err
 
 
-def _chromium() -> str:
-    path = os.environ.get("HKCORE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(path).is_file():
-        pytest.skip(f"no Chromium at {path} (apt-get install -y chromium; never downloaded by the tests)")
-    return path
-
 
 def _rate(n: int, d: int) -> float | None:
     return n / d if d else None
@@ -188,15 +182,15 @@ def _expected(p: Any, field: str) -> float | None:
     return figures[field]
 
 
+@pytest.mark.io
 def test_the_page_in_a_browser(tmp_path: Path, whole: SimulationSummary) -> None:
     if os.environ.get("HKCORE_PURE_PYTHON") == "1":
         pytest.skip("the page does not depend on the core: checked in the browser on the compiled core only")
     for name, why in (("matplotlib", "hkcore[report] draws the plots"), ("playwright", "drives the browser")):
         if importlib.util.find_spec(name) is None:
             pytest.skip(f"{name} is not installed ({why})")
-    chromium = _chromium()
+    chromium_or_skip()
     from PIL import Image
-    from playwright.sync_api import sync_playwright
 
     from hkcore.simulation_report import write_simulation_report
 
@@ -205,26 +199,20 @@ def test_the_page_in_a_browser(tmp_path: Path, whole: SimulationSummary) -> None
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     shot = tmp_path / "simulation-report.png"
     requests: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 1000})
-            page.on("request", lambda r: requests.append(r.url))
-            page.goto((out / "report.html").as_uri())
-            page.screenshot(path=str(shot))
-            cells = page.eval_on_selector_all("[data-field]", """els => els.map(e => ({
-                field: e.dataset.field, preset: e.dataset.preset || null, key: e.dataset.key || null,
-                bot: e.dataset.bot || null, value: e.dataset.value === undefined ? null : Number(e.dataset.value),
-                low: e.dataset.low === undefined ? null : Number(e.dataset.low),
-                high: e.dataset.high === undefined ? null : Number(e.dataset.high),
-                a: e.dataset.a || null, b: e.dataset.b || null, text: e.textContent.trim(),
-                table: e.closest('table') ? e.closest('table').id : null}))""")
-            # the first screen holds both tables: what each preset does, and what changed
-            first = page.evaluate("""() => ['glance', 'changes'].map(id =>
-                document.getElementById(id).getBoundingClientRect().bottom)""")
-            headings = page.eval_on_selector_all("h2", "els => els.map(e => e.textContent)")
-        finally:
-            browser.close()
+    with launched() as browser:
+        page = file_page(browser, out / "report.html", requests)
+        page.screenshot(path=str(shot))
+        cells = page.eval_on_selector_all("[data-field]", """els => els.map(e => ({
+            field: e.dataset.field, preset: e.dataset.preset || null, key: e.dataset.key || null,
+            bot: e.dataset.bot || null, value: e.dataset.value === undefined ? null : Number(e.dataset.value),
+            low: e.dataset.low === undefined ? null : Number(e.dataset.low),
+            high: e.dataset.high === undefined ? null : Number(e.dataset.high),
+            a: e.dataset.a || null, b: e.dataset.b || null, text: e.textContent.trim(),
+            table: e.closest('table') ? e.closest('table').id : null}))""")
+        # the first screen holds both tables: what each preset does, and what changed
+        first = page.evaluate("""() => ['glance', 'changes'].map(id =>
+            document.getElementById(id).getBoundingClientRect().bottom)""")
+        headings = page.eval_on_selector_all("h2", "els => els.map(e => e.textContent)")
     ARTIFACTS.mkdir(exist_ok=True)
     shutil.copy(shot, ARTIFACTS / "simulation-report.png")
     assert requests == [(out / "report.html").as_uri()]  # nothing fetched beyond the page itself

@@ -17,7 +17,7 @@ from helpers.serving import call, missing_server_deps, server_process
 from hkcore.errors import HkcoreError
 from hkcore.table import Table, replay
 
-pytestmark = pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))
+pytestmark = [pytest.mark.io, pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))]
 
 if missing_server_deps() is None:
     from fastapi.testclient import TestClient

@@ -19,9 +19,16 @@ cdef struct SuitMemo:
     MemoSlot slot[MEMO_SIZE]
 
 cdef int away_counts_memo(const int *c, int k, const int *used, SuitMemo *memo) except -3
+cdef int away_shapes_memo(const int *c, int k, const int *used, bint orphans, SuitMemo *memo) except -3
 cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *which, int *out,
                         SuitMemo *memo) except -3
 cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
                     SuitMemo *memo) except -3
+# the same by the standard shape, and thirteen orphans only with ``orphans`` (the value bot: a preset's shapes)
+cdef int away_each_shapes(int *c, int k, const int *used, int delta, const bint *which, int *out,
+                          SuitMemo *memo, bint orphans) except -3
+cdef int away_swaps_shapes(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
+                           SuitMemo *memo, bint orphans) except -3
+# away_swaps_shapes where only the answers below ``under`` are wanted exactly (the others: 99)
 cdef int away_swaps_under(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
-                          SuitMemo *memo, int under) except -3
+                          SuitMemo *memo, int under, bint orphans) except -3

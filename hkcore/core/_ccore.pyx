@@ -954,6 +954,12 @@ cdef int away_counts_memo(const int *c, int k, const int *used, SuitMemo *memo) 
     return _away_m(c, k, used, True, memo)
 
 
+cdef int away_shapes_memo(const int *c, int k, const int *used, bint orphans, SuitMemo *memo) except -3:
+    """``away_counts_memo`` by the standard shape, and thirteen orphans only with ``orphans`` (the value
+    bot's measure, hkcore/table/_cvalue.pyx: the preset's shapes, or the standard shape alone)."""
+    return _away_m(c, k, used, orphans, memo)
+
+
 cdef void _conv(const int *a, const int *b, int *out, int max_m) noexcept nogil:
     """(min, +) of two (sets, pairs) cost vectors, at most ``max_m`` sets
     (the rest left INF) and 1 pair (costs are never negative: a sum past INF
@@ -1051,6 +1057,12 @@ cdef int away_each(int *c, int k, const int *used, int delta, const bint *which,
 cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *which, int *out,
                         SuitMemo *memo) except -3:
     """``away_each``, the exact costs of suits the declared sets draw on kept in ``memo`` (NULL: none)."""
+    return away_each_shapes(c, k, used, delta, which, out, memo, True)
+
+
+cdef int away_each_shapes(int *c, int k, const int *used, int delta, const bint *which, int *out,
+                          SuitMemo *memo, bint orphans) except -3:
+    """``away_each_memo`` by the standard shape, and thirteen orphans only with ``orphans``."""
     cdef const unsigned char *dist = _distances()
     cdef int parts[3][NB]
     cdef int rest[4][NB]
@@ -1102,7 +1114,7 @@ cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *w
             best = _final(rest[3], part, k)
         if best > INF:
             best = INF
-        if k == 0:
+        if orphans and k == 0:
             v = miss + 1 - (dup > 0)
             if IS_ORPH[i]:
                 before = c[i] - delta
@@ -1125,16 +1137,22 @@ cdef inline void _part_of(int *c, const int *used, int comp, int k, const unsign
 
 cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
                     SuitMemo *memo) except -3:
+    """``away_swaps_shapes`` with thirteen orphans."""
+    return away_swaps_shapes(c, k, used, minus, plus, out, memo, True)
+
+
+cdef int away_swaps_shapes(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
+                           SuitMemo *memo, bint orphans) except -3:
     """For every i with ``minus[i]`` and j with ``plus[j]``: ``out[i * 34 + j]``
     = tiles away (as ``away_counts``) of ``c`` with one i less and one j
     more (99 where that would hold a fifth j). The components (three suits,
     the honours) that neither tile touches are combined once for all pairs,
     each component with one j more is costed once for every i."""
-    return away_swaps_under(c, k, used, minus, plus, out, memo, 99)
+    return away_swaps_under(c, k, used, minus, plus, out, memo, 99, orphans)
 
 
 cdef int away_swaps_under(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
-                          SuitMemo *memo, int under) except -3:
+                          SuitMemo *memo, int under, bint orphans) except -3:
     """``away_swaps`` where only the answers below ``under`` are wanted
     exactly: a pair whose j leaves ``c`` with one j more ``under`` or more
     tiles away gets 99 (one tile less only adds to that)."""
@@ -1189,7 +1207,7 @@ cdef int away_swaps_under(int *c, int k, const int *used, const bint *minus, con
         no_use[j] = False
         if plus[j] and c[j] < 4 and under < 99:
             best = _final(rest[comp[j]], plus_part[j], k)
-            if k == 0:
+            if orphans and k == 0:
                 x = miss + 1 - (dup > 0)
                 if IS_ORPH[j]:
                     x = miss - (c[j] == 0) + 1 - (dup + (c[j] == 1) > 0)
@@ -1227,7 +1245,7 @@ cdef int away_swaps_under(int *c, int k, const int *used, const bint *minus, con
                 best = _final(with_i[b], plus_part[j], k)
             if best > INF:
                 best = INF
-            if k == 0:
+            if orphans and k == 0:
                 x = miss + 1 - (dup > 0)
                 if IS_ORPH[j]:
                     x = miss - (c[j] == 1) + 1 - (dup + (c[j] == 2) > 0)

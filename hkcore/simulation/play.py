@@ -41,7 +41,7 @@ from hkcore.simulation.summary import (
 )
 from hkcore.summary import resolve
 from hkcore.table.bots import Bot, available_bots, builtin_bots, make_bot
-from hkcore.table.fastplay import FAST_BOTS, new_memo, play_efficiency
+from hkcore.table.fastplay import FAST_BOTS, new_memo, play_bots, plays, value_params
 from hkcore.table.rotation import Progress, after_hand
 from hkcore.table.start import MAX_SEED, read_start
 from hkcore.table.table import Table
@@ -323,7 +323,9 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
     detect = [not c.extra_shapes for c in compiled]
     factories = available_bots()
     fast = fast and fast_path(bots, factories)
+    by_preset = [fast and plays(c.preset, bots) for c in compiled]
     memo = new_memo() if fast else None
+    params = [value_params(c.preset) if by_preset[i] and "value" in bots else None for i, c in enumerate(compiled)]
     for k in range(first, first + hands):
         for i, c in enumerate(compiled):
             p = c.preset
@@ -334,9 +336,10 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
                 if like[i] is None:
                     t.no_wins = set()  # the hands of this preset share it from now on (Table.dealt's like)
                 like[i] = t
-                if fast:
+                if by_preset[i]:
                     declined = [0, 0, 0, 0]
-                    total = play_efficiency(t, declined, detect=detect[i], memo=memo)
+                    total = play_bots(t, [who[s] for s in SEATS], declined, detect=detect[i], memo=memo,
+                                      params=params[i])
                 else:
                     seated = [factories[who[s]](p, bot_seed(seed, k, r, s)) for s in SEATS]
                     total, declined = _play(t, seated, detect[i])
@@ -492,8 +495,9 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, h
     bot name for every seat, or four: E, S, W, N in the first rotation),
     and summarise them. ``jobs``: worker processes, each playing ranges of
     walls; the summary does not depend on ``jobs``. ``fast``: where every
-    seat's bot is one the engine can play itself (``fast_path``: four
-    ``efficiency`` bots), it plays each hand in one call, making the same
+    seat's bot is one the engine can play itself (``fast_path``: built-in
+    ``efficiency`` or ``value`` bots; ``value`` under a preset whose shapes
+    the compiled kernels know), it plays each hand in one call, making the same
     decisions; False asks every decision of the bots through ``prompts()``
     (the same summary, slower).
 

@@ -6,6 +6,7 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from hkcore.core._ccore cimport SuitMemo, away_counts_memo, away_each_memo, away_swaps, away_swaps_under
+from hkcore.table._ccodes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PASS, PUNG, WIN
 
 from hkcore.table import _pybots
 
@@ -14,18 +15,6 @@ IMPLEMENTATION = "cython"
 cdef bint IS_ORPH[34]
 for _i in range(34):
     IS_ORPH[_i] = _i in (0, 8, 9, 17, 18, 26) or _i >= 27
-
-
-# the engine's action codes (hkcore/table/_pyengine/codes.py; a test holds them equal)
-cdef enum:
-    PASS = 0
-    WIN = 1
-    CONCEALED = 2
-    ADDED = 3
-    EXPOSED = 4
-    PUNG = 5
-    CHOW = 6
-    DISCARD = 7
 
 
 cdef class AwayMemo:
@@ -209,7 +198,7 @@ cdef int hand_best_discard(Hand *h, const bint *chosen, int *gain, int *tile) ex
     for i in range(34):
         minus[i] = chosen[i] and scored[i] == low
         plus[i] = h.unseen[i] > 0 and _near(h.c, i)  # near the hand less any one tile: near the hand
-    away_swaps_under(h.c, h.k, h.used, minus, plus, swaps, h.memo, low)  # only those below low count
+    away_swaps_under(h.c, h.k, h.used, minus, plus, swaps, h.memo, low, True)  # only those below low count
     best_i = -1
     for i in range(34):
         if not minus[i]:

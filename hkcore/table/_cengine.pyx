@@ -14,6 +14,8 @@ from collections.abc import Mapping
 
 from hkcore.core._ccore cimport orphans_shape, standard_shape
 from hkcore.table._cbots cimport AwayMemo, Hand, efficiency_choice
+from hkcore.table._ccodes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PASS, PUNG, SELF_PUNG, WIN
+from hkcore.table._cvalue cimport Params, VPos, value_choice, value_fixed, vpos_winds
 
 from hkcore.errors import TableError, shown
 from hkcore.table.wall import BONUS as _BONUS, CODES as _CODES, SEATS as _SEATS, legal_text
@@ -25,17 +27,6 @@ DEF MAXA = 24      # actions in one seat's prompt
 DEF MAXP = 160     # discards in one pond
 DEF MAXW = 144     # tiles in the wall
 DEF NO_WINS = 65536  # the most keys a no_wins set keeps (then it starts again empty)
-
-cdef enum:
-    PASS = 0
-    WIN = 1
-    CONCEALED = 2
-    ADDED = 3
-    EXPOSED = 4
-    PUNG = 5
-    CHOW = 6
-    DISCARD = 7
-    SELF_PUNG = 8
 
 cdef enum:
     TURN = 0
@@ -1082,19 +1073,29 @@ cdef class Engine:
                     self.mkind[s][j] = M_PUNG
                     break
 
-    # ------------------------------------------- the efficiency bots' hand loop
+    # ------------------------------------------- the bots' hand loop (efficiency and value)
 
-    def play_efficiency(self, bint hide, bint detect, list declined, AwayMemo memo not None):
-        """Play the hand to its end with the efficiency bot in every seat,
-        each decision made here from the engine's own counts (what
-        ``EfficiencyBot`` decides through ``prompts()``, for the first seat
-        still to answer); ``hide``: other seats' concealed kongs are not
-        seen. With ``detect``, count in ``declined`` (by seat) the complete
-        hands not won: a turn's, and another seat's with a discard it was
-        not offered as a win (as hkcore.simulation.play does). Returns their
-        total (the pure twin: ``hkcore.table.fastplay``)."""
+    def play_efficiency(self, bint hide, bint detect, list declined, AwayMemo memo not None, value=None,
+                        Params params=None, int round_wind=0):
+        """Play the hand to its end with the efficiency bot in every seat
+        (or, where ``value[s]`` is true, the value bot with ``params`` in a
+        round of ``round_wind``), each decision made here from the engine's
+        own counts (what ``EfficiencyBot`` or ``ValueBot`` decides through
+        ``prompts()``, for the first seat still to answer); ``hide``: other
+        seats' concealed kongs are not seen. With ``detect``, count in
+        ``declined`` (by seat) the complete hands not won: a turn's, and
+        another seat's with a discard it was not offered as a win (as
+        hkcore.simulation.play does). Returns their total (the pure twin:
+        ``hkcore.table.fastplay``)."""
         cdef int j, k, o, s, t, total = 0
         cdef bint cand[4]
+        cdef bint by_value[4]
+        if not 0 <= round_wind < 4:
+            raise ValueError(f"round wind {round_wind}: 0..3")
+        for s in range(4):
+            by_value[s] = value is not None and bool(value[s])
+            if by_value[s] and params is None:
+                raise ValueError("the value bot's params are needed")
         while not self.over:
             s = -1
             for j in range(self.nasked):
@@ -1106,7 +1107,7 @@ cdef class Engine:
             if detect and self.phase == TURN and self.code[s][0] != WIN and self._complete(s, self.counts[s]):
                 declined[s] += 1
                 total += 1
-            k = self._efficiency(s, hide, memo)
+            k = self._value(s, hide, memo, params, round_wind) if by_value[s] else self._efficiency(s, hide, memo)
             if not (detect and self.code[s][k] == DISCARD):
                 self._step(s, k)
                 continue
@@ -1164,6 +1165,60 @@ cdef class Engine:
             h.unseen[i] = 4 - seen[i] if seen[i] < 4 else 0
         return efficiency_choice(&h, self.ncodes[s], self.code[s], self.atile[s],
                                  self.w_tile if self.phase == CLAIM else -1)
+
+    cdef int _value(self, int s, bint hide, AwayMemo memo, Params params, int round_wind) except -3:
+        """The value bot's choice for ``s`` from what its view shows (the values
+        ``hkcore.table.value.values`` reads off a prompt)."""
+        cdef VPos p
+        cdef int i, j, o, low, n, kind
+        cdef int seen[34]
+        for i in range(34):
+            p.c[i] = self.counts[s][i]
+            p.used[i] = 0
+            seen[i] = self.counts[s][i]
+        p.k = self.nmeld[s]
+        p.claimed = False
+        p.memo = memo.memo
+        memset(p.pond, 0, sizeof(p.pond))
+        for o in range(4):
+            p.shown_n[o] = 0
+            p.shown_suits[o] = 0
+            for j in range(self.nmeld[o]):
+                low = self.mlow[o][j]
+                kind = self.mkind[o][j]
+                if not self.mconc[o][j]:
+                    p.shown_n[o] += 1
+                    if low < 27:
+                        p.shown_suits[o] |= 1 << (low // 9)
+                if o == s:
+                    p.melds[j] = kind * 34 + low
+                    if not (self.mconc[o][j] and params.p.kong_keeps):
+                        p.claimed = True
+                if kind == M_CHOW:
+                    for i in range(low, low + 3):
+                        seen[i] += 1
+                        if o == s:
+                            p.used[i] += 1
+                    continue
+                n = 4 if kind == M_KONG else 3
+                if o == s:
+                    p.used[low] += n
+                    seen[low] += n
+                elif not (hide and self.mconc[o][j]):
+                    seen[low] += n
+            for j in range(self.npond[o]):
+                seen[self.pond[o][j]] += 1
+                p.pond[o][self.pond[o][j]] = True
+        if self.w_tile >= 0 and (self.phase == CLAIM or self.phase == ROB):
+            seen[self.w_tile] += 1
+        for i in range(34):
+            p.unseen[i] = 4 - seen[i] if seen[i] < 4 else 0
+        p.live_left = self._live()
+        p.seat = s
+        p.fixed = value_fixed(&params.p, s, self.bonus[s], self.nbonus[s])
+        vpos_winds(&params.p, &p, round_wind)
+        return value_choice(&params.p, &p, self.ncodes[s], self.code[s], self.atile[s],
+                            self.w_tile if self.phase == CLAIM else -1)
 
 
 def shuffle(list tiles, rng):

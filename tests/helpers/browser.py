@@ -1,14 +1,18 @@
 """Debian's chromium driven headless by Playwright, for the page tests (tests/test_page.py,
-tests/test_play_page.py): where it is, why it cannot run here, where screenshots go, and
-whether a screenshot is blank."""
+tests/test_play_page.py, the reports' tests): where it is, why it cannot run here, the browser
+launched, a report file opened, where screenshots go, and whether a screenshot is blank."""
 from __future__ import annotations
 
 import base64
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from helpers.serving import missing_server_deps
 
@@ -30,6 +34,34 @@ def why_not() -> str | None:
     if not Path(CHROMIUM).is_file():
         return f"no chromium at {CHROMIUM} (apt-get install chromium, or set HKCORE_CHROMIUM)"
     return None
+
+
+def chromium_or_skip() -> str:
+    """The chromium the tests drive; the calling test skips where there is none."""
+    if not Path(CHROMIUM).is_file():
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium; never downloaded by the tests)")
+    return CHROMIUM
+
+
+@contextmanager
+def launched() -> Iterator[Any]:
+    """The chromium, headless, for the length of the block."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def file_page(browser: Any, path: Path, requests: list[str]) -> Any:
+    """A 1280x1000 page showing the file ``path``; every URL it asks for is added to ``requests``."""
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(path.as_uri())
+    return page
 
 
 def colours(page: Any, png: bytes) -> int:
