@@ -310,6 +310,14 @@ cdef int efficiency_choice(Hand *h, int n, const int *code, const int *tile, int
                 return k
         raise ValueError("no discard chosen")
     now = away_counts_memo(h.c, h.k, h.used, h.memo)
+    if offered >= 0:
+        # a set claimed with the offered tile is no nearer than the tile taken in with every set left free (the
+        # claim's completions are the free hand's): when that is not nearer than now, no claim is, so pass
+        h.c[offered] += 1
+        after = away_counts_memo(h.c, h.k, h.used, h.memo)
+        h.c[offered] -= 1
+        if after >= now:
+            return 0
     # tiles away after each claim (and its best discard); the gain only to choose between the nearest
     for k in range(n):
         away_of[k] = 99
