@@ -333,8 +333,8 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
             for r in range(ROTATIONS):
                 who = seating(bots, r)
                 t = Table.dealt(deal, like=like[i])
-                if like[i] is None:
-                    t.no_wins = set()  # the hands of this preset share it from now on (Table.dealt's like)
+                if r == 0:  # the four rotations of a wall ask the same questions (a set a wall: memory stays flat)
+                    t.no_wins = set()
                 like[i] = t
                 if by_preset[i]:
                     declined = [0, 0, 0, 0]
