@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from helpers.strategies import counts_beside_sets
 from hkcore import core
+from hkcore.errors import TableError
 from hkcore.preset import builtin_ids, load_preset
 from hkcore.simulation import fast_path, play, simulate, simulation_logs
 from hkcore.table import Table, _pybots, _pyvalue, fastplay
@@ -181,16 +182,23 @@ def test_a_hand_not_winnable_says_nothing_of_another_with_the_same_wait() -> Non
     assert _offered_after_3s("123m456p45789s22z", known) == []
 
 
-def test_the_hands_not_winnable_are_shared_by_tables_of_one_preset_alone() -> None:
+def test_a_table_keeps_no_hands_not_winnable_unless_given_a_set() -> None:
+    import pickle
+
     from hkcore.table.start import read_start
     a = Table.dealt(read_start({"event": "start", "preset": "hk-classic", "seed": 1}))
-    assert a.no_wins is None  # a run gives its first table the set
+    assert a.no_wins is None  # a run gives each table the set it shares
     a.no_wins = set()
     same = Table.dealt(read_start({"event": "start", "preset": "hk-classic", "seed": 2}, a.preset), like=a)
-    other = Table.dealt(read_start({"event": "start", "preset": "just-cards", "seed": 2}), like=a)
-    assert same.no_wins is a.no_wins
-    assert other.no_wins is None
+    assert same.no_wins is None  # made like another, it shares its ruleset, not its set
     assert a.copy().no_wins is None  # a copy plays on alone, scoring every hand
+    with pytest.raises(TableError) as e:
+        a.no_wins = ["not", "a", "set"]  # type: ignore[assignment]
+    assert e.value.field == "no_wins" and "not" in str(e.value)
+    # the round wind is part of every key: a round-S table's copy and pickle keep it (S = 1)
+    south = Table({"event": "start", "preset": "hk-classic", "seed": 3, "round": "S"})
+    assert south.win_tag == 1
+    assert south.copy().win_tag == 1 and pickle.loads(pickle.dumps(south)).win_tag == 1
 
 
 def test_only_built_in_efficiency_and_value_bots_take_the_fast_path() -> None:
@@ -234,8 +242,6 @@ def test_the_memo_answers_suits_the_declared_sets_draw_on() -> None:
 
 
 def test_what_is_not_a_table_or_four_counts_is_refused_by_name() -> None:
-    from hkcore.errors import TableError
-
     t = Table({"event": "start", "preset": "hk-classic", "seed": 1})
     with pytest.raises(TableError) as e:
         fastplay.play_efficiency(t, [0, 0, 0])
@@ -244,6 +250,42 @@ def test_what_is_not_a_table_or_four_counts_is_refused_by_name() -> None:
         fastplay.play_efficiency("table", [0, 0, 0, 0])  # type: ignore[arg-type]
     assert e.value.field == "table"
     assert t.log[-1]["event"] != "end_hand"  # nothing was played
+    if fastplay.IMPLEMENTATION == "cython":  # the engine's own entry checks what it is given
+        for kwargs, field in (({"memo": "x"}, "memo"), ({"round_wind": 4}, "round_wind"),
+                              ({"value": [True]}, "value"), ({"params": 3}, "params")):
+            args = {"memo": fastplay.new_memo(), **kwargs}
+            with pytest.raises(TableError) as e:
+                t.play_efficiency(False, True, [0, 0, 0, 0], args.pop("memo"), **args)  # type: ignore[attr-defined]
+            assert e.value.field == field
+        assert t.log[-1]["event"] != "end_hand"
+
+
+def test_a_prompt_no_table_could_make_is_refused_by_the_value_bot() -> None:
+    """Bonus tiles in a pond, a chow of honours, a discard of a tile not held, a view that is not one: a
+    TableError naming what is wrong (the compiled twin reads these into fixed arrays)."""
+    from hkcore.table.value import ValueBot
+
+    t = Table({"event": "start", "preset": "hk-classic", "seed": 3})
+    bot = ValueBot(t.preset, 0)
+    [p] = t.prompts()
+    assert bot.decide(p)["act"] == "discard"
+    view = p["view"]
+    held = [a["tile"] for a in p["actions"] if a["act"] == "discard"]
+    missing = next(c for c in CODES[:34] if c not in view["tiles"] + (view["drawn"] or ""))
+    # tiles past 7z (bonus tiles in a pond, a chow of honours) are no tiles of a prompt's at all
+    honours_chow = [{"kind": "chow", "tiles": "567z"}]
+    for bad, field in (({**p, "view": {**view, "ponds": {**view["ponds"], "N": "1f2g"}}}, "prompt"),
+                       ({**p, "view": {**view, "melds": {**view["melds"], "S": [{"kind": "chow", "tiles": "789z"}]}}},
+                        "prompt"),
+                       ({**p, "view": {**view, "melds": {**view["melds"], p["seat"]: honours_chow}}},
+                        "melds"),
+                       ({**p, "actions": [*p["actions"], {"act": "discard", "tile": missing}]}, "actions"),
+                       ({**p, "view": {**view, "tiles": "9999999m"}}, "counts"),
+                       ({**p, "view": None}, "prompt")):
+        with pytest.raises(TableError) as e:
+            bot.decide(bad)
+        assert e.value.field == field, (field, str(e.value))
+    assert held  # the real prompt had discards to choose from
 
 
 @needs_compiled

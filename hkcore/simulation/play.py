@@ -330,11 +330,11 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
         for i, c in enumerate(compiled):
             p = c.preset
             deal = read_start(_start(refs[i], seed, k), p)  # one wall for the four rotations
+            known: set[bytes] = set()  # the four rotations ask the same questions (a set a wall: memory stays flat)
             for r in range(ROTATIONS):
                 who = seating(bots, r)
                 t = Table.dealt(deal, like=like[i])
-                if r == 0:  # the four rotations of a wall ask the same questions (a set a wall: memory stays flat)
-                    t.no_wins = set()
+                t.no_wins = known
                 like[i] = t
                 if by_preset[i]:
                     declined = [0, 0, 0, 0]

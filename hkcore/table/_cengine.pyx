@@ -194,7 +194,7 @@ cdef class Engine:
     cdef public bint w_concealed
     #: where a run of hands keeps the complete hands found not winnable (a set of keys that hold all the scored
     #: hand depends on, the preset's own), so that each is scored once; None: none kept
-    cdef public object no_wins
+    cdef set _no_wins
     #: the round wind's index (part of those keys)
     cdef public int win_tag
 
@@ -367,6 +367,19 @@ cdef class Engine:
         self._clear()
         self.over = True
         self.phase = OVER
+
+    @property
+    def no_wins(self):
+        """Where a run of hands keeps the complete hands found not winnable
+        (a set the caller owns and gives each table that may share it), or
+        None: none kept."""
+        return self._no_wins
+
+    @no_wins.setter
+    def no_wins(self, value):
+        if value is not None and type(value) is not set:
+            raise TableError(f"no_wins = {shown(value)}: a set, or None", "no_wins", value)
+        self._no_wins = value
 
     def engine_state(self):
         """Every value of the engine, for a copy or a pickle."""
@@ -739,11 +752,11 @@ cdef class Engine:
         self._ask(s)
         if drawn >= 0 and (self.r_extra or self.instant_due[s] or self._complete(s, self.counts[s])):
             key = None
-            if self.no_wins is not None and not self.r_extra and not self.instant_due[s]:
+            if self._no_wins is not None and not self.r_extra and not self.instant_due[s]:
                 # what _self_win reads beside the hand: first turn, last tile, kong replacement
                 key = self._win_key(s, drawn, 1, self.declared, self.e_first, self.draws[s] == 1,
                                     self.by_kong, (self._live() <= 0) + 2 * (self.kongs if self.kongs < 2 else 2))
-                win = None if key in <set>self.no_wins else self._self_win(s)
+                win = None if key in self._no_wins else self._self_win(s)
             else:
                 win = self._self_win(s)
             if win is not None:
@@ -796,7 +809,7 @@ cdef class Engine:
         return PyBytes_FromStringAndSize(buf, n)
 
     cdef void _no_win(self, bytes key) except *:
-        cdef set known = <set>self.no_wins
+        cdef set known = self._no_wins
         if len(known) >= NO_WINS:
             known.clear()
         known.add(key)
@@ -845,9 +858,9 @@ cdef class Engine:
             o = NEXT[o]
             self._add(o, PASS, -1)
             if self._could_win(o, i):
-                if self.no_wins is not None:
+                if self._no_wins is not None:
                     key = self._win_key(o, i, 0, s, last, first, 0, 0)
-                    win = None if key in <set>self.no_wins else self._discard_win(o, i, s, last, first)
+                    win = None if key in self._no_wins else self._discard_win(o, i, s, last, first)
                     if win is None:
                         self._no_win(key)
                 else:
@@ -1075,8 +1088,7 @@ cdef class Engine:
 
     # ------------------------------------------- the bots' hand loop (efficiency and value)
 
-    def play_efficiency(self, bint hide, bint detect, list declined, AwayMemo memo not None, value=None,
-                        Params params=None, int round_wind=0):
+    def play_efficiency(self, hide, detect, declined, memo, value=None, params=None, round_wind=0):
         """Play the hand to its end with the efficiency bot in every seat
         (or, where ``value[s]`` is true, the value bot with ``params`` in a
         round of ``round_wind``), each decision made here from the engine's
@@ -1087,15 +1099,28 @@ cdef class Engine:
         another seat's with a discard it was not offered as a win (as
         hkcore.simulation.play does). Returns their total (the pure twin:
         ``hkcore.table.fastplay``)."""
+        if type(declined) is not list or len(declined) != 4 or any(type(n) is not int for n in declined):
+            raise TableError(f"declined = {shown(declined)}: a list of 4 whole numbers, by seat", "declined",
+                             declined)
+        if value is not None and (not isinstance(value, (list, tuple)) or len(value) != 4):
+            raise TableError(f"value = {shown(value)}: 4 flags, by seat", "value", value)
+        if type(round_wind) is not int or not 0 <= round_wind < 4:
+            raise TableError(f"round_wind = {shown(round_wind)}: 0..3", "round_wind", round_wind)
+        if not isinstance(memo, AwayMemo):
+            raise TableError(f"memo = {shown(memo)}: from hkcore.table.fastplay.new_memo()", "memo", memo)
+        if params is not None and not isinstance(params, Params):
+            raise TableError(f"params = {shown(params)}: from hkcore.table.fastplay.value_params()", "params", params)
+        return self._play_bots(bool(hide), bool(detect), declined, memo, value, params, round_wind)
+
+    cdef int _play_bots(self, bint hide, bint detect, list declined, AwayMemo memo, value, Params params,
+                        int round_wind) except -1:
         cdef int j, k, o, s, t, total = 0
         cdef bint cand[4]
         cdef bint by_value[4]
-        if not 0 <= round_wind < 4:
-            raise ValueError(f"round wind {round_wind}: 0..3")
         for s in range(4):
             by_value[s] = value is not None and bool(value[s])
             if by_value[s] and params is None:
-                raise ValueError("the value bot's params are needed")
+                raise TableError("params = None: the value bot's params are needed", "params", params)
         while not self.over:
             s = -1
             for j in range(self.nasked):

@@ -10,6 +10,9 @@ from libc.string cimport memcpy, memset
 from hkcore.core._ccore cimport away_each_shapes, away_shapes_memo, away_swaps_shapes
 from hkcore.table._cbots cimport AwayMemo
 from hkcore.table._ccodes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PUNG, WIN
+from hkcore.table._ccodes cimport PASS as PASS_CODE
+
+from hkcore.table._pyvalue import check_position
 
 IMPLEMENTATION = "cython"
 
@@ -488,10 +491,7 @@ def choice(Params params, counts, tuple melds, bint claimed, unseen, codes, tile
     cdef int n = len(codes), kk, i, o
     cdef int code[64]
     cdef int tile[64]
-    if n < 1 or n > 64 or len(tiles) != n:
-        raise ValueError(f"{n} actions")
-    if len(counts) != 34 or len(unseen) != 34 or len(melds) > 4 or not 0 <= seat < 4 or not 0 <= round_wind < 4:
-        raise ValueError("34 counts, 34 unseen, at most 4 sets, seat and round 0..3")
+    check_position(counts, melds, unseen, codes, tiles, offered, live_left, seat, round_wind, shown, ponds)
     for i in range(34):
         p.c[i] = counts[i]
         p.unseen[i] = unseen[i]
@@ -513,10 +513,6 @@ def choice(Params params, counts, tuple melds, bint claimed, unseen, codes, tile
     for kk in range(n):
         code[kk] = codes[kk]
         tile[kk] = tiles[kk]
-        if code[kk] != WIN and code[kk] != 0 and not 0 <= tile[kk] < 34:
-            raise ValueError(f"tile index {tile[kk]}")
-    if not -1 <= offered < 34 or (offered < 0 and any(c == CHOW or c == PUNG or c == EXPOSED for c in codes)):
-        raise ValueError(f"offered tile index {offered}")
     return value_choice(&params.p, &p, n, code, tile, offered)
 
 
@@ -528,8 +524,8 @@ def discard_worths(Params params, counts, tuple melds, bint claimed, unseen, int
     cdef bint which[34]
     cdef double out[34]
     cdef int plain[34]
-    if len(counts) != 34 or len(unseen) != 34 or len(melds) > 4 or not 0 <= seat < 4 or not 0 <= round_wind < 4:
-        raise ValueError("34 counts, 34 unseen, at most 4 sets, seat and round 0..3")
+    check_position(counts, melds, unseen, [PASS_CODE], [-1], -1, live_left, seat, round_wind, [(0, 0)] * 4,
+                   [[], [], [], []])
     for i in range(34):
         p.c[i] = counts[i]
         p.unseen[i] = unseen[i]

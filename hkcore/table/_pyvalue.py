@@ -22,6 +22,7 @@ from typing import NamedTuple
 from hkcore import core
 from hkcore.core import ShapeSet
 from hkcore.engine import compiled_for
+from hkcore.errors import TableError, shown as _shown
 from hkcore.preset import Preset
 
 IMPLEMENTATION = "python"
@@ -79,6 +80,8 @@ class ValueParams(NamedTuple):
 
 def value_params(preset: Preset) -> ValueParams:
     """The value bot's parameters for ``preset``."""
+    if not isinstance(preset, Preset):
+        raise TableError(f"preset = {_shown(preset)}: a Preset", "preset", preset)
     compiled = compiled_for(preset)
     entries = {e.id: e for e in compiled.entries}
 
@@ -129,6 +132,58 @@ class _Pos:
         wind[27 + seat] += v.seat_wind
         wind[27 + round_wind] += v.round_wind
         self.wind_values = wind
+
+
+def check_position(counts: Sequence[int], melds: Sequence[int], unseen: Sequence[int], codes: Sequence[int],
+                   tiles: Sequence[int], offered: int, live_left: int, seat: int, round_wind: int,
+                   shown: Sequence[tuple[int, int]], ponds: Sequence[Sequence[int]]) -> None:
+    """A ``TableError`` naming the first value that no prompt of the engine's
+    could give (the compiled twin reads them into fixed arrays): counts and
+    unseen copies 0..4 with at most 14 tiles held, at most four sets of
+    valid codes, ponds of tiles 0..33, each action's tile one the hand or
+    the offer can make, seat and round 0..3, a live wall 0..144."""
+    def bad(field: str, value: object, want: str) -> TableError:
+        return TableError(f"{field} = {_shown(value)}: {want}", field, value)
+
+    if len(counts) != 34 or any(type(n) is not int or not 0 <= n <= 4 for n in counts) or sum(counts) > 14:
+        raise bad("counts", counts, "34 counts of 0..4, at most 14 tiles")
+    if len(unseen) != 34 or any(type(n) is not int or not 0 <= n <= 4 for n in unseen):
+        raise bad("unseen", unseen, "34 counts of 0..4")
+    if len(melds) > 4 or any(type(m) is not int or not 0 <= m < 3 * 34 or (m < 34 and (m >= 27 or m % 9 > 6))
+                             for m in melds):
+        raise bad("melds", melds, "at most four set codes (kind * 34 + lowest tile)")
+    if not (type(seat) is int and 0 <= seat < 4 and type(round_wind) is int and 0 <= round_wind < 4):
+        raise bad("seat", (seat, round_wind), "seat and round wind 0..3")
+    if type(live_left) is not int or not 0 <= live_left <= 144:
+        raise bad("live_left", live_left, "0..144 tiles")
+    if len(ponds) != 4 or any(type(i) is not int or not 0 <= i < 34 for pond in ponds for i in pond):
+        raise bad("ponds", ponds, "four ponds of tiles 0..33")
+    if len(shown) != 4 or any(not (isinstance(x, tuple) and len(x) == 2 and all(type(y) is int for y in x))
+                              for x in shown):
+        raise bad("shown", shown, "four (sets, suits) pairs")
+    if type(offered) is not int or not -1 <= offered < 34:
+        raise bad("offered", offered, "a tile 0..33, or -1")
+    if not 1 <= len(codes) <= 64 or len(tiles) != len(codes):
+        raise bad("actions", codes, "1..64 actions, a tile each")
+    for code, t in zip(codes, tiles):
+        if code in (PASS, WIN):
+            continue
+        ok = type(t) is int and 0 <= t < 34
+        if ok and code == DISCARD:
+            ok = counts[t] >= 1
+        elif ok and code == CONCEALED:
+            ok = counts[t] >= 4
+        elif ok and code == ADDED:
+            ok = counts[t] >= 1 and _PUNG_SET * 34 + t in melds
+        elif ok and code in (PUNG, EXPOSED):
+            ok = offered == t and counts[t] >= (2 if code == PUNG else 3)
+        elif ok and code == CHOW:
+            ok = (t < 27 and t % 9 <= 6 and t <= offered <= t + 2
+                  and all(counts[j] >= 1 for j in range(t, t + 3) if j != offered))
+        elif ok and code != SELF_PUNG:
+            ok = False
+        if not ok:
+            raise bad("actions", (code, t), "an action the hand (and the tile on offer) can make")
 
 
 def choice(v: ValueParams, counts: list[int], melds: tuple[int, ...], claimed: bool, unseen: Sequence[int],

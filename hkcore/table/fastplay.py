@@ -73,6 +73,8 @@ def value_params(preset: Preset) -> ValueParams:
 def plays(preset: Preset, bots: Any) -> bool:
     """Whether ``play_bots`` plays ``preset`` with these bots (names, by seat): each a fast one, and the value
     bot only where the preset has no shapes the compiled kernels lack (on the compiled engine)."""
+    if not isinstance(bots, (list, tuple)) or len(bots) != 4 or not all(isinstance(b, str) for b in bots):
+        raise TableError(f"bots = {shown(bots)}: 4 bot names, by seat", "bots", bots)
     if any(b not in FAST_BOTS for b in bots):
         return False
     return "value" not in bots or IMPLEMENTATION == "python" or not _pyvalue.value_params(preset).shapes.extra

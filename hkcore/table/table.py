@@ -45,8 +45,7 @@ class Table(Engine):
     @classmethod
     def dealt(cls, deal: Deal, progress: Progress | None = None, like: Table | None = None) -> Table:
         """A table from a deal already made and checked (``hkcore.table.start``);
-        ``like``, a table of the same preset, lends it the compiled ruleset
-        and its ``no_wins`` (the complete hands a run found not winnable)."""
+        ``like``, a table of the same preset, lends it the compiled ruleset."""
         t = cls.__new__(cls)
         t._begin(deal, False, progress, like)
         return t
@@ -69,8 +68,7 @@ class Table(Engine):
         same = like is not None and like.preset is p
         self._compiled: CompiledPreset | None = like._compiled if same else None  # type: ignore[union-attr]
         self._codes: tuple[int, ...] = like._codes if same else self._rule_codes()  # type: ignore[union-attr]
-        # the complete hands a run found not winnable: valid for its preset alone
-        self.no_wins = like.no_wins if same else None  # type: ignore[union-attr]
+        self.no_wins = None  # a run that keeps the complete hands found not winnable gives the table its set
         self.win_tag = SEATS.index(self.wind)
         self._setup([list(h) for h in d.hands], list(d.wall), p.table.dead_wall, self._codes)
         if self._deal_bonus():
@@ -90,7 +88,7 @@ class Table(Engine):
 
     def _values(self) -> dict[str, Any]:
         """The table's own values (the log included), without the preset and its compiled ruleset."""
-        out = {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "preset", "no_wins")}
+        out = {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "preset", "_no_wins")}
         out["log"] = self.log
         out["texts"] = self.texts
         return out
@@ -106,6 +104,7 @@ class Table(Engine):
         new.preset = self.preset  # immutable: shared
         new._compiled = self._compiled
         new.load_engine_state(self.engine_state())
+        new.win_tag = SEATS.index(new.wind)  # the compiled engine's own slot: not among the values copied
         return new
 
     def copy(self) -> Table:
@@ -275,4 +274,5 @@ def _rebuild(preset: Preset | None, extra: dict[str, Any], state: tuple[Any, ...
     t.preset = preset if preset is not None else resolve_preset(t._preset_ref)
     t._compiled = None
     t.load_engine_state(state)
+    t.win_tag = SEATS.index(t.wind)
     return t

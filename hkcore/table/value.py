@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from hkcore import core
+from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
 from hkcore.table import _pyvalue
 from hkcore.table.policy import decision
@@ -83,7 +84,19 @@ def _code(kind: str, tiles: list[int]) -> int:
 
 def values(prompt: Mapping[str, Any], v: _pyvalue.ValueParams) -> tuple[Any, ...]:
     """The values the value bot decides on, read off ``prompt`` and its view: the arguments of
-    ``_pyvalue.choice`` after the parameters."""
+    ``_pyvalue.choice`` after the parameters. A prompt no table could have made is a ``TableError``."""
+    try:
+        out = _read(prompt, v)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise TableError(f"prompt = {shown(prompt)}: not a prompt as a table makes it ({type(exc).__name__}: "
+                         f"{shown(str(exc))})", "prompt", prompt) from None
+    counts, melds, _, unseen, codes, tiles, offered, live_left, seat, round_wind, _, seen_sets, ponds = out
+    _pyvalue.check_position(counts, melds, unseen, codes, tiles, offered, live_left, seat, round_wind, seen_sets,
+                            ponds)
+    return out
+
+
+def _read(prompt: Mapping[str, Any], v: _pyvalue.ValueParams) -> tuple[Any, ...]:
     view = prompt["view"]
     seat = prompt["seat"]
     s = SEATS.index(seat)
@@ -95,7 +108,7 @@ def values(prompt: Mapping[str, Any], v: _pyvalue.ValueParams) -> tuple[Any, ...
     seen = list(counts)
     melds: list[int] = []
     claimed = False
-    shown = [(0, 0)] * 4
+    sets_shown = [(0, 0)] * 4
     for who, sets in view["melds"].items():
         o = SEATS.index(who)
         n, suits = 0, 0
@@ -112,7 +125,7 @@ def values(prompt: Mapping[str, Any], v: _pyvalue.ValueParams) -> tuple[Any, ...
                 for i in tiles:
                     if i < 27:
                         suits |= 1 << (i // 9)
-        shown[o] = (n, suits)
+        sets_shown[o] = (n, suits)
     ponds: list[list[int]] = [[], [], [], []]
     for who, pond in view["ponds"].items():
         tiles = _indices(pond)
@@ -138,7 +151,7 @@ def values(prompt: Mapping[str, Any], v: _pyvalue.ValueParams) -> tuple[Any, ...
     bonus = _indices(view["bonus"].get(seat) or "")
     return (counts, tuple(melds), claimed, unseen, codes, tiles_of,
             offered if prompt.get("phase") == "claim" else -1, view.get("live_left", 60), s,
-            SEATS.index(view.get("round", "E")), _pyvalue.fixed_faan(v, s, bonus), shown, ponds)
+            SEATS.index(view.get("round", "E")), _pyvalue.fixed_faan(v, s, bonus), sets_shown, ponds)
 
 
 class ValueBot:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hkcore import core
+from hkcore.errors import TableError, shown
 from hkcore.table._pyengine.codes import (
     DEAL,
     M_CHOW,
@@ -21,10 +22,20 @@ class EngineState:
 
     #: the records of the hand so far (the subclass begins it with the start record)
     log: list[dict[str, Any]]
-    #: the compiled engine's memo of complete hands not winnable (kept by a run of hands); this engine scores
-    #: every one and keeps none
-    no_wins: set[bytes] | None = None
+    _no_wins: set[bytes] | None = None
     win_tag = 0
+
+    @property
+    def no_wins(self) -> set[bytes] | None:
+        """The compiled engine's memo of complete hands not winnable (a set a run of hands gives its tables);
+        this engine checks what it is given but scores every hand and keeps none."""
+        return self._no_wins
+
+    @no_wins.setter
+    def no_wins(self, value: set[bytes] | None) -> None:
+        if value is not None and type(value) is not set:
+            raise TableError(f"no_wins = {shown(value)}: a set, or None", "no_wins", value)
+        self._no_wins = value
 
     def _setup(self, hands: list[list[int]], wall: list[int], reserve: int, rules: tuple[int, ...]) -> None:
         """``rules``: concealed_kong, added_kong, kong_tile drawn, self_pung,
