@@ -12,11 +12,6 @@ from hkcore.table import _pybots
 
 IMPLEMENTATION = "cython"
 
-cdef bint IS_ORPH[34]
-for _i in range(34):
-    IS_ORPH[_i] = _i in (0, 8, 9, 17, 18, 26) or _i >= 27
-
-
 cdef class AwayMemo:
     """Where a run of hands keeps the exact tiles-away costs of suits that
     declared sets draw on (each worked out once): owned by its caller
@@ -62,25 +57,12 @@ cdef int _load(Hand *h, object counts, tuple melds, object unseen) except -1:
     return 0
 
 
-cdef inline bint _near(const int *c, int i) noexcept nogil:
-    cdef int low, high, j
-    if c[i] or IS_ORPH[i]:
-        return True
-    if i < 27:
-        low = i - i % 9
-        high = low + 8
-        for j in range(i - 2 if i - 2 > low else low, (i + 2 if i + 2 < high else high) + 1):
-            if c[j]:
-                return True
-    return False
-
-
 cdef int hand_gain(Hand *h, int now) except -3:
     cdef int i, total = 0
     cdef bint which[34]
     cdef int after[34]
     for i in range(34):
-        which[i] = _near(h.c, i) and h.unseen[i] and h.c[i] < 4
+        which[i] = near_tile(h.c, i, True) and h.unseen[i] and h.c[i] < 4
     away_each_memo(h.c, h.k, h.used, 1, which, after, h.memo)
     for i in range(34):
         if which[i] and after[i] < now:
@@ -139,7 +121,7 @@ def near(counts):
     """The tiles that can bring ``counts`` nearer to a hand (see _pybots.near)."""
     cdef Hand h
     _load(&h, counts, (), None)
-    return [i for i in range(34) if _near(h.c, i)]
+    return [i for i in range(34) if near_tile(h.c, i, True)]
 
 
 def gain(counts, tuple melds, unseen, int now):
@@ -197,7 +179,7 @@ cdef int hand_best_discard(Hand *h, const bint *chosen, int *gain, int *tile) ex
     # the gain of every discard tied at the lowest, the hands after each discard and each draw costed at once
     for i in range(34):
         minus[i] = chosen[i] and scored[i] == low
-        plus[i] = h.unseen[i] > 0 and _near(h.c, i)  # near the hand less any one tile: near the hand
+        plus[i] = h.unseen[i] > 0 and near_tile(h.c, i, True)  # near the hand less any one tile: near the hand
     away_swaps_under(h.c, h.k, h.used, minus, plus, swaps, h.memo, low, True)  # only those below low count
     best_i = -1
     for i in range(34):
@@ -206,7 +188,7 @@ cdef int hand_best_discard(Hand *h, const bint *chosen, int *gain, int *tile) ex
         h.c[i] -= 1
         g = 0
         for j in range(34):
-            if plus[j] and h.c[j] < 4 and swaps[i * 34 + j] < low and _near(h.c, j):
+            if plus[j] and h.c[j] < 4 and swaps[i * 34 + j] < low and near_tile(h.c, j, True):
                 g += h.unseen[j]
         h.c[i] += 1
         if best_i < 0 or g > best_g:

@@ -8,7 +8,7 @@ from libc.math cimport pow
 from libc.string cimport memcpy, memset
 
 from hkcore.core._ccore cimport away_each_shapes, away_shapes_memo, away_swaps_shapes
-from hkcore.table._cbots cimport AwayMemo
+from hkcore.table._cbots cimport AwayMemo, near_tile
 from hkcore.table._ccodes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PUNG, WIN
 from hkcore.table._ccodes cimport PASS as PASS_CODE
 
@@ -29,11 +29,6 @@ DEF EQUAL = 0.9
 cdef double PER_TILE_POW[24]
 for _i in range(24):
     PER_TILE_POW[_i] = pow(PER_TILE, <double>_i)
-
-cdef bint IS_ORPH[34]
-for _i in range(34):
-    IS_ORPH[_i] = _i in (0, 8, 9, 17, 18, 26) or _i >= 27
-
 
 cdef class Params:
     """The value bot's parameters for one preset (``_pyvalue.ValueParams``) as a C struct."""
@@ -253,21 +248,6 @@ cdef int _discards(const VParams *v, VPos *p, int *counts, int k, const int *use
     return 0
 
 
-cdef inline bint _vnear(const int *c, int j, bint orph) noexcept nogil:
-    """Whether tile ``j`` may join ``c`` in a set or a pair (held, or within two in its suit of one held),
-    or, with ``orph``, is a terminal or an honour."""
-    cdef int low, high, i
-    if c[j] or (orph and IS_ORPH[j]):
-        return True
-    if j < 27:
-        low = j - j % 9
-        high = low + 8
-        for i in range(j - 2 if j - 2 > low else low, (j + 2 if j + 2 < high else high) + 1):
-            if c[i]:
-                return True
-    return False
-
-
 cdef int _gains(const VParams *v, VPos *p, const bint *minus, const int *plain, int *gain) except -1:
     """``gain[i]`` (``_pyvalue._gain``) for each i with ``minus[i]``: the unseen tiles that would bring the
     hand nearer after discarding i (``plain[i]`` tiles away then), all costed at once."""
@@ -277,7 +257,7 @@ cdef int _gains(const VParams *v, VPos *p, const bint *minus, const int *plain, 
     cdef bint plus[34]
     cdef int swaps[34 * 34]
     for j in range(34):
-        plus[j] = p.unseen[j] > 0 and _vnear(c, j, orph)  # near the hand less any one tile: near the hand
+        plus[j] = p.unseen[j] > 0 and near_tile(c, j, orph)  # near the hand less any one tile: near the hand
     away_swaps_shapes(c, p.k, p.used, minus, plus, swaps, p.memo, v.orphans)
     for i in range(34):
         if not minus[i]:
@@ -285,7 +265,7 @@ cdef int _gains(const VParams *v, VPos *p, const bint *minus, const int *plain, 
         c[i] -= 1
         gain[i] = 0
         for j in range(34):
-            if plus[j] and c[j] < 4 and swaps[i * 34 + j] < plain[i] and _vnear(c, j, orph):
+            if plus[j] and c[j] < 4 and swaps[i * 34 + j] < plain[i] and near_tile(c, j, orph):
                 gain[i] += p.unseen[j]
         c[i] += 1
     return 0
