@@ -464,14 +464,10 @@ cdef int value_choice(const VParams *v, VPos *p, int n, const int *code, const i
     return _claim(v, p, n, code, tile, offered)
 
 
-def choice(Params params, counts, tuple melds, bint claimed, unseen, codes, tiles, int offered, int live_left,
-           int seat, int round_wind, int fixed, shown, ponds, AwayMemo memo=None):
-    """``_pyvalue.choice`` (which see), compiled."""
-    cdef VPos p
-    cdef int n = len(codes), kk, i, o
-    cdef int code[64]
-    cdef int tile[64]
-    check_position(counts, melds, unseen, codes, tiles, offered, live_left, seat, round_wind, shown, ponds)
+cdef int _load(VPos *p, Params params, counts, tuple melds, bint claimed, unseen, int live_left, int seat,
+               int round_wind, int fixed) except -1:
+    """``p`` set from values ``check_position`` has passed (no ponds or shown sets yet, no memo)."""
+    cdef int i
     for i in range(34):
         p.c[i] = counts[i]
         p.unseen[i] = unseen[i]
@@ -484,11 +480,24 @@ def choice(Params params, counts, tuple melds, bint claimed, unseen, codes, tile
     p.seat = seat
     p.fixed = fixed
     memset(p.pond, 0, sizeof(p.pond))
+    p.memo = NULL
+    vpos_winds(&params.p, p, round_wind)
+    return 0
+
+
+def choice(Params params, counts, tuple melds, bint claimed, unseen, codes, tiles, int offered, int live_left,
+           int seat, int round_wind, int fixed, shown, ponds, AwayMemo memo=None):
+    """``_pyvalue.choice`` (which see), compiled."""
+    cdef VPos p
+    cdef int n = len(codes), kk, i, o
+    cdef int code[64]
+    cdef int tile[64]
+    check_position(counts, melds, unseen, codes, tiles, offered, live_left, seat, round_wind, shown, ponds)
+    _load(&p, params, counts, melds, claimed, unseen, live_left, seat, round_wind, fixed)
     for o in range(4):
         p.shown_n[o], p.shown_suits[o] = shown[o]
         for i in ponds[o]:
             p.pond[o][i] = True
-    vpos_winds(&params.p, &p, round_wind)
     p.memo = NULL if memo is None else memo.memo
     for kk in range(n):
         code[kk] = codes[kk]
@@ -506,19 +515,8 @@ def discard_worths(Params params, counts, tuple melds, bint claimed, unseen, int
     cdef int plain[34]
     check_position(counts, melds, unseen, [PASS_CODE], [-1], -1, live_left, seat, round_wind, [(0, 0)] * 4,
                    [[], [], [], []])
+    _load(&p, params, counts, melds, claimed, unseen, live_left, seat, round_wind, fixed)
     for i in range(34):
-        p.c[i] = counts[i]
-        p.unseen[i] = unseen[i]
         which[i] = p.c[i] > 0
-    p.k = len(melds)
-    for i in range(p.k):
-        p.melds[i] = melds[i]
-    _used_of(p.melds, p.k, p.used)
-    p.claimed = claimed
-    p.live_left = live_left
-    p.seat = seat
-    p.fixed = fixed
-    p.memo = NULL
-    vpos_winds(&params.p, &p, round_wind)
     _discards(&params.p, &p, p.c, p.k, p.used, p.melds, claimed, which, out, plain)
     return [(out[i], i) for i in range(34) if which[i]]
