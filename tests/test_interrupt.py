@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from helpers import OUTSIDE
+from helpers.interrupts import sigint_as_at_a_terminal
 
 pytestmark = pytest.mark.io
 
@@ -30,7 +31,7 @@ def test_sigint_during_report_is_one_line_and_130(tmp_path: Path) -> None:
     out = tmp_path / "report"
     proc = subprocess.Popen([sys.executable, "-m", "hkcore.cli", "report", "-", "--preset", "all", "--out", str(out),
                              "--jobs", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            cwd=OUTSIDE)
+                            cwd=OUTSIDE, preexec_fn=sigint_as_at_a_terminal)
     assert proc.stdin is not None
     line = (json.dumps(HAND) + "\n").encode()
     proc.stdin.write(line * 2000)

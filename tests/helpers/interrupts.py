@@ -59,6 +59,13 @@ def before_hkcore(err: str) -> bool:
     return bool(frames) and all(_START_UP.search(f) for f in frames)
 
 
+def sigint_as_at_a_terminal() -> None:
+    """For ``Popen(preexec_fn=...)``: the child starts with SIGINT at its default, as a terminal starts a
+    command, even where the tests run with it ignored (a job put in the background by a shell without job
+    control), so that Python in the child installs its own handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt_round(rnd: random.Random, folder: Path, tally: Counter[str], have_report: bool,
                     earliest: float = 0.0) -> None:
     """One command, chosen by ``rnd``, interrupted after a random delay (from its first moments, imports
@@ -69,7 +76,8 @@ def interrupt_round(rnd: random.Random, folder: Path, tally: Counter[str], have_
         path.unlink(missing_ok=True)
     delay = max(earliest, rnd.choice([rnd.uniform(0.0, 0.4), rnd.uniform(0.4, 3.0)]))
     proc = subprocess.Popen([sys.executable, "-m", "hkcore", *args], stdin=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=OUTSIDE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=OUTSIDE,
+                            preexec_fn=sigint_as_at_a_terminal)
     assert proc.stdin is not None and proc.stderr is not None
     try:
         if name in ("score --jsonl", "compare --jsonl", "report"):
