@@ -7,14 +7,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hkcore import core
-from hkcore.table.wall import legal_text
+from hkcore.table.flow.wall import legal_text
 
 if TYPE_CHECKING:  # the compiled engine has the pure one's surface
-    from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line, lines
-    from hkcore.table.wall import canonical, codes, deal, shuffle
+    from hkcore.table.flow._pyengine import IMPLEMENTATION, Engine, common_line, lines
+    from hkcore.table.flow.wall import canonical, codes, deal, shuffle
 elif core.IMPLEMENTATION == "cython":
     try:
-        from hkcore.table._cengine import (
+        from hkcore.table.flow._cengine import (
             IMPLEMENTATION,
             Engine,
             canonical,
@@ -25,10 +25,10 @@ elif core.IMPLEMENTATION == "cython":
             shuffle,
         )
     except ImportError:  # pragma: no cover - a build without the compiled engine
-        from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line, lines
-        from hkcore.table.wall import canonical, codes, deal, shuffle
+        from hkcore.table.flow._pyengine import IMPLEMENTATION, Engine, common_line, lines
+        from hkcore.table.flow.wall import canonical, codes, deal, shuffle
 else:
-    from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line, lines
-    from hkcore.table.wall import canonical, codes, deal, shuffle
+    from hkcore.table.flow._pyengine import IMPLEMENTATION, Engine, common_line, lines
+    from hkcore.table.flow.wall import canonical, codes, deal, shuffle
 
 __all__ = ["IMPLEMENTATION", "Engine", "canonical", "codes", "common_line", "deal", "legal_text", "lines", "shuffle"]

@@ -15,9 +15,9 @@ discards a tile that opponent may win on while a safe tile of (nearly)
 the same worth is there. It sees only its prompt's ``view``; it needs no generator.
 
 The decision itself is a function of plain values read off the prompt
-(``values``): ``hkcore/table/_pyvalue.py`` is the reference, its compiled
+(``values``): ``hkcore/table/players/_pyvalue.py`` is the reference, its compiled
 twin ``_cvalue.pyx`` decides where the core is compiled (the engine's hand
-loop calls it too: ``hkcore.table.fastplay``).
+loop calls it too: ``hkcore.table.players.fastplay``).
 
 >>> from hkcore.table import Table
 >>> t = Table({"event": "start", "preset": "hk-classic", "seed": 3})
@@ -34,19 +34,19 @@ from typing import TYPE_CHECKING, Any
 from hkcore import core
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
-from hkcore.table import _pyvalue
-from hkcore.table.policy import decision
+from hkcore.table.players import _pyvalue
+from hkcore.table.players.policy import decision
 from hkcore.tiles import SEATS
 
 if TYPE_CHECKING:  # the compiled twin has the pure one's surface
-    from hkcore.table import _pyvalue as _twin
+    from hkcore.table.players import _pyvalue as _twin
 elif core.IMPLEMENTATION == "cython":
     try:
-        from hkcore.table import _cvalue as _twin
+        from hkcore.table.players import _cvalue as _twin
     except ImportError:  # pragma: no cover - a build without the compiled bots
-        from hkcore.table import _pyvalue as _twin
+        from hkcore.table.players import _pyvalue as _twin
 else:
-    from hkcore.table import _pyvalue as _twin
+    from hkcore.table.players import _pyvalue as _twin
 
 #: which arithmetic the value bot runs on: "cython" (compiled) or "python" (its pure twin)
 IMPLEMENTATION: str = _twin.IMPLEMENTATION

@@ -23,22 +23,23 @@ from typing import TYPE_CHECKING, Any
 
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
-from hkcore.table import _pybots, _pyvalue, engine as _engine
-from hkcore.table.bots import IMPLEMENTATION as _BOTS
+from hkcore.table.flow import engine as _engine
+from hkcore.table.players import _pybots, _pyvalue
+from hkcore.table.players.bots import IMPLEMENTATION as _BOTS
+from hkcore.table.players.value import IMPLEMENTATION as _VALUE
 from hkcore.table.table import Table
-from hkcore.table.value import IMPLEMENTATION as _VALUE
 from hkcore.tiles import SEATS
 
 #: which hand loop ``play_efficiency`` and ``play_bots`` run: "cython" (the compiled engine's) or "python" (the
 #: twin here)
 IMPLEMENTATION = "cython" if _engine.IMPLEMENTATION == _BOTS == _VALUE == "cython" else "python"
 
-if TYPE_CHECKING:  # the memo is the compiled bots' own type (hkcore/table/_cbots.pyx)
+if TYPE_CHECKING:  # the memo is the compiled bots' own type (hkcore/table/players/_cbots.pyx)
     _AwayMemo: Any = None
     _CParams: Any = None
 elif IMPLEMENTATION == "cython":
-    from hkcore.table._cbots import AwayMemo as _AwayMemo
-    from hkcore.table._cvalue import Params as _CParams
+    from hkcore.table.players._cbots import AwayMemo as _AwayMemo
+    from hkcore.table.players._cvalue import Params as _CParams
 
 
 def new_memo() -> Any:
@@ -48,7 +49,7 @@ def new_memo() -> Any:
     return _AwayMemo() if IMPLEMENTATION == "cython" else None
 
 
-#: the bots whose decisions this loop makes (by their names in ``hkcore.table.bots.builtin_bots()``)
+#: the bots whose decisions this loop makes (by their names in ``hkcore.table.players.bots.builtin_bots()``)
 FAST_BOTS = frozenset({"efficiency", "value"})
 
 
@@ -190,7 +191,7 @@ def _choose(t: Any, s: int, hide: bool) -> int:
 
 def _choose_value(t: Any, s: int, hide: bool, v: Any, round_wind: int) -> int:
     """The value bot's choice for seat ``s`` from what its view shows (the values
-    ``hkcore.table.value.values`` reads off a prompt)."""
+    ``hkcore.table.players.value.values`` reads off a prompt)."""
     counts = t.counts[s]
     seen = list(counts)
     melds = []

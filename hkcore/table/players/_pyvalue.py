@@ -1,14 +1,14 @@
 """The value bot's decision over plain values: the pure-Python reference
-(its compiled twin is ``hkcore/table/_cvalue.pyx``; tests hold the two
-equal). ``hkcore.table.value.ValueBot`` reads these values off a prompt;
-the engine's hand loop (``hkcore.table.fastplay``) reads them off its own
+(its compiled twin is ``hkcore/table/players/_cvalue.pyx``; tests hold the two
+equal). ``hkcore.table.players.value.ValueBot`` reads these values off a prompt;
+the engine's hand loop (``hkcore.table.players.fastplay``) reads them off its own
 state.
 
 The values: the seat's concealed ``counts`` (34, the drawn tile among
 them), its declared sets as set codes (``hkcore.core.meld_code``) and
 whether one of them was claimed (or is a kong that does not keep the hand
 concealed), the ``unseen`` copies of each tile, the prompt's actions as
-the engine's codes and tiles (``hkcore/table/_pyengine/codes.py``), the
+the engine's codes and tiles (``hkcore/table/flow/codes.py``), the
 tile on offer in a claim window (else -1), the live tiles left, the seat
 and round wind (0..3), the faan the seat's bonus tiles fix (``fixed``),
 and by seat the sets it shows (count, and a bit per suit their suited
@@ -27,7 +27,7 @@ from hkcore.preset import Preset
 
 IMPLEMENTATION = "python"
 
-#: the engine's action codes (hkcore/table/_pyengine/codes.py; a test holds them equal)
+#: the engine's action codes (hkcore/table/flow/codes.py; a test holds them equal)
 PASS, WIN, CONCEALED, ADDED, EXPOSED, PUNG, CHOW, DISCARD, SELF_PUNG = range(9)
 
 #: per tile needed, how much less a plan is worth (one more draw to make)

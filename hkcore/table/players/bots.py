@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from hkcore import core
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
-from hkcore.table.policy import decision, simple_policy
-from hkcore.table.value import ValueBot
+from hkcore.table.players.policy import decision, simple_policy
+from hkcore.table.players.value import ValueBot
 from hkcore.tiles import parse_tiles
 
 #: the entry-point group third-party bots are found in
@@ -73,14 +73,14 @@ class SimpleBot:
 
 
 if TYPE_CHECKING:  # the compiled bots have the pure ones' surface
-    from hkcore.table import _pybots as _arith
+    from hkcore.table.players import _pybots as _arith
 elif core.IMPLEMENTATION == "cython":
     try:
-        from hkcore.table import _cbots as _arith
+        from hkcore.table.players import _cbots as _arith
     except ImportError:  # pragma: no cover - a build without the compiled bots
-        from hkcore.table import _pybots as _arith
+        from hkcore.table.players import _pybots as _arith
 else:
-    from hkcore.table import _pybots as _arith
+    from hkcore.table.players import _pybots as _arith
 
 #: which arithmetic the efficiency bot runs on: "cython" (compiled) or "python" (its pure twin)
 IMPLEMENTATION = "cython" if _arith.__name__.endswith("_cbots") else "python"
