@@ -68,7 +68,7 @@ def test_bots_and_tables_pickled_by_the_last_release_load_and_play_on(name: str)
     expected = json.loads((PICKLES / "expected.json").read_text(encoding="utf-8"))[name]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # the old module paths the pickles name
-        thing = pickle.loads((PICKLES / name).read_bytes())  # noqa: S301 - our own fixture
+        thing = pickle.loads((PICKLES / name).read_bytes())
     if name.startswith("bot-"):
         assert [thing.decide(p) for p in expected["prompts"]] == expected["decisions"]
     else:
