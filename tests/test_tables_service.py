@@ -445,12 +445,16 @@ def test_tables_expire_when_idle_and_a_finished_log_lasts_until_then() -> None:
         assert r.status_code == 503 and r.json()["status"] == 503 and "2" in r.json()["detail"]
         assert r.headers["retry-after"]
         clock.t += 99
-        assert c.get(f"/tables/{finished['id']}/log").status_code == 200  # used: its 100 s start again
+        assert c.get(f"/tables/{finished['id']}/log").status_code == 200  # read by anyone: not a use
+        r = c.get(f"/tables/{finished['id']}", params={"seat": "E"}, headers=bearer("x" + finished["tokens"]["E"]))
+        assert r.status_code == 403  # a wrong token: not a use
+        r = c.get(f"/tables/{finished['id']}", params={"seat": "E"}, headers=bearer(finished["tokens"]["E"]))
+        assert r.status_code == 200  # its seat's: used, its 100 s start again
         clock.t += 99
         assert c.get(f"/tables/{finished['id']}/log").status_code == 200
         r = c.get(f"/tables/{waiting['id']}", params={"seat": "E"}, headers=bearer(waiting["tokens"]["E"]))
         assert r.status_code == 404  # 198 s unused
-        clock.t += 100
+        clock.t += 1  # 100 s since its seat's use, however often its log was read
         assert c.get(f"/tables/{finished['id']}/log").status_code == 404
         assert len(c.app.state.tables) == 0  # type: ignore[attr-defined]
         assert new_table(c, seed=24)["id"]  # room again

@@ -16,6 +16,7 @@ from starlette.exceptions import HTTPException
 
 from hkcore.errors import HkcoreError
 from hkcore.server.catalog import ServerPresets
+from hkcore.server.clients import CLIENT_TABLES_PER_MINUTE, MOST_CLIENT_SOCKETS, MOST_CLIENT_TABLES, Clients
 from hkcore.server.limits import (
     BATCH_TIME_LIMIT,
     HEAD_TIME_LIMIT,
@@ -28,21 +29,35 @@ from hkcore.server.limits import (
 from hkcore.server.openapi import openapi_document
 from hkcore.server.problems import ApiError, answer_problem
 from hkcore.server.routes import batch, claims, health, pages, presets, scoring, tables
-from hkcore.server.tables import BOT_SHARE, CLAIM_SECONDS, IDLE_SECONDS, MOST_TABLES, TableRegistry
+from hkcore.server.tables import (
+    BOT_SHARE,
+    CLAIM_SECONDS,
+    IDLE_SECONDS,
+    MAX_MESSAGE,
+    MOST_HANDS,
+    MOST_TABLES,
+    TableRegistry,
+)
 
 
 def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BODY,
                max_batch_body: int = MAX_BATCH_BODY, time_limit: float = TIME_LIMIT,
                batch_time_limit: float = BATCH_TIME_LIMIT, most_tables: int = MOST_TABLES,
                table_idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS,
-               bot_share: float = BOT_SHARE, now: Callable[[], float] = time.monotonic) -> FastAPI:
+               bot_share: float = BOT_SHARE, most_hands: int = MOST_HANDS,
+               most_client_sockets: int = MOST_CLIENT_SOCKETS, most_client_tables: int = MOST_CLIENT_TABLES,
+               client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE,
+               now: Callable[[], float] = time.monotonic) -> FastAPI:
     """The hkcore HTTP application. ``presets_dir``: a folder of preset files
     served beside the built-in ones (and the only files a preset sent in a
     request may extend). Tables: at most ``most_tables`` at once, each dropped
     after ``table_idle`` seconds without use (by the ``now`` clock); a human
     seat's claim window lasts the preset's ``claim_seconds``, else ``claim_seconds``; the tables of bots
-    alone take at most ``bot_share`` of the worker's time."""
+    alone take at most ``bot_share`` of the worker's time; a match plays at most ``most_hands`` hands. One
+    client (``hkcore.server.clients``) holds at most ``most_client_sockets`` sockets and
+    ``most_client_tables`` tables at once, and makes at most ``client_tables_per_minute`` tables a minute."""
     registry = TableRegistry(most_tables, table_idle, claim_seconds, now, bot_share)
+    clients = Clients(most_client_sockets, most_client_tables, client_tables_per_minute, now)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -58,13 +73,15 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
                               "them at tables (docs/server.md, Tables). Errors are application/problem+json.")
     app.state.presets = ServerPresets.load(presets_dir)
     app.state.tables = registry
+    app.state.clients = clients
+    app.state.most_hands = most_hands
     for kind in (ApiError, HkcoreError, RequestValidationError, HTTPException, Exception):
         app.add_exception_handler(kind, answer_problem)
     for module in (scoring, batch, claims, presets, health, tables, pages):
         add_routes(app, module.router)
     app.mount("/web", pages.web_files(), name="web")
     app.add_middleware(Limits, max_body=max_body, max_batch_body=max_batch_body, time_limit=time_limit,
-                       batch_time_limit=batch_time_limit)
+                       batch_time_limit=batch_time_limit, clients=clients)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -89,22 +106,28 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
           batch_time_limit: float = BATCH_TIME_LIMIT, head_time_limit: float = HEAD_TIME_LIMIT,
           most_connections: int = MOST_CONNECTIONS, most_tables: int = MOST_TABLES,
           table_idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS,
-          bot_share: float = BOT_SHARE) -> None:
+          bot_share: float = BOT_SHARE, most_hands: int = MOST_HANDS,
+          most_client_sockets: int = MOST_CLIENT_SOCKETS, most_client_tables: int = MOST_CLIENT_TABLES,
+          client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE) -> None:
     """Run the application on uvicorn until interrupted (``workers`` > 1: that many processes);
     ``port`` 0 picks a free port, printed when the service starts. An address that cannot be listened on
     is an HkcoreError saying why, before anything starts. ``head_time_limit``: seconds a request's head
-    may take (408 after); ``most_connections``: connections a worker holds at once (503 beyond);
-    ``most_tables``, ``table_idle``, ``claim_seconds``, ``bot_share``: as ``create_app`` takes them (per worker: a table
-    lives in the worker that made it)."""
+    may take (408 after); ``most_connections``: connections a worker holds at once, its WebSockets among them
+    (503 beyond); ``most_tables``, ``table_idle``, ``claim_seconds``, ``bot_share``, ``most_hands`` and the
+    per-client caps: as ``create_app`` takes them (per worker: a table lives in the worker that made it). A
+    WebSocket message is at most ``MAX_MESSAGE`` bytes, inflated: a longer one is closed 1009 by the protocol
+    before it is inflated whole."""
     import uvicorn
 
     from hkcore.server.heads import protocol
 
     port = listenable(host, port)
     bounds: dict[str, Any] = {"timeout_keep_alive": 5, "limit_concurrency": most_connections,
-                              "http": protocol(head_time_limit)}
+                              "http": protocol(head_time_limit), **socket_bounds()}
     tables: dict[str, Any] = {"most_tables": most_tables, "table_idle": table_idle, "claim_seconds": claim_seconds,
-                              "bot_share": bot_share}
+                              "bot_share": bot_share, "most_hands": most_hands,
+                              "most_client_sockets": most_client_sockets, "most_client_tables": most_client_tables,
+                              "client_tables_per_minute": client_tables_per_minute}
 
     if workers > 1:
         if presets_dir is not None:
@@ -119,6 +142,17 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
         return
     app = serving(create_app(presets_dir, time_limit=time_limit, batch_time_limit=batch_time_limit, **tables))
     uvicorn.run(app, host=host, port=port, log_level=log_level, **bounds)
+
+
+def socket_bounds() -> dict[str, Any]:
+    """The WebSocket settings of ``uvicorn.run``: the ``websockets`` library's protocol (sans-I/O where uvicorn
+    has it), whose ``max_size`` bounds a message as it is inflated (permessage-deflate stays on: the states
+    sent are smaller), at ``MAX_MESSAGE`` bytes. (wsproto's inflates a whole frame before its cap is
+    looked at, so it is not used.)"""
+    from uvicorn.config import WS_PROTOCOLS
+
+    kind = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
+    return {"ws": kind, "ws_max_size": MAX_MESSAGE, "ws_per_message_deflate": True}
 
 
 def listenable(host: str, port: int) -> int:

@@ -2,7 +2,9 @@
 connection (or from the first byte of a request on a kept-alive one) to the
 end of its headers, and the head's size. A client that drips its headers is
 answered 408 and its connection closed when the time is up; one whose head
-passes the size is answered 431. ``protocol`` gives the HTTP protocol
+passes the size is answered 431. A WebSocket's upgrade counts against
+uvicorn's ``limit_concurrency`` as a request does (uvicorn lets every upgrade
+through): beyond it, the upgrade is answered 503 (problem+json). ``protocol`` gives the HTTP protocol
 factory that ``uvicorn.run(http=...)`` takes: uvicorn's own (httptools when
 installed, as uvicorn picks it, else h11) with the bounds added.
 """
@@ -15,7 +17,8 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from hkcore.server.limits import HEAD_TIME_LIMIT, MAX_HEAD
+from hkcore.server.limits import HEAD_TIME_LIMIT, MAX_HEAD, SECURITY_HEADERS
+from hkcore.server.problems import ApiError, problem_response
 
 try:
     import httptools  # noqa: F401 - uvicorn's httptools protocol needs it
@@ -31,8 +34,20 @@ def _answer(status: bytes, text: bytes) -> bytes:
             b"content-length: " + str(len(text)).encode() + b"\r\n\r\n" + text)
 
 
+#: seconds a client refused for want of connections is asked to wait
+FULL_RETRY = 5
+
+
+def _problem_answer(err: ApiError) -> bytes:
+    answer = problem_response(err)
+    headers = [*answer.raw_headers, *SECURITY_HEADERS, (b"connection", b"close")]
+    return (f"HTTP/1.1 {err.status} {err.title}\r\n".encode() +
+            b"".join(k + b": " + v + b"\r\n" for k, v in headers) + b"\r\n" + answer.body)
+
+
 class _HeadBound:
-    """What both protocols add: a timer per head and a count of its bytes."""
+    """What both protocols add: a timer per head and a count of its bytes; an upgrade to a WebSocket counted
+    as a connection."""
 
     head_time_limit: float = HEAD_TIME_LIMIT
     max_head: int = MAX_HEAD
@@ -41,6 +56,24 @@ class _HeadBound:
     cycle: Any
     _head_timer: asyncio.TimerHandle | None = None
     _head_bytes: int = 0
+    limit_concurrency: int | None
+    connections: set[Any]
+    tasks: set[Any]
+
+    def _no_room_for_socket(self) -> bool:
+        """Whether a WebSocket's upgrade passes the connections a worker holds (``limit_concurrency``, this
+        connection among them, as uvicorn counts a request); if so it is answered 503 and closed."""
+        limit = self.limit_concurrency
+        if limit is None or (len(self.connections) < limit and len(self.tasks) < limit):
+            return False
+        self._disarm_head()
+        err = ApiError(503, "Service Unavailable", f"this server holds at most {limit:,} connections at once, "
+                       "WebSockets among them (--most-connections); try again later", "TooManyConnections",
+                       headers={"Retry-After": str(FULL_RETRY)})
+        if not self.transport.is_closing():
+            self.transport.write(_problem_answer(err))
+            self.transport.close()
+        return True
 
     def _arm_head(self) -> None:
         if self._head_timer is None:
@@ -105,6 +138,10 @@ class H11Heads(_HeadBound, H11Protocol):
         self._disarm_head()
         super().connection_lost(exc)
 
+    def handle_websocket_upgrade(self, event: Any) -> None:
+        if not self._no_room_for_socket():
+            super().handle_websocket_upgrade(event)
+
 
 if _HTTPTOOLS:
 
@@ -135,6 +172,10 @@ if _HTTPTOOLS:
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm_head()
             super().connection_lost(exc)
+
+        def handle_websocket_upgrade(self) -> None:
+            if not self._no_room_for_socket():
+                super().handle_websocket_upgrade()
 
 
 def protocol(head_time_limit: float = HEAD_TIME_LIMIT, max_head: int = MAX_HEAD) -> Callable[..., asyncio.Protocol]:

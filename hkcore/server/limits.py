@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import Request
 from starlette.exceptions import HTTPException
 
+from hkcore.server.clients import Clients, client_of
 from hkcore.server.problems import ApiError, problem_response
 
 #: the largest request body of a JSON endpoint, in bytes (a custom preset's TOML may ride along)
@@ -79,15 +80,20 @@ class Limits:
     503 (when its answer has not begun). Each request gets its ``Deadline``
     in its scope, for the endpoints to check; a batch answer, once begun,
     keeps its own time (it ends with an error line). One middleware rather
-    than one per job: each layer costs every request its wrappers."""
+    than one per job: each layer costs every request its wrappers. A WebSocket is counted against its
+    client's sockets (``clients``): beyond them it is refused before the upgrade, 429."""
 
     def __init__(self, app: Any, max_body: int, max_batch_body: int, time_limit: float,
-                 batch_time_limit: float) -> None:
+                 batch_time_limit: float, clients: Clients | None = None) -> None:
         self.app = app
         self.max_body, self.max_batch_body = max_body, max_batch_body
         self.time_limit, self.batch_time_limit = time_limit, batch_time_limit
+        self.clients = clients
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket" and self.clients is not None:
+            await self.socket(scope, receive, send, self.clients)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -158,6 +164,35 @@ class Limits:
         finally:
             if timer is not None:
                 timer.cancel()
+
+
+    async def socket(self, scope: Any, receive: Any, send: Any, clients: Clients) -> None:
+        """A WebSocket, counted against its client's sockets while it lasts; refused beyond them."""
+        client = client_of(scope)
+        refused = clients.open_socket(client)
+        if refused is not None:
+            await deny_socket(scope, receive, send, refused)
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            clients.close_socket(client)
+
+
+async def deny_socket(scope: Any, receive: Any, send: Any, err: ApiError) -> None:
+    """Refuse a WebSocket before its upgrade: ``err`` as its problem+json HTTP answer where the server can send
+    one (ASGI's ``websocket.http.response``), else a close 1013 (try again later)."""
+    message = await receive()
+    if message.get("type") != "websocket.connect":
+        return
+    if "websocket.http.response" not in (scope.get("extensions") or {}):
+        await send({"type": "websocket.close", "code": 1013, "reason": err.detail[:120]})
+        return
+    answer = problem_response(err)
+    await send({"type": "websocket.http.response.start", "status": answer.status_code,
+                "headers": with_security_headers({"type": "http.response.start",
+                                                  "headers": answer.raw_headers})["headers"]})
+    await send({"type": "websocket.http.response.body", "body": answer.body})
 
 
 #: the headers every answer carries: the pages load only their own files and talk only to the service

@@ -43,8 +43,12 @@ CLAIM_SECONDS = 15.0
 HELLO_SECONDS = 10.0
 #: the most sockets open at one table at once (a person may hold a seat in several tabs)
 MOST_SOCKETS = 16
-#: the largest message a socket may send, in characters
+#: the largest message a socket may send, in bytes once inflated (``hkscore serve`` has uvicorn close a longer
+#: one 1009 as it inflates it, never holding it whole; a longer one that reaches the table is refused)
 MAX_MESSAGE = 64 << 10
+#: the most hands a served match plays: a preset whose ``[table] hands`` asks for more is refused, and a match
+#: whose rounds run longer ends there (``end_match``, reason ``stopped``)
+MOST_HANDS = 100
 #: seconds of bot decisions at the tables of bots alone played at a time, before the event loop serves
 #: everything else waiting (a slice ends after the decision that crosses it)
 BOT_SLICE = 0.002
@@ -146,6 +150,9 @@ class LiveTable:
         self.stopped: str | None = None
         self._states: dict[str, tuple[int, str]] = {}
         self._events: dict[str, tuple[Table, list[dict[str, Any]]]] = {}
+        #: the client whose request made the table (``hkcore.server.clients``), and the most hands its match plays
+        self.owner: str | None = None
+        self.most_hands: int | None = None
 
     # Seats and players: ``seats``, ``names``, ``tokens``, ``bots`` and ``timers`` are keyed by the seat a
     # player was given when the table was made (its *home*: the player "p1" is E's, "p2" S's...). In a match
@@ -194,14 +201,20 @@ class LiveTable:
     def log_text(self) -> str | None:
         """The log as JSON lines, once it shows no wall: the hand or match over, or a match between hands
         (its finished hands); None while a hand is being played."""
+        log = self.log_records()
+        return None if log is None else lines(log)
+
+    def log_records(self) -> list[dict[str, Any]] | None:
+        """The records of ``log_text``, a list of their own (the table plays on without changing it); None
+        while a hand is being played."""
         status = self.status
         if status == "playing":
             return None
         log = self.game.log
         if status == "hand_over":
             last = max(i for i, r in enumerate(log) if r["event"] == "end_hand")
-            log = log[:last + 1]
-        return lines(log)
+            return log[:last + 1]
+        return list(log)
 
     def state_text(self, home: str) -> str:
         """The state of ``home``'s player as JSON (kept until the table changes, but for a running clock)."""
@@ -285,7 +298,7 @@ class LiveTable:
 
     def next_hand(self) -> None:
         """In a match between hands, play the next one."""
-        if self.finished is None:
+        if self.finished is None or self.game.over:
             why = "the game is over" if self.game.over else "the hand is still being played"
             raise TableError(f"next: {why}", "next", None)
         self.finished = None
@@ -297,6 +310,10 @@ class LiveTable:
         self.game.submit(decision)
         self.version += 1
         self.last_used = self.now()
+        if isinstance(self.game, Match) and self.most_hands is not None and not self.game.over \
+                and self.game.table.hand_no > self.most_hands:
+            self.game.stop()  # a match whose rounds run on past the hands a server plays ends there
+            self.finished = before  # (the hand shown: the last one played)
         if before is not None and isinstance(self.game, Match) and self.game.table is not before \
                 and not self.game.over and self.tokens:
             self.finished = before  # a match with people in it waits for one of them to ask for the next hand
@@ -544,14 +561,19 @@ class TableRegistry:
         return table
 
     def get(self, table_id: str) -> LiveTable:
-        """The table ``table_id``, its use noted; unknown or expired: the 404."""
+        """The table ``table_id``; unknown or expired: the 404. Finding a table is not using it: a seat's
+        request notes its use (``used``), once its token is checked, so that reading a log or a wrong token
+        keeps no table alive."""
         self.sweep()
         found = self.tables.get(table_id) if isinstance(table_id, str) else None
         if found is None:
             raise ApiError(404, "Not found", f"no table {shown(table_id)} (unknown, or dropped after {self.idle:g} s "
                            "without use)", "UnknownTable", "id", table_id)
-        found.last_used = self.now()
         return found
+
+    def used(self, table: LiveTable) -> None:
+        """A seat of ``table`` has used it (its token checked): it is kept ``idle`` seconds from now."""
+        table.last_used = self.now()
 
     def new_id(self) -> str:
         """An id no table here has."""

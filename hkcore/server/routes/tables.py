@@ -9,11 +9,12 @@ from typing import Annotated, Any
 
 import anyio
 from fastapi import APIRouter, Header, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import Response
+from fastapi.responses import Response, StreamingResponse
 
 from hkcore.errors import HkcoreError, TableError, shown
 from hkcore.preset import Preset
 from hkcore.server.catalog import ServerPresets, app_presets, is_toml
+from hkcore.server.clients import Clients, client_of
 from hkcore.server.models import BotListing, TableCreated, TableDecision, TableRequest, TableSeat, TableState
 from hkcore.server.openapi import ERRORS, NDJSON, RawJSON, problems
 from hkcore.server.problems import ApiError, guard
@@ -21,6 +22,7 @@ from hkcore.server.tables import (
     HELLO_SECONDS,
     HUMAN,
     MAX_MESSAGE,
+    MOST_HANDS,
     MOST_SOCKETS,
     Listener,
     LiveTable,
@@ -28,6 +30,7 @@ from hkcore.server.tables import (
     bearer,
     record_preset,
 )
+from hkcore.table.records import lines
 from hkcore.table.start import MAX_SEED
 from hkcore.tiles import SEATS
 
@@ -44,6 +47,16 @@ def registry_of(app: Any) -> TableRegistry:
     return app.state.tables  # type: ignore[no-any-return]
 
 
+def clients_of(app: Any) -> Clients:
+    """The application's per-client counts (``app.state.clients``, set by ``create_app``)."""
+    return app.state.clients  # type: ignore[no-any-return]
+
+
+def most_hands_of(app: Any) -> int:
+    """The most hands a match of the application plays (``create_app(most_hands=...)``)."""
+    return int(getattr(app.state, "most_hands", MOST_HANDS))
+
+
 def refused(exc: HkcoreError) -> ApiError:
     """A refused decision as its 422."""
     field = getattr(exc, "field", None)
@@ -56,8 +69,14 @@ def forbidden(home: str | None) -> ApiError:
     return ApiError(403, "Forbidden", f"Authorization: send {_AUTH} of {said}", "Forbidden", "Authorization")
 
 
-def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, table_id: str) -> LiveTable:
+def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, table_id: str,
+           most_hands: int = MOST_HANDS) -> LiveTable:
     preset: Preset = known.named(body.preset, "preset")
+    hands = preset.table.hands
+    if body.match and hands is not None and hands > most_hands:
+        where = "toml.table.hands" if is_toml(body.preset) else "preset"
+        raise ApiError(422, "Bad request", f"table.hands = {hands}: a match served here plays at most "
+                       f"{most_hands:,} hands (--most-hands)", "TableError", where, hands)
     ref = record_preset(body.preset, preset)
     bots = registry.bots
     for s, kind in body.seats.items():
@@ -77,6 +96,7 @@ def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, ta
     names: dict[str, str] = {s: name for s, name in body.names.items()}
     live: LiveTable = guard(None, lambda: LiveTable(table_id, preset, ref, seats, names, body.match, seed,
                                                     float(claim), registry.now, bots))
+    live.most_hands = most_hands
     return live
 
 
@@ -92,28 +112,39 @@ async def list_bots(request: Request) -> RawJSON:
 
 
 @router.post("/tables", status_code=201, response_model=TableCreated,
-             responses={**ERRORS, **problems(_503="the server holds as many tables as it may")})
+             responses={**ERRORS, **problems(_429="this client made or holds as many tables as one may",
+                                             _503="the server holds as many tables as it may")})
 async def create_table(body: TableRequest, request: Request) -> RawJSON:
     """Start a table: one hand (or a match) under a preset; each seat a person (a token each) or a bot."""
     registry = registry_of(request.app)
+    clients = clients_of(request.app)
+    client = client_of(request.scope)
+    registry.sweep()
+    clients.may_make(client, registry.tables.values(), registry.idle)
     registry.room()
     known = app_presets(request)
     table_id = registry.new_id()
+    most_hands = most_hands_of(request.app)
     if is_toml(body.preset):  # read and compiled for the request: off the event loop
-        live = await anyio.to_thread.run_sync(_build, known, body, registry, table_id)
+        live = await anyio.to_thread.run_sync(_build, known, body, registry, table_id, most_hands)
+        clients.may_make(client, registry.tables.values(), registry.idle)  # (others of its requests went on)
     else:
-        live = _build(known, body, registry, table_id)
+        live = _build(known, body, registry, table_id, most_hands)
+    live.owner = client
     registry.add(live)
+    clients.made_one(client)
     out = {"id": live.id, "tokens": dict(live.tokens), "seats": dict(live.seats),
            "links": {s: f"/play?table={live.id}&seat={s}#{tok}" for s, tok in live.tokens.items()}}
     return RawJSON(json.dumps(out), status_code=201)
 
 
 def _seated(request: Request, table_id: str, authorization: str | None, home: Any = None) -> tuple[LiveTable, str]:
-    live = registry_of(request.app).get(table_id)
+    registry = registry_of(request.app)
+    live = registry.get(table_id)
     found = live.home_of(bearer(authorization), home)
     if found is None:
         raise forbidden(home if isinstance(home, str) and home in SEATS else None)
+    registry.used(live)
     return live, found
 
 
@@ -132,10 +163,12 @@ async def table_state(table_id: str, request: Request,
 async def table_decision(table_id: str, body: TableDecision, request: Request,
                          authorization: Auth = None) -> RawJSON:
     """A seat's decision on its prompt; refused (422, the table unchanged) unless it is one of the actions offered."""
-    live = registry_of(request.app).get(table_id)
+    registry = registry_of(request.app)
+    live = registry.get(table_id)
     home = live.home_of(bearer(authorization))
     if home is None:
         raise forbidden(None)
+    registry.used(live)
     try:
         live.decide(home, body.model_dump())
     except HkcoreError as exc:
@@ -148,10 +181,12 @@ async def table_decision(table_id: str, body: TableDecision, request: Request,
 async def table_next(table_id: str, request: Request,
                      authorization: Auth = None) -> RawJSON:
     """In a match, after a hand has ended: deal the next one (any human seat may ask)."""
-    live = registry_of(request.app).get(table_id)
+    registry = registry_of(request.app)
+    live = registry.get(table_id)
     home = live.home_of(bearer(authorization))
     if home is None:
         raise forbidden(None)
+    registry.used(live)
     try:
         live.next_hand()
     except TableError as exc:
@@ -165,16 +200,27 @@ async def table_next(table_id: str, request: Request,
             response_description="the table's records, one JSON object a line (docs/table.md, \"Records\")")
 async def table_log(table_id: str, request: Request) -> Response:
     """The log of the table's finished hands (replays with ``hkscore replay``): once the hand, or the match, is
-    over, or a match is between hands."""
+    over, or a match is between hands. Reading it does not keep the table: only its seats' use does."""
     live = registry_of(request.app).get(table_id)
-    text = live.log_text()
-    if text is None and live.stopped is not None:
+    log = live.log_records()
+    if log is None and live.stopped is not None:
         raise ApiError(409, "Conflict", f"the table stopped: a bot failed ({live.stopped}); its log would show "
                        "the wall", "TableStopped")
-    if text is None:
+    if log is None:
         raise ApiError(409, "Conflict", "the hand is still being played: its log would show the wall",
                        "HandInPlay")
-    return NDJSON(text)
+    return StreamingResponse(log_chunks(log), media_type=NDJSON.media_type)
+
+
+#: records of a log written at a time, on a thread of their own
+LOG_CHUNK = 512
+
+
+async def log_chunks(log: list[dict[str, Any]]) -> Any:
+    """A log's JSON lines, written ``LOG_CHUNK`` records at a time off the event loop (a long log leaves the
+    worker free for other requests while it is written and sent)."""
+    for at in range(0, len(log), LOG_CHUNK):
+        yield (await anyio.to_thread.run_sync(lines, log[at:at + LOG_CHUNK])).encode()
 
 
 # --------------------------------------------------------------------- the socket
@@ -212,6 +258,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     if home is None:
         await _close(ws, 4403)
         return
+    registry.used(live)
     if len(live.listeners) >= MOST_SOCKETS:
         await _close(ws, 4429)
         return
@@ -221,8 +268,14 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     sender = asyncio.create_task(_send(ws, live, listener))
     try:
         while True:
-            text = await ws.receive_text()
-            live.last_used = registry.now()
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                await _close(ws, 1003, BINARY)
+                break
+            registry.used(live)
             msg = _message(text)
             if msg is None:
                 listener.errors.append({"type": "error", "status": 400, "detail": "not a JSON object (at most "
@@ -267,6 +320,10 @@ async def _send(ws: WebSocket, live: LiveTable, listener: Listener) -> None:
         pass
 
 
-async def _close(ws: WebSocket, code: int) -> None:
+#: the reason a socket is closed 1003 with
+BINARY = "binary messages are not read: send JSON text"
+
+
+async def _close(ws: WebSocket, code: int, reason: str | None = None) -> None:
     with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-        await ws.close(code)
+        await ws.close(code, reason)
