@@ -12,7 +12,9 @@ The package, by part: ``app`` (the application and its serving),
 ``catalog`` (the server's presets, given to endpoints as a dependency),
 ``problems`` (every error as problem+json), ``limits`` (body size, time
 and header middleware), ``heads`` (the time and size of a request's head,
-kept in uvicorn's protocol), ``stream`` (the NDJSON batch answer) and
+and a WebSocket's upgrade counted as a connection, kept in uvicorn's
+protocol), ``clients`` (what one client may hold: sockets, tables),
+``stream`` (the NDJSON batch answer) and
 ``openapi``.
 
 State: an application holds its presets in one immutable value
