@@ -61,11 +61,13 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        sweeper = asyncio.get_running_loop().create_task(registry.sweeper())
+        loop = asyncio.get_running_loop()
+        sweepers = [loop.create_task(registry.sweeper()), loop.create_task(clients.sweeper())]
         try:
             yield
         finally:
-            sweeper.cancel()
+            for sweeper in sweepers:
+                sweeper.cancel()
             registry.close()
 
     app = FastAPI(title="hkcore", version=health.version(), docs_url=None, redoc_url=None, lifespan=lifespan,

@@ -6,6 +6,7 @@ is not kept.
 """
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import math
 import time
@@ -125,3 +126,9 @@ class Clients:
         """Drop the windows of clients that made no table in the last minute."""
         for client in list(self.made):
             self._window(client)
+
+    async def sweeper(self) -> None:
+        """``forget_old`` once a window until cancelled (a client that made tables once is not kept)."""
+        while True:
+            await asyncio.sleep(CLIENT_WINDOW)
+            self.forget_old()
