@@ -17,6 +17,7 @@ from hkcore.tiles import TILES, format_tiles
 
 if TYPE_CHECKING:
     from hkcore.models import Hand, Position
+    from hkcore.preset import Preset
 
 
 MAX_JSON = 65536  # the same bound as hkcore.models.MAX_JSON (tests hold them equal)
@@ -148,6 +149,8 @@ def read_hand(args: Sequence[str]) -> Hand:
 
 
 def preset_list(values: Sequence[str] | None) -> list[str]:
+    """The presets ``--preset`` names (ids, TOML paths or text), each once in the order given; ``all``: every
+    built-in; none given: bga-old-style."""
     from hkcore.preset import builtin_ids
     if not values:
         return ["bga-old-style"]
@@ -155,6 +158,20 @@ def preset_list(values: Sequence[str] | None) -> list[str]:
     for v in values:
         out.extend(p for p in (builtin_ids() if v == "all" else [v]) if p not in out)  # each once, first place
     return out
+
+
+def load_presets(refs: Sequence[str]) -> list[Preset]:
+    """Each preset of ``refs`` loaded (``all``: every built-in one); a ``PresetError`` names one that cannot be."""
+    from hkcore.preset import builtin_ids, load_preset
+    return [load_preset(pid) for ref in refs for pid in (builtin_ids() if ref == "all" else [ref])]
+
+
+def bot_names(text: str) -> list[str]:
+    """``--bots``: one bot name for every seat, or four separated by commas (E, S, W, N)."""
+    bots = [b.strip() for b in text.split(",")]
+    if len(bots) not in (1, 4):
+        raise HkcoreError(f"--bots {shown(text)}: one bot name for every seat, or four separated by commas")
+    return bots
 
 
 def read_position(args: Sequence[str]) -> Position:

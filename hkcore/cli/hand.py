@@ -6,7 +6,7 @@ import json
 import textwrap
 from typing import Any
 
-from hkcore.cli_common import (
+from hkcore.cli.common import (
     error_entry,
     failures,
     format_reading,
@@ -219,9 +219,8 @@ def _cmd_decompose(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_hand_commands(sub: Any) -> None:
-    """The commands on a hand in play: waits, claims, decompose."""
-    wt = sub.add_parser("waits", help="tiles away, waits and their value for a hand in play")
+def waits_options(wt: argparse.ArgumentParser) -> None:
+    """``hkscore waits``'s arguments."""
     wt.add_argument("hand", nargs="+", help="a JSON file, - for stdin, or notation without win: "
                                             "e.g. 123m456p23s55z 789s:W seat:S")
     wt.add_argument("--preset", "-p", action="append", help="preset id or path, repeatable; 'all' for every built-in")
@@ -229,7 +228,9 @@ def add_hand_commands(sub: Any) -> None:
     output_options(wt, "a list of analyses, one per preset in order (an error in its place)", table=True)
     wt.set_defaults(func=_cmd_waits)
 
-    cl = sub.add_parser("claims", help="legal claims on a discard (chow, pung, kong, win) and which one gets it")
+
+def claims_options(cl: argparse.ArgumentParser) -> None:
+    """``hkscore claims``' arguments."""
     cl.add_argument("hand", nargs="*", help="a waiting hand: notation with seat: (e.g. 23m456p789s11z 777z:E "
                                             "seat:S), a JSON file or -")
     cl.add_argument("--discard", "-d", metavar="TILE", help="the tile discarded (or being added to a kong)")
@@ -246,7 +247,9 @@ def add_hand_commands(sub: Any) -> None:
                        "\"resolved\": [...]}; with --resolve, the claims that get the tile", table=True)
     cl.set_defaults(func=_cmd_claims)
 
-    dec = sub.add_parser("decompose", help="readings, tiles away and waits of a hand")
+
+def decompose_options(dec: argparse.ArgumentParser) -> None:
+    """``hkscore decompose``'s arguments."""
     dec.add_argument("tiles", help="concealed tiles, e.g. 11122233344455m")
     dec.add_argument("--meld", action="append", help="a declared set, e.g. 555z (repeatable)")
     output_options(dec, "tiles, status, readings or waits")

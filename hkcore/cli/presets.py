@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hkcore.cli_common import output_options, print_json, print_rows, show
+from hkcore.cli.common import output_options, print_json, print_rows, show
 from hkcore.errors import HkcoreError, shown
 
 if TYPE_CHECKING:
@@ -210,9 +210,8 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_preset_commands(sub: Any) -> None:
-    """The commands on presets and plugins, and the schemas: presets, plugins, schema."""
-    pr = sub.add_parser("presets", help="list presets; show, export or diff them")
+def presets_options(pr: argparse.ArgumentParser) -> None:
+    """``hkscore presets``' arguments."""
     pr.add_argument("action", nargs="?", choices=["show", "export", "diff"],
                     help="show: everything one preset holds; export: the resolved preset as TOML (JSON with --json); "
                          "diff: every rule on which two presets differ")
@@ -223,11 +222,15 @@ def add_preset_commands(sub: Any) -> None:
                        'diff: {"a": ..., "b": ..., "differences": [...]}', table=True)
     pr.set_defaults(func=_cmd_presets)
 
-    pl = sub.add_parser("plugins", help="installed plugins, what each provides and any problem (exit 1 if any)")
+
+def plugins_options(pl: argparse.ArgumentParser) -> None:
+    """``hkscore plugins``' arguments."""
     output_options(pl, "a list of plugins")
     pl.set_defaults(func=_cmd_plugins)
 
-    sh = sub.add_parser("schema", help="JSON Schema of the data: a hand (default), a result, a preset...")
+
+def schema_options(sh: argparse.ArgumentParser) -> None:
+    """``hkscore schema``'s arguments."""
     sh.add_argument("model", nargs="?", default="hand", choices=_SCHEMAS)
     output_options(sh, "always JSON")
     sh.set_defaults(func=_cmd_schema)

@@ -260,10 +260,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_table_commands(sub: Any) -> None:
-    """The ``play`` and ``replay`` subcommands."""
-    pl = sub.add_parser("play", help="play hands with built-in policies (or yourself: --human SEAT); "
-                                     "the log as JSON lines")
+def play_options(pl: argparse.ArgumentParser) -> None:
+    """``hkscore play``'s arguments."""
     pl.add_argument("--preset", "-p", default="bga-old-style",
                     help="preset id or TOML text; 'all' plays each built-in (default bga-old-style)")
     pl.add_argument("--seed", type=int, default=0, help="the seed of the deal and of the random policy (default 0)")
@@ -279,7 +277,9 @@ def add_table_commands(sub: Any) -> None:
                     help="always JSON lines, one record each")
     pl.set_defaults(func=_cmd_play)
 
-    rp = sub.add_parser("replay", help="replay a game log; exit 1 at the first difference")
+
+def replay_options(rp: argparse.ArgumentParser) -> None:
+    """``hkscore replay``'s arguments."""
     rp.add_argument("log", help="a JSON-lines game log, - for stdin")
     rp.add_argument("--json", dest="format", action="store_const", const="json",
                     help="print the engine's records as JSON lines (the log with its defaults filled)")

@@ -11,44 +11,31 @@ can read the page back.
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from hkcore.errors import HkcoreError, shown
+from hkcore.errors import HkcoreError
 from hkcore.models import Hand
 from hkcore.notation import unicode_hand
-from hkcore.preset import Preset, builtin_ids, diff, load_preset
-from hkcore.report_plots import figures, hist, pct, unit
+from hkcore.preset import Preset
+from hkcore.reports.page import (
+    cell,
+    data_attrs,
+    figure,
+    head,
+    known_presets,
+    md_table,
+    pattern_label,
+    pattern_names,
+    report_folder,
+    require_matplotlib,
+    rule_rows,
+    rule_table_rows,
+    write_files,
+)
+from hkcore.reports.plots import figures, hist, pct, unit
 from hkcore.summary import ComparisonSummary, PresetSummary, summary_json
-
-INSTALL = "hkscore report needs matplotlib: pip install 'hkcore[report]'"
-
-
-class MissingExtra(HkcoreError):
-    """An optional dependency is not installed (the message says how to install it)."""
-
-
-def require_matplotlib() -> None:
-    """Raise ``MissingExtra`` (one line, how to install) when matplotlib is missing."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise MissingExtra(INSTALL) from None
-
-
-def report_folder(out: str | Path) -> Path:
-    """The folder a report is written into, made if missing; an HkcoreError naming ``out`` when it is a file
-    or cannot be made (checked before any hand is read)."""
-    folder = Path(out)
-    if folder.exists() and not folder.is_dir():
-        raise HkcoreError(f"out: {shown(str(out))} is a file, not a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise HkcoreError(f"out: cannot make the folder {shown(str(out))}: {exc.strerror or exc}") from None
-    return folder
 
 
 def write_report(summary: ComparisonSummary, out: str | Path, presets: Sequence[Preset] | None = None) -> list[Path]:
@@ -61,19 +48,6 @@ def write_report(summary: ComparisonSummary, out: str | Path, presets: Sequence[
     files = {"summary.json": summary_json(summary), "summary.md": markdown(summary),
              "report.html": page(summary, presets)}
     return write_files(folder, files)
-
-
-def write_files(folder: Path, files: dict[str, str]) -> list[Path]:
-    """Write each named text into ``folder``; the paths written. An interrupted
-    write leaves no file that looks complete."""
-    written = []
-    for name, text in files.items():
-        path = folder / name
-        partial = folder / f".{name}.partial"
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(path)
-        written.append(path)
-    return written
 
 
 # --------------------------------------------------------------------------
@@ -220,12 +194,6 @@ def _unicode(notation: str) -> str:
 # markdown
 
 
-def _md_table(rows: list[list[str]]) -> str:
-    def line(row: list[str]) -> str:
-        return "| " + " | ".join(c.replace("|", "\\|") for c in row) + " |"
-    return "\n".join([line(rows[0]), "|" + "---|" * len(rows[0]), *map(line, rows[1:])])
-
-
 def markdown(summary: ComparisonSummary) -> str:
     """The summary's tables in GitHub markdown."""
     ids = list(summary.presets)
@@ -235,35 +203,35 @@ def markdown(summary: ComparisonSummary) -> str:
         out += [f"{_hands(summary.unreadable)} could not be read under any preset.", ""]
     rows = [["preset", "complete", "winnable", "winnable share", "limit", "mean"]]
     rows += [[pid, *(text for _, text, _ in cells)] for pid, cells in _overview_rows(summary)]
-    out += ["## Presets", "", _compared_line(summary), "", _md_table(rows), ""]
+    out += ["## Presets", "", _compared_line(summary), "", md_table(rows), ""]
     if note := _refusal_note(summary):
         rows = [["preset", "read", "refused", "by field", "complete", "winnable", "limit"]]
         rows += [[pid, cells[0][1], cells[1][1], _refused(apart), *(t for _, t, _ in cells[2:])]
                  for pid, apart, cells in _apart_rows(summary)]
-        out += [f"### Hands some preset cannot read: {summary.partly_read():,}", "", note, "", _md_table(rows), ""]
+        out += [f"### Hands some preset cannot read: {summary.partly_read():,}", "", note, "", md_table(rows), ""]
     rows = [["faan", *ids]]
     for f in _faan_values(summary):
         rows.append([str(f), *(str(common[p].faan_histogram.get(str(f), "")) for p in ids)])
-    out += ["## Faan of complete hands", "", "(points under a points preset)", "", _md_table(rows), ""]
+    out += ["## Faan of complete hands", "", "(points under a points preset)", "", md_table(rows), ""]
     pay = list(_payout_rows(summary))
     if pay:
         rows = [["preset", "paid hands", "mean gain", "median gain", "winners' gains", "paid by discarders",
                  "discarder share", "discarder share, discard wins"]]
         rows += [[pid, *(text for _, text, _ in cells)] for pid, cells in pay]
-        out += ["## Payments", "", "The winner's net gain per paid hand.", "", _md_table(rows), ""]
+        out += ["## Payments", "", "The winner's net gain per paid hand.", "", md_table(rows), ""]
     rows = [["pattern", *ids]]
     for pat in _patterns(summary):
         rows.append([pat, *(str(common[p].pattern_counts.get(pat, "")) for p in ids)])
     out += ["## Patterns", "", "Complete hands in whose counted reading the pattern appears.", "",
-            _md_table(rows), ""]
+            md_table(rows), ""]
     rows = [["A", "B", "hands complete under both", "same", "A higher", "B higher", "mean A - B"]]
     rows += [[a, b, *(text for _, text in cells)] for a, b, cells in _difference_rows(summary)]
-    out += ["## Faan differences", "", *([_UNITS_NOTE, ""] if _mixed_units(summary) else []), _md_table(rows), ""]
+    out += ["## Faan differences", "", *([_UNITS_NOTE, ""] if _mixed_units(summary) else []), md_table(rows), ""]
     rows = [["winnable under", "not under", "hands"]]
     flips = [(a, b, f) for a, row in summary.flips.items() for b, f in row.items()]
     rows += [[a, b, f"{f.count:,}"] for a, b, f in flips]
     out += ["## Flips", "", "Hands valid under both presets, winnable under the first and not under the second.",
-            "", _md_table(rows), ""]
+            "", md_table(rows), ""]
     for a, b, flip in flips:
         if flip.examples:
             out += [f"### {a}, not {b}", ""]
@@ -275,122 +243,14 @@ def markdown(summary: ComparisonSummary) -> str:
 # --------------------------------------------------------------------------
 # the page
 
-_CSS = """
-nav#contents { background: #f5f5f0; border: 1px solid #ddd; padding: 0.4em 1em; display: inline-block; }
-nav#contents ol { margin: 0.2em 0; padding-left: 1.4em; columns: 2; column-gap: 3em; }
-.name { color: #555; font-size: 0.85em; }
-.why { color: #555; font-size: 0.85em; }
-details summary { cursor: pointer; font-weight: 600; margin: 0.4em 0; }
-#rules { table-layout: fixed; width: 100%; } #rules td { text-align: left; overflow-wrap: anywhere; }
-#rules th.id { width: 24%; }
-body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 1.5em auto; max-width: 1200px; color: #222;
-       background: #fff; padding: 0 1em; }
-h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
-th { background: #f0f3f7; } td.id, th.id { text-align: left; }
-.figure svg { max-width: 100%; height: auto; }
-.tiles { font-size: 1.8em; font-family: "Symbola", "Noto Sans Symbols 2", sans-serif; white-space: nowrap; }
-code { font-size: 0.95em; } ol.examples li { margin: 0.2em 0; }
-.note { color: #555; font-size: 0.9em; }
-"""
-
-
 _UNITS_NOTE = ("A preset that counts points is compared in its own unit: a difference between a points preset and "
                "a faan preset says which scores a hand higher in its own terms, not by how much.")
-
-
-def _attrs(**kw: Any) -> str:
-    return "".join(f' data-{k.replace("_", "-")}="{html.escape(str(v))}"' for k, v in kw.items() if v is not None)
 
 
 def _code(text: str) -> str:
     """Escaped text with its `backticked` parts as <code>."""
     pieces = html.escape(text).split("`")
     return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
-
-
-def _td(text: str, **kw: Any) -> str:
-    return f"<td{_attrs(**kw)}>{html.escape(text)}</td>"
-
-
-def _known(summary: ComparisonSummary, presets: Sequence[Preset] | None) -> dict[str, Preset]:
-    """The summary's presets by id: those given, and the built-in ones it names (any other is unknown here)."""
-    given = {p.id: p for p in presets or ()}
-    builtin = set(builtin_ids())
-    return {pid: given[pid] if pid in given else load_preset(pid)
-            for pid in summary.presets if pid in given or pid in builtin}
-
-
-def _value(v: Any) -> str:
-    """A rule's value as the rules table shows it: none for absent (a pattern off)."""
-    if v is None:
-        return "none"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, dict) and "scheme" in v:
-        return f"scheme {v['scheme']}"  # a payment table: its scheme (presets diff shows the rest)
-    text = json.dumps(v, ensure_ascii=False, separators=(", ", ": ")) if isinstance(v, (dict, list)) else str(v)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def rule_table_rows(rules: list[tuple[str, list[Any]]], names: dict[str, tuple[str, str]]) -> list[str]:
-    """The rules table's rows in HTML: each rule's dotted path (a pattern's names beside its id, from
-    ``names``) and each preset's value as ``rule_value`` shows it."""
-    e = html.escape
-    rows = []
-    for path, values in rules:
-        head = path.split(".")
-        label = e(path)
-        if head[0] == "patterns" and len(head) > 1 and head[1] in names:
-            label += f' <span class="name">{e(names[head[1]][0])} {e(names[head[1]][1])}</span>'
-        rows.append(f'<tr><td class="id">{label}</td>' + "".join(f"<td>{e(_value(v))}</td>" for v in values)
-                    + "</tr>")
-    return rows
-
-
-#: the order of the rules table: the table's size and thresholds first, then shapes, patterns, payments
-_RULE_ORDER = {key: i for i, key in enumerate(("unit", "tiles", "minimum", "cap", "payments", "shapes", "limit_adds",
-                                               "claims", "patterns", "plugins", "table"))}
-
-
-def rule_rows(presets: dict[str, Preset]) -> list[tuple[str, list[Any]]]:
-    """Every rule on which the presets do not all agree (``hkscore presets diff``'s dotted paths),
-    with each preset's value in order (None: absent, a pattern off)."""
-    ids = list(presets)
-    if len(ids) < 2:
-        return []
-    first = presets[ids[0]]
-    found = {pid: {d.path: d for d in diff(first, presets[pid])} for pid in ids[1:]}
-    paths: list[str] = []
-    for by_path in found.values():
-        paths.extend(path for path in by_path if path not in paths)
-    paths.sort(key=lambda path: _RULE_ORDER.get(path.split(".")[0], len(_RULE_ORDER)))
-    def at(by_path: dict[str, Any], path: str, base: Any) -> Any:
-        """A preset's value at ``path``: its difference there, inside a difference of a containing rule
-        (``payments`` when one side has no table), else the first preset's value."""
-        keys = path.split(".")
-        for n in range(len(keys), 0, -1):
-            d = by_path.get(".".join(keys[:n]))
-            if d is not None:
-                v = d.b
-                for k in keys[n:]:
-                    v = v.get(k) if isinstance(v, dict) else None
-                return v
-        return base
-
-    rows = []
-    for path in paths:
-        base = next(by_path[path].a for by_path in found.values() if path in by_path)
-        rows.append((path, [base, *(at(found[pid], path, base) for pid in ids[1:])]))
-    return rows
-
-
-def _names() -> dict[str, tuple[str, str]]:
-    """Pattern id -> (English, Chinese) name, from the current plugins."""
-    from hkcore.registry import current
-
-    return {pid: (p.name_en, p.name_zh) for pid, p in current().catalogue.patterns.items()}
 
 
 def _flip_note(hand: str, a: Preset, b: Preset, names: dict[str, tuple[str, str]]) -> str:
@@ -415,8 +275,8 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
     """The report as one self-contained HTML page (``presets``: see ``write_report``)."""
     ids = list(summary.presets)
     e = html.escape
-    known = _known(summary, presets)
-    names = _names()
+    known = known_presets(ids, presets)
+    names = pattern_names()
     sections = [("rules", "Rules that differ"), ("presets", "Presets"), ("faan", "Faan of complete hands"),
                 ("payments", "Payments"), ("patterns", "Patterns"), ("differences", "Faan differences"),
                 ("flips", "Flips")]
@@ -425,8 +285,7 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
         sections = sections[1:]
     if not list(_payout_rows(summary)):
         sections = [x for x in sections if x[0] != "payments"]
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             f"<title>hkcore report: {summary.hands:,} hands</title>", f"<style>{_CSS}</style></head>",
+    parts = [head(f"hkcore report: {summary.hands:,} hands"),
              f'<body><h1 data-field="hands" data-value="{summary.hands}">{summary.hands:,} hands under '
              f"{len(ids)} presets</h1>"]
     parts.append('<nav id="contents"><b>Contents</b><ol>'
@@ -448,11 +307,12 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
         parts.extend(rule_table_rows(rules, names))
         parts.append("</table>")
     # overview
-    parts.append(f'<h2 id="s-presets">Presets</h2><p class="note"{_attrs(field="compared", value=summary.compared())}>'
-                 f'{e(_compared_line(summary))}</p><table id="overview"><tr><th class="id">preset</th>'
+    compared = data_attrs(field="compared", value=summary.compared())
+    parts.append(f'<h2 id="s-presets">Presets</h2><p class="note"{compared}>{e(_compared_line(summary))}</p>'
+                 '<table id="overview"><tr><th class="id">preset</th>'
                  "<th>complete</th><th>winnable</th><th>winnable share</th><th>limit</th><th>mean</th></tr>")
     for pid, cells in _overview_rows(summary):
-        tds = [_td(text, preset=pid, field=f, value=v, part="common") for f, text, v in cells]
+        tds = [cell(text, preset=pid, field=f, value=v, part="common") for f, text, v in cells]
         parts.append(f'<tr><td class="id">{e(pid)}</td>' + "".join(tds) + "</tr>")
     parts.append("</table>")
     if note := _refusal_note(summary):
@@ -461,23 +321,23 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
                      '<th class="id">preset</th><th>read</th><th>refused</th><th class="id">by field</th>'
                      "<th>complete</th><th>winnable</th><th>limit</th></tr>")
         for pid, apart, cells in _apart_rows(summary):
-            tds = [_td(text, preset=pid, field=f, value=v, part="apart") for f, text, v in cells]
-            refused = ", ".join(f"<span{_attrs(preset=pid, field='refused', key=k, value=n, part='apart')}>"
+            tds = [cell(text, preset=pid, field=f, value=v, part="apart") for f, text, v in cells]
+            refused = ", ".join(f"<span{data_attrs(preset=pid, field='refused', key=k, value=n, part='apart')}>"
                                 f"{e(k)} {n:,}</span>" for k, n in _refusals(apart))
             tds.insert(2, f'<td class="id">{refused}</td>')
             parts.append(f'<tr><td class="id">{e(pid)}</td>' + "".join(tds) + "</tr>")
         parts.append("</table>")
-    parts.append(f'<div class="figure" id="fig-winnable">{drawn["winnable"]}</div>')
+    parts.append(figure("winnable", drawn["winnable"]))
     # faan
     parts.append('<h2 id="s-faan">Faan of complete hands</h2><p class="note">Share of each preset\'s complete hands '
                  "(points under a points preset).</p>")
-    parts.append(f'<div class="figure" id="fig-faan">{drawn["faan"]}</div>')
+    parts.append(figure("faan", drawn["faan"]))
     parts.append('<table id="faan"><tr><th>faan</th>' + "".join(f"<th>{e(p)}</th>" for p in ids) + "</tr>")
     for f in _faan_values(summary):
         row = []
         for p in ids:
             n = common[p].faan_histogram.get(str(f))
-            row.append(_td("" if n is None else f"{n:,}", preset=p, field="faan_histogram", key=f, value=n,
+            row.append(cell("" if n is None else f"{n:,}", preset=p, field="faan_histogram", key=f, value=n,
                            part="common"))
         parts.append(f"<tr><th>{f}</th>{''.join(row)}</tr>")
     parts.append("</table>")
@@ -486,13 +346,13 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
     if pay:
         parts.append('<h2 id="s-payments">Payments</h2><p class="note">The winner\'s net gain per paid hand '
                      "(winnable, with payments); the share of the winners' gains paid by the discarder.</p>")
-        parts.append(f'<div class="figure" id="fig-payout">{drawn["payout"]}</div>')
+        parts.append(figure("payout", drawn["payout"]))
         parts.append('<table id="payments"><tr><th class="id">preset</th><th>paid hands</th><th>mean gain</th>'
                      "<th>median gain</th><th>winners' gains</th><th>paid by discarders</th>"
                      "<th>discarder share</th><th>discarder share, discard wins</th></tr>")
         for pid, cells in pay:
             parts.append(f'<tr><td class="id">{e(pid)}</td>'
-                         + "".join(_td(text, preset=pid, field=f, value=v, part="common") for f, text, v in cells)
+                         + "".join(cell(text, preset=pid, field=f, value=v, part="common") for f, text, v in cells)
                          + "</tr>")
         parts.append("</table>")
     # patterns
@@ -506,10 +366,8 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
             s = common[p]
             n = s.pattern_counts.get(pat)
             text = "" if n is None else f"{n:,} ({pct(n, s.complete)})"
-            row.append(_td(text, preset=p, field="pattern_counts", key=pat, value=n, part="common"))
-        en, zh = names.get(pat, ("", ""))
-        parts.append(f'<tr><td class="id">{e(pat)} <span class="name">{e(en)} <span lang="zh-Hant">{e(zh)}'
-                     f'</span></span></td>{"".join(row)}</tr>')
+            row.append(cell(text, preset=p, field="pattern_counts", key=pat, value=n, part="common"))
+        parts.append(f'<tr>{pattern_label(pat, names)}{"".join(row)}</tr>')
     parts.append("</table>")
     # differences
     parts.append('<h2 id="s-differences">Faan differences</h2><p class="note">On hands complete under both '
@@ -520,7 +378,7 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
                  "<th>mean A &minus; B</th></tr>")
     for a, b, pair in _difference_rows(summary):
         parts.append(f'<tr><td class="id">{e(a)}</td><td class="id">{e(b)}</td>'
-                     + "".join(_td(text, a=a, b=b, field=f) for f, text in pair) + "</tr>")
+                     + "".join(cell(text, a=a, b=b, field=f) for f, text in pair) + "</tr>")
     parts.append("</table>")
     # flips
     parts.append('<h2 id="s-flips">Flips</h2><p class="note">Hands valid under both presets, winnable under the '
@@ -535,7 +393,7 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
                 row.append("<td></td>")
                 continue
             n = summary.flips[a][b].count
-            row.append(_td(f"{n:,}", a=a, b=b, field="flips", value=n))
+            row.append(cell(f"{n:,}", a=a, b=b, field="flips", value=n))
         parts.append(f'<tr><td class="id">{e(a)}</td>{"".join(row)}</tr>')
     parts.append("</table>")
     for a, row_ in summary.flips.items():
@@ -543,7 +401,7 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
             if not flip.examples:
                 continue
             parts.append(f"<details><summary>Winnable under {e(a)}, not under {e(b)}: {flip.count:,}</summary>"
-                         f'<ol class="examples"{_attrs(a=a, b=b, field="examples")}>')
+                         f'<ol class="examples"{data_attrs(a=a, b=b, field="examples")}>')
             for ex in flip.examples:
                 note = _flip_note(ex.hand, known[a], known[b], names) if a in known and b in known else ""
                 parts.append(f'<li value="{ex.index}" data-index="{ex.index}"><code>{e(ex.hand)}</code> '
@@ -552,20 +410,3 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
             parts.append("</ol></details>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
-
-
-# --------------------------------------------------------------------------
-# the page helpers the simulation's report shares (hkcore.simulation_report)
-
-#: the report pages' style sheet
-PAGE_CSS = _CSS
-#: ``data-`` attributes from keywords (``None`` left out), escaped
-data_attrs = _attrs
-#: a table cell of escaped text with ``data-`` attributes
-cell = _td
-#: pattern id -> (English, Chinese) name, from the current plugins
-pattern_names = _names
-#: a rule's value as the rules table shows it (none for absent, yes/no, a payment table by its scheme)
-rule_value = _value
-#: rows (the first the header) as a GitHub Markdown table
-md_table = _md_table

@@ -1,9 +1,11 @@
-"""The comparison report's plots (matplotlib, the optional extra
-``hkcore[report]``, imported only when a plot is drawn) as inline SVG, and
-the small figures they share with the report's tables."""
+"""The reports' plots (matplotlib, the optional extra ``hkcore[report]``,
+imported only when a plot is drawn) as inline SVG: what both reports' plots
+share, the comparison report's plots, and the small figures they share with
+its tables."""
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 from hkcore.summary import PresetSummary
@@ -25,6 +27,7 @@ def unit(s: PresetSummary) -> str:
 
 
 def svg(fig: Any) -> str:
+    """A matplotlib figure as SVG text, from its ``<svg`` on (no date: the same figure, the same text)."""
     buf = io.StringIO()
     fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     text = buf.getvalue()
@@ -36,17 +39,43 @@ def plain_text(text: str) -> str:
     return text.replace("$", r"\$")
 
 
-def figures(presets: dict[str, PresetSummary], compared: int) -> dict[str, str]:
-    """The plots ``winnable``, ``faan`` and ``payout`` of each preset's counts over the same ``compared``
-    hands (``ComparisonSummary.compared``), as SVG text."""
+def colours(ids: Sequence[str]) -> dict[str, Any]:
+    """Matplotlib set to draw the same SVG on every run, its text as text; each preset's colour."""
     import matplotlib
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator, NullFormatter, PercentFormatter
 
     matplotlib.rcParams["svg.hashsalt"] = "hkcore"  # the same ids on every run
     matplotlib.rcParams["svg.fonttype"] = "none"    # text stays text (the page's font)
+    return {p: matplotlib.colormaps["tab10"](i % 10) for i, p in enumerate(ids)}
+
+
+def preset_bars(bars: dict[str, tuple[list[tuple[int, int]], int, str]], palette: dict[str, Any],
+                ylabel: str) -> str:
+    """One bar chart a preset, side by side: ``bars`` maps each preset to its (value, count) pairs, the
+    total the counts are shares of, and the label of its values; ``ylabel`` says what the shares are of."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+    fig = Figure(figsize=(2.6 * len(bars) + 0.5, 2.8))
+    axes = fig.subplots(1, len(bars), squeeze=False)[0]
+    for ax, (p, (pts, total, xlabel)) in zip(axes, bars.items()):
+        ax.bar([k for k, _ in pts], [n / total for _, n in pts], color=palette[p], width=0.8)
+        ax.set_title(plain_text(p), fontsize=10)
+        ax.set_xlabel(xlabel)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    axes[0].set_ylabel(ylabel)
+    fig.tight_layout()
+    return svg(fig)
+
+
+def figures(presets: dict[str, PresetSummary], compared: int) -> dict[str, str]:
+    """The plots ``winnable``, ``faan`` and ``payout`` of each preset's counts over the same ``compared``
+    hands (``ComparisonSummary.compared``), as SVG text."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import NullFormatter, PercentFormatter
+
     ids = list(presets)
-    colours = {p: matplotlib.colormaps["tab10"](i % 10) for i, p in enumerate(ids)}
+    palette = colours(ids)
     out = {}
 
     fig = Figure(figsize=(8, 0.45 * len(ids) + 1))
@@ -55,8 +84,8 @@ def figures(presets: dict[str, PresetSummary], compared: int) -> dict[str, str]:
     for y, p in zip(ys, ids):
         s = presets[p]
         read = max(compared, 1)
-        ax.barh(y, s.complete / read, color=colours[p], alpha=0.3)
-        ax.barh(y, s.winnable / read, color=colours[p])
+        ax.barh(y, s.complete / read, color=palette[p], alpha=0.3)
+        ax.barh(y, s.winnable / read, color=palette[p])
         ax.text(s.winnable / read + 0.01, y, pct(s.winnable, compared), va="center", fontsize=9)
     ax.set_yticks(list(ys), [plain_text(p) for p in ids])
     ax.invert_yaxis()
@@ -65,20 +94,8 @@ def figures(presets: dict[str, PresetSummary], compared: int) -> dict[str, str]:
     ax.set_xlabel("share of the hands every preset reads: winnable (solid), complete (pale)")
     out["winnable"] = svg(fig)
 
-    fig = Figure(figsize=(2.6 * len(ids) + 0.5, 2.8))
-    axes = fig.subplots(1, len(ids), squeeze=False)[0]
-    for ax, p in zip(axes, ids):
-        s = presets[p]
-        pts = hist(s.faan_histogram)
-        total = max(s.complete, 1)
-        ax.bar([k for k, _ in pts], [n / total for _, n in pts], color=colours[p], width=0.8)
-        ax.set_title(plain_text(p), fontsize=10)
-        ax.set_xlabel(unit(s))
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    axes[0].set_ylabel("complete hands")
-    fig.tight_layout()
-    out["faan"] = svg(fig)
+    out["faan"] = preset_bars({p: (hist(presets[p].faan_histogram), max(presets[p].complete, 1), unit(presets[p]))
+                               for p in ids}, palette, "complete hands")
 
     paying = [p for p in ids if presets[p].pays and presets[p].paid]
     fig = Figure(figsize=(8, 3.2))
@@ -91,7 +108,7 @@ def figures(presets: dict[str, PresetSummary], compared: int) -> dict[str, str]:
             seen += n
             xs.append(max(k, 1))
             ys_.append(seen / total)
-        ax.step(xs, ys_, where="post", color=colours[p], label=plain_text(p), linewidth=2)
+        ax.step(xs, ys_, where="post", color=palette[p], label=plain_text(p), linewidth=2)
     if paying:
         ax.set_xscale("log")
         gains = [max(int(k), 1) for p in paying for k in presets[p].payout_histogram] or [1]

@@ -2,7 +2,7 @@
 summary.json, summary.md and report.html (docs/simulation.md).
 
 The page is one self-contained file drawn as the comparison report draws
-its own (``hkcore.report``: the same style, inline SVG plots by matplotlib,
+its own (``hkcore.reports.page``: the same style, inline SVG plots by matplotlib,
 the ``report`` extra). Its first screen answers what a club asks: how often
 a hand is won, how long hands last, what a win is worth and who pays, under
 each preset side by side, and what changed between two presets with its
@@ -20,11 +20,15 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from hkcore.errors import HkcoreError, shown
-from hkcore.preset import Preset, builtin_ids, load_preset
-from hkcore.report import (
-    PAGE_CSS,
+from hkcore.preset import Preset
+from hkcore.reports.page import (
+    CSS,
     cell,
     data_attrs,
+    figure,
+    head,
+    known_presets,
+    pattern_label,
     pattern_names,
     report_folder,
     require_matplotlib,
@@ -32,7 +36,7 @@ from hkcore.report import (
     rule_table_rows,
     write_files,
 )
-from hkcore.report_plots import plain_text, svg
+from hkcore.reports.plots import colours, plain_text, preset_bars, svg
 from hkcore.simulation import (
     CHANGES,
     GLANCE,
@@ -95,18 +99,11 @@ def write_simulation_report(summary: SimulationSummary, out: str | Path,
 # --------------------------------------------------------------------------
 # the page
 
-_CSS = PAGE_CSS + """
+_CSS = CSS + """
 .first { display: flex; flex-wrap: wrap; gap: 0 2em; align-items: flex-start; }
 .first table { margin-top: 0.2em; } .first h2 { margin-top: 0.6em; }
 td.diff { white-space: nowrap; } .pos { color: #1a6b2f; } .neg { color: #a52a2a; }
 """
-
-
-def _known(summary: SimulationSummary, presets: list[Preset] | None) -> dict[str, Preset]:
-    given = {p.id: p for p in presets or ()}
-    builtin = set(builtin_ids())
-    return {pid: given[pid] if pid in given else load_preset(pid)
-            for pid in summary.presets if pid in given or pid in builtin}
 
 
 def _pair_cells(summary: SimulationSummary) -> list[tuple[str, str]]:
@@ -123,8 +120,7 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
     names = pattern_names()
     plots = _figures(summary)
     title = f"Rule economics: {summary.hands:,} walls under {len(ids)} preset{'s' * (len(ids) != 1)}"
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>hkcore: {e(title)}</title>",
-             f"<style>{_CSS}</style></head><body>",
+    parts = [head(f"hkcore: {title}", _CSS) + "<body>",
              f'<h1 data-field="hands" data-value="{summary.hands}">{e(title)}</h1>',
              f'<p class="note">Bots {e(", ".join(summary.bots))} (E, S, W, N in the first rotation), seed '
              f'<span data-field="seed" data-value="{summary.seed}">{summary.seed}</span>. Every wall is played '
@@ -158,18 +154,15 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
         parts.append("</table></section>")
     parts.append("</div>")
     if pairs:
-        parts.append(f'<div class="figure" id="fig-changes">{plots["changes"]}</div>')
+        parts.append(figure("changes", plots["changes"]))
     # the plots
-    parts.append('<h2 id="s-outcomes">How hands end</h2>'
-                 f'<div class="figure" id="fig-outcomes">{plots["outcomes"]}</div>'
-                 '<h2 id="s-length">How long hands last</h2>'
-                 f'<div class="figure" id="fig-length">{plots["length"]}</div>'
-                 '<h2 id="s-faan">What a win is worth</h2><p class="note">Faan (points under a points preset) of '
-                 "each win, as a share of the preset's wins.</p>"
-                 f'<div class="figure" id="fig-faan">{plots["faan"]}</div>'
-                 '<h2 id="s-seats">Who pays</h2><p class="note">Each seat\'s net payment per hand with its 95 % '
+    parts.append('<h2 id="s-outcomes">How hands end</h2>' + figure("outcomes", plots["outcomes"])
+                 + '<h2 id="s-length">How long hands last</h2>' + figure("length", plots["length"])
+                 + '<h2 id="s-faan">What a win is worth</h2><p class="note">Faan (points under a points preset) of '
+                 "each win, as a share of the preset's wins.</p>" + figure("faan", plots["faan"])
+                 + '<h2 id="s-seats">Who pays</h2><p class="note">Each seat\'s net payment per hand with its 95 % '
                  "interval; E is the dealer. Under a ledger (no payments) a seat's faan won.</p>"
-                 f'<div class="figure" id="fig-seats">{plots["seats"]}</div>')
+                 + figure("seats", plots["seats"]))
     parts.append('<table id="seats"><tr><th class="id">preset</th>' + "".join(f"<th>{s}</th>" for s in "ESWN")
                  + "</tr>")
     for pid, p in summary.presets.items():
@@ -213,18 +206,16 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
         for k, n in p.patterns.items():
             total[k] = total.get(k, 0) + n
     for pat in sorted(total, key=lambda k: (-total[k], k)):
-        en, zh = names.get(pat, ("", ""))
         row = []
         for pid in ids:
             p = summary.presets[pid]
             met = p.patterns.get(pat)
             row.append(cell("" if met is None else f"{met:,} ({pct(met / p.win_records if p.win_records else None)})",
                             preset=pid, field="patterns", key=pat, value=met))
-        parts.append(f'<tr><td class="id">{e(pat)} <span class="name">{e(en)} <span lang="zh-Hant">{e(zh)}</span>'
-                     f'</span></td>{"".join(row)}</tr>')
+        parts.append(f'<tr>{pattern_label(pat, names)}{"".join(row)}</tr>')
     parts.append("</table>")
     # rules
-    known = _known(summary, presets)
+    known = known_presets(ids, presets)
     rules = rule_rows(known)
     if rules:
         parts.append('<h2 id="s-rules">Rules that differ</h2><details><summary>'
@@ -246,12 +237,10 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
 def _figures(summary: SimulationSummary) -> dict[str, str]:
     import matplotlib
     from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator, PercentFormatter
+    from matplotlib.ticker import PercentFormatter
 
-    matplotlib.rcParams["svg.hashsalt"] = "hkcore"  # the same ids on every run
-    matplotlib.rcParams["svg.fonttype"] = "none"    # text stays text (the page's font)
     ids = list(summary.presets)
-    colours = {p: matplotlib.colormaps["tab10"](i % 10) for i, p in enumerate(ids)}
+    palette = colours(ids)
     out = {}
 
     # how hands end: stacked shares
@@ -281,7 +270,7 @@ def _figures(summary: SimulationSummary) -> dict[str, str]:
         h = {int(k): n for k, n in summary.presets[pid].turns_histogram.items()}
         n_all = sum(h.values()) or 1
         xs = list(range(min(h, default=0) - 1, max(h, default=0) + 2))
-        ax.step(xs, [h.get(x, 0) / n_all for x in xs], where="mid", color=colours[pid], label=plain_text(pid))
+        ax.step(xs, [h.get(x, 0) / n_all for x in xs], where="mid", color=palette[pid], label=plain_text(pid))
     ax.set_xlabel("discards in the hand")
     ax.set_ylabel("hands")
     ax.set_ylim(bottom=0)
@@ -290,20 +279,8 @@ def _figures(summary: SimulationSummary) -> dict[str, str]:
     out["length"] = svg(fig)
 
     # what a win is worth
-    fig = Figure(figsize=(2.6 * len(ids) + 0.5, 2.8))
-    axes = fig.subplots(1, len(ids), squeeze=False)[0]
-    for ax, pid in zip(axes, ids):
-        p = summary.presets[pid]
-        pts = sorted((int(k), n) for k, n in p.faan_histogram.items())
-        total = max(p.win_records, 1)
-        ax.bar([k for k, _ in pts], [n / total for _, n in pts], color=colours[pid], width=0.8)
-        ax.set_title(plain_text(pid), fontsize=10)
-        ax.set_xlabel(p.unit)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    axes[0].set_ylabel("wins")
-    fig.tight_layout()
-    out["faan"] = svg(fig)
+    out["faan"] = preset_bars({pid: (sorted((int(k), n) for k, n in p.faan_histogram.items()), max(p.win_records, 1),
+                                     p.unit) for pid, p in summary.presets.items()}, palette, "wins")
 
     # who pays: each seat's net per hand, with its interval
     fig = Figure(figsize=(2.6 * len(ids) + 0.5, 2.8))
@@ -316,7 +293,7 @@ def _figures(summary: SimulationSummary) -> dict[str, str]:
         for s in seats:
             iv = p.payments_by_seat[s].interval()
             errs.append(0.0 if iv is None else (iv[1] - iv[0]) / 2)
-        ax.bar(seats, means, yerr=errs, color=colours[pid], capsize=3)
+        ax.bar(seats, means, yerr=errs, color=palette[pid], capsize=3)
         ax.axhline(0, color="#444", linewidth=0.8)
         ax.set_title(plain_text(pid), fontsize=10)
         ax.set_xlabel("seat (E: dealer)")
