@@ -15,7 +15,7 @@ import pytest
 
 from helpers.serving import call, missing_server_deps, server_process
 from hkcore.errors import HkcoreError
-from hkcore.table import Table, replay
+from hkcore.table import replay
 
 pytestmark = [pytest.mark.io, pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))]
 
@@ -24,7 +24,7 @@ if missing_server_deps() is None:
     from starlette.websockets import WebSocketDisconnect
 
     from hkcore.server import create_app
-    from hkcore.server.tables import LiveTable, advice
+    from hkcore.server.tables import LiveTable
 
 BOTS = {"S": "efficiency", "W": "simple", "N": "random"}
 #: a house preset whose claim windows last one second
@@ -584,47 +584,6 @@ def test_the_bot_share_is_more_than_0_and_at_most_1() -> None:
 
 
 # --------------------------------------------------------------------- advice
-
-#: hk-classic, dealt by hand: S waits on 5z with 678m 234p 111s 789s (a self-drawn 5z: concealed hand 1
-#: + self-draw 1 = 2 faan, below the 3 needed); W waits on 3s or 6s with 123m 456p 45s 789s 22z (on a
-#: discard: all chows 1 + concealed hand 1 = 2 faan). E, S, W, N discard 1z, 9m, 9p, 1p (nobody can claim
-#: them), then E discards LAST and S draws 5z.
-ADVICE_START = {"event": "start", "preset": "hk-classic",
-                "hands": {"E": "3m9m1p2p9p3s9s1z2z3z4z6z7z7z", "S": "678m234p111s789s5z",
-                          "W": "123m456p45789s22z", "N": "55m66p9p778s1z33z4z6z"},
-                "live": "9m9p1p4z5z"}
-
-
-def advised(last: str) -> Table:
-    t = Table(ADVICE_START)
-    for d in ("1z", "9m", "9p", "1p", last):
-        [p] = t.prompts()
-        t.submit({"prompt": p["prompt"], "seat": p["seat"], "act": "discard", "tile": d})
-    return t
-
-
-def test_advice_says_why_a_complete_hand_or_a_chow_is_not_offered() -> None:
-    t = advised("3s")
-    assert t.log[-1] == {"event": "draw", "seat": "S", "tile": "5z", "source": "live"}
-    [p] = t.prompts(views=False)
-    assert p["seat"] == "S" and not any(a["act"] == "win" for a in p["actions"])
-    s = advice(t, t.view("S"), p, "S")
-    assert s is not None and s["tiles_away"] == -1 and s["waits"] == []
-    assert s["notes"] == ["complete but 2 faan; hk-classic needs 3"]
-    assert {d["discard"] for d in s["discards"]} >= {"1s"}  # 1s away: waiting on 1s or 5z
-    w = advice(t, t.view("W"), None, "W")
-    assert w is not None and w["tiles_away"] == 0
-    assert [(x["tile"], x["unseen"], x["value"], x["winnable"], x["self_draw_value"], x["self_draw_winnable"])
-            for x in w["waits"]] == [("3s", 3, 2, False, 3, True), ("6s", 4, 2, False, 3, True)]
-    assert w["notes"] == ["3s: complete but 2 faan; hk-classic needs 3", "3s: a chow only from the seat before you"]
-    n = advice(t, t.view("N"), None, "N")
-    assert n is not None and n["notes"] == []
-
-    t = advised("3m")
-    w = advice(t, t.view("W"), None, "W")
-    assert w is not None and w["notes"] == ["3m: a chow only from the seat before you"]
-    assert [(x["tile"], x["unseen"]) for x in w["waits"]] == [("3s", 4), ("6s", 4)]
-
 
 def test_advice_in_the_state(client: TestClient) -> None:
     created = new_table(client, seed=31)

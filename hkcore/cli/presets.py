@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -99,6 +100,8 @@ def _render_preset(p: Preset, builtin: bool) -> str:
         extra += [f"{k}={show(v)}" for k, v in r.options.items()]
         lines.append(f"    {r.id:<22} {worth:<14} {'; '.join(extra)}".rstrip())
     lines.append(f"  {'payments':<9} {_options_text(p.payments) if p.payments else 'none'}")
+    lines.append(textwrap.fill(_options_text(_preset_data(p)["table"]), width=100, initial_indent=f"  {'table':<9} ",
+                               subsequent_indent=" " * 12, break_long_words=False, break_on_hyphens=False))
     return "\n".join(lines)
 
 

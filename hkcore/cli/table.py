@@ -1,5 +1,6 @@
-"""``hkscore play`` and ``hkscore replay``: hands played by built-in
-policies (or a person at the terminal) and logs replayed (docs/table.md)."""
+"""``hkscore play`` and ``hkscore replay``: hands played by bots (or a
+person at the terminal, shown the seat's advice) and logs replayed
+(docs/table.md)."""
 from __future__ import annotations
 
 import argparse
@@ -9,10 +10,15 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any, ClassVar
 
+from hkcore.cli.common import bot_names, load_presets, preset_list
 from hkcore.errors import HkcoreError, shown
-from hkcore.preset import builtin_ids
+from hkcore.preset import Preset, builtin_ids
+from hkcore.registry import catalogue
+from hkcore.table import Table
+from hkcore.table.advice import advice
 from hkcore.table.flow.wall import SEATS
 from hkcore.table.match import Match
+from hkcore.table.players import available_bots, make_bot
 from hkcore.table.players.policy import POLICIES, Policy, decision, policy
 from hkcore.table.records import line, lines
 from hkcore.table.replay import ReplayError, replay
@@ -29,9 +35,15 @@ def _one_by_one(tiles: str) -> str:
     return " ".join(re.findall(r"\d[a-z]", tiles))
 
 
+#: the most discards that leave the hand waiting the terminal lists (the best first)
+ADVISED = 3
+
+
 class _Person:
-    """A person at the terminal playing ``seat``: what the others did since
-    their last decision, the table as their seat sees it, the actions
+    """A person at the terminal playing ``seat`` under ``preset``: what the
+    others did since their last decision, the table as their seat sees it,
+    the seat's advice (tiles away, the waits and their value, the discards
+    that leave the hand waiting, why a claim is not offered), the actions
     numbered; a number (or the words of an action, or a tile) is read."""
 
     QUESTION: ClassVar[dict[str, str]] = {"turn": "your turn", "discard": "discard after your claim",
@@ -41,8 +53,19 @@ class _Person:
         self.seat = seat
         self.inp = inp
         self.out = out
+        self.preset: Preset | None = None
         self.unit = "faan"
         self.hide_kongs = False
+        #: the records of the hand in play so far, its start first
+        self.hand: list[dict[str, Any]] = []
+        #: another seat has discarded since this seat was last advised
+        self.discarded = False
+
+    def sit(self, preset: Preset) -> None:
+        """Play the next hands under ``preset``."""
+        self.preset = preset
+        self.unit = preset.unit
+        self.hide_kongs = not preset.table.show_concealed_kongs
 
     def _say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -54,10 +77,14 @@ class _Person:
         """Tell the person about one record of the log, as their seat may see it."""
         event, who = r["event"], self._who(r.get("seat"))
         if event == "start":
-            preset = resolve_preset(r["preset"])
-            self.unit = preset.unit
-            self.hide_kongs = not preset.table.show_concealed_kongs
-            self._say(f"\n== hand {r['hand']}, round {r['round']} ({preset.id}): you are {self.seat}, "
+            self.hand = []
+        self.hand.append(r)
+        self.discarded = self.discarded or (event == "discard" and r["seat"] != self.seat)
+        if event == "start":
+            if self.preset is None:
+                self.sit(resolve_preset(r["preset"]))
+            preset_id = self.preset.id if self.preset is not None else r["preset"]
+            self._say(f"\n== hand {r['hand']}, round {r['round']} ({preset_id}): you are {self.seat}, "
                       f"player {r['seats'][self.seat]}; E deals ==")
         elif event == "bonus":
             got = f", draws {r['replacement']}" if r["seat"] == self.seat and r["replacement"] else ""
@@ -77,7 +104,9 @@ class _Person:
                    else f"on {r['from']}'s {r['tile']}" + (" (robbing the kong)" if r["robbing"] else ""))
             hand = r["hand"]
             melds = " ".join(m["tiles"] for m in hand["melds"])
-            patterns = ", ".join(f"{p['id']} {p['faan']}" for p in r["patterns"])
+            known = catalogue().patterns
+            patterns = ", ".join(f"{known[p['id']].name_en if p['id'] in known else p['id']} {p['faan']}"
+                                 for p in r["patterns"])
             self._say(f"  {who}: WINS, {how}: {r['faan']} {self.unit} ({patterns})")
             self._say(f"    hand {_spaced(hand['tiles'])}{'  sets ' + melds if melds else ''}")
             if r["payments"] is not None:
@@ -109,6 +138,45 @@ class _Person:
         drawn = f"   drew {v['drawn']}" if v["drawn"] else ""
         self._say(f"  your tiles: {_spaced(v['tiles'])}{drawn}")
 
+    def _advise(self, view: Mapping[str, Any], prompt: Mapping[str, Any] | None) -> None:
+        """The seat's advice (``hkcore.table.advice``): all of it when the seat is asked (``prompt``), only the
+        notes (why a claim is not offered) when it is not."""
+        self.discarded = False
+        found = advice(self.preset, self.hand, view, prompt, self.seat) if self.preset is not None else None
+        if found is None:
+            return
+        if prompt is not None:
+            away = found["tiles_away"]
+            on_turn = view["drawn"] is not None or len(re.findall(r"\d", view["tiles"])) % 3 == 2
+            self._say("  advice: " + ("complete" if away < 0 else
+                                      ("a discard from waiting" if on_turn else "waiting") if away == 0 else
+                                      f"{away} tile{'s' * (away != 1)} away"))
+            for w in found["waits"]:
+                self._say(f"    wait {self._worth(w)}")
+            shown_discards = found["discards"][:ADVISED]
+            for d in shown_discards:
+                self._say(f"    discard {d['discard']}: waits " + "; ".join(self._worth(w) for w in d["waits"]))
+            if len(found["discards"]) > len(shown_discards):
+                self._say(f"    ({len(found['discards']) - len(shown_discards)} other discards leave the hand waiting)")
+        for note in found["notes"]:
+            self._say(f"    not offered: {note}" if prompt is None else f"    note: {note}")
+
+    def _worth(self, w: Mapping[str, Any]) -> str:
+        """A wait, its unseen copies, its value on a discard and self-drawn, and why it cannot win when it
+        cannot."""
+        text = f"{w['tile']} ({w['unseen']} unseen): {w['value']} {self.unit}, {w['self_draw_value']} self-drawn"
+        if w["winnable"] and w["self_draw_winnable"]:
+            return text
+        text += (": cannot win" if not (w["winnable"] or w["self_draw_winnable"]) else
+                 ": wins self-drawn only" if w["self_draw_winnable"] else ": wins on a discard only")
+        return text + (f" ({w['reason']})" if w["reason"] else "")
+
+    def watch(self, table: Table) -> None:
+        """After the others' decisions: when another seat has discarded and this seat is not asked, say why
+        it may not claim the tile (its advice's notes)."""
+        if self.discarded and not any(p["seat"] == self.seat for p in table.prompts(views=False)):
+            self._advise(table.view(self.seat), None)
+
     def _words(self, a: Mapping[str, Any]) -> str:
         if a["act"] == "win":
             return f"win ({a['faan']} {self.unit}{', instant' if a.get('instant') else ''})"
@@ -125,6 +193,7 @@ class _Person:
 
     def __call__(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
         self._table(prompt)
+        self._advise(prompt["view"], prompt)
         phase = prompt["phase"]
         if phase == "claim":
             question = f"{prompt['from']} discarded {prompt['tile']}: claim it?"
@@ -148,13 +217,14 @@ class _Person:
                       "tile)")
 
 
-def play_hands(preset: str, seed: int, hands: int | None, choose: Callable[[str], Policy],
-               views: bool) -> Iterator[dict[str, Any]]:
+def play_hands(preset: str | Preset, seed: int, hands: int | None, choose: Callable[[str], Policy],
+               views: bool, watch: Callable[[Table], None] | None = None) -> Iterator[dict[str, Any]]:
     """The records of ``hands`` hands under ``preset`` (a whole match when
     None): matches from seeds ``seed``, ``seed + 1``, ...; a match cut short
     ends ``stopped``. ``choose`` gives each seat's policy. Each record is
     yielded before the next decision is asked for (a person at the terminal
-    is told what happened first)."""
+    is told what happened first); then ``watch``, when given, is shown the
+    hand in play."""
     played = 0
     while True:
         m = Match(preset, seed=seed)
@@ -163,6 +233,8 @@ def play_hands(preset: str, seed: int, hands: int | None, choose: Callable[[str]
         while not m.over:
             yield from m.log[sent:]
             sent = len(m.log)
+            if watch is not None:
+                watch(m.table)
             p = m.prompts(views)[0]
             new = m.submit(choose(p["seat"])(p))
             played += sum(r["event"] == "end_hand" for r in new)
@@ -173,7 +245,8 @@ def play_hands(preset: str, seed: int, hands: int | None, choose: Callable[[str]
             return
 
 
-def random_play(preset: str, seed: int, hands: int | None, rng: random.Random, out: IO[str]) -> tuple[int, int]:
+def random_play(preset: str | Preset, seed: int, hands: int | None, rng: random.Random,
+                out: IO[str]) -> tuple[int, int]:
     """``play_hands`` with every seat random, written to ``out`` a hand at a
     time as JSON lines: ``(hands played, hands won)``."""
     played = wins = 0
@@ -194,18 +267,34 @@ def random_play(preset: str, seed: int, hands: int | None, rng: random.Random, o
             return played, wins
 
 
+def _match_preset(ref: str, preset: Preset) -> str | Preset:
+    """What a match of ``hkscore play -p REF`` is given: a built-in id or TOML text as written (its records
+    name it so), a preset read from a file as the ``Preset``."""
+    return ref if ref in builtin_ids() or "\n" in ref or "=" in ref else preset
+
+
+def _players(args: argparse.Namespace, preset: Preset, rng: random.Random) -> dict[str, Policy]:
+    """Each seat's player under ``preset``: the bots of ``--bots`` (one for every seat, or E, S, W, N; each
+    seeded with ``--seed`` plus its seat's place), else ``--policy`` (one shared by the seats)."""
+    if args.bots is None:
+        bot = policy(args.policy or "simple", rng)
+        return dict.fromkeys(SEATS, bot)
+    names = bot_names(args.bots)
+    factories = available_bots()
+    return {s: make_bot(name, preset, args.seed + i, factories).decide
+            for i, (s, name) in enumerate(zip(SEATS, names * 4 if len(names) == 1 else names))}
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
-    presets = builtin_ids() if args.preset == "all" else [args.preset]
+    refs = preset_list([args.preset])
+    presets = load_presets(refs)  # a file that cannot be read, or a bad preset: one line before anything is played
     rng = random.Random(args.seed)
-    bot = policy(args.policy, rng)
     if not args.match and args.hands < 1:
         raise HkcoreError(f"--hands {args.hands}: a number of hands, 1 or more")
     if args.human and args.human not in SEATS:
         raise HkcoreError(f"--human {args.human!r}: a seat (E, S, W or N)")
     human = _Person(args.human, sys.stdin, sys.stderr) if args.human else None
-
-    def choose(seat: str) -> Policy:
-        return human if human is not None and seat == args.human else bot
+    players = [_players(args, p, rng) for p in presets]  # every bot made (its name checked) before any hand
 
     hands = None if args.match else args.hands
     try:
@@ -215,14 +304,22 @@ def _cmd_play(args: argparse.Namespace) -> int:
         raise HkcoreError(f"--out: cannot write {shown(args.out)}: {exc.strerror}") from None
     try:
         wins = count = 0
-        for preset in presets:
+        for ref, preset, seats in zip(refs, presets, players):
+            game = _match_preset(ref, preset)
             if args.policy == "random" and human is None:
-                n, w = random_play(preset, args.seed, hands, rng, out)
+                n, w = random_play(game, args.seed, hands, rng, out)
                 count += n
                 wins += w
                 continue
+            if human is not None:
+                human.sit(preset)
+
+            def choose(seat: str, seats: dict[str, Policy] = seats) -> Policy:
+                return human if human is not None and seat == args.human else seats[seat]
+
             block: list[dict[str, Any]] = []
-            for r in play_hands(preset, args.seed, hands, choose, views=True):
+            for r in play_hands(game, args.seed, hands, choose, views=True,
+                                watch=human.watch if human is not None else None):
                 block.append(r)
                 if human is not None:  # the log as it is made; the person is told at once
                     human.seen(r)
@@ -263,14 +360,18 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def play_options(pl: argparse.ArgumentParser) -> None:
     """``hkscore play``'s arguments."""
     pl.add_argument("--preset", "-p", default="bga-old-style",
-                    help="preset id or TOML text; 'all' plays each built-in (default bga-old-style)")
-    pl.add_argument("--seed", type=int, default=0, help="the seed of the deal and of the random policy (default 0)")
+                    help="preset id, TOML path or TOML text; 'all' plays each built-in (default bga-old-style)")
+    pl.add_argument("--seed", type=int, default=0, help="the seed of the deal and of the bots (default 0)")
     group = pl.add_mutually_exclusive_group()
     group.add_argument("--hands", type=int, default=1, help="how many hands (default 1)")
     group.add_argument("--match", action="store_true", help="play one whole match")
-    pl.add_argument("--policy", choices=POLICIES, default="simple",
-                    help="simple: the first win, else the discard leaving the fewest tiles away; random: a "
-                         "seeded uniformly random legal action")
+    players = pl.add_mutually_exclusive_group()
+    players.add_argument("--bots", metavar="B[,B,B,B]",
+                         help="one bot for every seat, or four separated by commas (E,S,W,N): any of hkscore bots "
+                              "(simple, random, efficiency, value, and those installed)")
+    players.add_argument("--policy", choices=POLICIES,
+                         help="simple (the default): the first win, else the discard leaving the fewest tiles "
+                              "away; random: a seeded uniformly random legal action, one generator for every seat")
     pl.add_argument("--human", metavar="SEAT", help="you play this seat (E, S, W or N) at the terminal")
     pl.add_argument("--out", "-o", metavar="FILE", help="write the log here instead of stdout")
     pl.add_argument("--json", dest="format", action="store_const", const="json",
