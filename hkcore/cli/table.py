@@ -273,16 +273,16 @@ def _match_preset(ref: str, preset: Preset) -> str | Preset:
     return ref if ref in builtin_ids() or "\n" in ref or "=" in ref else preset
 
 
-def _players(args: argparse.Namespace, preset: Preset, rng: random.Random) -> dict[str, Policy]:
-    """Each seat's player under ``preset``: the bots of ``--bots`` (one for every seat, or E, S, W, N; each
-    seeded with ``--seed`` plus its seat's place), else ``--policy`` (one shared by the seats)."""
+def _players(args: argparse.Namespace, presets: list[Preset], rng: random.Random) -> list[dict[str, Policy]]:
+    """Each seat's player under each of ``presets``: the bots of ``--bots`` (one for every seat, or E, S, W,
+    N; each seeded with ``--seed`` plus its seat's place), else ``--policy`` (one shared by the seats)."""
     if args.bots is None:
-        bot = policy(args.policy or "simple", rng)
-        return dict.fromkeys(SEATS, bot)
+        return [dict.fromkeys(SEATS, policy(args.policy or "simple", rng)) for _ in presets]
     names = bot_names(args.bots)
+    seats = list(zip(SEATS, names * 4 if len(names) == 1 else names))
     factories = available_bots()
-    return {s: make_bot(name, preset, args.seed + i, factories).decide
-            for i, (s, name) in enumerate(zip(SEATS, names * 4 if len(names) == 1 else names))}
+    return [{s: make_bot(name, p, args.seed + i, factories).decide for i, (s, name) in enumerate(seats)}
+            for p in presets]
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -294,7 +294,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.human and args.human not in SEATS:
         raise HkcoreError(f"--human {args.human!r}: a seat (E, S, W or N)")
     human = _Person(args.human, sys.stdin, sys.stderr) if args.human else None
-    players = [_players(args, p, rng) for p in presets]  # every bot made (its name checked) before any hand
+    players = _players(args, presets, rng)  # every bot made (its name checked) before any hand is played
 
     hands = None if args.match else args.hands
     try:
