@@ -23,6 +23,7 @@ from hkcore.table.players.policy import POLICIES, Policy, decision, policy
 from hkcore.table.records import line, lines
 from hkcore.table.replay import ReplayError, replay
 from hkcore.table.start import resolve_preset
+from hkcore.tiles import parse_tiles
 
 
 def _spaced(tiles: str) -> str:
@@ -147,7 +148,7 @@ class _Person:
             return
         if prompt is not None:
             away = found["tiles_away"]
-            on_turn = view["drawn"] is not None or len(re.findall(r"\d", view["tiles"])) % 3 == 2
+            on_turn = view["drawn"] is not None or len(parse_tiles(view["tiles"])) % 3 == 2
             self._say("  advice: " + ("complete" if away < 0 else
                                       ("a discard from waiting" if on_turn else "waiting") if away == 0 else
                                       f"{away} tile{'s' * (away != 1)} away"))
@@ -270,7 +271,7 @@ def random_play(preset: str | Preset, seed: int, hands: int | None, rng: random.
 def _match_preset(ref: str, preset: Preset) -> str | Preset:
     """What a match of ``hkscore play -p REF`` is given: a built-in id or TOML text as written (its records
     name it so), a preset read from a file as the ``Preset``."""
-    return ref if ref in builtin_ids() or "\n" in ref or "=" in ref else preset
+    return ref if ref in builtin_ids() or preset.file == "<toml>" else preset
 
 
 def _players(args: argparse.Namespace, presets: list[Preset], rng: random.Random) -> list[dict[str, Policy]]:
