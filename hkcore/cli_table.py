@@ -5,16 +5,19 @@ from __future__ import annotations
 import argparse
 import random
 import re
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any, ClassVar
 
 from hkcore.errors import HkcoreError, shown
+from hkcore.lines import file_lines
 from hkcore.preset import builtin_ids
 from hkcore.table.match import Match
 from hkcore.table.policy import POLICIES, Policy, decision, policy
 from hkcore.table.records import line, lines
-from hkcore.table.replay import ReplayError, replay
+from hkcore.table.replay import MAX_LINE, ReplayError, replayed
 from hkcore.table.start import resolve_preset
 from hkcore.table.wall import SEATS
 
@@ -240,22 +243,26 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    try:
-        source = sys.stdin.buffer if args.log == "-" else open(args.log, "rb")  # noqa: SIM115
-    except OSError as exc:
-        raise HkcoreError(f"replay: cannot read {shown(args.log)}: {exc.strerror}") from None
-    try:
-        records = replay(source)  # lines as bytes: text that is not UTF-8 is a line that is not JSON
-    except ReplayError as exc:
-        print(f"hkscore: {exc}", file=sys.stderr)
-        return 2 if exc.kind == "invalid" else 1
-    finally:
-        if source is not sys.stdin.buffer:
-            source.close()
-    if args.format == "json":
-        sys.stdout.write("".join(line(r) + "\n" for r in records))
-    hands = sum(r["event"] == "end_hand" for r in records)
-    print(f"hkscore: {len(records)} records replayed ({hands} hand{'s' * (hands != 1)}): the log matches",
+    # read as a stream (a .gz, .bz2 or .xz file decompressed, as ``score --jsonl`` reads): a line of at most
+    # MAX_LINE bytes is held, a longer one refused by its number; --json's records wait in a spooled file (on
+    # disk past a MiB) and are written only once the whole log matches
+    lines = file_lines(args.log, "replay", limit=MAX_LINE)
+    count = hands = 0
+    with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as held:
+        try:
+            for r in replayed(lines):
+                count += 1
+                hands += r["event"] == "end_hand"
+                if args.format == "json":
+                    held.write(line(r) + "\n")
+        except ReplayError as exc:
+            print(f"hkscore: {exc}", file=sys.stderr)
+            return 2 if exc.kind == "invalid" else 1
+        finally:
+            lines.close()
+        held.seek(0)
+        shutil.copyfileobj(held, sys.stdout)
+    print(f"hkscore: {count} records replayed ({hands} hand{'s' * (hands != 1)}): the log matches",
           file=sys.stderr)
     return 0
 
@@ -280,7 +287,7 @@ def add_table_commands(sub: Any) -> None:
     pl.set_defaults(func=_cmd_play)
 
     rp = sub.add_parser("replay", help="replay a game log; exit 1 at the first difference")
-    rp.add_argument("log", help="a JSON-lines game log, - for stdin")
+    rp.add_argument("log", help="a JSON-lines game log (.gz, .bz2 or .xz read decompressed), - for stdin")
     rp.add_argument("--json", dest="format", action="store_const", const="json",
                     help="print the engine's records as JSON lines (the log with its defaults filled)")
     rp.set_defaults(func=_cmd_replay)
