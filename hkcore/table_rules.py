@@ -38,7 +38,10 @@ class TableRules(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, title="Table")
 
-    dead_wall: Annotated[Annotated[int, Field(ge=0, le=most_dead_wall(144), strict=True)], Field(
+    # the most a wall of 144 leaves in the schema; each tile count's own bound is checked by table_problems,
+    # whose message gives that count's range
+    dead_wall: Annotated[Annotated[int, Field(ge=0, strict=True, json_schema_extra={"maximum": most_dead_wall(144)})],
+                         Field(
         description='tiles at the back of the wall that live draws never take (the dead wall): at most '
                     f'{most_dead_wall(136)} with 136 tiles, {most_dead_wall(144)} with 144 (a live wall of one '
                     'tile or more after the deal)')] = 0
