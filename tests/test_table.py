@@ -312,6 +312,25 @@ def test_a_match_plays_to_its_end_and_replays(preset: str) -> None:
         assert hands >= 4 * rules.rounds  # every player deals at least once a round
     assert last["standings"][0]["place"] == 1
     assert replay(m.log) == m.log
+    assert m.standings == last["standings"] and m.view("E") == m.table.view("E")
+
+
+def test_a_match_s_standings_so_far_are_end_match_s() -> None:
+    """Before a hand is finished every player stands level at the start points; after hands are played and
+    the match is stopped mid-hand, the standings are those of stop()'s end_match (the hand in play dropped)."""
+    m = Match("bga-old-style", players=["ann", "bob", "cy", "dee"], seed=3)
+    assert m.standings == [{"place": 1, "player": n, "points": 10000, "hands_won": 0, "faan": 0}
+                           for n in ("ann", "bob", "cy", "dee")]
+    rng = random.Random(3)
+    while sum(r["event"] == "end_hand" for r in m.log) < 2:
+        m.play_random(rng)
+    p = m.prompts()[0]
+    m.submit({"prompt": p["prompt"], "seat": p["seat"], **p["actions"][0]})  # the third hand is in play
+    so_far = m.standings
+    assert m.stop()[0]["standings"] == so_far == m.standings
+    with pytest.raises(TableError) as info:
+        m.view("X")
+    assert info.value.field == "seat"
 
 
 @pytest.mark.parametrize("preset", BUILTIN)

@@ -77,7 +77,9 @@ def given_preset(ref: Any, field: str = "preset") -> Preset:
     try:
         return load_preset(ref)
     except PresetError as exc:
-        raise TableError(f"{field} = {shown(ref)}: {exc} ({ACCEPTED})", field, ref) from None
+        toml = "\n" in ref or "=" in ref  # read as TOML: the error is in the text, not in what was given
+        raise TableError(f"{field} = {shown(ref)}: {exc}" + ("" if toml else f" ({ACCEPTED})"), field,
+                         ref) from None
 
 
 def record_preset(preset: Preset) -> str:
