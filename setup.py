@@ -1,5 +1,5 @@
 """Builds the compiled core (hkcore.core._ccore) and the compiled table engine
-(hkcore.table._cengine) with Cython when it can.
+(hkcore.table.flow._cengine) with Cython when it can.
 
 Without a working C compiler the build says so and hkcore installs with its
 pure-Python core (``hkcore.core.IMPLEMENTATION == "python"``), which gives
@@ -51,17 +51,17 @@ def extensions() -> list:
         [Extension("hkcore.core._ccore", ["hkcore/core/_ccore.pyx"],
                    depends=["hkcore/core/_kernel.pxi", "hkcore/core/_ingest.pxi", "hkcore/core/_ccore.pxd"],
                    extra_compile_args=["-O3"]),
-         Extension("hkcore.table._cengine", ["hkcore/table/_cengine.pyx"],
-                   depends=["hkcore/core/_ccore.pxd", "hkcore/table/_cbots.pxd", "hkcore/table/_ccodes.pxd",
-                            "hkcore/table/_cvalue.pxd"],
+         Extension("hkcore.table.flow._cengine", ["hkcore/table/flow/_cengine.pyx"],
+                   depends=["hkcore/core/_ccore.pxd", "hkcore/table/players/_cbots.pxd", "hkcore/table/flow/_codes.pxd",
+                            "hkcore/table/players/_cvalue.pxd"],
                    extra_compile_args=["-O3"]),
-         Extension("hkcore.table._cbots", ["hkcore/table/_cbots.pyx"],
-                   depends=["hkcore/core/_ccore.pxd", "hkcore/table/_cbots.pxd", "hkcore/table/_ccodes.pxd"],
+         Extension("hkcore.table.players._cbots", ["hkcore/table/players/_cbots.pyx"],
+                   depends=["hkcore/core/_ccore.pxd", "hkcore/table/players/_cbots.pxd", "hkcore/table/flow/_codes.pxd"],
                    extra_compile_args=["-O3"]),
          # the value bot's floats must be Python's to the bit: no fused multiply-adds
-         Extension("hkcore.table._cvalue", ["hkcore/table/_cvalue.pyx"],
-                   depends=["hkcore/core/_ccore.pxd", "hkcore/table/_cbots.pxd", "hkcore/table/_ccodes.pxd",
-                            "hkcore/table/_cvalue.pxd"],
+         Extension("hkcore.table.players._cvalue", ["hkcore/table/players/_cvalue.pyx"],
+                   depends=["hkcore/core/_ccore.pxd", "hkcore/table/players/_cbots.pxd", "hkcore/table/flow/_codes.pxd",
+                            "hkcore/table/players/_cvalue.pxd"],
                    extra_compile_args=["-O3", "-ffp-contract=off"])],
         compiler_directives={
             "language_level": "3",

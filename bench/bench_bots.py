@@ -49,7 +49,7 @@ import _benchlib as bl
 from hkcore.preset import builtin_ids, load_preset
 from hkcore.simulation import bot_seed, seating, wall_seed
 from hkcore.table import Table
-from hkcore.table.bots import available_bots
+from hkcore.table.players.bots import available_bots
 from hkcore.table.start import read_start
 
 SECTION = "bots"

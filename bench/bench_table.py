@@ -168,7 +168,7 @@ def cli_pair(preset: str, seed: int, hands: int, workdir: Path) -> dict[str, Any
 
 def random_chooser(seed: int) -> Callable[[str], Any]:
     """What ``hkscore play --policy random`` gives every seat."""
-    from hkcore.table.policy import policy
+    from hkcore.table.players.policy import policy
 
     bot = policy("random", random.Random(seed))
     return lambda _seat: bot
@@ -679,7 +679,7 @@ def bots_run(preset: str, seed: int, walls: int, repeats: int) -> dict[str, Any]
     """Four ``efficiency`` bots (one process, two), four ``value`` bots and
     the RiichiEnv shanten-greedy peer, ``repeats`` times in rotating order."""
     from hkcore import core
-    from hkcore.table import fastplay
+    from hkcore.table.players import fastplay
 
     bots_once(preset, seed, 2, 1)  # warm-up: the core builds its tables on first use
     cal = greedy_peer_once(seed, 50)
@@ -748,7 +748,7 @@ def bots_section(b: dict[str, Any]) -> list[str]:
          f"in rotating order, each `simulate` call timed in a fresh interpreter after a two-wall warm-up; "
          f"medians (min–max of the wall-clock rate beside); per CPU-second counts the "
          f"workers' CPU too. The efficiency hands are played inside the engine (hand loop "
-         f"`{b['hand_loop']}`, `hkcore.table.fastplay`: the same decisions as through `prompts()`, held equal "
+         f"`{b['hand_loop']}`, `hkcore.table.players.fastplay`: the same decisions as through `prompts()`, held equal "
          f"by tests/test_fastplay.py)."),
         "",
         "| measurement | hands per CPU-s (median) | hands/s wall (median) | min–max | target | met? |",

@@ -68,7 +68,7 @@ def _cmd_bots(args: argparse.Namespace) -> int:
     import importlib.metadata
 
     from hkcore.cli_common import print_json
-    from hkcore.table.bots import ENTRY_POINT_GROUP, available_bots, builtin_bots
+    from hkcore.table.players.bots import ENTRY_POINT_GROUP, available_bots, builtin_bots
 
     builtin = builtin_bots()
     sources = {ep.name: f"entry point {ep.value}" for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}

@@ -14,12 +14,12 @@ from typing import IO, Any, ClassVar
 from hkcore.errors import HkcoreError, shown
 from hkcore.lines import file_lines
 from hkcore.preset import builtin_ids
+from hkcore.table.flow.wall import SEATS
 from hkcore.table.match import Match
-from hkcore.table.policy import POLICIES, Policy, decision, policy
+from hkcore.table.players.policy import POLICIES, Policy, decision, policy
 from hkcore.table.records import line, lines
 from hkcore.table.replay import MAX_LINE, ReplayError, replayed
 from hkcore.table.start import resolve_preset
-from hkcore.table.wall import SEATS
 
 
 def _spaced(tiles: str) -> str:

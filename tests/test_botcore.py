@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from helpers.strategies import counts_beside_sets
-from hkcore.table import _pybots
+from hkcore.table.players import _pybots
 
 try:
-    from hkcore.table import _cbots
+    from hkcore.table.players import _cbots
 except ImportError:  # pragma: no cover - a build without the compiled bots
     _cbots = None
 

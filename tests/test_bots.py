@@ -1,4 +1,4 @@
-"""The built-in bots (hkcore.table.bots): legal decisions only, the same for
+"""The built-in bots (hkcore.table.players.bots): legal decisions only, the same for
 the same seed, and the efficiency bot's choices on positions worked by hand."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hkcore.errors import TableError
 from hkcore.preset import builtin_ids, load_preset
 from hkcore.table import Table
-from hkcore.table.bots import EfficiencyBot, available_bots, builtin_bots, make_bot
+from hkcore.table.players.bots import EfficiencyBot, available_bots, builtin_bots, make_bot
 
 PRESET = load_preset("mistboard")
 

@@ -13,7 +13,6 @@ from hypothesis import given, settings, strategies as st
 from hkcore.errors import HkcoreError, TableError
 from hkcore.preset import builtin_ids
 from hkcore.table import Env, Table
-from hkcore.table.engine import IMPLEMENTATION
 from hkcore.table.env import (
     ADDED_KONG,
     CHOW,
@@ -34,6 +33,7 @@ from hkcore.table.env import (
     encode,
     legal_actions,
 )
+from hkcore.table.flow.engine import IMPLEMENTATION
 
 #: GAME.md §8.3
 START = {"event": "start", "preset": "bga-old-style",
@@ -232,7 +232,7 @@ def with_counts(table: Table, seat: int, new: list[int]) -> None:
     """Give ``seat`` other concealed tiles, as many as before (the engine's own state, either engine)."""
     state = list(table.engine_state())
     if IMPLEMENTATION == "python":
-        from hkcore.table._pyengine.state import STATE
+        from hkcore.table.flow._pyengine.state import STATE
         k = STATE.index("counts")
     else:
         k = 1  # the compiled engine's state: (rules, counts, ...)

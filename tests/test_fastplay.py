@@ -1,4 +1,4 @@
-"""Efficiency and value bots played inside the engine (hkcore.table.fastplay,
+"""Efficiency and value bots played inside the engine (hkcore.table.players.fastplay,
 the compiled Engine.play_efficiency): the very decisions EfficiencyBot and
 ValueBot make through prompts() and submit(), the same logs and the same
 simulation summary, on the compiled engine and on the pure one."""
@@ -15,13 +15,14 @@ from hkcore import core
 from hkcore.errors import TableError
 from hkcore.preset import builtin_ids, load_preset
 from hkcore.simulation import fast_path, play, simulate, simulation_logs
-from hkcore.table import Table, _pybots, _pyvalue, fastplay
-from hkcore.table._pyengine import codes as _pyengine
-from hkcore.table.bots import EfficiencyBot, RandomBot, available_bots
-from hkcore.table.wall import CODES
+from hkcore.table import Table
+from hkcore.table.flow import codes as _pyengine
+from hkcore.table.flow.wall import CODES
+from hkcore.table.players import _pybots, _pyvalue, fastplay
+from hkcore.table.players.bots import EfficiencyBot, RandomBot, available_bots
 
 try:
-    from hkcore.table import _cbots, _cvalue
+    from hkcore.table.players import _cbots, _cvalue
 except ImportError:  # pragma: no cover - a build without the compiled bots
     _cbots = _cvalue = None
 
@@ -263,7 +264,7 @@ def test_what_is_not_a_table_or_four_counts_is_refused_by_name() -> None:
 def test_a_prompt_no_table_could_make_is_refused_by_the_value_bot() -> None:
     """Bonus tiles in a pond, a chow of honours, a discard of a tile not held, a view that is not one: a
     TableError naming what is wrong (the compiled twin reads these into fixed arrays)."""
-    from hkcore.table.value import ValueBot
+    from hkcore.table.players.value import ValueBot
 
     t = Table({"event": "start", "preset": "hk-classic", "seed": 3})
     bot = ValueBot(t.preset, 0)
@@ -478,7 +479,7 @@ def test_the_compiled_worths_are_the_pure_ones_to_the_bit(position: tuple[Any, .
 def test_a_value_bot_pickles_and_decides_the_same() -> None:
     import pickle
 
-    from hkcore.table.value import ValueBot
+    from hkcore.table.players.value import ValueBot
 
     t = Table({"event": "start", "preset": "mistboard", "seed": 4})
     bot = ValueBot(t.preset, 0)

@@ -84,17 +84,24 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.summary", 7, "analysis, claims, compare"),
     ("hkcore.report_plots", 7.5, "analysis, claims, compare: report"),
     ("hkcore.report", 7.5, "analysis, claims, compare: report"),
-    ("hkcore.table", 7.7, "table"),
-    ("hkcore.table.*", 7.7, "table"),
-    ("hkcore.table._pyengine", 7.7, "table: the pure engine"),
-    ("hkcore.table._pyengine.codes", 7.7, "table: the pure engine"),
-    ("hkcore.table._pyengine.state", 7.7, "table: the pure engine"),
-    ("hkcore.table._pyengine.prompts", 7.7, "table: the pure engine"),
-    ("hkcore.table._pyengine.turns", 7.7, "table: the pure engine"),
-    ("hkcore.table._pyengine.windows", 7.7, "table: the pure engine"),
-    ("hkcore.table._pyengine.log_lines", 7.7, "table: the pure engine"),
-    ("hkcore.table.env", 7.7, "table: agent interface"),
-    ("hkcore.table.rl", 7.7, "table: agent interface"),
+    # the table in three rooms: the flow (the engine, its codes, the wall) knows no preset scorer and no player;
+    # the table (Table, its start records, matches, replay, the environment) plays the flow under a preset;
+    # the players (bots, their compiled twins, the hand loop in the engine) answer the table's prompts
+    ("hkcore.table.flow", 7.70, "table: flow"),
+    ("hkcore.table.flow.*", 7.70, "table: flow"),
+    ("hkcore.table.*", 7.72, "table: the table"),
+    ("hkcore.table.players", 7.74, "table: players"),
+    ("hkcore.table.players.*", 7.74, "table: players"),
+    ("hkcore.table.rl", 7.76, "table: agent adapters and old paths"),
+    ("hkcore.table.engine", 7.76, "table: agent adapters and old paths"),
+    ("hkcore.table.wall", 7.76, "table: agent adapters and old paths"),
+    ("hkcore.table.bots", 7.76, "table: agent adapters and old paths"),
+    ("hkcore.table.policy", 7.76, "table: agent adapters and old paths"),
+    ("hkcore.table.value", 7.76, "table: agent adapters and old paths"),
+    ("hkcore.table.fastplay", 7.76, "table: agent adapters and old paths"),
+    ("hkcore.table._pyvalue", 7.76, "table: agent adapters and old paths"),
+    ("hkcore.table._cvalue", 7.76, "table: agent adapters and old paths"),
+    ("hkcore.table", 7.76, "table: agent adapters and old paths"),
     ("hkcore.simulation", 7.8, "simulation"),
     ("hkcore.simulation.*", 7.8, "simulation"),
     ("hkcore.dask", 7.9, "simulation: on a cluster, and its report"),
@@ -577,10 +584,17 @@ def private_imports(package_dir: Path, package: str, extra: Iterable[tuple[Path,
     return sorted(set(found))
 
 
+#: modules kept for one release under the old private names that pickles of the last release's value bots
+#: name (hkcore 0.1.0 pickled ``hkcore.table._cvalue.Params`` and ``hkcore.table._pyvalue.ValueParams``):
+#: each only re-exports its new home (tests/test_deprecated.py loads those pickles)
+PICKLE_SHIMS = {"hkcore.table._cvalue", "hkcore.table._pyvalue"}
+
+
 def test_no_private_cross_imports() -> None:
     if not (PACKAGE_DIR / "__init__.py").is_file():
         pytest.skip("no source tree beside tests/ (the tests run against an installed hkcore)")
-    problems = private_imports(PACKAGE_DIR, "hkcore", [(PLUGINS_DIR, "hkcore.plugins")], repo_root=ROOT)
+    problems = [p for p in private_imports(PACKAGE_DIR, "hkcore", [(PLUGINS_DIR, "hkcore.plugins")], repo_root=ROOT)
+                if p.split(":")[0] not in PICKLE_SHIMS]
     if problems:
         pytest.fail(f"{len(problems)} use(s) of another module's private name (make it public in its home, "
                     "or keep it inside its own package):\n  " + "\n  ".join(problems), pytrace=False)

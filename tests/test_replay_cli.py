@@ -17,10 +17,8 @@ from helpers.command import environment, hkscore
 from hkcore.errors import TableError
 from hkcore.preset import load_preset
 from hkcore.simulation import simulation_logs
-from hkcore.table import Table
-from hkcore.table.env import Env
-from hkcore.table.match import Match
-from hkcore.table.policy import simple_policy
+from hkcore.table import Env, Match, Table
+from hkcore.table.players.policy import simple_policy
 from hkcore.table.replay import MAX_LINE
 
 pytestmark = pytest.mark.io

@@ -360,7 +360,7 @@ def test_lines_with_players_whose_names_need_escaping() -> None:
 
 
 def test_the_compiled_deal_is_the_contract_s() -> None:
-    from hkcore.table import engine, wall
+    from hkcore.table.flow import engine, wall
     tiles = wall.tile_set(True)
     random.Random(4).shuffle(tiles)
     assert engine.deal(tiles) == wall.deal(tiles)
@@ -371,7 +371,7 @@ def test_the_compiled_deal_is_the_contract_s() -> None:
 @given(st.lists(st.integers(0, 41), max_size=150))
 def test_the_compiled_tile_texts_are_the_contract_s(tiles: list[int]) -> None:
     """Any tiles, more than four of a kind and whole walls included."""
-    from hkcore.table import engine, wall
+    from hkcore.table.flow import engine, wall
     assert engine.codes(tiles) == wall.codes(tiles)
     assert engine.canonical(tiles) == wall.canonical(tiles)
 
@@ -379,7 +379,7 @@ def test_the_compiled_tile_texts_are_the_contract_s(tiles: list[int]) -> None:
 @pytest.mark.parametrize("preset", BUILTIN)
 def test_the_engine_plays_random_as_the_random_policy_does(preset: str) -> None:
     """Match.play_random makes the choices the random policy makes from the same generator."""
-    from hkcore.table.policy import random_policy
+    from hkcore.table.players.policy import random_policy
     fast = Match(preset, seed=4)
     fast.play_random(random.Random(5))
     slow = Match(preset, seed=4)
@@ -391,7 +391,7 @@ def test_the_engine_plays_random_as_the_random_policy_does(preset: str) -> None:
 
 
 def _twin_tables() -> tuple[type, type] | None:
-    from hkcore.table import _pyengine, engine
+    from hkcore.table.flow import _pyengine, engine
     from hkcore.table.table import Table as Compiled
     if engine.IMPLEMENTATION != "cython":
         return None

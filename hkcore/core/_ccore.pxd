@@ -1,11 +1,11 @@
-# The core's C functions other compiled modules of hkcore call (the table engine, hkcore/table/_cengine.pyx).
+# The core's C functions other compiled modules of hkcore call (the table engine, hkcore/table/flow/_cengine.pyx).
 
 cdef bint standard_shape(const int *c) noexcept nogil
 cdef bint orphans_shape(const int *c) noexcept nogil
 cdef int away_counts(const int *c, int k, const int *used) except -3
 cdef int away_each(int *c, int k, const int *used, int delta, const bint *which, int *out) except -3
 
-# Exact costs of suits some declared sets draw on, remembered by their owner (hkcore/table/_cbots.pyx: AwayMemo)
+# Exact costs of suits some declared sets draw on, remembered by their owner (hkcore/table/players/_cbots.pyx: AwayMemo)
 # so that the dynamic programme runs once per (suit, copies left, sets wanted): a direct-mapped table.
 cdef enum:
     MEMO_BITS = 17

@@ -945,7 +945,7 @@ cdef bint orphans_shape(const int *c) noexcept nogil:
 cdef int away_counts(const int *c, int k, const int *used) except -3:
     """Tiles away of the 34 counts ``c`` beside k declared sets that use
     ``used`` copies of each tile, by the standard shape and thirteen orphans
-    (the efficiency bot's measure, hkcore/table/_cbots.pyx)."""
+    (the efficiency bot's measure, hkcore/table/players/_cbots.pyx)."""
     return _away_m(c, k, used, True, NULL)
 
 
@@ -956,7 +956,7 @@ cdef int away_counts_memo(const int *c, int k, const int *used, SuitMemo *memo) 
 
 cdef int away_shapes_memo(const int *c, int k, const int *used, bint orphans, SuitMemo *memo) except -3:
     """``away_counts_memo`` by the standard shape, and thirteen orphans only with ``orphans`` (the value
-    bot's measure, hkcore/table/_cvalue.pyx: the preset's shapes, or the standard shape alone)."""
+    bot's measure, hkcore/table/players/_cvalue.pyx: the preset's shapes, or the standard shape alone)."""
     return _away_m(c, k, used, orphans, memo)
 
 

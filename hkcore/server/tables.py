@@ -29,7 +29,7 @@ from hkcore.preset import Preset
 from hkcore.registry import current
 from hkcore.server.problems import ApiError
 from hkcore.table import Match, Table
-from hkcore.table.bots import Bot, BotFactory, available_bots, make_bot
+from hkcore.table.players.bots import Bot, BotFactory, available_bots, make_bot
 from hkcore.table.records import lines
 from hkcore.tiles import SEATS, parse_tiles, tile
 

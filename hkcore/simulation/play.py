@@ -40,12 +40,12 @@ from hkcore.simulation.summary import (
     Stat,
 )
 from hkcore.summary import resolve
-from hkcore.table.bots import Bot, available_bots, builtin_bots, make_bot
-from hkcore.table.fastplay import FAST_BOTS, new_memo, play_bots, plays, value_params
+from hkcore.table.flow.wall import CODES, SEATS
+from hkcore.table.players.bots import Bot, available_bots, builtin_bots, make_bot
+from hkcore.table.players.fastplay import FAST_BOTS, new_memo, play_bots, plays, value_params
 from hkcore.table.rotation import Progress, after_hand
 from hkcore.table.start import MAX_SEED, read_start, record_preset
 from hkcore.table.table import Table
-from hkcore.table.wall import CODES, SEATS
 
 #: the most walls one simulation plays
 MAX_HANDS = 100_000_000
@@ -300,7 +300,7 @@ Played = tuple[int, int, int, dict[str, str], Table, int, list[int]]
 
 
 def fast_path(bots: Sequence[str], factories: Mapping[str, Any]) -> bool:
-    """Whether every seat's bot is a built-in one ``hkcore.table.fastplay``
+    """Whether every seat's bot is a built-in one ``hkcore.table.players.fastplay``
     plays inside the engine (the same decisions, no prompts)."""
     builtin = builtin_bots()
     return all(n in FAST_BOTS and factories.get(n) is builtin[n] for n in bots)

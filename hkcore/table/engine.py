@@ -1,34 +1,11 @@
-"""The engine a table runs on: the compiled one (``_cengine``, built from
-Cython) or its pure-Python twin (``_pyengine``), which answer identically.
-The choice follows the core's (``hkcore.core.IMPLEMENTATION``):
-``HKCORE_PURE_PYTHON=1`` selects the twin for both."""
+"""Deprecated: the old home of ``hkcore.table.flow.engine`` (the engine a table runs on),
+kept for one release so that imports of it, and objects pickled under this name, still load."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import sys
+import warnings
 
-from hkcore import core
-from hkcore.table.wall import legal_text
+import hkcore.table.flow.engine as _new
 
-if TYPE_CHECKING:  # the compiled engine has the pure one's surface
-    from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line, lines
-    from hkcore.table.wall import canonical, codes, deal, shuffle
-elif core.IMPLEMENTATION == "cython":
-    try:
-        from hkcore.table._cengine import (
-            IMPLEMENTATION,
-            Engine,
-            canonical,
-            codes,
-            common_line,
-            deal,
-            lines,
-            shuffle,
-        )
-    except ImportError:  # pragma: no cover - a build without the compiled engine
-        from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line, lines
-        from hkcore.table.wall import canonical, codes, deal, shuffle
-else:
-    from hkcore.table._pyengine import IMPLEMENTATION, Engine, common_line, lines
-    from hkcore.table.wall import canonical, codes, deal, shuffle
-
-__all__ = ["IMPLEMENTATION", "Engine", "canonical", "codes", "common_line", "deal", "legal_text", "lines", "shuffle"]
+warnings.warn("hkcore.table.engine is now hkcore.table.flow.engine", DeprecationWarning, stacklevel=2)
+sys.modules[__name__] = _new

@@ -28,9 +28,9 @@ from typing import Any
 
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
+from hkcore.table.flow.wall import CODES, SEATS
 from hkcore.table.start import MAX_SEED, given_preset, record_preset
 from hkcore.table.table import Table
-from hkcore.table.wall import CODES, SEATS
 
 # ---------------------------------------------------------------- actions
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hkcore.table.engine import common_line, lines as _lines
+from hkcore.table.flow.engine import common_line, lines as _lines
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 

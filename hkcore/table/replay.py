@@ -14,7 +14,7 @@ from typing import Any
 
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
-from hkcore.table.engine import legal_text
+from hkcore.table.flow.engine import legal_text
 from hkcore.table.match import carried
 from hkcore.table.rotation import seating, standings
 from hkcore.table.table import Table

@@ -5,7 +5,7 @@ the ``rl`` extra: ``pip install "hkcore[rl]"``).
 claim window each seat asked answers in turn and the window is played once
 all have answered. ``GymEnv(preset, seat, opponents)`` is a Gymnasium
 environment for one learning seat, the other three played by bots
-(``hkcore.table.bots``). Observations are ``{"observation": vector,
+(``hkcore.table.players.bots``). Observations are ``{"observation": vector,
 "action_mask": mask}`` (numpy ``uint8`` and ``int8``), the convention of
 PettingZoo's classic games; an action not in the mask is refused with a
 ``TableError``.
@@ -21,9 +21,9 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
-from hkcore.table.bots import make_bot
 from hkcore.table.env import N_ACTIONS, OBS_SIZE, Env, Observation, decision_to_action
-from hkcore.table.wall import SEATS
+from hkcore.table.flow.wall import SEATS
+from hkcore.table.players.bots import make_bot
 
 
 def _spaces() -> tuple[spaces.Dict, spaces.Discrete]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hkcore.table.wall import SEATS
+from hkcore.table.flow.wall import SEATS
 from hkcore.table_rules import TableRules
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from hkcore.errors import TableError, TileError, shown
 from hkcore.preset import Preset, PresetError, builtin_ids, export_toml, load_preset, store, toml_data
-from hkcore.table.engine import canonical, codes, deal, shuffle
-from hkcore.table.wall import BONUS, SEATS, one_by_one, tile_set
+from hkcore.table.flow.engine import canonical, codes, deal, shuffle
+from hkcore.table.flow.wall import BONUS, SEATS, one_by_one, tile_set
 from hkcore.tiles import parse_tiles
 
 #: the longest player name, and the largest seed, a start record may give

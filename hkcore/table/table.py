@@ -8,7 +8,7 @@ written). Wins are scored by the preset's compiled ruleset; the table
 computes no payment itself. It keeps no clock: a server that times a claim
 window submits ``pass`` for a seat that runs out.
 
-The flow itself runs in an engine (``hkcore.table.engine.Engine``: the
+The flow itself runs in an engine (``hkcore.table.flow.engine.Engine``: the
 compiled one, or its pure-Python twin); this class adds what a win is
 worth, the settlement and what each seat may see.
 """
@@ -20,10 +20,10 @@ from typing import Any
 from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
-from hkcore.table.engine import Engine, canonical
+from hkcore.table.flow.engine import Engine, canonical
+from hkcore.table.flow.wall import BONUS, CODES, SEATS
 from hkcore.table.rotation import Progress, Tally, after_hand, progress_for, standings
 from hkcore.table.start import Deal, given_preset, read_start, resolve_preset
-from hkcore.table.wall import BONUS, CODES, SEATS
 from hkcore.tiles import parse_tiles
 
 _ROB = {"none": 0, "added": 1, "added_and_concealed_orphans": 2}

@@ -9,7 +9,7 @@ from typing import Any
 
 from hkcore.simulation import bot_seed, seating, wall_seed
 from hkcore.table import Table
-from hkcore.table.bots import make_bot
+from hkcore.table.players.bots import make_bot
 from hkcore.table.start import resolve_preset
 
 SEATS = ("E", "S", "W", "N")

@@ -6,7 +6,7 @@ from typing import Any
 
 from hkcore import core
 from hkcore.errors import TableError, shown
-from hkcore.table._pyengine.codes import (
+from hkcore.table.flow.codes import (
     DEAL,
     M_CHOW,
     M_KONG,
@@ -14,7 +14,7 @@ from hkcore.table._pyengine.codes import (
     MELD_KIND,
     TURN,
 )
-from hkcore.table.wall import BONUS, CODES, SEATS, canonical
+from hkcore.table.flow.wall import BONUS, CODES, SEATS, canonical
 
 
 class EngineState:

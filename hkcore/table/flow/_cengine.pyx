@@ -1,7 +1,7 @@
 # cython: language_level=3, auto_pickle=False
 """The flow of one hand as plain data: the compiled engine.
 
-It mirrors hkcore/table/_pyengine/ (the reference) step for step, on C
+It mirrors hkcore/table/flow/_pyengine/ (the reference) step for step, on C
 arrays; tests hold the two equal. What a win is worth, the settlement and a
 seat's view are asked of the subclass (``hkcore.table.table.Table``) through
 the hooks ``_self_win``, ``_discard_win``, ``_rob_win``, ``_instant_win``,
@@ -13,13 +13,13 @@ from libc.string cimport memset
 from collections.abc import Mapping
 
 from hkcore.core._ccore cimport orphans_shape, standard_shape
-from hkcore.table._cbots cimport AwayMemo, Hand, efficiency_choice
-from hkcore.table._ccodes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PASS, PUNG, SELF_PUNG, WIN
-from hkcore.table._cvalue cimport Params, VPos, value_choice, value_fixed, vpos_winds
+from hkcore.table.players._cbots cimport AwayMemo, Hand, efficiency_choice
+from hkcore.table.flow._codes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PASS, PUNG, SELF_PUNG, WIN
+from hkcore.table.players._cvalue cimport Params, VPos, value_choice, value_fixed, vpos_winds
 
 from hkcore.errors import TableError, shown
-from hkcore.table.wall import BONUS as _BONUS, CODES as _CODES, SEATS as _SEATS, discard_refused, legal_text
-from hkcore.table.wall import canonical as _wall_canonical
+from hkcore.table.flow.wall import BONUS as _BONUS, CODES as _CODES, SEATS as _SEATS, discard_refused, legal_text
+from hkcore.table.flow.wall import canonical as _wall_canonical
 
 IMPLEMENTATION = "cython"
 
@@ -1101,7 +1101,7 @@ cdef class Engine:
         ``declined`` (by seat) the complete hands not won: a turn's, and
         another seat's with a discard it was not offered as a win (as
         hkcore.simulation.play does). Returns their total (the pure twin:
-        ``hkcore.table.fastplay``)."""
+        ``hkcore.table.players.fastplay``)."""
         if type(declined) is not list or len(declined) != 4 or any(type(n) is not int for n in declined):
             raise TableError(f"declined = {shown(declined)}: a list of 4 whole numbers, by seat", "declined",
                              declined)
@@ -1110,9 +1110,9 @@ cdef class Engine:
         if type(round_wind) is not int or not 0 <= round_wind < 4:
             raise TableError(f"round_wind = {shown(round_wind)}: 0..3", "round_wind", round_wind)
         if not isinstance(memo, AwayMemo):
-            raise TableError(f"memo = {shown(memo)}: from hkcore.table.fastplay.new_memo()", "memo", memo)
+            raise TableError(f"memo = {shown(memo)}: from hkcore.table.players.fastplay.new_memo()", "memo", memo)
         if params is not None and not isinstance(params, Params):
-            raise TableError(f"params = {shown(params)}: from hkcore.table.fastplay.value_params()", "params", params)
+            raise TableError(f"params = {shown(params)}: from hkcore.table.players.fastplay.value_params()", "params", params)
         return self._play_bots(bool(hide), bool(detect), declined, memo, value, params, round_wind)
 
     cdef int _play_bots(self, bint hide, bint detect, list declined, AwayMemo memo, value, Params params,
@@ -1196,7 +1196,7 @@ cdef class Engine:
 
     cdef int _value(self, int s, bint hide, AwayMemo memo, Params params, int round_wind) except -3:
         """The value bot's choice for ``s`` from what its view shows (the values
-        ``hkcore.table.value.values`` reads off a prompt)."""
+        ``hkcore.table.players.value.values`` reads off a prompt)."""
         cdef VPos p
         cdef int i, j, o, low, n, kind
         cdef int seen[34]
@@ -1251,7 +1251,7 @@ cdef class Engine:
 
 def shuffle(list tiles, rng):
     """``tiles`` shuffled in place by Fisher-Yates on ``rng.random()``, as
-    ``hkcore.table.wall.shuffle`` does; returns ``tiles``."""
+    ``hkcore.table.flow.wall.shuffle`` does; returns ``tiles``."""
     cdef Py_ssize_t i, j
     rand = rng.random
     for i in range(len(tiles) - 1, 0, -1):
@@ -1279,7 +1279,7 @@ def common_line(record):
 
 
 def canonical(tiles):
-    """Tile indices 0..41 in canonical notation (as ``hkcore.table.wall.canonical``)."""
+    """Tile indices 0..41 in canonical notation (as ``hkcore.table.flow.wall.canonical``)."""
     cdef int buf[42]
     cdef int n = 0
     for i in tiles:
@@ -1361,7 +1361,7 @@ cdef object _common_line(object record):
 
 def deal(shuffled):
     """The four hands dealt from the front of ``shuffled`` and the wall, as
-    ``hkcore.table.wall.deal`` deals them."""
+    ``hkcore.table.flow.wall.deal`` deals them."""
     cdef list src = list(shuffled)
     cdef list hands = [src[0:4] + src[16:20] + src[32:36] + [src[48], src[52]],
                        src[4:8] + src[20:24] + src[36:40] + [src[49]],
@@ -1371,7 +1371,7 @@ def deal(shuffled):
 
 
 def codes(tiles):
-    """Tiles written one code each, in the order given (as ``hkcore.table.wall.codes``)."""
+    """Tiles written one code each, in the order given (as ``hkcore.table.flow.wall.codes``)."""
     cdef char buf[320]
     cdef Py_ssize_t n = 0
     cdef long t

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """The value bot's decision over plain values, compiled: it mirrors
-hkcore/table/_pyvalue.py (the reference) step for step on C arrays, with the
+hkcore/table/players/_pyvalue.py (the reference) step for step on C arrays, with the
 core's C tiles away; the same float operations in the same order (C
 doubles, ``pow`` as Python's ``**``), so the same decisions. Tests hold the
 two equal."""
@@ -8,11 +8,11 @@ from libc.math cimport pow
 from libc.string cimport memcpy, memset
 
 from hkcore.core._ccore cimport away_each_shapes, away_shapes_memo, away_swaps_shapes
-from hkcore.table._cbots cimport AwayMemo, near_tile
-from hkcore.table._ccodes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PUNG, WIN
-from hkcore.table._ccodes cimport PASS as PASS_CODE
+from hkcore.table.players._cbots cimport AwayMemo, near_tile
+from hkcore.table.flow._codes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PUNG, WIN
+from hkcore.table.flow._codes cimport PASS as PASS_CODE
 
-from hkcore.table._pyvalue import check_position
+from hkcore.table.players._pyvalue import check_position
 
 IMPLEMENTATION = "cython"
 

@@ -2,7 +2,7 @@
 of declared set, claim ranks, and how a set is written."""
 from __future__ import annotations
 
-from hkcore.table.wall import CODES, canonical
+from hkcore.table.flow.wall import CODES, canonical
 
 #: action codes, in the order a prompt lists them where it matters
 PASS, WIN, CONCEALED, ADDED, EXPOSED, PUNG, CHOW, DISCARD, SELF_PUNG = range(9)

@@ -4,7 +4,8 @@ a pung or kong, then a chow; nearer the discarder first), never the order
 the answers came in; then the winning claim carried out."""
 from __future__ import annotations
 
-from hkcore.table._pyengine.codes import (
+from hkcore.table.flow._pyengine.turns import Turns
+from hkcore.table.flow.codes import (
     ACTS,
     AFTER_DEAL,
     CLAIM,
@@ -21,8 +22,7 @@ from hkcore.table._pyengine.codes import (
     WIN,
     set_text,
 )
-from hkcore.table._pyengine.turns import Turns
-from hkcore.table.wall import SEATS
+from hkcore.table.flow.wall import SEATS
 
 
 class Windows(Turns):

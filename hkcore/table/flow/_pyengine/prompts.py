@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from hkcore.errors import TableError, shown
-from hkcore.table._pyengine.codes import (
+from hkcore.table.flow._pyengine.state import EngineState
+from hkcore.table.flow.codes import (
     ACTS,
     CLAIM,
     DISCARD,
@@ -18,8 +19,7 @@ from hkcore.table._pyengine.codes import (
     WIN,
     set_text,
 )
-from hkcore.table._pyengine.state import EngineState
-from hkcore.table.wall import BONUS, CODES, SEATS, discard_refused, legal_text
+from hkcore.table.flow.wall import BONUS, CODES, SEATS, discard_refused, legal_text
 
 
 class Prompts(EngineState):

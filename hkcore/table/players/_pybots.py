@@ -1,5 +1,5 @@
 """The efficiency bot's arithmetic over 34 counts: the pure-Python twin of
-``hkcore/table/_cbots.pyx`` (tests hold the two equal).
+``hkcore/table/players/_cbots.pyx`` (tests hold the two equal).
 
 ``melds`` are set codes (``hkcore.core.meld_code``); ``unseen`` the copies
 of each tile a seat has not seen. Tiles away are counted with the standard
@@ -79,7 +79,7 @@ def best_discard(counts: list[int], melds: tuple[int, ...], unseen: list[int],
     return best
 
 
-#: the engine's action codes a prompt's actions are written in (hkcore/table/_pyengine/codes.py; a test holds
+#: the engine's action codes a prompt's actions are written in (hkcore/table/flow/codes.py; a test holds
 #: them equal)
 PASS, WIN, CONCEALED, ADDED, EXPOSED, PUNG, CHOW, DISCARD = range(8)
 #: the set codes' kinds (``hkcore.core.meld_code``)
@@ -91,7 +91,7 @@ def choice(counts: list[int], melds: tuple[int, ...], unseen: list[int], codes: 
     """The efficiency bot's choice among a prompt's actions, given as the
     engine's codes and tiles (``offered``: the tile on offer in a claim
     window), for concealed ``counts`` beside ``melds`` (set codes) with
-    ``unseen`` copies: what ``hkcore.table.bots.EfficiencyBot`` decides.
+    ``unseen`` copies: what ``hkcore.table.players.bots.EfficiencyBot`` decides.
     Always a win when one is offered; the best discard, or a kong of one's
     own that leaves the hand no further; a claim only when it brings the
     hand nearer."""

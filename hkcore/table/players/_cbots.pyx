@@ -1,21 +1,21 @@
 # cython: language_level=3
 """The efficiency bot's arithmetic over 34 counts, compiled: it mirrors
-hkcore/table/_pybots.py (the reference) step for step on C arrays, with the
+hkcore/table/players/_pybots.py (the reference) step for step on C arrays, with the
 core's C tiles away; tests hold the two equal."""
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from hkcore.core._ccore cimport SuitMemo, away_counts_memo, away_each_memo, away_swaps, away_swaps_under
-from hkcore.table._ccodes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PASS, PUNG, WIN
+from hkcore.table.flow._codes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PASS, PUNG, WIN
 
-from hkcore.table import _pybots
+from hkcore.table.players import _pybots
 
 IMPLEMENTATION = "cython"
 
 cdef class AwayMemo:
     """Where a run of hands keeps the exact tiles-away costs of suits that
     declared sets draw on (each worked out once): owned by its caller
-    (``hkcore.table.fastplay``), it changes no answer, only its speed."""
+    (``hkcore.table.players.fastplay``), it changes no answer, only its speed."""
 
     def __cinit__(self):
         self.memo = <SuitMemo *>calloc(1, sizeof(SuitMemo))
@@ -241,7 +241,7 @@ cdef int _after_claim(Hand *h, int code, int i, int offered, bint want_gain) exc
 cdef int efficiency_choice(Hand *h, int n, const int *code, const int *tile, int offered) except -3:
     """The efficiency bot's choice among the ``n`` actions of a prompt (the
     engine's codes and tiles; ``offered``: the tile on offer in a claim
-    window): what ``hkcore.table.bots.EfficiencyBot`` decides (its twin:
+    window): what ``hkcore.table.players.bots.EfficiencyBot`` decides (its twin:
     ``_pybots.choice``). ``h`` is left as it was."""
     cdef int k, i, low, g = 0, t = -1, after, now, b, best_a = 99, best_b = 0, chosen_k = 0, ties = 0
     cdef bint any_discard = False, ok

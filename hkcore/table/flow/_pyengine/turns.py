@@ -4,7 +4,8 @@ window, kongs opening the robbing window, and the wall running out (G4)."""
 from __future__ import annotations
 
 from hkcore.claims import leaves_a_discard, set_claims
-from hkcore.table._pyengine.codes import (
+from hkcore.table.flow._pyengine.prompts import Prompts
+from hkcore.table.flow.codes import (
     ADDED,
     AFTER_DEAL,
     AFTER_G4,
@@ -26,8 +27,7 @@ from hkcore.table._pyengine.codes import (
     WIN,
     set_text,
 )
-from hkcore.table._pyengine.prompts import Prompts
-from hkcore.table.wall import BONUS, CODES, SEATS
+from hkcore.table.flow.wall import BONUS, CODES, SEATS
 
 
 class Turns(Prompts):

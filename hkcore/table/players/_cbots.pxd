@@ -1,5 +1,5 @@
 # The efficiency bot's C arithmetic other compiled modules of hkcore call (the table engine's
-# hand loop, hkcore/table/_cengine.pyx: Engine.play_efficiency).
+# hand loop, hkcore/table/flow/_cengine.pyx: Engine.play_efficiency).
 
 from hkcore.core._ccore cimport SuitMemo
 

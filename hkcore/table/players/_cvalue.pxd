@@ -1,5 +1,5 @@
 # The value bot's C decision other compiled modules of hkcore call (the table engine's hand loop,
-# hkcore/table/_cengine.pyx: Engine.play_efficiency, which plays value seats too).
+# hkcore/table/flow/_cengine.pyx: Engine.play_efficiency, which plays value seats too).
 
 from hkcore.core._ccore cimport SuitMemo
 

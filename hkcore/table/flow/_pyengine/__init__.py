@@ -3,7 +3,7 @@
 The wall, the hands, the turn, the claim windows and their resolution,
 kongs and bonus replacements: everything a decision touches, on tile
 indices and small integer codes. It is the reference for the compiled
-engine (``hkcore.table._cengine``), which mirrors it line for line; tests
+engine (``hkcore.table.flow._cengine``), which mirrors it line for line; tests
 hold the two equal. What a win is worth, the settlement and a seat's view
 are asked of the subclass (``hkcore.table.table.Table``) through the
 hooks ``_self_win``, ``_discard_win``, ``_rob_win``, ``_instant_win``,
@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from hkcore.table._pyengine.codes import (
+from hkcore.table.flow._pyengine.log_lines import common_line, lines
+from hkcore.table.flow._pyengine.windows import Windows
+from hkcore.table.flow.codes import (
     ADDED,
     CLAIM,
     CONCEALED,
@@ -32,9 +34,7 @@ from hkcore.table._pyengine.codes import (
     WIN,
     set_text,
 )
-from hkcore.table._pyengine.log_lines import common_line, lines
-from hkcore.table._pyengine.windows import Windows
-from hkcore.table.wall import SEATS
+from hkcore.table.flow.wall import SEATS
 
 IMPLEMENTATION = "python"
 

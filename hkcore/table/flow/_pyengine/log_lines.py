@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hkcore.table.wall import CODES, SEATS
+from hkcore.table.flow.wall import CODES, SEATS
 
 #: the JSON lines of the commonest records, by their values
 _LINES: dict[tuple[str | None, ...], str] = {

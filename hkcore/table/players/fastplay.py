@@ -1,0 +1,227 @@
+"""A whole hand played by efficiency and value bots in one call, without
+prompts: each decision made from the engine's own counts, declared sets and
+ponds (the decisions ``EfficiencyBot`` and ``ValueBot`` make through
+``prompts()``/``submit()``, tests hold them equal). The compiled engine
+plays it in C (``Engine.play_efficiency``, with the bots' compiled
+arithmetic); this module holds its pure-Python twin, the reference.
+
+>>> from hkcore.table import Table
+>>> t = Table({"event": "start", "preset": "hk-classic", "seed": 7})
+>>> declined = [0, 0, 0, 0]
+>>> total = play_efficiency(t, declined, memo=new_memo())
+>>> t.over, total == sum(declined), t.log[-1]["event"]
+(True, True, 'end_hand')
+>>> t = Table({"event": "start", "preset": "hk-classic", "seed": 7})
+>>> total = play_bots(t, ("value", "efficiency", "value", "efficiency"), declined, memo=new_memo(),
+...                   params=value_params(t.preset))
+>>> t.over, t.log[-1]["event"]
+(True, 'end_hand')
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hkcore.errors import TableError, shown
+from hkcore.preset import Preset
+from hkcore.table.flow import engine as _engine
+from hkcore.table.players import _pybots, _pyvalue
+from hkcore.table.players.bots import IMPLEMENTATION as _BOTS
+from hkcore.table.players.value import IMPLEMENTATION as _VALUE
+from hkcore.table.table import Table
+from hkcore.tiles import SEATS
+
+#: which hand loop ``play_efficiency`` and ``play_bots`` run: "cython" (the compiled engine's) or "python" (the
+#: twin here)
+IMPLEMENTATION = "cython" if _engine.IMPLEMENTATION == _BOTS == _VALUE == "cython" else "python"
+
+if TYPE_CHECKING:  # the memo is the compiled bots' own type (hkcore/table/players/_cbots.pyx)
+    _AwayMemo: Any = None
+    _CParams: Any = None
+elif IMPLEMENTATION == "cython":
+    from hkcore.table.players._cbots import AwayMemo as _AwayMemo
+    from hkcore.table.players._cvalue import Params as _CParams
+
+
+def new_memo() -> Any:
+    """Where a run of hands keeps the tiles-away costs its decisions work
+    out (passed to each ``play_efficiency``; None on the pure engine, which
+    keeps none). A value of the caller's: it changes no decision."""
+    return _AwayMemo() if IMPLEMENTATION == "cython" else None
+
+
+#: the bots whose decisions this loop makes (by their names in ``hkcore.table.players.bots.builtin_bots()``)
+FAST_BOTS = frozenset({"efficiency", "value"})
+
+
+class ValueParams:
+    """The value bot's parameters for one preset, in the forms both loops take (made once per preset by
+    ``value_params``, passed to each ``play_bots``)."""
+
+    __slots__ = ("compiled", "plain", "preset")
+
+    def __init__(self, preset: Preset) -> None:
+        self.preset = preset
+        self.plain = _pyvalue.value_params(preset)
+        self.compiled: Any = (_CParams(self.plain) if IMPLEMENTATION == "cython" and not self.plain.shapes.extra
+                              else None)
+
+
+def value_params(preset: Preset) -> ValueParams:
+    """The value bot's parameters for ``preset``, for ``play_bots``."""
+    return ValueParams(preset)
+
+
+def plays(preset: Preset, bots: Any) -> bool:
+    """Whether ``play_bots`` plays ``preset`` with these bots (names, by seat): each a fast one, and the value
+    bot only where the preset has no shapes the compiled kernels lack (on the compiled engine)."""
+    if not isinstance(bots, (list, tuple)) or len(bots) != 4 or not all(isinstance(b, str) for b in bots):
+        raise TableError(f"bots = {shown(bots)}: 4 bot names, by seat", "bots", bots)
+    if any(b not in FAST_BOTS for b in bots):
+        return False
+    return "value" not in bots or IMPLEMENTATION == "python" or not _pyvalue.value_params(preset).shapes.extra
+
+_CLAIM, _ROB, _TURN = 2, 3, 0
+_M_CHOW, _M_KONG = 0, 2
+
+
+def play_efficiency(t: Table, declined: list[int], *, detect: bool = True, memo: Any = None) -> int:
+    """Play ``t`` to its end with the efficiency bot in every seat. With
+    ``detect``, count in ``declined`` (4 counts, by seat index) the complete
+    hands not won (a turn's; another seat's with a discard it was not
+    offered as a win) and return their total. ``memo``: from ``new_memo()``,
+    kept from hand to hand (a fresh one if None)."""
+    if not isinstance(t, Table):
+        raise TableError(f"table = {shown(t)}: a Table", "table", t)
+    if type(declined) is not list or len(declined) != 4 or any(type(n) is not int for n in declined):
+        raise TableError(f"declined = {shown(declined)}: a list of 4 whole numbers, by seat", "declined", declined)
+    hide = not t.preset.table.show_concealed_kongs
+    if IMPLEMENTATION == "cython":
+        return int(t.play_efficiency(hide, detect and not t.compiled.extra_shapes, declined,  # type: ignore[attr-defined]
+                                     memo if memo is not None else new_memo()))
+    return play_pure(t, declined, detect=detect and not t.compiled.extra_shapes)
+
+
+def play_bots(t: Table, bots: Any, declined: list[int], *, detect: bool = True, memo: Any = None,
+              params: ValueParams | None = None) -> int:
+    """``play_efficiency`` with the bot of each seat (``bots``: 4 names, by seat index, each "efficiency" or
+    "value"); ``params``: from ``value_params(t.preset)``, needed where a seat is "value"."""
+    if not isinstance(t, Table):
+        raise TableError(f"table = {shown(t)}: a Table", "table", t)
+    if (not isinstance(bots, (list, tuple)) or len(bots) != 4
+            or any(not isinstance(b, str) or b not in FAST_BOTS for b in bots)):
+        raise TableError(f"bots = {shown(bots)}: 4 of {', '.join(sorted(FAST_BOTS))}, by seat", "bots", bots)
+    if type(declined) is not list or len(declined) != 4 or any(type(n) is not int for n in declined):
+        raise TableError(f"declined = {shown(declined)}: a list of 4 whole numbers, by seat", "declined", declined)
+    value = [b == "value" for b in bots]
+    if any(value) and (not isinstance(params, ValueParams)
+                       or (params.preset is not t.preset and params.preset != t.preset)):
+        raise TableError(f"params = {shown(params)}: value_params(t.preset)", "params", params)
+    hide = not t.preset.table.show_concealed_kongs
+    detect = detect and not t.compiled.extra_shapes
+    round_wind = SEATS.index(t.wind)
+    if IMPLEMENTATION == "cython":
+        if any(value) and (params is None or params.compiled is None):
+            raise TableError(f"preset {t.preset.id!r}: the value bot is played inside the engine only with "
+                             "the standard shape and thirteen orphans", "bots", bots)
+        return int(t.play_efficiency(hide, detect, declined,  # type: ignore[attr-defined]
+                                     memo if memo is not None else new_memo(), value,
+                                     None if params is None else params.compiled, round_wind))
+    return play_pure(t, declined, detect=detect, value=value,
+                     params=None if params is None else params.plain, round_wind=round_wind)
+
+
+def play_pure(t: Any, declined: list[int], *, detect: bool = True, value: list[bool] | None = None,
+              params: _pyvalue.ValueParams | None = None, round_wind: int = 0) -> int:
+    """``play_bots`` on the pure-Python engine's values (the reference); ``value``: by seat, whether the
+    value bot (with ``params``, in a round of ``round_wind``) plays it."""
+    hide = not t.preset.table.show_concealed_kongs
+    total = 0
+    while not t.over:
+        s = next(x for x in t.asked if t.answer[x] < 0)
+        codes, tiles = t.codes[s], t.tiles[s]
+        if detect and t.phase == _TURN and codes[0] != _pybots.WIN and t.winning_shape(s, t.counts[s]):
+            declined[s] += 1
+            total += 1
+        k = _choose_value(t, s, hide, params, round_wind) if value and value[s] else _choose(t, s, hide)
+        if not (detect and codes[k] == _pybots.DISCARD):
+            t.step(s, k)
+            continue
+        tile = tiles[k]
+        cand = [False] * 4
+        for o in range(4):
+            if o != s:
+                counts = list(t.counts[o])
+                counts[tile] += 1
+                cand[o] = t.winning_shape(o, counts)
+        t.step(s, k)
+        if t.phase == _CLAIM:
+            for o in t.asked:
+                if _pybots.WIN in t.codes[o]:
+                    cand[o] = False
+        for o in range(4):
+            if cand[o]:
+                declined[o] += 1
+                total += 1
+    return total
+
+
+def _choose(t: Any, s: int, hide: bool) -> int:
+    """The efficiency bot's choice for seat ``s`` from what its view shows."""
+    counts = t.counts[s]
+    seen = list(counts)
+    melds = []
+    for o in range(4):
+        for kind, low, _source, concealed in t.melds[o]:
+            if kind == _M_CHOW:
+                for i in (low, low + 1, low + 2):
+                    seen[i] += 1
+            elif o == s or not (hide and concealed):
+                seen[low] += 4 if kind == _M_KONG else 3
+            if o == s:
+                melds.append(kind * 34 + low)
+        for i in t.ponds[o]:
+            seen[i] += 1
+    offered = t.w_tile if t.phase in (_CLAIM, _ROB) else -1
+    if offered >= 0:
+        seen[offered] += 1
+    unseen = [max(0, 4 - n) for n in seen]
+    return _pybots.choice(list(counts), tuple(melds), unseen, t.codes[s], t.tiles[s],
+                          t.w_tile if t.phase == _CLAIM else -1)
+
+
+def _choose_value(t: Any, s: int, hide: bool, v: Any, round_wind: int) -> int:
+    """The value bot's choice for seat ``s`` from what its view shows (the values
+    ``hkcore.table.players.value.values`` reads off a prompt)."""
+    counts = t.counts[s]
+    seen = list(counts)
+    melds = []
+    claimed = False
+    shown_sets = [(0, 0)] * 4
+    ponds = []
+    for o in range(4):
+        n, suits = 0, 0
+        for kind, low, _source, concealed in t.melds[o]:
+            if not concealed:
+                n += 1
+                if low < 27:
+                    suits |= 1 << (low // 9)
+            if o == s:
+                melds.append(kind * 34 + low)
+                if not (concealed and v.kong_keeps_concealed):
+                    claimed = True
+            if kind == _M_CHOW:
+                for i in (low, low + 1, low + 2):
+                    seen[i] += 1
+            elif o == s or not (hide and concealed):
+                seen[low] += 4 if kind == _M_KONG else 3
+        shown_sets[o] = (n, suits)
+        for i in t.ponds[o]:
+            seen[i] += 1
+        ponds.append(list(t.ponds[o]))
+    offered = t.w_tile if t.phase in (_CLAIM, _ROB) else -1
+    if offered >= 0:
+        seen[offered] += 1
+    unseen = [max(0, 4 - n) for n in seen]
+    return _pyvalue.choice(v, list(counts), tuple(melds), claimed, unseen, t.codes[s], t.tiles[s],
+                           t.w_tile if t.phase == _CLAIM else -1, t.live_left(), s, round_wind,
+                           _pyvalue.fixed_faan(v, s, t.bonus_of(s)), shown_sets, ponds)
