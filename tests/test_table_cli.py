@@ -181,6 +181,11 @@ def test_play_takes_a_preset_file_as_score_does(tmp_path: Path) -> None:
     log = records(done.stdout)
     assert len(events(log, "end_hand")) == 2 and log[-1]["event"] == "end_match" and log[-1]["reason"] == "hands"
     assert "club" in json.dumps(log[0]["preset"])
+    replays(done.stdout)
+    fast = hkscore("play", "-p", str(club), "--policy", "random", "--hands", "2", "--seed", "3")  # its own loop
+    assert fast.returncode == 0, fast.stderr
+    assert len(events(records(fast.stdout), "end_hand")) == 2
+    replays(fast.stdout)
     bad = tmp_path / "bad.toml"
     bad.write_text("id = \n", encoding="utf-8")
     for path in (bad, tmp_path / "missing.toml"):

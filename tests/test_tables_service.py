@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
+from helpers.command import hkscore
 from helpers.serving import call, missing_server_deps, server_process
 from hkcore.errors import HkcoreError
+from hkcore.preset import load_preset
 from hkcore.table import replay
 
 pytestmark = [pytest.mark.io, pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))]
@@ -190,6 +192,20 @@ def test_a_presets_folder_preset_and_a_house_toml(tmp_path: Any) -> None:
         assert r.status_code == 422 and r.json()["field"] == "toml.extends"
 
 
+@pytest.mark.parametrize("match", [False, True])
+def test_a_served_house_preset_log_replays_through_hkscore_replay(client: TestClient, match: bool) -> None:
+    """A table of bots under a house preset sent as TOML text (an id no built-in has): its log names the
+    preset's whole TOML, and the real ``hkscore replay`` takes it."""
+    house = 'extends = "bga-old-style"\nid = "house"\n[table]\nrounds = false\nhands = 2\ndead_wall = 10\n'
+    created = new_table(client, preset=house, seed=8, match=match, seats={s: "efficiency" for s in "ESWN"})
+    log = wait_for_log(client, created["id"])
+    starts = [r for r in log if r["event"] == "start"]
+    assert len(starts) == (2 if match else 1)
+    assert all(load_preset(r["preset"]) == load_preset(house) and "extends" not in r["preset"] for r in starts)
+    done = hkscore("replay", "-", stdin="".join(json.dumps(r) + "\n" for r in log))
+    assert done.returncode == 0 and "the log matches" in done.stderr, done.stderr
+
+
 def test_every_seat_a_bot_plays_on_by_itself(client: TestClient) -> None:
     created = new_table(client, seed=5, seats={"E": "efficiency", "S": "simple", "W": "random", "N": "efficiency"})
     assert created["tokens"] == {} and created["links"] == {}
@@ -209,6 +225,25 @@ def test_the_bots_offered(client: TestClient) -> None:
     bots = r.json()
     assert {b["name"] for b in bots[:3]} == {"random", "simple", "efficiency"}  # docs/bots.md: built-ins first
     assert all(b["description"] for b in bots[:3])
+    # the whole first paragraph (three lines of the docstring), its ``literals`` as plain text
+    described = {b["name"]: b["description"] for b in bots}
+    assert described["simple"] == ("The first legal win; else, on a turn, the discard leaving the fewest tiles "
+                                   "away; else pass (the simple policy of hkscore play).")
+    assert all(b["description"].endswith(".") and "`" not in b["description"] for b in bots[:4])
+
+
+def test_a_bot_description_is_its_first_paragraph_as_plain_text() -> None:
+    from hkcore.server.routes.tables import plain_paragraph
+    doc = """Plays ``value`` as :func:`hkcore.score` scores, see :class:`the table <hkcore.Table>`,
+        *rarely* **ever** `a link <https://example.org>`_ or `text`; 3 * 4 * 5 stays.
+
+        A second paragraph, left out::
+
+            code
+        """
+    assert plain_paragraph(doc) == ("Plays value as hkcore.score scores, see the table, rarely ever a link or "
+                                    "text; 3 * 4 * 5 stays.")
+    assert plain_paragraph(None) == "" and plain_paragraph("One line::") == "One line:"
 
 
 # --------------------------------------------------------------------- refusals

@@ -6,13 +6,16 @@ from __future__ import annotations
 import argparse
 import random
 import re
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any, ClassVar
 
 from hkcore.cli.common import bot_names, load_presets, preset_list
 from hkcore.errors import HkcoreError, shown
-from hkcore.preset import Preset, builtin_ids
+from hkcore.lines import file_lines
+from hkcore.preset import Preset
 from hkcore.registry import catalogue
 from hkcore.table import Table
 from hkcore.table.advice import advice
@@ -21,7 +24,7 @@ from hkcore.table.match import Match
 from hkcore.table.players import available_bots, make_bot
 from hkcore.table.players.policy import POLICIES, Policy, decision, policy
 from hkcore.table.records import line, lines
-from hkcore.table.replay import ReplayError, replay
+from hkcore.table.replay import MAX_LINE, ReplayError, replayed
 from hkcore.table.start import resolve_preset
 from hkcore.tiles import parse_tiles
 
@@ -268,12 +271,6 @@ def random_play(preset: str | Preset, seed: int, hands: int | None, rng: random.
             return played, wins
 
 
-def _match_preset(ref: str, preset: Preset) -> str | Preset:
-    """What a match of ``hkscore play -p REF`` is given: a built-in id or TOML text as written (its records
-    name it so), a preset read from a file as the ``Preset``."""
-    return ref if ref in builtin_ids() or preset.file == "<toml>" else preset
-
-
 def _players(args: argparse.Namespace, presets: list[Preset], rng: random.Random) -> list[dict[str, Policy]]:
     """Each seat's player under each of ``presets``: the bots of ``--bots`` (one for every seat, or E, S, W,
     N; each seeded with ``--seed`` plus its seat's place), else ``--policy`` (one shared by the seats)."""
@@ -287,8 +284,7 @@ def _players(args: argparse.Namespace, presets: list[Preset], rng: random.Random
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    refs = preset_list([args.preset])
-    presets = load_presets(refs)  # a file that cannot be read, or a bad preset: one line before anything is played
+    presets = load_presets(preset_list([args.preset]))  # a bad file or preset: one line, before anything is played
     rng = random.Random(args.seed)
     if not args.match and args.hands < 1:
         raise HkcoreError(f"--hands {args.hands}: a number of hands, 1 or more")
@@ -305,10 +301,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
         raise HkcoreError(f"--out: cannot write {shown(args.out)}: {exc.strerror}") from None
     try:
         wins = count = 0
-        for ref, preset, seats in zip(refs, presets, players):
-            game = _match_preset(ref, preset)
+        for preset, seats in zip(presets, players):  # each match given the Preset (its records name it)
             if args.policy == "random" and human is None:
-                n, w = random_play(game, args.seed, hands, rng, out)
+                n, w = random_play(preset, args.seed, hands, rng, out)
                 count += n
                 wins += w
                 continue
@@ -319,7 +314,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 return human if human is not None and seat == args.human else seats[seat]
 
             block: list[dict[str, Any]] = []
-            for r in play_hands(game, args.seed, hands, choose, views=True,
+            for r in play_hands(preset, args.seed, hands, choose, views=True,
                                 watch=human.watch if human is not None else None):
                 block.append(r)
                 if human is not None:  # the log as it is made; the person is told at once
@@ -338,22 +333,26 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    try:
-        source = sys.stdin.buffer if args.log == "-" else open(args.log, "rb")  # noqa: SIM115
-    except OSError as exc:
-        raise HkcoreError(f"replay: cannot read {shown(args.log)}: {exc.strerror}") from None
-    try:
-        records = replay(source)  # lines as bytes: text that is not UTF-8 is a line that is not JSON
-    except ReplayError as exc:
-        print(f"hkscore: {exc}", file=sys.stderr)
-        return 2 if exc.kind == "invalid" else 1
-    finally:
-        if source is not sys.stdin.buffer:
-            source.close()
-    if args.format == "json":
-        sys.stdout.write("".join(line(r) + "\n" for r in records))
-    hands = sum(r["event"] == "end_hand" for r in records)
-    print(f"hkscore: {len(records)} records replayed ({hands} hand{'s' * (hands != 1)}): the log matches",
+    # read as a stream (a .gz, .bz2 or .xz file decompressed, as ``score --jsonl`` reads): a line of at most
+    # MAX_LINE bytes is held, a longer one refused by its number; --json's records wait in a spooled file (on
+    # disk past a MiB) and are written only once the whole log matches
+    lines = file_lines(args.log, "replay", limit=MAX_LINE)
+    count = hands = 0
+    with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as held:
+        try:
+            for r in replayed(lines):
+                count += 1
+                hands += r["event"] == "end_hand"
+                if args.format == "json":
+                    held.write(line(r) + "\n")
+        except ReplayError as exc:
+            print(f"hkscore: {exc}", file=sys.stderr)
+            return 2 if exc.kind == "invalid" else 1
+        finally:
+            lines.close()
+        held.seek(0)
+        shutil.copyfileobj(held, sys.stdout)
+    print(f"hkscore: {count} records replayed ({hands} hand{'s' * (hands != 1)}): the log matches",
           file=sys.stderr)
     return 0
 
@@ -382,7 +381,7 @@ def play_options(pl: argparse.ArgumentParser) -> None:
 
 def replay_options(rp: argparse.ArgumentParser) -> None:
     """``hkscore replay``'s arguments."""
-    rp.add_argument("log", help="a JSON-lines game log, - for stdin")
+    rp.add_argument("log", help="a JSON-lines game log (.gz, .bz2 or .xz read decompressed), - for stdin")
     rp.add_argument("--json", dest="format", action="store_const", const="json",
                     help="print the engine's records as JSON lines (the log with its defaults filled)")
     rp.set_defaults(func=_cmd_replay)

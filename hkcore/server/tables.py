@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hkcore.errors import HkcoreError, TableError, shown
-from hkcore.preset import Preset, builtin_ids, export_toml, toml_data
+from hkcore.preset import Preset
 from hkcore.registry import current
 from hkcore.server.problems import ApiError
 from hkcore.table import Match, Table
@@ -64,22 +64,6 @@ PLAYERS = {"E": "p1", "S": "p2", "W": "p3", "N": "p4"}
 HOMES = {v: k for k, v in PLAYERS.items()}
 
 
-def record_preset(ref: str, preset: Preset) -> str:
-    """What a table's ``start`` records name as the preset, so that the log replays anywhere: a built-in id
-    as it is, TOML text that extends only built-in presets as it was sent, any other preset (a presets
-    folder's) as the fully resolved TOML (``export_toml``)."""
-    if ref in builtin_ids():
-        return ref
-    if "\n" in ref or "=" in ref:
-        try:
-            parent = toml_data(ref).get("extends")
-        except HkcoreError:  # pragma: no cover - the preset was read from this text already
-            parent = ""
-        if parent is None or parent in builtin_ids():
-            return ref
-    return export_toml(preset)
-
-
 def bearer(header: str | None) -> str | None:
     """The token of an ``Authorization: Bearer <token>`` header (None without one)."""
     if not header:
@@ -113,7 +97,7 @@ class _Timer:
 class LiveTable:
     """One table in play: its game, seats, tokens, bots, timers and sockets (see the module)."""
 
-    def __init__(self, table_id: str, preset: Preset, ref: str, seats: Mapping[str, str],
+    def __init__(self, table_id: str, preset: Preset, seats: Mapping[str, str],
                  names: Mapping[str, str], match: bool, seed: int, claim_seconds: float,
                  now: Callable[[], float],
                  bots: Mapping[str, BotFactory] | None = None) -> None:
@@ -128,9 +112,9 @@ class LiveTable:
                                      enumerate(self.seats.items()) if kind != HUMAN}
         self.game: Table | Match
         if match:
-            self.game = Match(ref, seed=seed)
+            self.game = Match(preset, seed=seed)
         else:
-            self.game = Table({"event": "start", "preset": ref, "seed": seed}, preset)
+            self.game = Table({"event": "start", "seed": seed}, preset)  # the log names it by record_preset
         self.is_match = match
         self.version = 1
         #: the registry's clock, and when the table was last used by it (a request, a message, a change)
