@@ -10,15 +10,13 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import IO, Any, ClassVar
+from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from hkcore.cli.common import bot_names, load_presets, preset_list
 from hkcore.errors import HkcoreError, shown
 from hkcore.lines import file_lines
 from hkcore.preset import Preset
 from hkcore.registry import catalogue
-from hkcore.table import Table
-from hkcore.table.advice import advice
 from hkcore.table.flow.wall import SEATS
 from hkcore.table.match import Match
 from hkcore.table.players import available_bots, make_bot
@@ -27,6 +25,9 @@ from hkcore.table.records import line, lines
 from hkcore.table.replay import MAX_LINE, ReplayError, replayed
 from hkcore.table.start import resolve_preset
 from hkcore.tiles import parse_tiles
+
+if TYPE_CHECKING:
+    from hkcore.table import Table
 
 
 def _spaced(tiles: str) -> str:
@@ -145,6 +146,8 @@ class _Person:
     def _advise(self, view: Mapping[str, Any], prompt: Mapping[str, Any] | None) -> None:
         """The seat's advice (``hkcore.table.advice``): all of it when the seat is asked (``prompt``), only the
         notes (why a claim is not offered) when it is not."""
+        from hkcore.table.advice import advice  # only a person at the terminal is advised
+
         self.discarded = False
         found = advice(self.preset, self.hand, view, prompt, self.seat) if self.preset is not None else None
         if found is None:
