@@ -611,6 +611,17 @@ def test_every_command_takes_json() -> None:
         assert ("--format" in options) == (name in ("score", "compare", "waits", "claims", "presets")), name
 
 
+def test_the_commands_are_the_one_list_in_its_order() -> None:
+    """``hkcore.cli.COMMANDS`` is the command list: the parser has those commands, in that order, each with its
+    line of help (``hkscore --help`` lists them so)."""
+    from hkcore.cli import COMMANDS
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(commands.choices) == [name for name, _, _ in COMMANDS]
+    assert [(c.dest, c.help) for c in commands._choices_actions] == [(name, text) for name, text, _ in COMMANDS]
+    assert len({options for _, _, options in COMMANDS}) == len(COMMANDS)  # one function for each command
+
+
 def test_bots_lists_the_built_in_bots_with_a_line_each(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "bots", "--json")
     rows = {r["name"]: r for r in json.loads(out)}
