@@ -16,24 +16,11 @@ from typing import Any
 import pytest
 
 from helpers import OUTSIDE
+from helpers.command import environment, hkscore
 
 GAMES = Path(__file__).resolve().parent / "cases" / "games"
 BUILTINS = ("bga-old-style", "hk-classic", "just-cards", "mistboard", "playingcards-io")
 DECISIONS = ("discard", "chow", "pung", "kong", "win")
-
-
-def env() -> dict[str, str]:
-    """This environment, with PYTHONPATH made absolute (the command runs in another folder)."""
-    out = dict(os.environ)
-    if out.get("PYTHONPATH"):
-        out["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in out["PYTHONPATH"].split(os.pathsep))
-    return out
-
-
-def hkscore(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "hkcore", *argv], check=False, input=stdin, capture_output=True,
-                          text=True,
-                          timeout=120, cwd=OUTSIDE, env=env())
 
 
 def records(text: str) -> list[dict[str, Any]]:
@@ -130,7 +117,7 @@ def test_play_out_writes_the_log_to_the_file_only(tmp_path: Path) -> None:
     assert path.read_text(encoding="utf-8") == hkscore("play", "-p", "hk-classic", "--seed", "7").stdout
     replay = subprocess.run([sys.executable, "-m", "hkcore", "replay", str(path)], check=False, capture_output=True,
                             text=True,
-                            timeout=120, cwd=OUTSIDE, env=env())
+                            timeout=120, cwd=OUTSIDE, env=environment())
     assert replay.returncode == 0, replay.stderr
 
 
@@ -287,7 +274,7 @@ class Terminal:
         master, slave = os.openpty()
         self.fd = master
         self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=OUTSIDE,
-                                     env=env(), close_fds=True)
+                                     env=environment(), close_fds=True)
         os.close(slave)
         self.text = ""  # everything shown so far, \r removed
 
