@@ -5,31 +5,20 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from hkcore.cli.common import bot_names, output_options, preset_list, print_json
 from hkcore.errors import HkcoreError, shown
 
 
-def _folder(out: str) -> Path:
-    folder = Path(out)
-    if folder.exists() and not folder.is_dir():
-        raise HkcoreError(f"--out: {shown(out)} is a file, not a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise HkcoreError(f"--out: cannot make the folder {shown(out)}: {exc.strerror or exc}") from None
-    return folder
-
-
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from hkcore.reports.page import report_folder
     from hkcore.simulation import simulate, summary_markdown
 
     bots = bot_names(args.bots)
     if args.out is None and not args.json:
         raise HkcoreError("simulate: give --out DIR (summary.json and summary.md) or --json (the summary on stdout)")
-    folder = _folder(args.out) if args.out is not None else None
+    folder = report_folder(args.out, "--out") if args.out is not None else None
     refs = preset_list(args.preset) if args.preset else ["all"]
     summary = simulate(refs, bots, hands=args.hands, seed=args.seed, jobs=args.jobs)
     if args.json:

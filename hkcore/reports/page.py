@@ -28,16 +28,16 @@ def require_matplotlib() -> None:
         raise MissingExtra(INSTALL) from None
 
 
-def report_folder(out: str | Path) -> Path:
-    """The folder a report is written into, made if missing; an HkcoreError naming ``out`` when it is a file
-    or cannot be made (checked before any hand is read)."""
+def report_folder(out: str | Path, field: str = "out") -> Path:
+    """The folder a report or a run's results are written into, made if missing; an HkcoreError naming
+    ``field`` when it is a file or cannot be made (checked before any hand is read)."""
     folder = Path(out)
     if folder.exists() and not folder.is_dir():
-        raise HkcoreError(f"out: {shown(str(out))} is a file, not a folder")
+        raise HkcoreError(f"{field}: {shown(str(out))} is a file, not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise HkcoreError(f"out: cannot make the folder {shown(str(out))}: {exc.strerror or exc}") from None
+        raise HkcoreError(f"{field}: cannot make the folder {shown(str(out))}: {exc.strerror or exc}") from None
     return folder
 
 
