@@ -14,7 +14,7 @@ one repetition to the next):
   hands/s = N / wall seconds. N is chosen so that a run lasts ≥ 5 s (from
   the in-process rate measured first), or given with ``--hands``.
 - The same hands in this process through the Python API
-  (``hkcore.cli_table.random_play``, which ``hkscore play --policy random``
+  (``hkcore.cli.table.random_play``, which ``hkscore play --policy random``
   runs: the engine plays every seat's random choices itself): the engine
   alone (the log's lines made, nothing written), and with the log written
   to a file.
@@ -175,10 +175,10 @@ def random_chooser(seed: int) -> Callable[[str], Any]:
 
 
 def inprocess_once(preset: str, seed: int, hands: int, write_to: Path | None = None) -> dict[str, Any]:
-    """The command's loop in this process (``hkcore.cli_table.random_play``,
+    """The command's loop in this process (``hkcore.cli.table.random_play``,
     what ``hkscore play --policy random`` runs): the engine alone (the log's
     lines made and dropped), or with the log written to ``write_to``."""
-    from hkcore.cli_table import random_play
+    from hkcore.cli.table import random_play
 
     count: Counter[str] = Counter()
     rng = random.Random(seed)
@@ -209,7 +209,7 @@ def count_hands_inprocess(preset: str, seed: int, hands: int) -> dict[str, Any]:
     """Untimed: what the in-process loop plays (hands, wins, records, decisions)."""
     import io
 
-    from hkcore.cli_table import random_play
+    from hkcore.cli.table import random_play
 
     out = io.StringIO()
     played, wins = random_play(preset, seed, hands, random.Random(seed), out)
@@ -507,7 +507,7 @@ def section(d: dict[str, Any]) -> str:
         "|---|---:|---:|---:|---|:---:|",
         (f"| `{cmd}`: one process, start-up and log file included | {fr(hs['cli_one'])[0]} | "
         f"{fr(hs['cli_one'])[1]} | {hc['cli_one']} | ≥ {TARGET_HANDS_S:,} | {yes(one >= TARGET_HANDS_S)} |"),
-        (f"| the same loop in-process (`hkcore.cli_table.random_play`), log "
+        (f"| the same loop in-process (`hkcore.cli.table.random_play`), log "
         f"written | {fr(hs['inprocess_log'])[0]} | {fr(hs['inprocess_log'])[1]} | {hc['inprocess_log']} | — | — |"),
         (f"| the same loop in-process, engine alone (the lines made, nothing written) | "
         f"{fr(hs['inprocess_engine'])[0]} | {fr(hs['inprocess_engine'])[1]} | {hc['inprocess_engine']} | — | — |"),

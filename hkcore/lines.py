@@ -18,7 +18,7 @@ import gzip
 import lzma
 import sys
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import BinaryIO, cast
 
 from hkcore.errors import HandError, shown
@@ -49,19 +49,22 @@ _PIECE = 1 << 16
 _BROKEN = (OSError, EOFError, lzma.LZMAError, zlib.error)
 
 
-def clip(line: bytes) -> bytes:
-    """A line as a reader of lines of at most ``MAX_JSON + 2`` bytes sees it
+def clip(line: bytes, limit: int = MAX_JSON) -> bytes:
+    """A line as a reader of lines of at most ``limit + 2`` bytes sees it
     (a longer one is answered by its size, not read whole)."""
-    return line[:MAX_JSON + 2]
+    return line[:limit + 2]
 
 
 class LineSplitter:
     """Bytes given in pieces (``feed``, then ``end``) as numbered hand lines,
-    by the rules above; at most about ``MAX_JSON`` bytes are held between
-    pieces. ``number``: the number of the last line split off so far."""
+    by the rules above; at most about ``limit`` bytes (``MAX_JSON`` unless
+    told) are held between pieces, and a line longer than ``limit + 1`` is
+    its head of ``limit + 2`` bytes. ``number``: the number of the last line
+    split off so far."""
 
-    def __init__(self, first: int = 1) -> None:
+    def __init__(self, first: int = 1, limit: int = MAX_JSON) -> None:
         self.number = first - 1
+        self._limit = limit
         self._pending = b""
         self._skipping = False
 
@@ -75,7 +78,7 @@ class LineSplitter:
         parts = (self._pending + data).split(b"\n") if self._pending else data.split(b"\n")
         self._pending = parts.pop()
         out = self._numbered(parts)
-        if len(self._pending) > MAX_JSON + 1:
+        if len(self._pending) > self._limit + 1:
             out += self._numbered([self._pending])
             self._pending, self._skipping = b"", True
         return out
@@ -89,7 +92,7 @@ class LineSplitter:
         out = []
         for raw in parts:
             self.number += 1
-            if line := clip(raw).strip():
+            if line := clip(raw, self._limit).strip():
                 out.append((self.number, line))
         return out
 
@@ -139,16 +142,17 @@ def _broken(source: str, label: str, exc: BaseException) -> HandError:
                      label.lstrip("-"), source)
 
 
-def file_lines(source: str, label: str,
-               progress: Callable[[int], None] | None = None) -> Iterator[tuple[int, bytes]]:
+def file_lines(source: str, label: str, progress: Callable[[int], None] | None = None,
+               limit: int = MAX_JSON) -> Generator[tuple[int, bytes], None, None]:
     """(line number, line) of the hand lines of the file ``source`` (``-``:
-    stdin), read a piece at a time as it arrives. ``label``: how the caller
+    stdin), read a piece at a time as it arrives (a line longer than ``limit
+    + 1`` bytes as its head, as ``LineSplitter`` splits). ``label``: how the caller
     names the input, for errors (``HandError``: no such file, a compression
     not read, a broken compressed file). ``progress``: told the file's bytes
     read so far (compressed ones for a compressed file)."""
     stream, raw = _opened(source, label)
     read = getattr(stream, "read1", stream.read)
-    splitter = LineSplitter()
+    splitter = LineSplitter(limit=limit)
     try:
         while True:
             try:

@@ -13,6 +13,14 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 
 #: the most points a table may start with or play to
 MAX_POINTS = 10_000_000
+#: tiles the deal takes from the wall: 14 to the dealer, 13 to each other seat (GAME.md §2)
+DEALT = 14 + 3 * 13
+
+
+def most_dead_wall(tiles: int) -> int:
+    """The largest dead wall that leaves a live wall to play under a set of
+    ``tiles`` tiles: one live tile after the deal (90 of 144, 82 of 136)."""
+    return tiles - DEALT - 1
 
 
 def _off(value: Any) -> Any:
@@ -30,8 +38,13 @@ class TableRules(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, title="Table")
 
-    dead_wall: Annotated[Annotated[int, Field(ge=0, le=120, strict=True)], Field(
-        description='tiles at the back of the wall that live draws never take (the dead wall)')] = 0
+    # the most a wall of 144 leaves in the schema; each tile count's own bound is checked by table_problems,
+    # whose message gives that count's range
+    dead_wall: Annotated[Annotated[int, Field(ge=0, strict=True, json_schema_extra={"maximum": most_dead_wall(144)})],
+                         Field(
+        description='tiles at the back of the wall that live draws never take (the dead wall): at most '
+                    f'{most_dead_wall(136)} with 136 tiles, {most_dead_wall(144)} with 144 (a live wall of one '
+                    'tile or more after the deal)')] = 0
     replacement: Annotated[Literal["back", "front"], Field(
         description='the end of the wall replacement draws (after a bonus tile or a kong) take from')] = "back"
     concealed_kong: Annotated[StrictBool, Field(description='a seat may declare a concealed kong on its turn')] = True
@@ -86,10 +99,16 @@ def docs_table() -> str:
     return "\n".join(rows)
 
 
-def table_problems(rules: TableRules, *, payments: bool, robbing_kong: str) -> list[tuple[str, str, Any]]:
-    """What a preset's ``[table]`` may not say given the rest of the preset:
-    (dotted TOML path, message, value) for each refused combination."""
+def table_problems(rules: TableRules, *, payments: bool, robbing_kong: str,
+                   tiles: int = 144) -> list[tuple[str, str, Any]]:
+    """What a preset's ``[table]`` may not say given the rest of the preset
+    (its payments, robbing rule and tile count): (dotted TOML path, message,
+    value) for each refused combination."""
     out: list[tuple[str, str, Any]] = []
+    most = most_dead_wall(tiles)
+    if rules.dead_wall > most:
+        out.append(("table.dead_wall", f"a dead wall of {rules.dead_wall} tiles leaves no live wall to play with "
+                    f"{tiles} tiles (the deal leaves {tiles - DEALT}): give 0 to {most}", rules.dead_wall))
     if rules.replacement == "front" and rules.dead_wall > 0:
         out.append(("table.dead_wall", f"a dead wall of {rules.dead_wall} tiles cannot be kept when replacements "
                     "come from the front (replacement = \"front\"); set dead_wall = 0", rules.dead_wall))

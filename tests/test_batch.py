@@ -142,7 +142,7 @@ def test_score_jsonl_file_reads_as_stdin(tmp_path: Path, jobs: str) -> None:
 
 
 def test_file_blocks_hold_whole_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from hkcore import cli
+    from hkcore.cli import scoring as cli
 
     lines = [b"a" * n for n in (5, 0, 17, 3, 0, 0, 40, 1)]
     path = tmp_path / "x.jsonl"

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import tomllib
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -271,6 +272,25 @@ def test_presets_show(capsys: pytest.CaptureFixture[str]) -> None:
     assert "by count 0/2/6/6" in dragon
     code, out, _ = run(capsys, "presets", "show", "just-cards")
     assert "plugins   liability" in out and "scheme=faan_table" in out
+
+
+@pytest.mark.parametrize("preset_id", BUILTINS)
+def test_presets_show_prints_the_table_section(capsys: pytest.CaptureFixture[str], preset_id: str) -> None:
+    """``presets show`` ends with the preset's ``[table]``: every key of the file's section (presets/*.toml), as
+    ``key=value`` (true/false, a list as JSON, false for off), as the claims line shows its section."""
+    code, out, _ = run(capsys, "presets", "show", preset_id)
+    assert code == 0
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("  table     "))
+    assert all(line.startswith(" " * 12) for line in lines[start + 1:])  # the last block, wrapped
+    shown = " ".join(line.strip() for line in lines[start:]).removeprefix("table").strip()
+    section = tomllib.loads((resources.files("hkcore.preset_files") / f"{preset_id}.toml").read_text(
+        encoding="utf-8"))["table"]
+    words = {True: "true", False: "false"}
+    expected = [f"{k}={words[v] if isinstance(v, bool) else json.dumps(v) if isinstance(v, list) else v}"
+                for k, v in section.items()]
+    assert sorted(re.split(r", (?=\w+=)", shown)) == sorted(expected)
+    assert all(len(line) <= 100 for line in lines[start:])
 
 
 def test_presets_show_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -589,6 +609,17 @@ def test_every_command_takes_json() -> None:
         options = {o for action in sub._actions for o in action.option_strings}
         assert "--json" in options, name
         assert ("--format" in options) == (name in ("score", "compare", "waits", "claims", "presets")), name
+
+
+def test_the_commands_are_the_one_list_in_its_order() -> None:
+    """``hkcore.cli.COMMANDS`` is the command list: the parser has those commands, in that order, each with its
+    line of help (``hkscore --help`` lists them so)."""
+    from hkcore.cli import COMMANDS
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(commands.choices) == [name for name, _, _ in COMMANDS]
+    assert [(c.dest, c.help) for c in commands._choices_actions] == [(name, text) for name, text, _ in COMMANDS]
+    assert len({options for _, _, options in COMMANDS}) == len(COMMANDS)  # one function for each command
 
 
 def test_bots_lists_the_built_in_bots_with_a_line_each(capsys: pytest.CaptureFixture[str]) -> None:

@@ -54,6 +54,43 @@ def test_the_table_modules_moved_answer_at_their_old_paths(old: str, new: str) -
     assert module is importlib.import_module(new)
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("hkcore.cli_common", "hkcore.cli.common"),
+    ("hkcore.cli_hand", "hkcore.cli.hand"),
+    ("hkcore.cli_presets", "hkcore.cli.presets"),
+    ("hkcore.cli_simulate", "hkcore.cli.simulate"),
+    ("hkcore.cli_table", "hkcore.cli.table"),
+    ("hkcore.report_plots", "hkcore.reports.plots"),
+    ("hkcore.simulation_report", "hkcore.reports.simulation"),
+])
+def test_the_cli_and_report_modules_moved_answer_at_their_old_paths(old: str, new: str) -> None:
+    sys.modules.pop(old, None)
+    with pytest.warns(DeprecationWarning, match=f"{old} is now {new}"):
+        module = importlib.import_module(old)
+    assert module is importlib.import_module(new)
+
+
+def test_hkcore_report_is_the_comparison_report_and_the_page_kit() -> None:
+    sys.modules.pop("hkcore.report", None)
+    with pytest.warns(DeprecationWarning, match="hkcore.report is now hkcore.reports.comparison"):
+        old = importlib.import_module("hkcore.report")
+    from hkcore.reports import comparison, page
+
+    assert old.write_report is comparison.write_report and old.page is comparison.page
+    assert old.markdown is comparison.markdown
+    for name in ("cell", "data_attrs", "md_table", "pattern_names", "report_folder", "require_matplotlib",
+                 "rule_rows", "rule_table_rows", "rule_value", "write_files", "MissingExtra", "INSTALL"):
+        assert getattr(old, name) is getattr(page, name), name
+    assert old.PAGE_CSS is page.CSS
+
+
+def test_the_command_line_keeps_its_entry_points() -> None:
+    import hkcore.cli
+    from hkcore.cli.commands import main
+
+    assert hkcore.cli.main is main and callable(hkcore.cli.build_parser)
+
+
 PICKLES = Path(__file__).resolve().parent / "cases" / "pickles"
 
 

@@ -228,7 +228,7 @@ def test_cli_unreadable_files(tmp_path: Path) -> None:
 
 
 def test_cli_models_bound_matches() -> None:
-    import hkcore.cli_common
+    import hkcore.cli.common
     import hkcore.models
 
-    assert hkcore.cli_common.MAX_JSON == hkcore.models.MAX_JSON
+    assert hkcore.cli.common.MAX_JSON == hkcore.models.MAX_JSON

@@ -171,7 +171,7 @@ def test_rows_over_the_same_hands_and_the_unread_apart() -> None:
     # H3 0 (chicken hand) below 3: one win each of two, 50.0%. Apart, H2 twice: bga 1 faan (seat_flower)
     # each, complete, below 3; hk-classic refuses both for their flowers. Mixed in, bga would read 25.0%.
     from helpers.corpus import H1, H2, H3
-    from hkcore.report import markdown, page
+    from hkcore.reports.comparison import markdown, page
 
     summary = compare_many([H1, H3, H2, H2], ["bga-old-style", "hk-classic"])
     assert (summary.hands, summary.unreadable, summary.partly_read(), summary.compared()) == (4, 0, 2, 2)
@@ -210,7 +210,7 @@ def test_preset_ids_are_text_in_the_plots_and_the_page(tmp_path: Path) -> None:
     import html
 
     from hkcore.preset import Preset
-    from hkcore.report import write_report
+    from hkcore.reports.comparison import write_report
 
     ids = ["$\\frac$", "x $y^2$ z", "<script>alert(1)</script>"]
     presets = [Preset.from_toml(f"extends = \"playingcards-io\"\nid = '{i}'\n") for i in ids]
@@ -225,7 +225,7 @@ def test_preset_ids_are_text_in_the_plots_and_the_page(tmp_path: Path) -> None:
 
 def test_a_median_gain_of_0_is_shown_as_0() -> None:
     # winners who gained nothing on two of three paid hands (a table paying 0 for 0 faan): the median is 0, not "-"
-    from hkcore.report import markdown
+    from hkcore.reports.comparison import markdown
 
     data = compare_many(CORPUS, ["just-cards"]).model_dump()
     data["presets"]["just-cards"].update(paid=3, payout_histogram={"0": 2, "256": 1}, winner_gain=256)
@@ -236,7 +236,7 @@ def test_a_median_gain_of_0_is_shown_as_0() -> None:
 def test_a_summary_with_paid_hands_but_no_payouts_still_draws(tmp_path: Path) -> None:
     # a summary.json edited by hand: the counts say 3 paid hands, the histogram is empty
     _need("matplotlib", "hkcore[report] draws the plots")
-    from hkcore.report import write_report
+    from hkcore.reports.comparison import write_report
 
     data = compare_many(CORPUS, ["just-cards"]).model_dump()
     data["presets"]["just-cards"].update(paid=3, payout_histogram={})
@@ -258,7 +258,7 @@ def test_the_page_says_why_rules_first_names_contents_and_scored_flips() -> None
     import re
 
     from hkcore.preset import builtin_ids, load_preset
-    from hkcore.report import page, rule_rows
+    from hkcore.reports.comparison import page, rule_rows
 
     summary = compare_many([FLIP_HAND], list(builtin_ids()))
     text = page(summary)

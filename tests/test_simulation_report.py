@@ -22,12 +22,12 @@ import pytest
 from helpers.browser import ARTIFACTS, chromium_or_skip, file_page, launched
 from helpers.cli import run
 from helpers.simulation import SEATS, play_again
-from hkcore.simulation import SimulationSummary, Stat, simulate
-from hkcore.simulation_report import (
+from hkcore.reports.simulation import (
     is_simulation_summary,
     read_summary,
     simulation_page,
 )
+from hkcore.simulation import SimulationSummary, Stat, simulate
 
 BOTS = ["efficiency", "efficiency", "random", "random"]
 # three presets of 144 tiles: two that settle in points and a faan ledger; three pairs
@@ -192,7 +192,7 @@ def test_the_page_in_a_browser(tmp_path: Path, whole: SimulationSummary) -> None
     chromium_or_skip()
     from PIL import Image
 
-    from hkcore.simulation_report import write_simulation_report
+    from hkcore.reports.simulation import write_simulation_report
 
     out = tmp_path / "report"
     write_simulation_report(whole, out)

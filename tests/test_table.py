@@ -312,6 +312,25 @@ def test_a_match_plays_to_its_end_and_replays(preset: str) -> None:
         assert hands >= 4 * rules.rounds  # every player deals at least once a round
     assert last["standings"][0]["place"] == 1
     assert replay(m.log) == m.log
+    assert m.standings == last["standings"] and m.view("E") == m.table.view("E")
+
+
+def test_a_match_s_standings_so_far_are_end_match_s() -> None:
+    """Before a hand is finished every player stands level at the start points; after hands are played and
+    the match is stopped mid-hand, the standings are those of stop()'s end_match (the hand in play dropped)."""
+    m = Match("bga-old-style", players=["ann", "bob", "cy", "dee"], seed=3)
+    assert m.standings == [{"place": 1, "player": n, "points": 10000, "hands_won": 0, "faan": 0}
+                           for n in ("ann", "bob", "cy", "dee")]
+    rng = random.Random(3)
+    while sum(r["event"] == "end_hand" for r in m.log) < 2:
+        m.play_random(rng)
+    p = m.prompts()[0]
+    m.submit({"prompt": p["prompt"], "seat": p["seat"], **p["actions"][0]})  # the third hand is in play
+    so_far = m.standings
+    assert m.stop()[0]["standings"] == so_far == m.standings
+    with pytest.raises(TableError) as info:
+        m.view("X")
+    assert info.value.field == "seat"
 
 
 @pytest.mark.parametrize("preset", BUILTIN)
@@ -425,10 +444,18 @@ def test_hostile_decisions_are_refused_and_change_nothing(preset: str, seed: int
         assert pickle.dumps(t) == before
 
 
-def test_a_dead_wall_larger_than_the_wall_leaves_no_live_tile() -> None:
-    """Live tiles left = tiles left - max(0, D - replacements), and never below 0: with D = 120 the
-    live wall is empty from the deal, so E's first discard is the last discard and the hand ends."""
-    t = Table({"event": "start", "preset": 'extends = "bga-old-style"\n[table]\ndead_wall = 120\n', "seed": 1})
-    assert t.live_left() == 0 and t.prompts()[0]["view"]["live_left"] == 0
+def test_the_largest_dead_wall_leaves_one_live_tile() -> None:
+    """Live tiles left = tiles left - max(0, D - replacements) (GAME.md §1): with 144 tiles the deal leaves
+    144 - 53 = 91, and D = 90, the largest a preset may give, leaves one live tile however many bonus
+    replacements come from the back ((91 - r) - (90 - r) = 1); S draws it, and S's discard is the last."""
+    t = Table({"event": "start", "preset": 'extends = "bga-old-style"\n[table]\ndead_wall = 90\n', "seed": 1})
+    assert len(hkcore.parse_tiles(t.log[0]["live"])) == 1
+    assert t.live_left() == 1 and t.prompts()[0]["view"]["live_left"] == 1
+    p = t.prompts()[0]
+    t.submit({"prompt": p["prompt"], "seat": "E", **next(a for a in p["actions"] if a["act"] == "discard")})
+    while t.prompts() and t.prompts()[0]["phase"] != "turn":
+        q = t.prompts()[0]
+        t.submit({"prompt": q["prompt"], "seat": q["seat"], "act": "pass"})
+    assert t.live_left() == 0
     p = t.prompts()[0]
     assert all(a["act"] in ("discard", "win") for a in p["actions"])  # no kong on an empty live wall (G5)

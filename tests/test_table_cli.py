@@ -16,24 +16,11 @@ from typing import Any
 import pytest
 
 from helpers import OUTSIDE
+from helpers.command import environment, hkscore
 
 GAMES = Path(__file__).resolve().parent / "cases" / "games"
 BUILTINS = ("bga-old-style", "hk-classic", "just-cards", "mistboard", "playingcards-io")
 DECISIONS = ("discard", "chow", "pung", "kong", "win")
-
-
-def env() -> dict[str, str]:
-    """This environment, with PYTHONPATH made absolute (the command runs in another folder)."""
-    out = dict(os.environ)
-    if out.get("PYTHONPATH"):
-        out["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in out["PYTHONPATH"].split(os.pathsep))
-    return out
-
-
-def hkscore(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "hkcore", *argv], check=False, input=stdin, capture_output=True,
-                          text=True,
-                          timeout=120, cwd=OUTSIDE, env=env())
 
 
 def records(text: str) -> list[dict[str, Any]]:
@@ -130,8 +117,68 @@ def test_play_out_writes_the_log_to_the_file_only(tmp_path: Path) -> None:
     assert path.read_text(encoding="utf-8") == hkscore("play", "-p", "hk-classic", "--seed", "7").stdout
     replay = subprocess.run([sys.executable, "-m", "hkcore", "replay", str(path)], check=False, capture_output=True,
                             text=True,
-                            timeout=120, cwd=OUTSIDE, env=env())
+                            timeout=120, cwd=OUTSIDE, env=environment())
     assert replay.returncode == 0, replay.stderr
+
+
+def test_play_bots_seats_any_registered_bot_as_simulate_takes_them() -> None:
+    """``--bots`` names each seat's bot (E, S, W, N), or one for every seat; each is the registry's bot seeded
+    with --seed plus its seat's place, so the log is the one those bots make answering the prompts."""
+    from hkcore.table import Match
+    from hkcore.table.players import make_bot
+
+    names = ["value", "efficiency", "random", "simple"]
+    done = hkscore("play", "-p", "hk-classic", "--seed", "4", "--hands", "2", "--bots", ",".join(names))
+    assert done.returncode == 0, done.stderr
+    replays(done.stdout)
+    m = Match("hk-classic", seed=4)
+    bots = {s: make_bot(n, m.preset, 4 + i) for i, (s, n) in enumerate(zip("ESWN", names))}
+    while sum(r["event"] == "end_hand" for r in m.log) < 2:
+        p = m.prompts()[0]
+        m.submit(bots[p["seat"]].decide(p))
+    m.stop()
+    assert records(done.stdout) == m.log
+    one = hkscore("play", "-p", "hk-classic", "--seed", "4", "--bots", "efficiency")
+    four = hkscore("play", "-p", "hk-classic", "--seed", "4", "--bots", "efficiency,efficiency,efficiency,efficiency")
+    assert one.returncode == four.returncode == 0 and one.stdout == four.stdout
+    assert one.stdout != hkscore("play", "-p", "hk-classic", "--seed", "4").stdout  # not the simple policy
+    # --policy keeps its old meaning beside --bots (one generator for every seat)
+    assert hkscore("play", "--policy", "random", "--bots", "random").returncode == 2
+
+
+@pytest.mark.parametrize(("argv", "error"), [
+    (["--bots", "nobody"], "'nobody'"),
+    (["--bots", "simple,random"], "--bots 'simple,random': one bot name for every seat, or four"),
+])
+def test_play_bots_refuses_what_is_not_a_bot_in_one_line(argv: list[str], error: str) -> None:
+    done = hkscore("play", *argv)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("hkscore: error: ") and error in done.stderr, done.stderr
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_play_takes_a_preset_file_as_score_does(tmp_path: Path) -> None:
+    """``-p ./club.toml`` as score, compare, simulate and report take it: the hand is played under it (here a
+    match of two hands, as the file says); a file that cannot be read is one line, exit 2."""
+    club = tmp_path / "club.toml"
+    club.write_text('extends = "hk-classic"\nid = "club"\nname = "Our club"\n[table]\nrounds = false\nhands = 2\n',
+                    encoding="utf-8")
+    done = hkscore("play", "-p", str(club), "--match", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    log = records(done.stdout)
+    assert len(events(log, "end_hand")) == 2 and log[-1]["event"] == "end_match" and log[-1]["reason"] == "hands"
+    assert "club" in json.dumps(log[0]["preset"])
+    replays(done.stdout)
+    fast = hkscore("play", "-p", str(club), "--policy", "random", "--hands", "2", "--seed", "3")  # its own loop
+    assert fast.returncode == 0, fast.stderr
+    assert len(events(records(fast.stdout), "end_hand")) == 2
+    replays(fast.stdout)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("id = \n", encoding="utf-8")
+    for path in (bad, tmp_path / "missing.toml"):
+        done = hkscore("play", "-p", str(path))
+        assert done.returncode == 2 and done.stdout == "", done.stderr
+        assert done.stderr.startswith("hkscore: error: ") and len(done.stderr.splitlines()) == 1, done.stderr
 
 
 @pytest.mark.parametrize(("argv", "error"), [
@@ -227,7 +274,7 @@ class Terminal:
         master, slave = os.openpty()
         self.fd = master
         self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=OUTSIDE,
-                                     env=env(), close_fds=True)
+                                     env=environment(), close_fds=True)
         os.close(slave)
         self.text = ""  # everything shown so far, \r removed
 
@@ -318,3 +365,127 @@ def test_human_plays_a_seat_at_a_terminal(tmp_path: Path) -> None:
     assert len(chosen) == len(in_log)
     assert mine == chosen
     assert len(chosen) >= 5  # S played the hand: its turns are in the log
+
+
+# --------------------------------------------------------------------------
+# --human: the seat's advice and the patterns' names
+
+
+def _core_tiles(shown: str) -> list[Any]:
+    from hkcore.tiles import parse_tiles
+
+    return parse_tiles(shown.replace(" ", ""))
+
+
+def _run_with(tiles: list[Any], t: Any) -> bool:
+    """Whether two of ``tiles`` make a run (a chow) with the tile ``t`` (suits only)."""
+    if t.code[1] == "z":
+        return False
+    n, suit = int(t.code[0]), t.code[1]
+    have = {int(x.code[0]) for x in tiles if x.code[1] == suit}
+    return any({a, b} <= have for a, b in ((n - 2, n - 1), (n - 1, n + 1), (n + 1, n + 2)))
+
+
+def _follow_the_advice(screen: str) -> str:
+    """A person's answer: a win when offered; else the first discard the advice lists; else the discard that
+    leaves the fewest tiles away (the core's count); a pass on every claim."""
+    from hkcore import core
+
+    actions = {int(k): v for k, v in ACTION.findall(screen)}
+    for k, words in actions.items():
+        if words.startswith("win"):
+            return str(k)
+    advised = re.findall(r"^    discard (\S+): waits", screen, re.MULTILINE)
+    if advised:
+        return advised[0]
+    discards = [(k, words.split()[1]) for k, words in actions.items() if words.startswith("discard ")]
+    if not discards:
+        return "1"
+    held, melds = _mine(screen)
+
+    def away(t: str) -> int:
+        rest = list(held)
+        rest.remove(_core_tiles(t)[0])
+        return int(core.tiles_away(rest, melds))
+
+    return str(min(discards, key=lambda kv: away(kv[1]))[0])
+
+
+def _mine(screen: str) -> tuple[list[Any], tuple[str, ...]]:
+    """S's concealed tiles (the drawn one among them) and declared sets, as the screen shows them."""
+    shown = re.findall(r"your tiles: ([^\n]*)", screen)[-1]
+    tiles, _, drawn = shown.partition("drew")
+    sets = re.findall(r"^  S \(you\)\s+\d+ held  sets (.*?)  bonus", screen, re.MULTILINE)[-1]
+    return _core_tiles(tiles + drawn), tuple(m for m in sets.split() if m != "-")
+
+
+@pytest.mark.parametrize("seed", [2, 6])
+def test_human_is_shown_the_seats_advice_and_the_patterns_names(tmp_path: Path, seed: int) -> None:
+    """hk-classic, efficiency bots at E, W and N, a person at S who follows the advice: every screen says how
+    far the hand is from waiting, as the core counts it; the discards advised leave the hand waiting on the
+    tiles the core finds; a chow not offered says why; a win names its patterns as the registry does."""
+    from hkcore import core
+    from hkcore.registry import catalogue
+
+    out = tmp_path / "game.jsonl"
+    term = Terminal([sys.executable, "-m", "hkcore", "play", "-p", "hk-classic", "--seed", str(seed), "--human", "S",
+                     "--bots", "efficiency", "--out", str(out)])
+    screens: list[str] = []
+    try:
+        screen = term.read_until_prompt()
+        while screen is not None:
+            screens.append(screen)
+            term.type(_follow_the_advice(screen))
+            screen = term.read_until_prompt()
+            assert len(screens) < 200, "the hand does not end"
+    finally:
+        code = term.close()
+    assert code == 0, term.text
+    replays(out.read_text(encoding="utf-8"))
+    advised = waits_shown = 0
+    for screen in screens:
+        held, melds = _mine(screen)
+        [said] = re.findall(r"^  advice: (.+)$", screen, re.MULTILINE)
+        away = core.tiles_away(held, melds)
+        assert said == ("complete" if away < 0 else f"{away} tile{'s' * (away != 1)} away" if away > 0 else
+                        "a discard from waiting" if len(held) % 3 == 2 else "waiting"), screen
+        for tile, waits in re.findall(r"^    discard (\S+): waits (.+)$", screen, re.MULTILINE):
+            rest = list(held)
+            rest.remove(_core_tiles(tile)[0])
+            assert re.findall(r"(?:^|; )(\S+) \(\d+ unseen\)", waits) == [str(t) for t in core.waits(rest, melds)]
+            advised += 1
+        for tile in re.findall(r"^    wait (\S+) \(\d+ unseen\)", screen, re.MULTILINE):
+            assert _core_tiles(tile)[0] in core.waits(held, melds), screen
+            waits_shown += 1
+    assert advised > 0
+    text = term.text
+    # what S may not claim, said after the discard: a chow (the discard came from W or N, not from E, the seat
+    # before S, and two of S's tiles make a run with it), or a win on a wait worth less than hk-classic's 3 faan
+    told = list(re.finditer(r"^  (\w): discards (\S+)\n((?:    not offered: .+\n)+)", text, re.MULTILINE))
+    assert told and sum(m.group(3).count("\n") for m in told) == text.count("not offered: ")
+    kinds = set()
+    for m in told:
+        seat, tile, lines = m.groups()
+        before = text[:m.start()]
+        held, melds = _mine(before[before.rindex("-- hand"):])
+        for gone in re.findall(r"S \(you\): discards (\S+)", before[before.rindex("your tiles:"):]):
+            held.remove(_core_tiles(gone)[0])
+        for note in lines.splitlines():
+            said, _, why = note.removeprefix("    not offered: ").partition(": ")
+            assert said == tile
+            if why == "a chow only from the seat before you":
+                assert seat in ("W", "N") and _run_with(held, _core_tiles(tile)[0]), (held, tile)
+            else:
+                assert re.fullmatch(r"complete but [012] faan; hk-classic needs 3", why), note
+                assert _core_tiles(tile)[0] in core.waits(held, melds)
+            kinds.add(why.split()[0])
+    assert "a" in kinds
+    if seed == 6:
+        assert waits_shown > 0  # S waiting in a claim window: each wait with its value
+        assert "complete" in kinds
+    if seed == 2:  # S wins: the patterns by their names, as the registry has them
+        [win] = [r for r in records(out.read_text(encoding="utf-8")) if r["event"] == "win"]
+        known = catalogue().patterns
+        names = ", ".join(f"{known[p['id']].name_en} {p['faan']}" for p in win["patterns"])
+        assert win["seat"] == "S" and f"S (you): WINS, self-drawn {win['tile']}: {win['faan']} faan ({names})" in text
+        assert not any(p["id"] in text.split("WINS")[1].splitlines()[0] for p in win["patterns"])

@@ -98,3 +98,34 @@ def test_docs_table_is_the_model_s() -> None:
         pytest.skip("docs/ is not beside the tests")
     assert docs_table() in docs.read_text(encoding="utf-8")
 
+
+
+@pytest.mark.parametrize("parent, tiles, most", [("hk-classic", 136, 82), ("bga-old-style", 144, 90)])
+def test_a_dead_wall_must_leave_a_live_wall(parent: str, tiles: int, most: int) -> None:
+    """The deal takes 14 + 3 x 13 = 53 tiles (GAME.md §2): 136 - 53 = 83 and 144 - 53 = 91 are left, and a
+    dead wall of at most 82 or 90 leaves a live wall of one tile or more; one larger is refused at load with
+    its TOML path and the range."""
+    ok = hkcore.load_preset(f'extends = "{parent}"\n[table]\ndead_wall = {most}\n')
+    assert ok.tiles == tiles and ok.table.dead_wall == most
+    for bad in (most + 1, most + 10):
+        with pytest.raises(hkcore.HkcoreError) as err:
+            hkcore.load_preset(f'extends = "{parent}"\n[table]\ndead_wall = {bad}\n')
+        assert err.value.path == "table.dead_wall", str(err.value)
+        assert ": table.dead_wall: " in str(err.value) and f"{most}" in str(err.value)
+
+
+def test_the_largest_dead_wall_plays_a_match_that_replays() -> None:
+    """dead_wall = 90 of 144: every hand of a two-hand match (the second dealt explicitly, not from a seed)
+    replays; 100 (which the issue found loading, then refused at replay) is refused at load."""
+    from hkcore.table import replay
+    from hkcore.table.match import Match
+    from hkcore.table.players.policy import simple_policy
+    m = Match('extends = "bga-old-style"\n[table]\nrounds = false\nhands = 2\ndead_wall = 90\n', seed=1)
+    bot = simple_policy()
+    while not m.over:
+        m.submit(bot(m.prompts()[0]))
+    assert sum(r["event"] == "start" for r in m.log) == 2
+    assert replay(m.log) == m.log
+    with pytest.raises(hkcore.HkcoreError) as err:
+        hkcore.load_preset('extends = "bga-old-style"\n[table]\ndead_wall = 100\n')
+    assert err.value.path == "table.dead_wall" and "90" in str(err.value)

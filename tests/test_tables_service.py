@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 
+from helpers.command import hkscore
 from helpers.serving import call, missing_server_deps, server_process
 from hkcore.errors import HkcoreError
-from hkcore.table import Table, replay
+from hkcore.preset import load_preset
+from hkcore.table import replay
 
 pytestmark = [pytest.mark.io, pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))]
 
@@ -24,7 +26,7 @@ if missing_server_deps() is None:
     from starlette.websockets import WebSocketDisconnect
 
     from hkcore.server import create_app
-    from hkcore.server.tables import LiveTable, advice
+    from hkcore.server.tables import LiveTable
 
 BOTS = {"S": "efficiency", "W": "simple", "N": "random"}
 #: a house preset whose claim windows last one second
@@ -190,6 +192,20 @@ def test_a_presets_folder_preset_and_a_house_toml(tmp_path: Any) -> None:
         assert r.status_code == 422 and r.json()["field"] == "toml.extends"
 
 
+@pytest.mark.parametrize("match", [False, True])
+def test_a_served_house_preset_log_replays_through_hkscore_replay(client: TestClient, match: bool) -> None:
+    """A table of bots under a house preset sent as TOML text (an id no built-in has): its log names the
+    preset's whole TOML, and the real ``hkscore replay`` takes it."""
+    house = 'extends = "bga-old-style"\nid = "house"\n[table]\nrounds = false\nhands = 2\ndead_wall = 10\n'
+    created = new_table(client, preset=house, seed=8, match=match, seats={s: "efficiency" for s in "ESWN"})
+    log = wait_for_log(client, created["id"])
+    starts = [r for r in log if r["event"] == "start"]
+    assert len(starts) == (2 if match else 1)
+    assert all(load_preset(r["preset"]) == load_preset(house) and "extends" not in r["preset"] for r in starts)
+    done = hkscore("replay", "-", stdin="".join(json.dumps(r) + "\n" for r in log))
+    assert done.returncode == 0 and "the log matches" in done.stderr, done.stderr
+
+
 def test_every_seat_a_bot_plays_on_by_itself(client: TestClient) -> None:
     created = new_table(client, seed=5, seats={"E": "efficiency", "S": "simple", "W": "random", "N": "efficiency"})
     assert created["tokens"] == {} and created["links"] == {}
@@ -209,6 +225,25 @@ def test_the_bots_offered(client: TestClient) -> None:
     bots = r.json()
     assert {b["name"] for b in bots[:3]} == {"random", "simple", "efficiency"}  # docs/bots.md: built-ins first
     assert all(b["description"] for b in bots[:3])
+    # the whole first paragraph (three lines of the docstring), its ``literals`` as plain text
+    described = {b["name"]: b["description"] for b in bots}
+    assert described["simple"] == ("The first legal win; else, on a turn, the discard leaving the fewest tiles "
+                                   "away; else pass (the simple policy of hkscore play).")
+    assert all(b["description"].endswith(".") and "`" not in b["description"] for b in bots[:4])
+
+
+def test_a_bot_description_is_its_first_paragraph_as_plain_text() -> None:
+    from hkcore.server.routes.tables import plain_paragraph
+    doc = """Plays ``value`` as :func:`hkcore.score` scores, see :class:`the table <hkcore.Table>`,
+        *rarely* **ever** `a link <https://example.org>`_ or `text`; 3 * 4 * 5 stays.
+
+        A second paragraph, left out::
+
+            code
+        """
+    assert plain_paragraph(doc) == ("Plays value as hkcore.score scores, see the table, rarely ever a link or "
+                                    "text; 3 * 4 * 5 stays.")
+    assert plain_paragraph(None) == "" and plain_paragraph("One line::") == "One line:"
 
 
 # --------------------------------------------------------------------- refusals
@@ -588,47 +623,6 @@ def test_the_bot_share_is_more_than_0_and_at_most_1() -> None:
 
 
 # --------------------------------------------------------------------- advice
-
-#: hk-classic, dealt by hand: S waits on 5z with 678m 234p 111s 789s (a self-drawn 5z: concealed hand 1
-#: + self-draw 1 = 2 faan, below the 3 needed); W waits on 3s or 6s with 123m 456p 45s 789s 22z (on a
-#: discard: all chows 1 + concealed hand 1 = 2 faan). E, S, W, N discard 1z, 9m, 9p, 1p (nobody can claim
-#: them), then E discards LAST and S draws 5z.
-ADVICE_START = {"event": "start", "preset": "hk-classic",
-                "hands": {"E": "3m9m1p2p9p3s9s1z2z3z4z6z7z7z", "S": "678m234p111s789s5z",
-                          "W": "123m456p45789s22z", "N": "55m66p9p778s1z33z4z6z"},
-                "live": "9m9p1p4z5z"}
-
-
-def advised(last: str) -> Table:
-    t = Table(ADVICE_START)
-    for d in ("1z", "9m", "9p", "1p", last):
-        [p] = t.prompts()
-        t.submit({"prompt": p["prompt"], "seat": p["seat"], "act": "discard", "tile": d})
-    return t
-
-
-def test_advice_says_why_a_complete_hand_or_a_chow_is_not_offered() -> None:
-    t = advised("3s")
-    assert t.log[-1] == {"event": "draw", "seat": "S", "tile": "5z", "source": "live"}
-    [p] = t.prompts(views=False)
-    assert p["seat"] == "S" and not any(a["act"] == "win" for a in p["actions"])
-    s = advice(t, t.view("S"), p, "S")
-    assert s is not None and s["tiles_away"] == -1 and s["waits"] == []
-    assert s["notes"] == ["complete but 2 faan; hk-classic needs 3"]
-    assert {d["discard"] for d in s["discards"]} >= {"1s"}  # 1s away: waiting on 1s or 5z
-    w = advice(t, t.view("W"), None, "W")
-    assert w is not None and w["tiles_away"] == 0
-    assert [(x["tile"], x["unseen"], x["value"], x["winnable"], x["self_draw_value"], x["self_draw_winnable"])
-            for x in w["waits"]] == [("3s", 3, 2, False, 3, True), ("6s", 4, 2, False, 3, True)]
-    assert w["notes"] == ["3s: complete but 2 faan; hk-classic needs 3", "3s: a chow only from the seat before you"]
-    n = advice(t, t.view("N"), None, "N")
-    assert n is not None and n["notes"] == []
-
-    t = advised("3m")
-    w = advice(t, t.view("W"), None, "W")
-    assert w is not None and w["notes"] == ["3m: a chow only from the seat before you"]
-    assert [(x["tile"], x["unseen"]) for x in w["waits"]] == [("3s", 4), ("6s", 4)]
-
 
 def test_advice_in_the_state(client: TestClient) -> None:
     created = new_table(client, seed=31)

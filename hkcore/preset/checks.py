@@ -90,7 +90,8 @@ def checked(data: dict[str, Any], origin: Mapping[str, str], cat: Catalogue) -> 
                               f"{cap}: a {cap}-faan hand would be paid as {top}; give amounts up to the cap, or set "
                               "short_table = true if the table really pays that way", where("payments"), "payments")
     claims = file.claims.model_dump()
-    problems = table_problems(file.table, payments=payments is not None, robbing_kong=claims["robbing_kong"])
+    problems = table_problems(file.table, payments=payments is not None, robbing_kong=claims["robbing_kong"],
+                              tiles=file.tiles)
     if problems:
         path, message, value = problems[0]
         raise PresetError(message, where(path), path, value=value)

@@ -214,7 +214,8 @@ class BotListing(BaseModel):
     """A bot a seat may be given (``GET /bots``)."""
 
     name: str
-    description: str = Field(description="the first line of the bot's docstring (may be empty)")
+    description: str = Field(description="the whole first paragraph of the bot's docstring, as plain text (may be "
+                                         "empty)")
 
 
 class TableCreated(BaseModel):

@@ -22,16 +22,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hkcore.analysis import Analysis, analyse
-from hkcore.claims import set_claims
 from hkcore.errors import HkcoreError, TableError, shown
-from hkcore.preset import Preset, builtin_ids, export_toml, toml_data
+from hkcore.preset import Preset
 from hkcore.registry import current
 from hkcore.server.problems import ApiError
 from hkcore.table import Match, Table
+from hkcore.table.advice import advice
 from hkcore.table.players.bots import Bot, BotFactory, available_bots, make_bot
 from hkcore.table.records import lines
-from hkcore.tiles import SEATS, parse_tiles, tile
+from hkcore.tiles import SEATS
 
 #: the most tables one application holds at once (a new one beyond them: 503)
 MOST_TABLES = 1000
@@ -69,22 +68,6 @@ PLAYERS = {"E": "p1", "S": "p2", "W": "p3", "N": "p4"}
 HOMES = {v: k for k, v in PLAYERS.items()}
 
 
-def record_preset(ref: str, preset: Preset) -> str:
-    """What a table's ``start`` records name as the preset, so that the log replays anywhere: a built-in id
-    as it is, TOML text that extends only built-in presets as it was sent, any other preset (a presets
-    folder's) as the fully resolved TOML (``export_toml``)."""
-    if ref in builtin_ids():
-        return ref
-    if "\n" in ref or "=" in ref:
-        try:
-            parent = toml_data(ref).get("extends")
-        except HkcoreError:  # pragma: no cover - the preset was read from this text already
-            parent = ""
-        if parent is None or parent in builtin_ids():
-            return ref
-    return export_toml(preset)
-
-
 def bearer(header: str | None) -> str | None:
     """The token of an ``Authorization: Bearer <token>`` header (None without one)."""
     if not header:
@@ -118,7 +101,7 @@ class _Timer:
 class LiveTable:
     """One table in play: its game, seats, tokens, bots, timers and sockets (see the module)."""
 
-    def __init__(self, table_id: str, preset: Preset, ref: str, seats: Mapping[str, str],
+    def __init__(self, table_id: str, preset: Preset, seats: Mapping[str, str],
                  names: Mapping[str, str], match: bool, seed: int, claim_seconds: float,
                  now: Callable[[], float],
                  bots: Mapping[str, BotFactory] | None = None) -> None:
@@ -133,9 +116,9 @@ class LiveTable:
                                      enumerate(self.seats.items()) if kind != HUMAN}
         self.game: Table | Match
         if match:
-            self.game = Match(ref, seed=seed)
+            self.game = Match(preset, seed=seed)
         else:
-            self.game = Table({"event": "start", "preset": ref, "seed": seed}, preset)
+            self.game = Table({"event": "start", "seed": seed}, preset)  # the log names it by record_preset
         self.is_match = match
         self.version = 1
         #: the registry's clock, and when the table was last used by it (a request, a message, a change)
@@ -249,7 +232,7 @@ class LiveTable:
                 "homes": at, "hand": t.hand_no, "round": t.wind, "dealer": "E",
                 "view": view, "prompt": prompt, "waiting_for": waiting, "deadline_ms": deadline,
                 "claim_seconds": self.claim_seconds,
-                "events": self.events(seat), "advice": None if over else advice(t, view, prompt, seat),
+                "events": self.events(seat), "advice": None if over else advice(t.preset, t.log, view, prompt, seat),
                 "result": result_of(t) if over else None, "standings": self.standings()}
 
     def events(self, seat: str) -> list[dict[str, Any]]:
@@ -386,96 +369,6 @@ class LiveTable:
         """Whether the table waits on the server, not on a person: bots alone still playing, or a
         person's claim window whose clock runs (it passes for them). Such a table is never idle."""
         return self.playing_on or bool(self.timers)
-
-
-# --------------------------------------------------------------------- advice
-
-
-def _position(view: Mapping[str, Any], seat: str, tiles: str) -> dict[str, Any]:
-    flowers: list[int] = []
-    seasons: list[int] = []
-    for b in parse_tiles(view["bonus"][seat]):
-        (flowers if b.code.endswith("f") else seasons).append(int(b.code[0]))
-    return {"tiles": tiles, "melds": view["melds"][seat], "seat_wind": seat, "round_wind": view["round"],
-            "flowers": flowers, "seasons": seasons}
-
-
-def _visible(view: Mapping[str, Any], seat: str) -> str:
-    parts = [view["ponds"][s] for s in SEATS]
-    parts += [m["tiles"] for s in SEATS if s != seat for m in view["melds"][s] if m["tiles"]]
-    return "".join(parts)
-
-
-def _waits(a: Analysis) -> list[dict[str, Any]]:
-    return [{"tile": w.tile, "unseen": w.unseen, "value": w.on_discard.faan, "winnable": w.on_discard.winnable,
-             "self_draw_value": w.on_self_draw.faan, "self_draw_winnable": w.on_self_draw.winnable,
-             "reason": w.on_discard.reason if not w.on_discard.winnable else w.on_self_draw.reason}
-            for w in a.waits]
-
-
-def _next_seat(seat: str) -> str:
-    return SEATS[(SEATS.index(seat) + 1) % 4]
-
-
-def advice(t: Table, view: Mapping[str, Any], prompt: Mapping[str, Any] | None, seat: str) -> dict[str, Any] | None:
-    """What the seat's hand needs (docs/server.md, "Tables": advice): tiles away, the waits with their
-    value under the preset, the discards that leave it waiting, and notes on what cannot be done and why."""
-    p = t.preset
-    visible = _visible(view, seat)
-    notes: list[str] = []
-    drawn = view["drawn"]
-    try:
-        if drawn is not None or len(parse_tiles(view["tiles"])) % 3 == 2:  # on turn: about to discard
-            whole = view["tiles"] + (drawn or "")
-            a = analyse(_position(view, seat, whole), p, visible)
-            out: dict[str, Any] = {"tiles_away": a.tiles_away, "waits": [],
-                                   "discards": [{"discard": d.discard, "waits": _waits(Analysis(
-                                       preset=a.preset, unit=a.unit, tiles=a.tiles, tiles_away=0, waiting=True,
-                                       waits=d.waits))} for d in a.discards]}
-            offered = prompt is not None and any(x["act"] == "win" for x in prompt["actions"])
-            if drawn is not None and not offered:
-                before = analyse(_position(view, seat, view["tiles"]), p, visible)
-                for w in before.waits:
-                    if w.tile == drawn and not w.on_self_draw.winnable and w.on_self_draw.reason:
-                        notes.append(w.on_self_draw.reason)
-            out["notes"] = notes
-            return out
-        a = analyse(_position(view, seat, view["tiles"]), p, visible)
-    except HkcoreError:  # pragma: no cover - a seat's own view is always a hand in play
-        return None
-    out = {"tiles_away": a.tiles_away, "waits": _waits(a), "discards": [], "notes": notes}
-    found = _last_discard(t.log)
-    if found is not None and found[1]["seat"] != seat:
-        first, last = found
-        offered_acts = {x["act"] for x in prompt["actions"]} if prompt is not None else set()
-        d = last["tile"]
-        if "win" not in offered_acts and not first:  # (the first discard may score first-turn patterns)
-            for w in a.waits:
-                if w.tile == d and not w.on_discard.winnable and w.on_discard.reason:
-                    notes.append(f"{d}: {w.on_discard.reason}")
-        counts = [0] * 34
-        for x in parse_tiles(view["tiles"]):
-            counts[x.index] += 1
-        i = tile(d).index
-        before_you = _next_seat(last["seat"])
-        if seat != before_you and any(k == "chow" for k, _, _ in set_claims(counts, i, before_you, last["seat"])):
-            notes.append(f"{d}: a chow only from the seat before you")
-        if prompt is None and view["live_left"] <= 0 and p.table.last_discard == "win" and \
-                set_claims(counts, i, seat, last["seat"]):
-            notes.append(f"{d}: on the last discard only a win may be claimed")
-    return out
-
-
-def _last_discard(log: list[dict[str, Any]]) -> tuple[bool, dict[str, Any]] | None:
-    """The discard a seat may still be thinking of: the last record, or followed only by draws (nobody
-    claimed it); with whether it is the hand's first discard."""
-    for i in range(len(log) - 1, 0, -1):
-        r = log[i]
-        if r["event"] == "discard":
-            return not any(x["event"] == "discard" for x in log[1:i]), r
-        if r["event"] not in ("draw", "bonus"):
-            return None
-    return None
 
 
 def result_of(t: Table) -> dict[str, Any] | None:

@@ -1,11 +1,11 @@
 """A simulation's summary as figures a club reads (``glance``, ``changes``)
 and as a Markdown page (``summary_markdown``); the report page
-(``hkcore.simulation_report``) shows the same figures."""
+(``hkcore.reports.simulation``) shows the same figures."""
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from hkcore.report import md_table
+from hkcore.reports.page import md_table
 from hkcore.simulation.summary import PresetSimulation, SimulationSummary, Stat
 
 

@@ -29,7 +29,7 @@ from typing import Any
 from hkcore.batch import Specs, check_jobs, compile_specs, specs_for, worker_context
 from hkcore.engine import CompiledPreset
 from hkcore.errors import HkcoreError, shown
-from hkcore.preset import Preset, builtin_ids, export_toml
+from hkcore.preset import Preset
 from hkcore.simulation.summary import (
     DUPLICATE,
     ROTATIONS,
@@ -44,7 +44,7 @@ from hkcore.table.flow.wall import CODES, SEATS
 from hkcore.table.players.bots import Bot, available_bots, builtin_bots, make_bot
 from hkcore.table.players.fastplay import FAST_BOTS, new_memo, play_bots, plays, value_params
 from hkcore.table.rotation import Progress, after_hand
-from hkcore.table.start import MAX_SEED, read_start
+from hkcore.table.start import MAX_SEED, read_start, record_preset
 from hkcore.table.table import Table
 
 #: the most walls one simulation plays
@@ -86,13 +86,6 @@ def _groups(compiled: Sequence[CompiledPreset]) -> list[list[int]]:
     return list(by.values())
 
 
-def _reference(ref: Any, preset: Preset) -> str:
-    """A preset as a start record names it: a built-in id, else its TOML text."""
-    if isinstance(ref, str) and ref in builtin_ids() and preset.id == ref:
-        return ref
-    return export_toml(preset)
-
-
 def _check_bots(bots: Any, preset: Preset) -> list[str]:
     names = [bots] * 4 if isinstance(bots, str) else list(bots) if isinstance(bots, (list, tuple)) else None
     if names is None or len(names) == 1:
@@ -125,8 +118,8 @@ def simulation_starts(presets: Presets, hands: int, seed: int,
     (with ``hands``, ``live`` and ``dead``); the same record serves the four
     rotations of a wall."""
     check_walls(hands, seed, first)
-    refs, compiled = resolve(presets)
-    names = [_reference(r, c.preset) for r, c in zip(refs, compiled)]
+    _, compiled = resolve(presets)
+    names = [record_preset(c.preset) for c in compiled]
     for k in range(first, first + hands):
         for c, name in zip(compiled, names):
             yield k, c.preset.id, read_start(_start(name, seed, k), c.preset).record
@@ -351,9 +344,9 @@ def simulation_logs(presets: Presets, bots: str | Sequence[str], hands: int, see
     """``(wall, preset id, rotation, seat -> bot, log)`` of every hand
     ``simulate`` plays with the same arguments, in order."""
     check_walls(hands, seed, first)
-    refs, compiled = resolve(presets)
+    _, compiled = resolve(presets)
     names = _check_bots(bots, compiled[0].preset)
-    texts = [_reference(r, c.preset) for r, c in zip(refs, compiled)]
+    texts = [record_preset(c.preset) for c in compiled]
     for k, i, r, who, t, _, _ in _played(compiled, texts, names, seed, first, hands, fast):
         yield k, compiled[i].preset.id, r, who, t.log
 
@@ -457,7 +450,7 @@ def plan(presets: Presets, bots: str | Sequence[str], seed: int) -> Plan:
     check_walls(0, seed, 0)
     refs, compiled = resolve(presets)
     names = _check_bots(bots, compiled[0].preset)
-    texts = [_reference(r, c.preset) for r, c in zip(refs, compiled)]
+    texts = [record_preset(c.preset) for c in compiled]
     return Plan(specs_for(zip(refs, compiled)), tuple(texts), tuple(names), seed)
 
 
@@ -509,7 +502,7 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, h
     check_jobs(jobs)
     refs, compiled = resolve(presets)
     names = _check_bots(bots, compiled[0].preset)
-    texts = [_reference(r, c.preset) for r, c in zip(refs, compiled)]
+    texts = [record_preset(c.preset) for c in compiled]
     parts = shards(hands, jobs, first)
     if jobs == 1 or len(parts) == 1:
         return _run(compiled, texts, names, seed, first, hands, fast)

@@ -29,7 +29,7 @@ from typing import Any
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
 from hkcore.table.flow.wall import CODES, SEATS
-from hkcore.table.start import MAX_SEED
+from hkcore.table.start import MAX_SEED, given_preset, record_preset
 from hkcore.table.table import Table
 
 # ---------------------------------------------------------------- actions
@@ -262,7 +262,8 @@ class Env:
     """One hand of Hong Kong mahjong as a multi-agent environment, seats
     ``"E"``, ``"S"``, ``"W"``, ``"N"`` (docs/env.md).
 
-    ``preset`` (an id, TOML text or a ``Preset``) is the default of
+    ``preset`` (a preset id, a path to a preset file, TOML text or a
+    ``Preset``) is the default of
     ``reset``; ``seed`` seeds the generator that gives each ``reset`` without
     a seed its hand's seed (None: an unpredictable one).
 
@@ -273,7 +274,9 @@ class Env:
     """
 
     def __init__(self, preset: str | Preset = "bga-old-style", seed: int | None = None) -> None:
-        self.preset = preset
+        #: the preset of a ``reset`` that names none, and how its start records name it
+        self.preset = given_preset(preset, "preset")
+        self._ref = record_preset(self.preset)
         self._rng = random.Random(secrets.randbits(63) if seed is None else seed)
         self._table: Table | None = None
         self._prompts: list[dict[str, Any]] = []
@@ -308,11 +311,9 @@ class Env:
                 raise TableError(f"seed = {shown(seed)}: a whole number from 0 to {MAX_SEED}", "seed", seed)
             else:
                 self._rng.seed(seed)
-            ref = self.preset if preset is None else preset
-            if isinstance(ref, Preset):
-                table = Table({"event": "start", "preset": ref.id, "seed": seed}, ref)
-            else:
-                table = Table({"event": "start", "preset": ref, "seed": seed})
+            p = self.preset if preset is None else given_preset(preset, "preset")
+            ref = self._ref if p is self.preset else record_preset(p)
+            table = Table({"event": "start", "preset": ref, "seed": seed}, p)
         self._table = table
         return self._observe()
 

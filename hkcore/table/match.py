@@ -12,7 +12,7 @@ from hkcore.preset import Preset
 from hkcore.table.flow.engine import shuffle
 from hkcore.table.flow.wall import SEATS, tile_set
 from hkcore.table.rotation import Progress, Tally, seating, standings
-from hkcore.table.start import MAX_NAME, MAX_SEED, dealt, resolve_preset
+from hkcore.table.start import MAX_NAME, MAX_SEED, dealt, given_preset, record_preset
 from hkcore.table.table import Table
 
 
@@ -25,7 +25,8 @@ def carried(table: Table, seats: dict[str, str]) -> dict[str, int] | None:
 
 
 class Match:
-    """Hands in turn under ``preset`` (an id, preset TOML text or a Preset),
+    """Hands in turn under ``preset`` (a preset id, a path to a preset file,
+    TOML text or a Preset; each start record names it by ``record_preset``),
     each dealt from one seeded generator (hand 1 is the deal of a ``Table``
     with the same seed). The surface is a Table's: ``prompts()``,
     ``submit()``, ``log`` (every hand's records in order), ``over``.
@@ -36,9 +37,9 @@ class Match:
     """
 
     def __init__(self, preset: str | Preset, players: Sequence[str] | None = None, seed: int | None = None) -> None:
-        p = resolve_preset(preset, "preset")
+        p = given_preset(preset, "preset")
         self.preset = p
-        self._ref = preset if isinstance(preset, str) else p.id
+        self._ref = record_preset(p)
         names = tuple(players) if players is not None else ("p1", "p2", "p3", "p4")
         if len(names) != 4 or len(set(names)) != 4 or not all(
                 isinstance(x, str) and 0 < len(x) <= MAX_NAME and x.isprintable() for x in names):
@@ -71,6 +72,21 @@ class Match:
     def over(self) -> bool:
         """True once the match has ended."""
         return self._stopped or (self.table.over and self.table.log[-1]["event"] == "end_match")
+
+    def view(self, seat: str) -> dict[str, Any]:
+        """What ``seat`` may see of the hand in play (the last hand, once the
+        match is over), as ``Table.view``."""
+        return self.table.view(seat)
+
+    @property
+    def standings(self) -> list[dict[str, Any]]:
+        """The standings so far, as the ``end_match`` record gives them (its
+        own once the match is over): each player's place, points, hands won
+        and faan, best first, counting the hands finished."""
+        if self.log and self.log[-1]["event"] == "end_match":
+            return [dict(s) for s in self.log[-1]["standings"]]
+        progress = self.table.progress if self.table.over else self._before
+        return standings(self.players, progress.tally or {})
 
     def prompts(self, views: bool = True) -> list[dict[str, Any]]:
         """The prompts open now (``[]`` once the match is over)."""

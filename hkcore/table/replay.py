@@ -9,7 +9,7 @@ names is taken to pass.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from hkcore.errors import TableError, shown
@@ -23,8 +23,11 @@ from hkcore.table.table import Table
 DECISIONS = ("discard", "chow", "pung", "kong", "win", "claim", "pass")
 ENGINE = ("bonus", "draw", "exhausted", "end_hand", "end_match")
 EVENTS = ("start", *DECISIONS, *ENGINE)
-#: the longest line a log may hold
+#: the longest line a log may hold, in characters (bytes as read from a file): a longer one is refused by its
+#: number, and only this much of it is ever held
 MAX_LINE = 1 << 20
+#: the deepest nesting of arrays and objects a line may hold (the engine's records hold 4)
+MAX_DEPTH = 32
 
 
 class ReplayError(TableError):
@@ -39,30 +42,47 @@ class ReplayError(TableError):
         self.kind = kind
 
 
-def _records(lines: Iterable[Any]) -> list[tuple[int, dict[str, Any]]]:
-    out = []
-    for n, raw in enumerate(lines, 1):
-        if isinstance(raw, (str, bytes)):
-            if isinstance(raw, bytes):
-                raw = raw.decode("utf-8", "replace")
-            if not raw.strip():
-                continue
-            if len(raw) > MAX_LINE:
-                raise ReplayError(f"line {n}: longer than {MAX_LINE} characters", n, "invalid", "line", None)
-            try:
-                rec = json.loads(raw)
-            except ValueError as exc:
-                raise ReplayError(f"line {n}: not valid JSON ({exc})", n, "invalid", "line", shown(raw)) from None
-        else:
-            rec = raw
-        if not isinstance(rec, Mapping):
-            raise ReplayError(f"line {n}: a record is a JSON object, not {shown(rec)}", n, "invalid", "line", rec)
-        event = rec.get("event")
-        if event not in EVENTS:
-            raise ReplayError(f"line {n}: event = {shown(event)}: not a known event ({', '.join(EVENTS)})", n,
-                              "invalid", "event", event)
-        out.append((n, dict(rec)))
-    return out
+def _depth_over(value: Any, most: int) -> bool:
+    """Whether ``value`` nests arrays and objects deeper than ``most``."""
+    level = [(value, 1)]
+    while level:
+        item, d = level.pop()
+        if isinstance(item, (dict, list)):
+            if d > most:
+                return True
+            level.extend((v, d + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+def _record(n: int, raw: Any) -> dict[str, Any] | None:
+    """Line ``n`` of a log as a record (None for a blank line); a ReplayError
+    for a line that is not one."""
+    if isinstance(raw, (str, bytes)):
+        if len(raw) > MAX_LINE:
+            raise ReplayError(f"line {n}: longer than {MAX_LINE} characters", n, "invalid", "line", None)
+        if isinstance(raw, bytes):
+            raw = raw.decode("utf-8", "replace")
+        if not raw.strip():
+            return None
+        try:
+            rec = json.loads(raw)
+            deep = _depth_over(rec, MAX_DEPTH)
+        except RecursionError:  # nested deeper than the parser reads
+            deep = True
+        except ValueError as exc:
+            raise ReplayError(f"line {n}: not valid JSON ({exc})", n, "invalid", "line", shown(raw)) from None
+        if deep:
+            raise ReplayError(f"line {n}: arrays and objects nested deeper than {MAX_DEPTH} levels", n, "invalid",
+                              "line", None)
+    else:
+        rec = raw
+    if not isinstance(rec, Mapping):
+        raise ReplayError(f"line {n}: a record is a JSON object, not {shown(rec)}", n, "invalid", "line", rec)
+    event = rec.get("event")
+    if event not in EVENTS:
+        raise ReplayError(f"line {n}: event = {shown(event)}: not a known event ({', '.join(EVENTS)})", n,
+                          "invalid", "event", event)
+    return dict(rec)
 
 
 def _first_difference(expected: Any, engine: Any, path: str, only_given: bool) -> tuple[str, Any, Any] | None:
@@ -177,6 +197,9 @@ class _Replay:
         event = rec["event"]
         ahead = self.pending()
         if event not in ("claim", "pass") and ahead is not None:
+            if ahead["event"] == event:  # already written (claim lines decided it): the field that differs, if any
+                self.compare(rec, only_given=True)
+                return
             raise self.differ("event", event, ahead["event"])
         seat = rec.get("seat")
         act = rec.get("act") if event == "claim" else event
@@ -194,8 +217,11 @@ class _Replay:
         try:
             t.submit(decision)
         except TableError as exc:
-            raise ReplayError(f"line {self.n}: {act}: not legal for {seat} (legal: {legal_text(prompt['actions'])})",
-                              self.n, "illegal", exc.field, exc.value) from None
+            # a discard of a tile that may not go: the engine says whether it is held and which may go
+            why = f": {exc}" if act == "discard" and exc.field == "tile" else \
+                f" (legal: {legal_text(prompt['actions'])})"
+            raise ReplayError(f"line {self.n}: {act}: not legal for {seat}{why}", self.n, "illegal", exc.field,
+                              exc.value) from None
         if event in ("claim", "pass"):
             return
         if prompt["phase"] in ("claim", "rob", "instant"):
@@ -237,17 +263,18 @@ class _Replay:
             raise self.differ("event", "the end of the log", found["event"])
 
 
-def replay(lines: Iterable[Any], preset: Preset | None = None) -> list[dict[str, Any]]:
-    """The engine's records for a log (JSON lines as strings, or parsed
-    records), checked against it record for record.
-
-    A ReplayError (a TableError) names the first line the engine does not
-    reproduce: ``line N: FIELD: expected X, engine Y``, or ``line N: ACT: not
-    legal for SEAT (legal: ...)`` for a decision not among the legal actions.
-    ``preset`` plays every hand under that preset instead of the one each
-    ``start`` names."""
+def replayed(lines: Iterable[tuple[int, Any]], preset: Preset | None = None) -> Iterator[dict[str, Any]]:
+    """The engine's records for a log given as numbered lines (``(line
+    number, line)``: JSON as text or bytes, or a parsed record), each yielded
+    once it is checked against the log, a line read only when the records
+    before it are: a log is read as a stream, holding one line (at most
+    ``MAX_LINE`` characters) and the hand in play. Errors as ``replay``'s."""
     r = _Replay(preset)
-    for n, rec in _records(lines):
+    n = 0
+    for n, raw in lines:
+        rec = _record(n, raw)
+        if rec is None:
+            continue
         r.n = n
         event = rec["event"]
         if event == "start":
@@ -259,5 +286,20 @@ def replay(lines: Iterable[Any], preset: Preset | None = None) -> list[dict[str,
             r.decide(rec)
         else:
             r.engine_line(rec)
+        yield from r.out
+        r.out.clear()
+    if r.table is None:
+        raise ReplayError(f"line {n + 1}: no start record: the log holds no record", n + 1, "invalid", "event", None)
     r.finish()
-    return r.out
+
+
+def replay(lines: Iterable[Any], preset: Preset | None = None) -> list[dict[str, Any]]:
+    """The engine's records for a log (JSON lines as strings or bytes, or
+    parsed records), checked against it record for record.
+
+    A ReplayError (a TableError) names the first line the engine does not
+    reproduce: ``line N: FIELD: expected X, engine Y``, or ``line N: ACT: not
+    legal for SEAT (...)`` for a decision not among the legal actions; a log
+    with no record is refused (``no start record``). ``preset`` plays every
+    hand under that preset instead of the one each ``start`` names."""
+    return list(replayed(enumerate(lines, 1), preset))

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hkcore.errors import TableError, TileError, shown
-from hkcore.preset import Preset, PresetError, builtin_ids, load_preset, toml_data
+from hkcore.preset import Preset, PresetError, builtin_ids, export_toml, load_preset, store, toml_data
 from hkcore.table.flow.engine import canonical, codes, deal, shuffle
 from hkcore.table.flow.wall import BONUS, SEATS, one_by_one, tile_set
 from hkcore.tiles import parse_tiles
@@ -62,6 +62,36 @@ def resolve_preset(ref: Any, field: str = "start.preset") -> Preset:
         raise TableError(f"{field}: {exc}", field, ref) from None
 
 
+#: what a caller may give for a preset, as its errors say
+ACCEPTED = "a preset id, a path to a preset file, TOML text, or a Preset from load_preset"
+
+
+def given_preset(ref: Any, field: str = "preset") -> Preset:
+    """A preset as ``hkcore.score`` takes one (a ``Preset``, a built-in id, a
+    path to a preset file, TOML text), for ``Table``, ``Match`` and ``Env``; a
+    TableError naming ``field`` and showing the value otherwise."""
+    if isinstance(ref, Preset):
+        return ref
+    if not isinstance(ref, str) or not ref:
+        raise TableError(f"{field} = {shown(ref)}: {ACCEPTED}", field, ref)
+    try:
+        return load_preset(ref)
+    except PresetError as exc:
+        toml = "\n" in ref or "=" in ref  # read as TOML: the error is in the text, not in what was given
+        raise TableError(f"{field} = {shown(ref)}: {exc}" + ("" if toml else f" ({ACCEPTED})"), field,
+                         ref) from None
+
+
+def record_preset(preset: Preset) -> str:
+    """What a start record names as its preset (the one writer of it): a
+    built-in preset's id, any other preset as its resolved TOML
+    (``export_toml``), so that the record replays anywhere without a file."""
+    builtin = store().builtins.get(preset.id)
+    if builtin is preset or (isinstance(builtin, Preset) and builtin == preset):
+        return preset.id
+    return export_toml(preset)
+
+
 def _int(record: Mapping[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
     value = record.get(key, default)
     if type(value) is not int or not low <= value <= high:
@@ -80,7 +110,9 @@ def _tiles(value: Any, field: str, ordered: bool) -> list[int]:
 
 
 def read_start(record: Any, preset: Preset | None = None) -> Deal:
-    """A start record checked and dealt; a TableError names the field."""
+    """A start record checked and dealt; a TableError names the field. With
+    ``preset``, the hand is played under it, and the record written names it
+    by ``record_preset`` (unless its own ``preset`` is TOML text)."""
     if not isinstance(record, Mapping):
         raise TableError(f"start: a JSON object, not {shown(record)}", "start", record)
     if record.get("event") != "start":
@@ -121,7 +153,10 @@ def read_start(record: Any, preset: Preset | None = None) -> Deal:
             v = points[s]
             if type(v) is not int or abs(v) > 10**12:
                 raise TableError(f"start.points.{s} = {shown(v)}: a whole number of points", f"start.points.{s}", v)
-    out: dict[str, Any] = {"event": "start", "preset": record.get("preset", p.id), "hand": hand, "round": wind,
+    name = record.get("preset")
+    if preset is not None and not (isinstance(name, str) and ("\n" in name or "=" in name)):
+        name = record_preset(preset)  # TOML text the caller gave for it stays as given
+    out: dict[str, Any] = {"event": "start", "preset": name, "hand": hand, "round": wind,
                            "seats": {s: seats[s] for s in SEATS},
                            "points": None if points is None else {s: points[s] for s in SEATS}}
     full = tile_set(p.bonus_tiles)
@@ -204,4 +239,5 @@ def _use(found: list[int], left: list[int], field: str, value: Any, p: Preset) -
         left[i] -= 1
 
 
-__all__ = ["Deal", "dealt", "default_seats", "read_start", "resolve_preset"]
+__all__ = ["ACCEPTED", "Deal", "dealt", "default_seats", "given_preset", "read_start", "record_preset",
+           "resolve_preset"]

@@ -23,7 +23,7 @@ from hkcore.preset import Preset
 from hkcore.table.flow.engine import Engine, canonical
 from hkcore.table.flow.wall import BONUS, CODES, SEATS
 from hkcore.table.rotation import Progress, Tally, after_hand, progress_for, standings
-from hkcore.table.start import Deal, read_start, resolve_preset
+from hkcore.table.start import Deal, given_preset, read_start, resolve_preset
 from hkcore.tiles import parse_tiles
 
 _ROB = {"none": 0, "added": 1, "added_and_concealed_orphans": 2}
@@ -38,9 +38,12 @@ class Table(Engine):
     (['E'], 'turn')
     """
 
-    def __init__(self, start: Mapping[str, Any], preset: Preset | None = None, *,
+    def __init__(self, start: Mapping[str, Any], preset: Preset | str | None = None, *,
                  progress: Progress | None = None) -> None:
-        self._begin(read_start(start, preset), preset is None, progress)
+        """``preset``, when given (a preset id, a path to a preset file, TOML
+        text or a Preset), is played instead of the one ``start`` names."""
+        given = None if preset is None else given_preset(preset, "preset")
+        self._begin(read_start(start, given), given is None, progress)
 
     @classmethod
     def dealt(cls, deal: Deal, progress: Progress | None = None, like: Table | None = None) -> Table:

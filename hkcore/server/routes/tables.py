@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
+import re
 import secrets
 from typing import Annotated, Any
 
@@ -28,7 +30,6 @@ from hkcore.server.tables import (
     LiveTable,
     TableRegistry,
     bearer,
-    record_preset,
 )
 from hkcore.table.records import lines
 from hkcore.table.start import MAX_SEED
@@ -77,7 +78,6 @@ def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, ta
         where = "toml.table.hands" if is_toml(body.preset) else "preset"
         raise ApiError(422, "Bad request", f"table.hands = {hands}: a match served here plays at most "
                        f"{most_hands:,} hands (--most-hands)", "TableError", where, hands)
-    ref = record_preset(body.preset, preset)
     bots = registry.bots
     for s, kind in body.seats.items():
         if kind != HUMAN and kind not in bots:
@@ -94,7 +94,7 @@ def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, ta
     claim = preset.table.claim_seconds or registry.claim_seconds
     seats: dict[str, str] = {s: kind for s, kind in body.seats.items()}
     names: dict[str, str] = {s: name for s, name in body.names.items()}
-    live: LiveTable = guard(None, lambda: LiveTable(table_id, preset, ref, seats, names, body.match, seed,
+    live: LiveTable = guard(None, lambda: LiveTable(table_id, preset, seats, names, body.match, seed,
                                                     float(claim), registry.now, bots))
     live.most_hands = most_hands
     return live
@@ -104,11 +104,29 @@ def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, ta
 async def list_bots(request: Request) -> RawJSON:
     """The bots a seat may be given: the built-in ones, then those of installed packages (as when the server
     started)."""
-    out = []
-    for name, factory in registry_of(request.app).bots.items():
-        doc = (getattr(factory, "__doc__", None) or "").strip()
-        out.append({"name": name, "description": doc.splitlines()[0] if doc else ""})
+    out = [{"name": name, "description": plain_paragraph(getattr(factory, "__doc__", None))}
+           for name, factory in registry_of(request.app).bots.items()]
     return RawJSON(json.dumps(out, ensure_ascii=False))
+
+
+#: reStructuredText markup a docstring's paragraph may hold, and what of it plain text keeps
+_ROLE = re.compile(r":[\w.+-]+:`([^`<]*?)\s*(?:<[^`>]*>)?`")  # :role:`text` or :role:`title <target>`
+_LITERAL = re.compile(r"``(.+?)``")
+_REFERENCE = re.compile(r"`([^`<]*?)\s*(?:<[^`>]*>)?`_{0,2}")  # `text`, `title <url>`_
+_EMPHASIS = re.compile(r"(?<![\w*])\*{1,2}(?=\S)(.+?)(?<=\S)\*{1,2}(?![\w*])")
+
+
+def plain_paragraph(doc: str | None) -> str:
+    """A docstring's whole first paragraph as one line of plain text (its
+    reStructuredText markup taken off): the bots' descriptions, which the
+    page shows as tooltips. Empty for no docstring."""
+    if not isinstance(doc, str):
+        return ""
+    paragraph = inspect.cleandoc(doc).split("\n\n", 1)[0]
+    text = " ".join(paragraph.split())
+    for pattern in (_ROLE, _LITERAL, _REFERENCE, _EMPHASIS):
+        text = pattern.sub(r"\1", text)
+    return text[:-2] + ":" if text.endswith("::") else text
 
 
 @router.post("/tables", status_code=201, response_model=TableCreated,

@@ -18,7 +18,7 @@ from hkcore.table.flow._codes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, 
 from hkcore.table.players._cvalue cimport Params, VPos, value_choice, value_fixed, vpos_winds
 
 from hkcore.errors import TableError, shown
-from hkcore.table.flow.wall import BONUS as _BONUS, CODES as _CODES, SEATS as _SEATS, legal_text
+from hkcore.table.flow.wall import BONUS as _BONUS, CODES as _CODES, SEATS as _SEATS, discard_refused, legal_text
 from hkcore.table.flow.wall import canonical as _wall_canonical
 
 IMPLEMENTATION = "cython"
@@ -665,6 +665,9 @@ cdef class Engine:
             wanted = [k for k in same if actions[k].get(name) == decision.get(name)]
             if not wanted:
                 value = decision.get(name)
+                if name == "tile" and act == "discard":
+                    held = value in _CODES[:_BONUS] and self.counts[s][_CODES.index(value)] > 0
+                    raise TableError(discard_refused(_SEATS[s], value, held, actions), name, value)
                 raise TableError(f"{name} = {shown(value)}: {act} not legal for {seat} with it (legal: "
                                  f"{legal_text(actions)})", name, value)
             same = wanted

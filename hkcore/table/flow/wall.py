@@ -10,6 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from hkcore.errors import shown
 from hkcore.tiles import TILES, parse_tiles
 
 #: seats in turn order within a hand; the dealer is E
@@ -89,3 +90,17 @@ def one_by_one(text: str) -> list[int]:
 def legal_text(actions: list[dict[str, Any]]) -> str:
     """The kinds of action a prompt lists, in its order: ``pass, win``."""
     return ", ".join(dict.fromkeys(a["act"] for a in actions))
+
+
+def discard_refused(seat: str, tile: Any, held: bool, actions: list[dict[str, Any]]) -> str:
+    """Why ``seat`` may not discard ``tile`` (it holds none, it is no tile, or
+    the swap rule keeps it), and the tiles it may discard: the engines' one
+    wording of it."""
+    may = " ".join(dict.fromkeys(a["tile"] for a in actions if a["act"] == "discard"))
+    if held:
+        why = f"{seat} holds {tile} but may not discard it now (the swap rule)"
+    elif isinstance(tile, str) and tile in CODES:
+        why = f"{seat} holds no {tile}"
+    else:
+        why = "not a tile"
+    return f"tile = {shown(tile)}: {why}; {seat} may discard {may}"

@@ -19,7 +19,7 @@ from hkcore.table.flow.codes import (
     WIN,
     set_text,
 )
-from hkcore.table.flow.wall import CODES, SEATS, legal_text
+from hkcore.table.flow.wall import BONUS, CODES, SEATS, discard_refused, legal_text
 
 
 class Prompts(EngineState):
@@ -107,6 +107,9 @@ class Prompts(EngineState):
             wanted = [k for k in same if actions[k].get(name) == decision.get(name)]
             if not wanted:
                 value = decision.get(name)
+                if name == "tile" and act == "discard":
+                    held = value in CODES[:BONUS] and self.counts[s][CODES.index(value)] > 0
+                    raise TableError(discard_refused(SEATS[s], value, held, actions), name, value)
                 raise TableError(f"{name} = {shown(value)}: {act} not legal for {seat} with it (legal: "
                                  f"{legal_text(actions)})", name, value)
             same = wanted

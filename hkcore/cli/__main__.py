@@ -1,0 +1,7 @@
+"""``python -m hkcore.cli``: the ``hkscore`` command line."""
+
+import sys
+
+from hkcore.cli.commands import main
+
+sys.exit(main())

@@ -1,0 +1,84 @@
+"""``hkscore serve``: the HTTP service and the scoring page (docs/server.md;
+the ``server`` extra, imported only when the command runs)."""
+from __future__ import annotations
+
+import argparse
+
+from hkcore.errors import HkcoreError
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from hkcore.server import serve
+    except ImportError as exc:
+        raise HkcoreError(f"serve needs the server extra ({exc.name} is missing): pip install 'hkcore[server]'") \
+            from None
+    if not 0 <= args.port <= 65535:
+        raise HkcoreError(f"--port: expected 0..65535 (0: a free port, printed), got {args.port}")
+    if not 1 <= args.workers <= 64:
+        raise HkcoreError(f"--workers: expected 1..64, got {args.workers}")
+    for option, seconds in (("--time-limit", args.time_limit), ("--batch-time-limit", args.batch_time_limit),
+                            ("--head-time-limit", args.head_time_limit)):
+        if seconds is not None and not 0 < seconds <= 86400:  # NaN fails too
+            raise HkcoreError(f"{option}: expected seconds, more than 0 and at most 86400, got {seconds:g}")
+    if args.most_connections is not None and not 1 <= args.most_connections <= 100_000:
+        raise HkcoreError(f"--most-connections: expected 1..100000, got {args.most_connections}")
+    if args.most_tables is not None and not 1 <= args.most_tables <= 100_000:
+        raise HkcoreError(f"--most-tables: expected 1..100000, got {args.most_tables}")
+    for option, seconds in (("--table-idle", args.table_idle), ("--claim-seconds", args.claim_seconds)):
+        if seconds is not None and not 0 < seconds <= 86400:
+            raise HkcoreError(f"{option}: expected seconds, more than 0 and at most 86400, got {seconds:g}")
+    if args.bot_share is not None and not 0 < args.bot_share <= 1:
+        raise HkcoreError(f"--bot-share: expected more than 0 and at most 1, got {args.bot_share:g}")
+    for option, most in (("--most-hands", args.most_hands), ("--most-client-sockets", args.most_client_sockets),
+                         ("--most-client-tables", args.most_client_tables),
+                         ("--client-tables-per-minute", args.client_tables_per_minute)):
+        if most is not None and not 1 <= most <= 100_000:
+            raise HkcoreError(f"{option}: expected 1..100000, got {most}")
+    limits = {k: v for k, v in (("time_limit", args.time_limit), ("batch_time_limit", args.batch_time_limit),
+                                ("head_time_limit", args.head_time_limit),
+                                ("most_connections", args.most_connections), ("most_tables", args.most_tables),
+                                ("table_idle", args.table_idle), ("claim_seconds", args.claim_seconds),
+                                ("bot_share", args.bot_share), ("most_hands", args.most_hands),
+                                ("most_client_sockets", args.most_client_sockets),
+                                ("most_client_tables", args.most_client_tables),
+                                ("client_tables_per_minute", args.client_tables_per_minute))
+              if v is not None}
+    serve(args.host, args.port, args.presets, workers=args.workers, log_level=args.log_level, **limits)
+    return 0
+
+
+def serve_options(sv: argparse.ArgumentParser) -> None:
+    """``hkscore serve``'s arguments."""
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    sv.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one and prints it)")
+    sv.add_argument("--presets", metavar="DIR", help="a folder of preset files served beside the built-in ones")
+    sv.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    sv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    sv.add_argument("--time-limit", type=float, metavar="SECONDS",
+                    help="time a request may take before it is answered 503 (default 10)")
+    sv.add_argument("--batch-time-limit", type=float, metavar="SECONDS",
+                    help="time a POST /score/batch may take (default 600)")
+    sv.add_argument("--head-time-limit", type=float, metavar="SECONDS",
+                    help="time a request's head (its line and headers) may take before it is answered 408 and its "
+                         "connection closed (default 10)")
+    sv.add_argument("--most-connections", type=int, metavar="N",
+                    help="connections one worker holds at once, WebSockets among them; a request or socket beyond "
+                         "them is answered 503 (default 1000)")
+    sv.add_argument("--most-tables", type=int, metavar="N",
+                    help="tables held at once (POST /tables beyond them: 503; default 1000)")
+    sv.add_argument("--table-idle", type=float, metavar="SECONDS",
+                    help="a table unused this long is dropped, its log with it (default 1800)")
+    sv.add_argument("--claim-seconds", type=float, metavar="SECONDS",
+                    help="a person's claim window where the preset sets no claim_seconds (default 15)")
+    sv.add_argument("--bot-share", type=float, metavar="FRACTION",
+                    help="the most of a worker's time the tables of bots alone take (default 0.25; 1: all they can)")
+    sv.add_argument("--most-hands", type=int, metavar="N",
+                    help="hands a served match plays at most; a preset asking for more is refused (default 100)")
+    sv.add_argument("--most-client-sockets", type=int, metavar="N",
+                    help="WebSockets one client address holds open at once (beyond: 429; default 64)")
+    sv.add_argument("--most-client-tables", type=int, metavar="N",
+                    help="tables one client address's requests made that are held at once (beyond: 429; default 100)")
+    sv.add_argument("--client-tables-per-minute", type=int, metavar="N",
+                    help="tables one client address may make a minute (beyond: 429; default 60)")
+    sv.set_defaults(func=_cmd_serve)

@@ -1,0 +1,89 @@
+"""``hkscore simulate``: bots playing the same walls under several presets
+(docs/simulation.md); summary.json and summary.md written to a folder.
+``hkscore bots``: the bots there are to play with (docs/bots.md)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from hkcore.cli.common import bot_names, output_options, preset_list, print_json
+from hkcore.errors import HkcoreError, shown
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from hkcore.reports.page import report_folder
+    from hkcore.simulation import simulate, summary_markdown
+
+    bots = bot_names(args.bots)
+    if args.out is None and not args.json:
+        raise HkcoreError("simulate: give --out DIR (summary.json and summary.md) or --json (the summary on stdout)")
+    folder = report_folder(args.out, "--out") if args.out is not None else None
+    refs = preset_list(args.preset) if args.preset else ["all"]
+    summary = simulate(refs, bots, hands=args.hands, seed=args.seed, jobs=args.jobs)
+    if args.json:
+        print(summary.model_dump_json(indent=2))
+    if folder is None:
+        return 0
+    written = []
+    for name, text in (("summary.json", summary.model_dump_json(indent=2) + "\n"),
+                       ("summary.md", summary_markdown(summary))):
+        path = folder / name
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise HkcoreError(f"--out: cannot write {shown(str(path))}: {exc.strerror or exc}") from None
+        written.append(path)
+    print("\n".join(map(str, written)), file=sys.stderr if args.json else sys.stdout)
+    print(f"hkscore: {summary.hands:,} walls x 4 rotations under {len(summary.presets)} preset"
+          f"{'s' * (len(summary.presets) != 1)}", file=sys.stderr)
+    return 0
+
+
+def _described(factory: Any) -> str:
+    """The first sentence of a bot factory's docstring (a class's, or a function's)."""
+    doc = " ".join((getattr(factory, "__doc__", None) or "").replace("``", "").split())
+    if not doc:
+        return "(no description)"
+    end = doc.find(". ")
+    return doc if end < 0 else doc[:end + 1]
+
+
+def _cmd_bots(args: argparse.Namespace) -> int:
+    import importlib.metadata
+
+    from hkcore.table.players.bots import ENTRY_POINT_GROUP, available_bots, builtin_bots
+
+    builtin = builtin_bots()
+    sources = {ep.name: f"entry point {ep.value}" for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    rows = [{"name": name, "source": "built in" if name in builtin else sources.get(name, "?"),
+             "description": _described(factory)} for name, factory in available_bots().items()]
+    if args.format == "json":
+        print_json(rows)
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        source = "" if r["source"] == "built in" else f"  ({r['source']})"
+        print(f"{r['name']:<{width}}  {r['description']}{source}")
+    return 0
+
+
+def bots_options(bt: argparse.ArgumentParser) -> None:
+    """``hkscore bots``' arguments."""
+    output_options(bt, 'a list of {"name", "source", "description"}')
+    bt.set_defaults(func=_cmd_bots)
+
+
+def simulate_options(sm: argparse.ArgumentParser) -> None:
+    """``hkscore simulate``'s arguments."""
+    sm.add_argument("--preset", "-p", action="append",
+                    help="preset id or TOML path, repeatable; 'all' for every built-in one (default all)")
+    sm.add_argument("--bots", default="simple",
+                    help="one bot name for every seat, or four separated by commas (E,S,W,N; rotated through the "
+                         "seats); default simple")
+    sm.add_argument("--hands", type=int, default=100, help="walls to play; each is 4 hands a preset (default 100)")
+    sm.add_argument("--seed", type=int, default=0, help="the seed the walls and bots derive from (default 0)")
+    sm.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
+    sm.add_argument("--out", "-o", metavar="DIR", help="the folder to write into (made if missing)")
+    sm.add_argument("--json", action="store_true", help="print the summary as JSON on stdout (--out may be left off)")
+    sm.set_defaults(func=_cmd_simulate)

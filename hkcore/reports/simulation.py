@@ -1,0 +1,334 @@
+"""A ``SimulationSummary`` as a report, the rule economics of its presets:
+summary.json, summary.md and report.html (docs/simulation.md).
+
+The page is one self-contained file drawn as the comparison report draws
+its own (``hkcore.reports.page``: the same style, inline SVG plots by matplotlib,
+the ``report`` extra). Its first screen answers what a club asks: how often
+a hand is won, how long hands last, what a win is worth and who pays, under
+each preset side by side, and what changed between two presets with its
+95 % interval. Every number of its tables carries ``data-`` attributes
+naming where it comes from (``data-preset``, ``data-field``, ``data-value``;
+``data-a``/``data-b``, ``data-low``/``data-high`` for a paired difference;
+``data-bot``, ``data-key``), so a program can read the page back.
+"""
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from hkcore.errors import HkcoreError, shown
+from hkcore.preset import Preset
+from hkcore.reports.page import (
+    CSS,
+    cell,
+    data_attrs,
+    figure,
+    head,
+    known_presets,
+    pattern_label,
+    pattern_names,
+    report_folder,
+    require_matplotlib,
+    rule_rows,
+    rule_table_rows,
+    write_files,
+)
+from hkcore.reports.plots import colours, plain_text, preset_bars, svg
+from hkcore.simulation import (
+    CHANGES,
+    GLANCE,
+    SimulationSummary,
+    changes,
+    ci,
+    glance,
+    num,
+    pct,
+    summary_markdown,
+    unit,
+)
+
+#: the largest summary.json read (a summary is a few kilobytes a preset)
+MAX_SUMMARY_BYTES = 64 * 1024 * 1024
+_SUMMARY_START = re.compile(rb'\A\s*\{\s*"duplicate"\s*:')
+
+
+def is_simulation_summary(path: str | Path) -> bool:
+    """Whether the file at ``path`` is a simulation's summary.json (its first
+    key is ``duplicate``, as ``SimulationSummary`` writes it), not hands."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256)
+    except OSError:
+        return False
+    return bool(_SUMMARY_START.match(head))
+
+
+def read_summary(path: str | Path, field: str = "source") -> SimulationSummary:
+    """The ``SimulationSummary`` in a summary.json; an ``HkcoreError`` naming
+    ``field`` and the file when it cannot be read or is not one."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_SUMMARY_BYTES + 1)
+    except OSError as exc:
+        raise HkcoreError(f"{field}: cannot read {shown(str(path))}: {exc.strerror or exc}") from None
+    if len(data) > MAX_SUMMARY_BYTES:
+        raise HkcoreError(f"{field}: {shown(str(path))} is over {MAX_SUMMARY_BYTES:,} bytes: not a summary")
+    try:
+        return SimulationSummary.model_validate_json(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(map(str, err["loc"])) or "the file"
+        raise HkcoreError(f"{field}: {shown(str(path))} is not a simulation summary: {where}: {err['msg']}") from None
+
+
+def write_simulation_report(summary: SimulationSummary, out: str | Path,
+                            presets: list[Preset] | None = None) -> list[Path]:
+    """Write summary.json, summary.md and report.html into ``out`` (made if
+    missing); the paths written. ``presets``: the presets simulated (the
+    built-in ones are found by id): the page then says how their rules differ."""
+    require_matplotlib()
+    folder = report_folder(out)
+    return write_files(folder, {"summary.json": summary.model_dump_json(indent=2) + "\n",
+                                "summary.md": summary_markdown(summary),
+                                "report.html": simulation_page(summary, presets)})
+
+
+# --------------------------------------------------------------------------
+# the page
+
+_CSS = CSS + """
+.first { display: flex; flex-wrap: wrap; gap: 0 2em; align-items: flex-start; }
+.first table { margin-top: 0.2em; } .first h2 { margin-top: 0.6em; }
+td.diff { white-space: nowrap; } .pos { color: #1a6b2f; } .neg { color: #a52a2a; }
+"""
+
+
+def _pair_cells(summary: SimulationSummary) -> list[tuple[str, str]]:
+    return [(a, b) for a, rows in summary.differences.items() for b in rows]
+
+
+def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = None) -> str:
+    """The report as one self-contained HTML page (``presets``: see ``write_simulation_report``)."""
+    e = html.escape
+    ids = list(summary.presets)
+    figures = glance(summary)
+    found = changes(summary)
+    pairs = _pair_cells(summary)
+    names = pattern_names()
+    plots = _figures(summary)
+    title = f"Rule economics: {summary.hands:,} walls under {len(ids)} preset{'s' * (len(ids) != 1)}"
+    parts = [head(f"hkcore: {title}", _CSS) + "<body>",
+             f'<h1 data-field="hands" data-value="{summary.hands}">{e(title)}</h1>',
+             f'<p class="note">Bots {e(", ".join(summary.bots))} (E, S, W, N in the first rotation), seed '
+             f'<span data-field="seed" data-value="{summary.seed}">{summary.seed}</span>. Every wall is played '
+             "under every preset with the same bots in the same seats, four times (the bots rotated through the "
+             "seats): a difference between two presets is a paired one, the same hands under other rules. "
+             "Rates are per hand played; payments in each preset's unit ("
+             + "; ".join(f"{e(pid)}: {e(unit(p))}" for pid, p in summary.presets.items()) + ").</p>"]
+    # the first screen: the presets side by side, and what changed
+    parts.append('<div class="first"><section><h2 id="s-glance">At a glance</h2><table id="glance">'
+                 '<tr><th class="id"></th>' + "".join(f"<th>{e(p)}</th>" for p in ids) + "</tr>")
+    for field, label in GLANCE:
+        parts.append(f'<tr><td class="id">{e(label)}</td>'
+                     + "".join(cell(figures[p][field].text, preset=p, field=field, value=figures[p][field].value)
+                               for p in ids) + "</tr>")
+    parts.append("</table></section>")
+    if pairs:
+        parts.append('<section><h2 id="s-changes">What changed</h2><p class="note">A less B per hand on the same '
+                     "walls and seats, with its 95 % interval (pp: percentage points); green: higher under A.</p>"
+                     '<table id="changes"><tr><th class="id"></th>'
+                     + "".join(f"<th>{e(a)} &minus; {e(b)}</th>" for a, b in pairs) + "</tr>")
+        by = {(c.a, c.b, c.field): c for c in found}
+        for field, label, _ in CHANGES:
+            row = []
+            for a, b in pairs:
+                c = by[a, b, field]
+                low, high = c.interval if c.interval is not None else (None, None)
+                cls = "" if low is None or high is None else " pos" if low > 0 else " neg" if high < 0 else ""
+                attrs = data_attrs(a=a, b=b, field=field, value=c.mean, low=low, high=high)
+                row.append(f'<td class="diff{cls}"{attrs}>{e(c.text)}</td>')
+            parts.append(f'<tr><td class="id">{e(label)}</td>{"".join(row)}</tr>')
+        parts.append("</table></section>")
+    parts.append("</div>")
+    if pairs:
+        parts.append(figure("changes", plots["changes"]))
+    # the plots
+    parts.append('<h2 id="s-outcomes">How hands end</h2>' + figure("outcomes", plots["outcomes"])
+                 + '<h2 id="s-length">How long hands last</h2>' + figure("length", plots["length"])
+                 + '<h2 id="s-faan">What a win is worth</h2><p class="note">Faan (points under a points preset) of '
+                 "each win, as a share of the preset's wins.</p>" + figure("faan", plots["faan"])
+                 + '<h2 id="s-seats">Who pays</h2><p class="note">Each seat\'s net payment per hand with its 95 % '
+                 "interval; E is the dealer. Under a ledger (no payments) a seat's faan won.</p>"
+                 + figure("seats", plots["seats"]))
+    parts.append('<table id="seats"><tr><th class="id">preset</th>' + "".join(f"<th>{s}</th>" for s in "ESWN")
+                 + "</tr>")
+    for pid, p in summary.presets.items():
+        parts.append(f'<tr><td class="id">{e(pid)}</td>' + "".join(
+            cell(f"{num(st.mean())} ({ci(st)})", preset=pid, field="payments_by_seat", key=s, value=st.mean())
+            for s, st in p.payments_by_seat.items()) + "</tr>")
+    parts.append("</table>")
+    # bots
+    parts.append('<h2 id="s-bots">Bots</h2><p class="note">Each bot over its seats (seat-hands); payments per '
+                 'seat-hand with the 95 % interval.</p><table id="bots"><tr><th class="id">preset</th>'
+                 '<th class="id">bot</th><th>seat-hands</th><th>win rate</th><th>as dealer</th><th>deal-in</th>'
+                 "<th>declined</th><th>payments per hand</th></tr>")
+    for pid, p in summary.presets.items():
+        for name, bot in p.bots.items():
+            dealer = bot.wins_by_seat["E"] / bot.hands_by_seat["E"] if bot.hands_by_seat["E"] else None
+            cells = [(f"{bot.hands:,}", "hands", bot.hands), (pct(bot.rate(bot.wins)), "win_rate", bot.rate(bot.wins)),
+                     (pct(dealer), "dealer_win_rate", dealer),
+                     (pct(bot.rate(bot.deal_ins)), "deal_in_rate", bot.rate(bot.deal_ins)),
+                     (f"{bot.declined:,}", "declined", bot.declined),
+                     (f"{num(bot.payments.mean())} ({ci(bot.payments)})", "payments", bot.payments.mean())]
+            parts.append(f'<tr><td class="id">{e(pid)}</td><td class="id">{e(name)}</td>'
+                         + "".join(cell(t, preset=pid, bot=name, field=f, value=v) for t, f, v in cells) + "</tr>")
+    parts.append("</table>")
+    if summary.pairs:
+        parts.append('<h3>Paired differences by bot</h3><table id="bot-pairs"><tr><th class="id">A</th>'
+                     '<th class="id">B</th><th class="id">bot</th><th>A &minus; B per seat-hand (95 % interval)</th>'
+                     "</tr>")
+        for a, rows in summary.pairs.items():
+            for b_, per_bot in rows.items():
+                for name, st in per_bot.items():
+                    parts.append(f'<tr><td class="id">{e(a)}</td><td class="id">{e(b_)}</td><td class="id">'
+                                 f'{e(name)}</td>' + cell(f"{num(st.mean())} ({ci(st)})", a=a, b=b_, bot=name,
+                                                         field="pairs", value=st.mean()) + "</tr>")
+        parts.append("</table>")
+    # patterns
+    parts.append('<h2 id="s-patterns">Patterns met</h2><p class="note">Wins whose record lists the pattern (share '
+                 "of the preset's wins).</p><table id=\"patterns\"><tr><th class=\"id\">pattern</th>"
+                 + "".join(f"<th>{e(p)}</th>" for p in ids) + "</tr>")
+    total: dict[str, int] = {}
+    for p in summary.presets.values():
+        for k, n in p.patterns.items():
+            total[k] = total.get(k, 0) + n
+    for pat in sorted(total, key=lambda k: (-total[k], k)):
+        row = []
+        for pid in ids:
+            p = summary.presets[pid]
+            met = p.patterns.get(pat)
+            row.append(cell("" if met is None else f"{met:,} ({pct(met / p.win_records if p.win_records else None)})",
+                            preset=pid, field="patterns", key=pat, value=met))
+        parts.append(f'<tr>{pattern_label(pat, names)}{"".join(row)}</tr>')
+    parts.append("</table>")
+    # rules
+    known = known_presets(ids, presets)
+    rules = rule_rows(known)
+    if rules:
+        parts.append('<h2 id="s-rules">Rules that differ</h2><details><summary>'
+                     f"{len(rules)} rules on which the presets do not all agree (open to see them)</summary>"
+                     '<p class="note">By dotted TOML path (as <code>hkscore presets diff</code> names it); '
+                     '<i>none</i>: not in the preset (a pattern off).</p><table id="rules"><tr><th class="id">rule'
+                     "</th>" + "".join(f"<th>{e(p)}</th>" for p in known) + "</tr>")
+        parts.extend(rule_table_rows(rules, names))
+        parts.append("</table></details>")
+    parts.append(f'<p class="note">{e(summary.duplicate[0].upper() + summary.duplicate[1:])}. Walls shared by: '
+                 + "; ".join(e(", ".join(g)) for g in summary.groups) + ".</p></body></html>")
+    return "\n".join(parts) + "\n"
+
+
+# --------------------------------------------------------------------------
+# plots (matplotlib, as inline SVG)
+
+
+def _figures(summary: SimulationSummary) -> dict[str, str]:
+    import matplotlib
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import PercentFormatter
+
+    ids = list(summary.presets)
+    palette = colours(ids)
+    out = {}
+
+    # how hands end: stacked shares
+    fig = Figure(figsize=(8, 0.45 * len(ids) + 1.2))
+    ax = fig.subplots()
+    kinds = (("self_draw", "self-draw", "#2c7fb8"), ("discard", "on a discard", "#7fcdbb"),
+             ("robbing", "robbing a kong", "#edf8b1"), ("exhausted", "drawn", "#bbbbbb"))
+    for y, pid in enumerate(ids):
+        p = summary.presets[pid]
+        left = 0.0
+        for field, label, colour in kinds:
+            share = (p.rate(getattr(p, field)) or 0.0)
+            ax.barh(y, share, left=left, color=colour, label=label if y == 0 else None, edgecolor="white")
+            left += share
+    ax.set_yticks(range(len(ids)), [plain_text(p) for p in ids])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("share of the hands played")
+    ax.legend(ncols=4, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    out["outcomes"] = svg(fig)
+
+    # how long hands last
+    fig = Figure(figsize=(8, 3))
+    ax = fig.subplots()
+    for pid in ids:
+        h = {int(k): n for k, n in summary.presets[pid].turns_histogram.items()}
+        n_all = sum(h.values()) or 1
+        xs = list(range(min(h, default=0) - 1, max(h, default=0) + 2))
+        ax.step(xs, [h.get(x, 0) / n_all for x in xs], where="mid", color=palette[pid], label=plain_text(pid))
+    ax.set_xlabel("discards in the hand")
+    ax.set_ylabel("hands")
+    ax.set_ylim(bottom=0)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.legend(fontsize=8)
+    out["length"] = svg(fig)
+
+    # what a win is worth
+    out["faan"] = preset_bars({pid: (sorted((int(k), n) for k, n in p.faan_histogram.items()), max(p.win_records, 1),
+                                     p.unit) for pid, p in summary.presets.items()}, palette, "wins")
+
+    # who pays: each seat's net per hand, with its interval
+    fig = Figure(figsize=(2.6 * len(ids) + 0.5, 2.8))
+    axes = fig.subplots(1, len(ids), squeeze=False)[0]
+    for ax, pid in zip(axes, ids):
+        p = summary.presets[pid]
+        seats = list(p.payments_by_seat)
+        means = [p.payments_by_seat[s].mean() or 0.0 for s in seats]
+        errs = []
+        for s in seats:
+            iv = p.payments_by_seat[s].interval()
+            errs.append(0.0 if iv is None else (iv[1] - iv[0]) / 2)
+        ax.bar(seats, means, yerr=errs, color=palette[pid], capsize=3)
+        ax.axhline(0, color="#444", linewidth=0.8)
+        ax.set_title(plain_text(pid), fontsize=10)
+        ax.set_xlabel("seat (E: dealer)")
+    axes[0].set_ylabel("net per hand")
+    fig.tight_layout()
+    out["seats"] = svg(fig)
+
+    # what changed: the rates' paired differences with their intervals
+    rates = [(f, label) for f, label, rate in CHANGES if rate]
+    found = {(c.a, c.b, c.field): c for c in changes(summary)}
+    pairs = _pair_cells(summary)
+    if pairs:
+        fig = Figure(figsize=(8, 0.5 + 0.3 * len(rates) * len(pairs)))
+        ax = fig.subplots()
+        y = 0
+        ticks, labels = [], []
+        for k, (a, b) in enumerate(pairs):
+            for field, label in rates:
+                c = found[a, b, field]
+                m = 100 * (c.mean or 0.0)
+                if c.interval is not None:
+                    ax.errorbar(m, y, xerr=[[m - 100 * c.interval[0]], [100 * c.interval[1] - m]], fmt="o",
+                                color=matplotlib.colormaps["tab10"](k % 10), capsize=3)
+                else:
+                    ax.plot(m, y, "o", color=matplotlib.colormaps["tab10"](k % 10))
+                ticks.append(y)
+                labels.append(plain_text(f"{a} − {b}: {label}"))
+                y += 1
+        ax.axvline(0, color="#444", linewidth=0.8)
+        ax.set_yticks(ticks, labels, fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel("A less B, percentage points (95 % interval)")
+        out["changes"] = svg(fig)
+    return out
+
+
+__all__ = ["MAX_SUMMARY_BYTES", "is_simulation_summary", "read_summary", "simulation_page",
+           "write_simulation_report"]
