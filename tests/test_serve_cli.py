@@ -68,3 +68,12 @@ def test_port_0_picks_a_free_port_and_prints_it() -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+@pytest.mark.parametrize("option", ["--most-hands", "--most-client-sockets", "--most-client-tables",
+                                    "--client-tables-per-minute"])
+@pytest.mark.parametrize("value", ["0", "100001"])
+def test_a_cap_out_of_range_is_one_line_exit_2(option: str, value: str) -> None:
+    proc = serve("--host", "127.0.0.1", "--port", "0", option, value)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == f"hkscore: error: {option}: expected 1..100000, got {value}\n"
