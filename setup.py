@@ -52,8 +52,7 @@ def extensions() -> list:
                    depends=["hkcore/core/_kernel.pxi", "hkcore/core/_ingest.pxi", "hkcore/core/_ccore.pxd"],
                    extra_compile_args=["-O3"]),
          Extension("hkcore.table.flow._cengine", ["hkcore/table/flow/_cengine.pyx"],
-                   depends=["hkcore/core/_ccore.pxd", "hkcore/table/players/_cbots.pxd", "hkcore/table/flow/_codes.pxd",
-                            "hkcore/table/players/_cvalue.pxd"],
+                   depends=["hkcore/core/_ccore.pxd", "hkcore/table/flow/_cengine.pxd", "hkcore/table/flow/_codes.pxd"],
                    extra_compile_args=["-O3"]),
          Extension("hkcore.table.players._cbots", ["hkcore/table/players/_cbots.pyx"],
                    depends=["hkcore/core/_ccore.pxd", "hkcore/table/players/_cbots.pxd", "hkcore/table/flow/_codes.pxd"],
@@ -62,6 +61,11 @@ def extensions() -> list:
          Extension("hkcore.table.players._cvalue", ["hkcore/table/players/_cvalue.pyx"],
                    depends=["hkcore/core/_ccore.pxd", "hkcore/table/players/_cbots.pxd", "hkcore/table/flow/_codes.pxd",
                             "hkcore/table/players/_cvalue.pxd"],
+                   extra_compile_args=["-O3", "-ffp-contract=off"]),
+         # the bots' hand loop inside the engine (the value bot's floats: as _cvalue)
+         Extension("hkcore.table.players._cloop", ["hkcore/table/players/_cloop.pyx"],
+                   depends=["hkcore/table/flow/_cengine.pxd", "hkcore/table/flow/_codes.pxd",
+                            "hkcore/table/players/_cbots.pxd", "hkcore/table/players/_cvalue.pxd"],
                    extra_compile_args=["-O3", "-ffp-contract=off"])],
         compiler_directives={
             "language_level": "3",

@@ -187,9 +187,11 @@ def _python_imports(source: str, filename: str) -> list[RawImport]:
 
 _TRIPLE_QUOTED = re.compile(r'("""|\'\'\')[\s\S]*?\1')
 _COMMENT = re.compile(r"#[^\n]*")
-# `cimport` never matches: `from x cimport y` has no " import", `cimport x` no leading "import"
+# these two never match a cimport: `from x cimport y` has no " import", `cimport x` no leading "import"
 _FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
 _IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n]*)", re.M)
+_FROM_CIMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+cimport[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+_CIMPORT = re.compile(r"^[ \t]*cimport[ \t]+([^\n]*)", re.M)
 _INCLUDE = re.compile(r"""^[ \t]*include[ \t]+["']([^"']+)["']""", re.M)
 
 
@@ -198,17 +200,21 @@ def _blank(match: re.Match[str]) -> str:
     return "\n" * match.group(0).count("\n")
 
 
-def _cython_imports(source: str) -> list[RawImport]:
-    """Python imports of a .pyx/.pxi (not Python syntax, so by regex)."""
+def _cython_imports(source: str, cimports: bool = True) -> list[RawImport]:
+    """Imports of a .pyx/.pxi/.pxd (not Python syntax, so by regex): the Python ones, and with ``cimports``
+    the C ones (``from x cimport y``, ``cimport x``), which are dependencies as much as any import."""
     text = _COMMENT.sub("", _TRIPLE_QUOTED.sub(_blank, source))
     found: list[RawImport] = []
-    for m in _FROM_IMPORT.finditer(text):
-        names = [n.split()[0] for n in m.group(3).strip("() \t\n").replace("\n", " ").split(",") if n.strip()]
-        found.append((m.group(2), names, len(m.group(1)), text.count("\n", 0, m.start()) + 1))
-    for m in _IMPORT.finditer(text):
-        for part in m.group(1).split(","):
-            if part.strip():
-                found.append((part.split()[0], None, 0, text.count("\n", 0, m.start()) + 1))
+    froms, plains = (_FROM_IMPORT, _FROM_CIMPORT), (_IMPORT, _CIMPORT)
+    for pattern in froms[:2 if cimports else 1]:
+        for m in pattern.finditer(text):
+            names = [n.split()[0] for n in m.group(3).strip("() \t\n").replace("\n", " ").split(",") if n.strip()]
+            found.append((m.group(2), names, len(m.group(1)), text.count("\n", 0, m.start()) + 1))
+    for pattern in plains[:2 if cimports else 1]:
+        for m in pattern.finditer(text):
+            for part in m.group(1).split(","):
+                if part.strip():
+                    found.append((part.split()[0], None, 0, text.count("\n", 0, m.start()) + 1))
     return found
 
 
@@ -221,7 +227,7 @@ def collect_sources(package_dir: Path, package: str,
     for base, name, recursive in roots:
         if not base.is_dir():
             continue
-        for suffix in ("py", "pyx"):
+        for suffix in ("py", "pyx", "pxd"):  # a .pxd is its module's C declarations (or a module of its own)
             for path in sorted(base.rglob(f"*.{suffix}") if recursive else base.glob(f"*.{suffix}")):
                 if "__pycache__" in path.parts:
                     continue
@@ -264,7 +270,7 @@ def build_graph(package_dir: Path, package: str, extra: Iterable[tuple[Path, str
     for mod, paths in sources.items():
         for path in paths:
             text = path.read_text(encoding="utf-8")
-            raws = _cython_imports(text) if path.suffix in (".pyx", ".pxi") else _python_imports(text, str(path))
+            raws = _python_imports(text, str(path)) if path.suffix == ".py" else _cython_imports(text)
             shown = str(path.relative_to(repo_root)) if repo_root else str(path)
             is_pkg = _is_package(path)
             for raw in raws:
@@ -453,10 +459,12 @@ def test_checker_on_synthetic_package(tmp_path: Path) -> None:
         "sub/__init__.py": "from . import leaf\nfrom .leaf import g\n",
         "sub/leaf.py": "from .. import tiles\nfrom ..c import y\n",
         "sub/_k.pyx": ('"""\nimport syn.a  (a docstring, not an import)\n"""\n'
-                       "from libc.stdlib cimport malloc\ncimport cython\n"
+                       "from libc.stdlib cimport malloc\ncimport cython\nfrom syn.e cimport thing\n"
                        "from syn.sub import (\n    leaf,\n    other as o,\n)\nimport os, syn.tiles as t\n"
                        'include "_k2.pxi"\n'),
         "sub/_k2.pxi": "from syn import d\n",
+        "sub/_k.pxd": "from syn.sub._decl cimport (\n    A,\n    B,\n)\ncimport syn.b\n",
+        "sub/_decl.pxd": "cdef enum:\n    A = 1\n    B = 2\n",
     })
     plug = tmp_path / "plug"
     _write(plug, {"p.py": "from syn.c import z\nimport syn\n"})
@@ -464,7 +472,7 @@ def test_checker_on_synthetic_package(tmp_path: Path) -> None:
     graph, sources = build_graph(pkg, "syn", [(plug, "syn.plugins")])
     edges = {a: set(bs) for a, bs in graph.items()}
     assert set(sources) == {"syn", "syn.a", "syn.b", "syn.c", "syn.d", "syn.e", "syn.tiles", "syn.sub",
-                            "syn.sub.leaf", "syn.sub._k", "syn.plugins.p"}
+                            "syn.sub.leaf", "syn.sub._k", "syn.sub._decl", "syn.plugins.p"}
     assert edges["syn.a"] == {"syn.b"}                      # function-level import counts
     assert edges["syn.b"] == {"syn.a"}
     assert edges["syn.c"] == {"syn.tiles"}                  # TYPE_CHECKING-only imports do not
@@ -472,7 +480,10 @@ def test_checker_on_synthetic_package(tmp_path: Path) -> None:
     assert edges["syn"] == {"syn.a", "syn.sub"}             # `from syn import sub` is the submodule
     assert edges["syn.sub"] == {"syn.sub.leaf"}             # relative, no implicit parent edges
     assert edges["syn.sub.leaf"] == {"syn.tiles", "syn.c"}
-    assert edges["syn.sub._k"] == {"syn.sub.leaf", "syn.sub", "syn.tiles", "syn.d"}  # cython + include
+    # cython imports, the include, cimports in the .pyx and in its .pxd (a .pxd alone is a module of its own)
+    assert edges["syn.sub._k"] == {"syn.sub.leaf", "syn.sub", "syn.tiles", "syn.d", "syn.e", "syn.sub._decl",
+                                   "syn.b"}
+    assert edges["syn.sub._decl"] == set()
     assert edges["syn.plugins.p"] == {"syn.c", "syn"}
 
     circles = find_circles(graph)
@@ -492,7 +503,10 @@ def test_checker_on_synthetic_package(tmp_path: Path) -> None:
              ("syn", math.inf, "facade")]
     problems = layer_violations(graph, sources, table)
     assert any(p.startswith("syn.e [0 low] imports syn [inf facade]") for p in problems), problems
-    assert not any(p.startswith("syn.sub._k ") for p in problems), problems  # same layer and lower
+    # a cimport counts as any import: the .pxd's `cimport syn.b` reaches up a layer; nothing else of _k does
+    assert [p for p in problems if p.startswith("syn.sub._k ")] == [
+        p for p in problems if p.startswith("syn.sub._k [1 mid] imports syn.b [2 high]") and "_k.pxd:5" in p], problems
+    assert len([p for p in problems if p.startswith("syn.sub._k ")]) == 1, problems
     assert not any(p.startswith("syn.c ") for p in problems), problems   # its only edge is downward
     assert layer_of("syn.sub.deep.x", table) == (1, "mid")
     assert any("add it to the layer table" in p for p in layer_violations(graph, sources, table[1:]))
@@ -561,7 +575,8 @@ def private_imports(package_dir: Path, package: str, extra: Iterable[tuple[Path,
             shown = str(path.relative_to(repo_root)) if repo_root else str(path)
             is_pkg = _is_package(path)
             python = path.suffix == ".py"
-            raws = _python_imports(text, str(path)) if python else _cython_imports(text)
+            # a cimport reads a .pxd, the C interface its module publishes on purpose: not a private use
+            raws = _python_imports(text, str(path)) if python else _cython_imports(text, cimports=False)
             uses: list[tuple[str, int]] = []
             for written, names, level, line in raws:
                 base = _resolve((written, None, level, line), mod, is_pkg, modules, package)

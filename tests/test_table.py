@@ -459,3 +459,22 @@ def test_the_largest_dead_wall_leaves_one_live_tile() -> None:
     assert t.live_left() == 0
     p = t.prompts()[0]
     assert all(a["act"] in ("discard", "win") for a in p["actions"])  # no kong on an empty live wall (G5)
+
+
+def test_the_compiled_codes_are_the_codes_modules() -> None:
+    """hkcore/table/flow/_codes.pxd, the C mirror the compiled engine and players cimport, holds every action,
+    phase, instant-window and meld code of hkcore/table/flow/codes.py, each with the same value, and no other."""
+    import re
+    from pathlib import Path
+
+    from hkcore.table.flow import codes
+
+    pxd = (Path(codes.__file__).parent / "_codes.pxd").read_text(encoding="utf-8")
+    declared = {name: int(value) for name, value in re.findall(r"^\s+([A-Z_0-9]+) = (\d+)\s*$", pxd, re.M)}
+    names = ("PASS", "WIN", "CONCEALED", "ADDED", "EXPOSED", "PUNG", "CHOW", "DISCARD", "SELF_PUNG",
+             "TURN", "DISCARD_ONLY", "CLAIM", "ROB", "INSTANT", "OVER", "DEAL", "AFTER_DEAL", "AFTER_G4",
+             "M_CHOW", "M_PUNG", "M_KONG")
+    assert declared == {n: getattr(codes, n) for n in names}
+    # the values the contract's records spell: a prompt lists pass first, then win; the phases as logs name them
+    assert (codes.PASS, codes.WIN) == (0, 1) and codes.PHASES[codes.CLAIM] == "claim"
+    assert codes.MELD_KIND[codes.M_KONG] == "kong" and codes.ACTS[codes.CHOW] == "chow"

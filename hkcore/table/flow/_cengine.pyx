@@ -13,50 +13,31 @@ from libc.string cimport memset
 from collections.abc import Mapping
 
 from hkcore.core._ccore cimport orphans_shape, standard_shape
-from hkcore.table.players._cbots cimport AwayMemo, Hand, efficiency_choice
-from hkcore.table.flow._codes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PASS, PUNG, SELF_PUNG, WIN
-from hkcore.table.players._cvalue cimport Params, VPos, value_choice, value_fixed, vpos_winds
+from hkcore.table.flow._codes cimport (ADDED, AFTER_DEAL, AFTER_G4, CHOW, CLAIM, CONCEALED, DEAL, DISCARD, DISCARD_ONLY,
+                                      EXPOSED, INSTANT, M_CHOW, M_KONG, M_PUNG, OVER, PASS, PUNG, ROB, SELF_PUNG,
+                                      TURN, WIN)
 
 from hkcore.errors import TableError, shown
+from hkcore.table.flow import codes as _codes
 from hkcore.table.flow.wall import BONUS as _BONUS, CODES as _CODES, SEATS as _SEATS, discard_refused, legal_text
 from hkcore.table.flow.wall import canonical as _wall_canonical
 
 IMPLEMENTATION = "cython"
 
-DEF MAXA = 24      # actions in one seat's prompt
-DEF MAXP = 160     # discards in one pond
-DEF MAXW = 144     # tiles in the wall
 DEF NO_WINS = 65536  # the most keys a no_wins set keeps (then it starts again empty)
-
-cdef enum:
-    TURN = 0
-    DISCARD_ONLY = 1
-    CLAIM = 2
-    ROB = 3
-    INSTANT = 4
-    OVER = 5
-    DEAL = 6
-
-cdef enum:
-    AFTER_DEAL = 1
-    AFTER_G4 = 2
-
-cdef enum:
-    M_CHOW = 0
-    M_PUNG = 1
-    M_KONG = 2
 
 cdef int BONUS = 34
 cdef tuple SEATS = _SEATS
 cdef tuple CODES = _CODES
-cdef tuple PHASES = ("turn", "discard", "claim", "rob", "instant", "over", "deal")
-cdef tuple ACTS = ("pass", "win", "kong", "kong", "kong", "pung", "chow", "discard", "pung")
-cdef tuple KINDS = (None, None, "concealed", "added", "exposed", None, None, None, None)
-cdef tuple MELD_KIND = ("chow", "pung", "kong")
-cdef int RANK[9]
-RANK[:] = [0, 0, 1, 1, 1, 1, 2, 0, 0]
+cdef tuple PHASES = _codes.PHASES
+cdef tuple ACTS = _codes.ACTS
+cdef tuple KINDS = _codes.KINDS
+cdef tuple MELD_KIND = _codes.MELD_KIND
+cdef int RANK[9]  # a claim's rank by action code (the pure engine's RANK.get(code, 0))
+for _c in range(9):
+    RANK[_c] = _codes.RANK.get(_c, 0)
 cdef int NEXT[4]
-NEXT[:] = [1, 2, 3, 0]
+NEXT[:] = _codes.NEXT
 cdef dict PASS_ACTION = {"act": "pass"}
 
 
@@ -162,42 +143,6 @@ cdef inline str _set_text(int code, int low):
 cdef class Engine:
     """The state of a hand in play and every step of its flow."""
 
-    cdef public list log
-    cdef public list texts
-    cdef int r_concealed, r_added, r_drawn_only, r_self_pung, r_last_any, r_swap, r_rob, r_many, r_instant
-    cdef int r_orphans, r_extra, r_front
-    cdef int counts[4][34]
-    cdef int nmeld[4]
-    cdef int mkind[4][4]
-    cdef int mlow[4][4]
-    cdef int msrc[4][4]
-    cdef int mconc[4][4]
-    cdef int bonus[4][8]
-    cdef int nbonus[4]
-    cdef int pond[4][MAXP]
-    cdef int npond[4]
-    cdef int wall[MAXW]
-    cdef public int front, back, from_back, reserve
-    cdef public int prompt_no, phase, turn, drawn, kongs, discards, last_dealt
-    cdef public bint by_kong, declared, e_first, over
-    cdef int draws[4]
-    cdef bint instant_due[4]
-    cdef int nasked
-    cdef int asked[4]
-    cdef int ncodes[4]
-    cdef int code[4][MAXA]
-    cdef int atile[4][MAXA]
-    cdef int forbid[4][MAXA][2]
-    cdef list payload
-    cdef int answer[4]
-    cdef public int w_tile, w_from, w_after
-    cdef public bint w_concealed
-    #: where a run of hands keeps the complete hands found not winnable (a set of keys that hold all the scored
-    #: hand depends on, the preset's own), so that each is scored once; None: none kept
-    cdef set _no_wins
-    #: the round wind's index (part of those keys)
-    cdef public int win_tag
-
     def _setup(self, hands, wall, int reserve, rules):
         cdef int s, i, n
         (self.r_concealed, self.r_added, self.r_drawn_only, self.r_self_pung, self.r_last_any, self.r_swap,
@@ -246,7 +191,7 @@ cdef class Engine:
                 else:
                     self.counts[s][i] += 1
 
-    cdef inline void _rec(self, dict record, object text) except *:
+    cdef void _rec(self, dict record, object text) except *:
         self.log.append(record)
         self.texts.append(text)
 
@@ -256,7 +201,7 @@ cdef class Engine:
         self.log.append(record)
         self.texts.append(text)
 
-    cdef inline void _emit(self, dict record) except *:
+    cdef void _emit(self, dict record) except *:
         self.log.append(record)
         self.texts.append(None)
 
@@ -266,7 +211,7 @@ cdef class Engine:
         """Tiles live draws may still take."""
         return self._live()
 
-    cdef inline int _live(self) noexcept:
+    cdef int _live(self) noexcept:
         cdef int d = self.reserve - self.from_back
         cdef int n = self.back - self.front - (d if d > 0 else 0)
         return n if n > 0 else 0
@@ -1088,165 +1033,6 @@ cdef class Engine:
                 if self.mkind[s][j] == M_KONG and self.mlow[s][j] == i and not self.mconc[s][j]:
                     self.mkind[s][j] = M_PUNG
                     break
-
-    # ------------------------------------------- the bots' hand loop (efficiency and value)
-
-    def play_efficiency(self, hide, detect, declined, memo, value=None, params=None, round_wind=0):
-        """Play the hand to its end with the efficiency bot in every seat
-        (or, where ``value[s]`` is true, the value bot with ``params`` in a
-        round of ``round_wind``), each decision made here from the engine's
-        own counts (what ``EfficiencyBot`` or ``ValueBot`` decides through
-        ``prompts()``, for the first seat still to answer); ``hide``: other
-        seats' concealed kongs are not seen. With ``detect``, count in
-        ``declined`` (by seat) the complete hands not won: a turn's, and
-        another seat's with a discard it was not offered as a win (as
-        hkcore.simulation.play does). Returns their total (the pure twin:
-        ``hkcore.table.players.fastplay``)."""
-        if type(declined) is not list or len(declined) != 4 or any(type(n) is not int for n in declined):
-            raise TableError(f"declined = {shown(declined)}: a list of 4 whole numbers, by seat", "declined",
-                             declined)
-        if value is not None and (not isinstance(value, (list, tuple)) or len(value) != 4):
-            raise TableError(f"value = {shown(value)}: 4 flags, by seat", "value", value)
-        if type(round_wind) is not int or not 0 <= round_wind < 4:
-            raise TableError(f"round_wind = {shown(round_wind)}: 0..3", "round_wind", round_wind)
-        if not isinstance(memo, AwayMemo):
-            raise TableError(f"memo = {shown(memo)}: from hkcore.table.players.fastplay.new_memo()", "memo", memo)
-        if params is not None and not isinstance(params, Params):
-            raise TableError(f"params = {shown(params)}: from hkcore.table.players.fastplay.value_params()", "params", params)
-        return self._play_bots(bool(hide), bool(detect), declined, memo, value, params, round_wind)
-
-    cdef int _play_bots(self, bint hide, bint detect, list declined, AwayMemo memo, value, Params params,
-                        int round_wind) except -1:
-        cdef int j, k, o, s, t, total = 0
-        cdef bint cand[4]
-        cdef bint by_value[4]
-        for s in range(4):
-            by_value[s] = value is not None and bool(value[s])
-            if by_value[s] and params is None:
-                raise TableError("params = None: the value bot's params are needed", "params", params)
-        while not self.over:
-            s = -1
-            for j in range(self.nasked):
-                if self.answer[self.asked[j]] < 0:
-                    s = self.asked[j]
-                    break
-            if s < 0:
-                raise RuntimeError("no seat to answer in an open hand")
-            if detect and self.phase == TURN and self.code[s][0] != WIN and self._complete(s, self.counts[s]):
-                declined[s] += 1
-                total += 1
-            k = self._value(s, hide, memo, params, round_wind) if by_value[s] else self._efficiency(s, hide, memo)
-            if not (detect and self.code[s][k] == DISCARD):
-                self._step(s, k)
-                continue
-            t = self.atile[s][k]
-            for o in range(4):
-                cand[o] = False
-                if o != s:
-                    self.counts[o][t] += 1
-                    cand[o] = self._complete(o, self.counts[o])
-                    self.counts[o][t] -= 1
-            self._step(s, k)
-            if self.phase == CLAIM:
-                for j in range(self.nasked):
-                    o = self.asked[j]
-                    for k in range(self.ncodes[o]):
-                        if self.code[o][k] == WIN:
-                            cand[o] = False
-            for o in range(4):
-                if cand[o]:
-                    declined[o] += 1
-                    total += 1
-        return total
-
-    cdef int _efficiency(self, int s, bint hide, AwayMemo memo) except -3:
-        """The efficiency bot's choice for ``s`` from what its view shows."""
-        cdef Hand h
-        cdef int i, j, o, low, n
-        cdef int seen[34]
-        for i in range(34):
-            h.c[i] = self.counts[s][i]
-            h.used[i] = 0
-            seen[i] = self.counts[s][i]
-        h.k = self.nmeld[s]
-        h.memo = memo.memo
-        for o in range(4):
-            for j in range(self.nmeld[o]):
-                low = self.mlow[o][j]
-                if self.mkind[o][j] == M_CHOW:
-                    for i in range(low, low + 3):
-                        seen[i] += 1
-                        if o == s:
-                            h.used[i] += 1
-                    continue
-                n = 4 if self.mkind[o][j] == M_KONG else 3
-                if o == s:
-                    h.used[low] += n
-                    seen[low] += n
-                elif not (hide and self.mconc[o][j]):
-                    seen[low] += n
-            for j in range(self.npond[o]):
-                seen[self.pond[o][j]] += 1
-        if self.w_tile >= 0 and (self.phase == CLAIM or self.phase == ROB):
-            seen[self.w_tile] += 1
-        for i in range(34):
-            h.unseen[i] = 4 - seen[i] if seen[i] < 4 else 0
-        return efficiency_choice(&h, self.ncodes[s], self.code[s], self.atile[s],
-                                 self.w_tile if self.phase == CLAIM else -1)
-
-    cdef int _value(self, int s, bint hide, AwayMemo memo, Params params, int round_wind) except -3:
-        """The value bot's choice for ``s`` from what its view shows (the values
-        ``hkcore.table.players.value.values`` reads off a prompt)."""
-        cdef VPos p
-        cdef int i, j, o, low, n, kind
-        cdef int seen[34]
-        for i in range(34):
-            p.c[i] = self.counts[s][i]
-            p.used[i] = 0
-            seen[i] = self.counts[s][i]
-        p.k = self.nmeld[s]
-        p.claimed = False
-        p.memo = memo.memo
-        memset(p.pond, 0, sizeof(p.pond))
-        for o in range(4):
-            p.shown_n[o] = 0
-            p.shown_suits[o] = 0
-            for j in range(self.nmeld[o]):
-                low = self.mlow[o][j]
-                kind = self.mkind[o][j]
-                if not self.mconc[o][j]:
-                    p.shown_n[o] += 1
-                    if low < 27:
-                        p.shown_suits[o] |= 1 << (low // 9)
-                if o == s:
-                    p.melds[j] = kind * 34 + low
-                    if not (self.mconc[o][j] and params.p.kong_keeps):
-                        p.claimed = True
-                if kind == M_CHOW:
-                    for i in range(low, low + 3):
-                        seen[i] += 1
-                        if o == s:
-                            p.used[i] += 1
-                    continue
-                n = 4 if kind == M_KONG else 3
-                if o == s:
-                    p.used[low] += n
-                    seen[low] += n
-                elif not (hide and self.mconc[o][j]):
-                    seen[low] += n
-            for j in range(self.npond[o]):
-                seen[self.pond[o][j]] += 1
-                p.pond[o][self.pond[o][j]] = True
-        if self.w_tile >= 0 and (self.phase == CLAIM or self.phase == ROB):
-            seen[self.w_tile] += 1
-        for i in range(34):
-            p.unseen[i] = 4 - seen[i] if seen[i] < 4 else 0
-        p.live_left = self._live()
-        p.seat = s
-        p.fixed = value_fixed(&params.p, s, self.bonus[s], self.nbonus[s])
-        vpos_winds(&params.p, &p, round_wind)
-        return value_choice(&params.p, &p, self.ncodes[s], self.code[s], self.atile[s],
-                            self.w_tile if self.phase == CLAIM else -1)
 
 
 def shuffle(list tiles, rng):

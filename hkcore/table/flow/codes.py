@@ -1,5 +1,7 @@
-"""The small integer codes the pure engine plays on: actions, phases, kinds
-of declared set, claim ranks, and how a set is written."""
+"""The small integer codes a hand is played on: actions, phases, kinds of
+declared set, claim ranks, and how a set is written. Their one home: the
+pure engine and the pure players import them from here, the compiled modules
+cimport their C mirror, ``_codes.pxd`` (a test holds the two equal)."""
 from __future__ import annotations
 
 from hkcore.table.flow.wall import CODES, canonical

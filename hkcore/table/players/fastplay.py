@@ -2,8 +2,8 @@
 prompts: each decision made from the engine's own counts, declared sets and
 ponds (the decisions ``EfficiencyBot`` and ``ValueBot`` make through
 ``prompts()``/``submit()``, tests hold them equal). The compiled engine
-plays it in C (``Engine.play_efficiency``, with the bots' compiled
-arithmetic); this module holds its pure-Python twin, the reference.
+plays it in C (``hkcore/table/players/_cloop.pyx``, on the engine's own
+values, with the bots' compiled arithmetic); this module holds its pure-Python twin, the reference.
 
 >>> from hkcore.table import Table
 >>> t = Table({"event": "start", "preset": "hk-classic", "seed": 7})
@@ -30,16 +30,23 @@ from hkcore.table.players.value import IMPLEMENTATION as _VALUE
 from hkcore.table.table import Table
 from hkcore.tiles import SEATS
 
-#: which hand loop ``play_efficiency`` and ``play_bots`` run: "cython" (the compiled engine's) or "python" (the
-#: twin here)
-IMPLEMENTATION = "cython" if _engine.IMPLEMENTATION == _BOTS == _VALUE == "cython" else "python"
-
-if TYPE_CHECKING:  # the memo is the compiled bots' own type (hkcore/table/players/_cbots.pyx)
+if TYPE_CHECKING:  # the memo and the parameters are the compiled bots' own types (hkcore/table/players/_cbots.pyx)
     _AwayMemo: Any = None
     _CParams: Any = None
-elif IMPLEMENTATION == "cython":
-    from hkcore.table.players._cbots import AwayMemo as _AwayMemo
-    from hkcore.table.players._cvalue import Params as _CParams
+    _cplay: Any = None
+elif _engine.IMPLEMENTATION == _BOTS == _VALUE == "cython":
+    try:
+        from hkcore.table.players._cbots import AwayMemo as _AwayMemo
+        from hkcore.table.players._cloop import play as _cplay
+        from hkcore.table.players._cvalue import Params as _CParams
+    except ImportError:  # pragma: no cover - a build without the compiled hand loop
+        _cplay = None
+else:
+    _cplay = None
+
+#: which hand loop ``play_efficiency`` and ``play_bots`` run: "cython" (the compiled one, in
+#: hkcore/table/players/_cloop.pyx) or "python" (the twin here)
+IMPLEMENTATION = "python" if _cplay is None else "cython"
 
 
 def new_memo() -> Any:
@@ -96,8 +103,8 @@ def play_efficiency(t: Table, declined: list[int], *, detect: bool = True, memo:
         raise TableError(f"declined = {shown(declined)}: a list of 4 whole numbers, by seat", "declined", declined)
     hide = not t.preset.table.show_concealed_kongs
     if IMPLEMENTATION == "cython":
-        return int(t.play_efficiency(hide, detect and not t.compiled.extra_shapes, declined,  # type: ignore[attr-defined]
-                                     memo if memo is not None else new_memo()))
+        return int(_cplay(t, hide, detect and not t.compiled.extra_shapes, declined,
+                          memo if memo is not None else new_memo()))
     return play_pure(t, declined, detect=detect and not t.compiled.extra_shapes)
 
 
@@ -123,9 +130,9 @@ def play_bots(t: Table, bots: Any, declined: list[int], *, detect: bool = True, 
         if any(value) and (params is None or params.compiled is None):
             raise TableError(f"preset {t.preset.id!r}: the value bot is played inside the engine only with "
                              "the standard shape and thirteen orphans", "bots", bots)
-        return int(t.play_efficiency(hide, detect, declined,  # type: ignore[attr-defined]
-                                     memo if memo is not None else new_memo(), value,
-                                     None if params is None else params.compiled, round_wind))
+        return int(_cplay(t, hide, detect, declined,
+                          memo if memo is not None else new_memo(), value,
+                          None if params is None else params.compiled, round_wind))
     return play_pure(t, declined, detect=detect, value=value,
                      params=None if params is None else params.plain, round_wind=round_wind)
 
