@@ -478,3 +478,28 @@ def test_the_compiled_codes_are_the_codes_modules() -> None:
     # the values the contract's records spell: a prompt lists pass first, then win; the phases as logs name them
     assert (codes.PASS, codes.WIN) == (0, 1) and codes.PHASES[codes.CLAIM] == "claim"
     assert codes.MELD_KIND[codes.M_KONG] == "kong" and codes.ACTS[codes.CHOW] == "chow"
+
+
+def test_the_engine_is_told_the_rules_by_name() -> None:
+    """What each built-in preset file says (presets/*.toml), as the one value the engine reads."""
+    import dataclasses
+
+    from hkcore.table.flow.rules import ROB_ADDED, ROB_NONE, ROB_ORPHANS, EngineRules
+    from hkcore.table.table import engine_rules
+
+    mist = engine_rules(hkcore.load_preset("mistboard"))
+    assert (mist.concealed_kong, mist.added_kong, mist.robbing) == (False, False, ROB_NONE)
+    just = engine_rules(hkcore.load_preset("just-cards"))
+    assert (just.swap_rule, just.robbing, just.concealed_kong) == (True, ROB_ORPHANS, True)
+    pcio = engine_rules(hkcore.load_preset("playingcards-io"))
+    assert (pcio.replacement_from_front, pcio.kong_tile_drawn_only, pcio.self_pung, pcio.robbing) == (
+        True, True, True, ROB_ADDED)
+    assert not any((pcio.last_discard_any, pcio.multiple_winners, mist.extra_shapes))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        mist.swap_rule = True  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(just)) == just
+    with pytest.raises(ValueError, match="robbing"):
+        EngineRules(**{**dataclasses.asdict(just), "robbing": 3})
+    house = hkcore.load_preset('extends = "just-cards"\nid = "h"\n[claims]\nswap_rule = false\n')
+    t = Table({"event": "start", "preset": "just-cards", "seed": 1}, house)
+    assert t._rules == dataclasses.replace(just, swap_rule=False)

@@ -21,12 +21,27 @@ from hkcore.engine import CompiledPreset, compiled_for
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
 from hkcore.table.flow.engine import Engine, canonical
+from hkcore.table.flow.rules import ROB_ADDED, ROB_NONE, ROB_ORPHANS, EngineRules
 from hkcore.table.flow.wall import BONUS, CODES, SEATS
 from hkcore.table.rotation import Progress, Tally, after_hand, progress_for, standings
 from hkcore.table.start import Deal, given_preset, read_start, resolve_preset
 from hkcore.tiles import parse_tiles
 
-_ROB = {"none": 0, "added": 1, "added_and_concealed_orphans": 2}
+_ROB = {"none": ROB_NONE, "added": ROB_ADDED, "added_and_concealed_orphans": ROB_ORPHANS}
+
+
+def engine_rules(preset: Preset, compiled: CompiledPreset | None = None) -> EngineRules:
+    """The rules the engine plays ``preset`` by (its ``[table]`` and ``[claims]`` sections, and what its
+    compiled ruleset, ``compiled`` or ``compiled_for(preset)``, says of instant wins and shapes)."""
+    c = compiled if compiled is not None else compiled_for(preset)
+    r = preset.table
+    return EngineRules(
+        concealed_kong=r.concealed_kong, added_kong=r.added_kong, kong_tile_drawn_only=r.kong_tile == "drawn",
+        self_pung=r.self_pung, last_discard_any=r.last_discard == "any",
+        swap_rule=bool(preset.claims.get("swap_rule")), robbing=_ROB[preset.claims.get("robbing_kong", "added")],
+        multiple_winners=bool(preset.claims.get("multiple_winners")), instant_wins=bool(c.has_instant),
+        thirteen_orphans="thirteen_orphans" in preset.shapes, extra_shapes=bool(c.extra_shapes),
+        replacement_from_front=r.replacement == "front")
 
 
 class Table(Engine):
@@ -70,22 +85,11 @@ class Table(Engine):
         self._e_last = d.e_last
         same = like is not None and like.preset is p
         self._compiled: CompiledPreset | None = like._compiled if same else None  # type: ignore[union-attr]
-        self._codes: tuple[int, ...] = like._codes if same else self._rule_codes()  # type: ignore[union-attr]
+        self._rules: EngineRules = like._rules if same else engine_rules(p, self.compiled)  # type: ignore[union-attr]
         self.no_wins = None  # a run that keeps the complete hands found not winnable gives the table its set
-        self.win_tag = SEATS.index(self.wind)
-        self._setup([list(h) for h in d.hands], list(d.wall), p.table.dead_wall, self._codes)
+        self._setup([list(h) for h in d.hands], list(d.wall), p.table.dead_wall, self._rules, SEATS.index(self.wind))
         if self._deal_bonus():
             self._after_deal()
-
-    def _rule_codes(self) -> tuple[int, ...]:
-        p = self.preset
-        r = p.table
-        return (int(r.concealed_kong), int(r.added_kong), int(r.kong_tile == "drawn"), int(r.self_pung),
-                int(r.last_discard == "any"), int(bool(p.claims.get("swap_rule"))),
-                _ROB[p.claims.get("robbing_kong", "added")], int(bool(p.claims.get("multiple_winners"))),
-                int(self.compiled.has_instant), int("thirteen_orphans" in p.shapes),
-                int(bool(self.compiled.extra_shapes)),
-                int(r.replacement == "front"))
 
     # ------------------------------------------------------------------ state
 
@@ -107,7 +111,6 @@ class Table(Engine):
         new.preset = self.preset  # immutable: shared
         new._compiled = self._compiled
         new.load_engine_state(self.engine_state())
-        new.win_tag = SEATS.index(new.wind)  # the compiled engine's own slot: not among the values copied
         return new
 
     def copy(self) -> Table:
@@ -277,5 +280,4 @@ def _rebuild(preset: Preset | None, extra: dict[str, Any], state: tuple[Any, ...
     t.preset = preset if preset is not None else resolve_preset(t._preset_ref)
     t._compiled = None
     t.load_engine_state(state)
-    t.win_tag = SEATS.index(t.wind)
     return t

@@ -42,8 +42,8 @@ cdef class Engine:
     #: where a run of hands keeps the complete hands found not winnable (a set of keys that hold all the scored
     #: hand depends on, the preset's own), so that each is scored once; None: none kept
     cdef set _no_wins
-    #: the round wind's index (part of those keys)
-    cdef public int win_tag
+    #: the round wind's index (part of those keys), given to _setup
+    cdef readonly int win_tag
 
     cdef void _rec(self, dict record, object text) except *
     cdef void _emit(self, dict record) except *

@@ -143,10 +143,13 @@ cdef inline str _set_text(int code, int low):
 cdef class Engine:
     """The state of a hand in play and every step of its flow."""
 
-    def _setup(self, hands, wall, int reserve, rules):
+    def _setup(self, hands, wall, int reserve, rules, int round_wind):
+        """A hand dealt: ``hands`` and ``wall`` (tile indices), ``reserve`` tiles of dead wall, ``rules`` (an
+        ``EngineRules``), the round wind's index ``round_wind`` (0..3, E S W N)."""
         cdef int s, i, n
         (self.r_concealed, self.r_added, self.r_drawn_only, self.r_self_pung, self.r_last_any, self.r_swap,
-         self.r_rob, self.r_many, self.r_instant, self.r_orphans, self.r_extra, self.r_front) = rules
+         self.r_rob, self.r_many, self.r_instant, self.r_orphans, self.r_extra, self.r_front) = rules.flags()
+        self.win_tag = round_wind
         if self.texts is None or len(self.texts) != len(self.log):
             self.texts = [None] * len(self.log)
         memset(self.counts, 0, sizeof(self.counts))
@@ -344,13 +347,16 @@ cdef class Engine:
             [self.asked[j] for j in range(self.nasked)],
             [[(self.code[s][k], self.atile[s][k], self.forbid[s][k][0], self.forbid[s][k][1])
               for k in range(self.ncodes[s])] for s in range(4)],
-            [list(p) for p in self.payload], [self.answer[s] for s in range(4)],
+            [list(p) for p in self.payload], [self.answer[s] for s in range(4)], self.win_tag,
         )
 
     def load_engine_state(self, state):
         import copy
         cdef int s, j, k
-        (rules, counts, melds, bonus, ponds, wall, flat, draws, due, asked, codes, payload, answer) = state
+        if len(state) == 13:  # pickled by hkcore 0.1.0, before the round wind was the engine's: the log has it
+            state = (*state, SEATS.index(self.log[0]["round"]))
+        (rules, counts, melds, bonus, ponds, wall, flat, draws, due, asked, codes, payload, answer,
+         self.win_tag) = state
         (self.r_concealed, self.r_added, self.r_drawn_only, self.r_self_pung, self.r_last_any, self.r_swap,
          self.r_rob, self.r_many, self.r_instant, self.r_orphans, self.r_extra, self.r_front) = rules
         for s in range(4):

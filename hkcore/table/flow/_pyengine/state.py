@@ -14,6 +14,7 @@ from hkcore.table.flow.codes import (
     MELD_KIND,
     TURN,
 )
+from hkcore.table.flow.rules import EngineRules
 from hkcore.table.flow.wall import BONUS, CODES, SEATS, canonical
 
 
@@ -23,7 +24,7 @@ class EngineState:
     #: the records of the hand so far (the subclass begins it with the start record)
     log: list[dict[str, Any]]
     _no_wins: set[bytes] | None = None
-    win_tag = 0
+    win_tag: int
 
     @property
     def no_wins(self) -> set[bytes] | None:
@@ -37,13 +38,14 @@ class EngineState:
             raise TableError(f"no_wins = {shown(value)}: a set, or None", "no_wins", value)
         self._no_wins = value
 
-    def _setup(self, hands: list[list[int]], wall: list[int], reserve: int, rules: tuple[int, ...]) -> None:
-        """``rules``: concealed_kong, added_kong, kong_tile drawn, self_pung,
-        last_discard any, swap_rule, robbing (0 none, 1 added, 2 and
-        concealed orphans), multiple_winners, has_instant, thirteen orphans,
-        extra shapes."""
+    def _setup(self, hands: list[list[int]], wall: list[int], reserve: int, rules: EngineRules,
+               round_wind: int) -> None:
+        """A hand dealt: ``hands`` and ``wall`` (tile indices), ``reserve`` tiles of dead wall, ``rules``, the
+        round wind's index ``round_wind`` (0..3, E S W N)."""
         (self._r_concealed, self._r_added, self._r_drawn_only, self._r_self_pung, self._r_last_any, self._r_swap,
-         self._r_rob, self._r_many, self._r_instant, self._r_orphans, self._r_extra, self._r_front) = rules
+         self._r_rob, self._r_many, self._r_instant, self._r_orphans, self._r_extra, self._r_front) = rules.flags()
+        #: the round wind's index (the compiled engine keys its memo of hands not winnable by it)
+        self.win_tag = round_wind
         #: beside each record of the log, its JSON line where the engine made one (here: none of its own)
         if getattr(self, "texts", None) is None or len(self.texts) != len(self.log):
             self.texts: list[str | None] = [None] * len(self.log)
@@ -163,7 +165,9 @@ class EngineState:
 
     def load_engine_state(self, state: tuple[Any, ...]) -> None:
         import copy
-        for name, value in zip(STATE, copy.deepcopy(state)):
+        if len(state) == len(STATE) - 1:  # pickled by hkcore 0.1.0, before the round wind was the engine's
+            state = (*state, SEATS.index(self.log[0]["round"]))
+        for name, value in zip(STATE, copy.deepcopy(state), strict=True):
             setattr(self, name, value)
 
     def _has_pung(self, s: int, i: int) -> bool:
@@ -216,4 +220,4 @@ STATE = ("_r_concealed", "_r_added", "_r_drawn_only", "_r_self_pung", "_r_last_a
          "_r_instant", "_r_orphans", "_r_extra", "_r_front", "counts", "melds", "bonus", "ponds", "wall", "front",
          "back", "from_back", "reserve", "prompt_no", "phase", "turn", "drawn", "by_kong", "kongs", "declared",
          "e_first", "draws", "discards", "instant_due", "last_dealt", "over", "asked", "codes", "tiles", "payload",
-         "forbid", "answer", "w_tile", "w_from", "w_after", "w_concealed")
+         "forbid", "answer", "w_tile", "w_from", "w_after", "w_concealed", "win_tag")

@@ -1,0 +1,51 @@
+"""The rules of play the engine reads, as one named value (``EngineRules``).
+
+A ``Table`` builds it from its preset (``hkcore.table.table.engine_rules``:
+the preset's ``[table]`` and ``[claims]`` sections, and what its compiled
+ruleset says of instant wins and shapes); both engine twins read it in
+``_setup``. The flow knows no preset: this is all it is told of one.
+"""
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass
+
+#: ``EngineRules.robbing``: no robbing, robbing an added kong, and also a concealed kong for thirteen orphans
+ROB_NONE, ROB_ADDED, ROB_ORPHANS = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class EngineRules:
+    """What the engine plays by (docs/house-rules.md names the preset key behind each)."""
+
+    #: a seat may declare a kong of four it holds (``table.concealed_kong``)
+    concealed_kong: bool
+    #: a seat may add a drawn fourth tile to its exposed pung (``table.added_kong``)
+    added_kong: bool
+    #: a kong of one's own only with the tile just drawn (``table.kong_tile = "drawn"``)
+    kong_tile_drawn_only: bool
+    #: a seat may declare a pung of three it holds on its turn (``table.self_pung``, G9)
+    self_pung: bool
+    #: the last discard may be claimed for any set, not only a win (``table.last_discard = "any"``)
+    last_discard_any: bool
+    #: after a claim, the claimed tile (or the far end of its chow) may not be discarded (``claims.swap_rule``, G10)
+    swap_rule: bool
+    #: which kongs may be robbed: ``ROB_NONE``, ``ROB_ADDED`` or ``ROB_ORPHANS`` (``claims.robbing_kong``)
+    robbing: int
+    #: several seats may win on one discard (``claims.multiple_winners``)
+    multiple_winners: bool
+    #: the preset scores a hand won without a winning shape (an instant win: its compiled ruleset says)
+    instant_wins: bool
+    #: thirteen orphans is a winning shape (``shapes``)
+    thirteen_orphans: bool
+    #: the preset has shapes beyond the standard hand and thirteen orphans (a plugin's: the scorer decides)
+    extra_shapes: bool
+    #: replacement tiles come from the front of the wall, not the back (``table.replacement = "front"``)
+    replacement_from_front: bool
+
+    def __post_init__(self) -> None:
+        if self.robbing not in (ROB_NONE, ROB_ADDED, ROB_ORPHANS):
+            raise ValueError(f"robbing = {self.robbing!r}: ROB_NONE, ROB_ADDED or ROB_ORPHANS")
+
+    def flags(self) -> tuple[int, ...]:
+        """The rules as the engines keep them: one small integer each, in the fields' order."""
+        return tuple(int(v) for v in astuple(self))
