@@ -155,6 +155,31 @@ class _Raising:
         raise ValueError("no bots today")
 
 
+class _Endless:
+    """A hook that gives bots without end: refused after the most one plugin may give, not read to its end."""
+
+    @hookimpl
+    def hkcore_bots(self) -> Any:
+        class Endless(dict):  # type: ignore[type-arg]
+            def items(self) -> Any:
+                n = 0
+                while True:
+                    n += 1
+                    yield f"bot{n}", SimpleBot
+
+        return Endless()
+
+
+def test_a_plugin_giving_bots_without_end_is_skipped() -> None:
+    registry.register_plugin(_Endless(), name="endless-bots")
+    try:
+        with pytest.warns(PluginWarning, match=r"plugin 'endless-bots': hkcore_bots\(\) returned .*at most 1000 bots"):
+            cat = bot_catalogue()
+        assert "bot1" not in cat.factories and "endless-bots" in cat.broken
+    finally:
+        registry.unregister_plugin("endless-bots")
+
+
 def test_a_plugin_gives_bots_through_the_hook_and_one_that_raises_is_skipped() -> None:
     registry.register_plugin(_Plugin(), name="always-simple")
     registry.register_plugin(_Raising(), name="raising-bots")

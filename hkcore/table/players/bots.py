@@ -27,6 +27,7 @@ import random
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from itertools import islice
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -42,6 +43,8 @@ from hkcore.tiles import parse_tiles
 ENTRY_POINT_GROUP = "hkcore.bots"
 #: the plugin that registers the built-in bots, exactly as a third-party plugin does
 BUILTIN_PLUGIN = "hkcore.table.players.builtin"
+#: the most bots one plugin's hook may give
+_MOST_BOTS = 1_000
 
 
 @runtime_checkable
@@ -279,15 +282,20 @@ class _EntryPointBots:
 def bot_plugin_manager() -> tuple[pluggy.PluginManager, dict[str, str]]:
     """A plugin manager with every plugin that may give bots registered (the built-in one first, then the
     plugins of ``hkcore.registry`` that implement ``hkcore_bots``, then the entry points of ``hkcore.bots``,
-    each under ``hkcore.bots:NAME``), and the entry points that could not be loaded (name -> why)."""
+    each under ``hkcore.bots:NAME``), and the plugins and entry points that could not be (name -> why)."""
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     pm.register(importlib.import_module(BUILTIN_PLUGIN), name=BUILTIN_PLUGIN)
-    for impl in registry.plugin_manager().hook.hkcore_bots.get_hookimpls():
-        name = registry.plugin_manager().get_name(impl.plugin) or repr(impl.plugin)
-        if pm.get_plugin(name) is None:
-            pm.register(impl.plugin, name=name)
     broken: dict[str, str] = {}
+    plugins = registry.plugin_manager()
+    for impl in plugins.hook.hkcore_bots.get_hookimpls():
+        name = plugins.get_name(impl.plugin) or repr(impl.plugin)
+        if pm.get_plugin(name) is not None:
+            continue
+        try:
+            pm.register(impl.plugin, name=name)
+        except Exception as exc:  # noqa: BLE001 - pluggy's ValueError (one object under two names): that plugin is skipped
+            broken[name] = f"plugin {name!r}: cannot give bots: {type(exc).__name__}: {shown(str(exc))}"
     for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         key = f"{ENTRY_POINT_GROUP}:{ep.name}"
         if pm.get_plugin(key) is not None:
@@ -315,12 +323,13 @@ def bot_catalogue() -> BotCatalogue:
                   if isinstance(impl.plugin, _EntryPointBots) else f"plugin {plugin}")
         try:
             given = impl.function()
-            items = list(given.items()) if isinstance(given, Mapping) else None
+            items = list(islice(given.items(), _MOST_BOTS + 1)) if isinstance(given, Mapping) else None
         except Exception as exc:  # noqa: BLE001 - a plugin's hook may raise anything: that plugin is reported broken
             broken[plugin] = f"plugin {plugin!r}: hkcore_bots() raised {type(exc).__name__}: {shown(str(exc))}"
             continue
-        if items is None:
-            broken[plugin] = f"plugin {plugin!r}: hkcore_bots() returned {shown(given)}, not a mapping name -> factory"
+        if items is None or len(items) > _MOST_BOTS:
+            broken[plugin] = (f"plugin {plugin!r}: hkcore_bots() returned {shown(given)}, not a mapping name -> "
+                              f"factory of at most {_MOST_BOTS} bots")
             continue
         for name, factory in items:
             if not isinstance(name, str) or not name:
