@@ -68,8 +68,10 @@ def decision(prompt: Mapping[str, Any], action: Mapping[str, Any]) -> dict[str, 
 
 
 class RandomBot:
-    """A uniformly random legal action, from a generator seeded with ``seed``
-    (or the generator ``rng``, drawn from as it is)."""
+    """A uniformly random legal action, from a generator seeded with ``seed``.
+
+    ``rng``: a generator to draw from instead, as it is (what the deprecated
+    ``random_policy(rng)`` plays)."""
 
     name = "random"
     #: whether the engine's hand loop (``hkcore.table.players.fastplay``) plays this bot without prompts
@@ -85,7 +87,7 @@ class RandomBot:
 
 class SimpleBot:
     """The first legal win; else, on a turn, the discard leaving the fewest
-    tiles away (the first such in the list); else pass. Needs no generator."""
+    tiles away; else pass (the first such in the list). Needs no generator."""
 
     name = "simple"
     in_engine = False
