@@ -167,10 +167,10 @@ def cli_pair(preset: str, seed: int, hands: int, workdir: Path) -> dict[str, Any
 
 
 def random_chooser(seed: int) -> Callable[[str], Any]:
-    """What ``hkscore play --policy random`` gives every seat."""
-    from hkcore.table.players.policy import policy
+    """What ``hkscore play --policy random`` gives every seat: one ``random`` bot's decide, seeded with ``seed``."""
+    from hkcore.table.players.bots import RandomBot
 
-    bot = policy("random", random.Random(seed))
+    bot = RandomBot(None, seed).decide
     return lambda _seat: bot
 
 

@@ -4,10 +4,15 @@ A plugin is a module or object with functions marked ``@hookimpl``. The
 built-in patterns, shapes and payment schemes (``hkcore.builtin_patterns``,
 ``hkcore.builtin_shapes``, ``hkcore.builtin_schemes``) are registered exactly like a
 third-party plugin; third-party plugins are found through the entry-point
-group ``hkcore``. Every hook here is documented and tested
+group ``hkcore``. The built-in bots (``hkcore.table.players.builtin``) answer
+``hkcore_bots`` the same way; the players' registry
+(``hkcore.table.players.bots.bot_catalogue``) reads that hook. Every hook here is documented and tested
 (tests/test_hooks.py checks both).
 """
 from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import pluggy
 
@@ -60,4 +65,16 @@ def hkcore_shapes() -> list[Shape]:
     A shape says which readings a hand's concealed tiles have in it and how
     many tiles away they are from it; a preset turns it on by naming it in
     ``shapes``, and then scoring, ``tiles_away`` and ``waits`` count it.
+    """
+
+
+@hookspec
+def hkcore_bots() -> Mapping[str, Callable[[Any, int], Any]]:
+    """Return the bots this plugin provides, by name: each a factory ``(preset, seed) -> Bot``.
+
+    A bot answers a seat's prompt with a decision (docs/bots.md). The names
+    are unique across all plugins: a second bot of a name already given is
+    recorded as a problem and skipped. Called each time the players'
+    registry is read (``hkcore.table.players.bots.bot_catalogue``), never
+    while a bot plays.
     """

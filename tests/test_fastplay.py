@@ -33,12 +33,6 @@ PRESETS = builtin_ids()
 WALLS = 3 if core.IMPLEMENTATION == "cython" else 1
 
 
-def test_the_choice_reads_the_engines_action_codes() -> None:
-    assert (_pybots.PASS, _pybots.WIN, _pybots.CONCEALED, _pybots.ADDED, _pybots.EXPOSED, _pybots.PUNG,
-            _pybots.CHOW, _pybots.DISCARD) == (_pyengine.PASS, _pyengine.WIN, _pyengine.CONCEALED, _pyengine.ADDED,
-                                               _pyengine.EXPOSED, _pyengine.PUNG, _pyengine.CHOW, _pyengine.DISCARD)
-
-
 def _unseen(t: Table, s: int) -> list[int]:
     """4 less what seat ``s``'s prompt shows of each tile, read off its view (as bots.Position does)."""
     seen = [0] * 34
@@ -81,10 +75,10 @@ def _codes(p: dict) -> tuple[list[int], list[int]]:
     codes, tiles = [], []
     for a in p["actions"]:
         act, kind = a["act"], a.get("kind")
-        code = {"pass": _pybots.PASS, "win": _pybots.WIN, "discard": _pybots.DISCARD, "chow": _pybots.CHOW,
-                "pung": _pybots.PUNG}.get(act)
+        code = {"pass": _pyengine.PASS, "win": _pyengine.WIN, "discard": _pyengine.DISCARD, "chow": _pyengine.CHOW,
+                "pung": _pyengine.PUNG}.get(act)
         if act == "kong":
-            code = {"concealed": _pybots.CONCEALED, "added": _pybots.ADDED, "exposed": _pybots.EXPOSED}[kind]
+            code = {"concealed": _pyengine.CONCEALED, "added": _pyengine.ADDED, "exposed": _pyengine.EXPOSED}[kind]
         if act == "pung" and p["phase"] == "turn":
             code = _pyengine.SELF_PUNG
         assert code is not None, a
@@ -315,13 +309,6 @@ def test_every_swap_costs_what_the_core_says(hand: tuple[list[int], tuple[int, .
 
 # ---------------------------------------------------------------- the value bot
 
-def test_the_value_choice_reads_the_engines_action_codes() -> None:
-    assert (_pyvalue.PASS, _pyvalue.WIN, _pyvalue.CONCEALED, _pyvalue.ADDED, _pyvalue.EXPOSED, _pyvalue.PUNG,
-            _pyvalue.CHOW, _pyvalue.DISCARD, _pyvalue.SELF_PUNG) == (
-        _pyengine.PASS, _pyengine.WIN, _pyengine.CONCEALED, _pyengine.ADDED, _pyengine.EXPOSED, _pyengine.PUNG,
-        _pyengine.CHOW, _pyengine.DISCARD, _pyengine.SELF_PUNG)
-
-
 #: mixed seats, by seat index
 MIXED = ["value", "efficiency", "value", "efficiency"]
 
@@ -415,29 +402,29 @@ def value_positions(draw: st.DrawFn) -> tuple[Any, ...]:
     if turn:
         for i in range(34):
             if counts[i] == 4:
-                codes.append(_pyvalue.CONCEALED)
+                codes.append(_pyengine.CONCEALED)
                 tiles.append(i)
             elif counts[i] and 34 + i in melds:
-                codes.append(_pyvalue.ADDED)
+                codes.append(_pyengine.ADDED)
                 tiles.append(i)
         for i in range(34):
             if counts[i]:
-                codes.append(_pyvalue.DISCARD)
+                codes.append(_pyengine.DISCARD)
                 tiles.append(i)
     else:
         offered = draw(st.integers(0, 33).filter(lambda t: counts[t] + used[t] < 4))
-        codes, tiles = [_pyvalue.PASS], [-1]
+        codes, tiles = [_pyengine.PASS], [-1]
         if counts[offered] >= 2:
-            codes.append(_pyvalue.PUNG)
+            codes.append(_pyengine.PUNG)
             tiles.append(offered)
         if counts[offered] == 3:
-            codes.append(_pyvalue.EXPOSED)
+            codes.append(_pyengine.EXPOSED)
             tiles.append(offered)
         if offered < 27:
             for low in range(offered - 2, offered + 1):
                 if offered - offered % 9 <= low <= offered - offered % 9 + 6 and all(
                         counts[j] for j in range(low, low + 3) if j != offered):
-                    codes.append(_pyvalue.CHOW)
+                    codes.append(_pyengine.CHOW)
                     tiles.append(low)
     unseen = [draw(st.integers(0, max(0, 4 - counts[i] - used[i]))) for i in range(34)]
     base = _pyvalue.value_params(load_preset(draw(st.sampled_from(PRESETS))))
@@ -470,7 +457,7 @@ def test_the_compiled_value_choice_is_the_pure_one(position: tuple[Any, ...]) ->
 def test_the_compiled_worths_are_the_pure_ones_to_the_bit(position: tuple[Any, ...]) -> None:
     """What each discard is worth (every plan's floats) is the same number in both twins."""
     v, counts, melds, claimed, unseen, codes, _tiles, _offered, live_left, seat, round_wind, fixed, _s, _p = position
-    if _pyvalue.DISCARD not in codes:
+    if _pyengine.DISCARD not in codes:
         return
     args = (counts, melds, claimed, unseen, live_left, seat, round_wind, fixed)
     expected = _pyvalue.discard_worths(v, *args)

@@ -228,7 +228,7 @@ def test_the_bots_offered(client: TestClient) -> None:
     # the whole first paragraph (three lines of the docstring), its ``literals`` as plain text
     described = {b["name"]: b["description"] for b in bots}
     assert described["simple"] == ("The first legal win; else, on a turn, the discard leaving the fewest tiles "
-                                   "away; else pass (the simple policy of hkscore play).")
+                                   "away; else pass (the first such in the list). Needs no generator.")
     assert all(b["description"].endswith(".") and "`" not in b["description"] for b in bots[:4])
 
 

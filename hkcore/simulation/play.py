@@ -41,8 +41,8 @@ from hkcore.simulation.summary import (
 )
 from hkcore.summary import resolve
 from hkcore.table.flow.wall import CODES, SEATS
-from hkcore.table.players.bots import Bot, available_bots, builtin_bots, make_bot
-from hkcore.table.players.fastplay import FAST_BOTS, new_memo, play_bots, plays, value_params
+from hkcore.table.players.bots import Bot, available_bots, builtin_bots, engine_bots, make_bot
+from hkcore.table.players.fastplay import new_memo, play_bots, plays, value_params
 from hkcore.table.rotation import Progress, after_hand
 from hkcore.table.start import MAX_SEED, read_start, record_preset
 from hkcore.table.table import Table
@@ -302,8 +302,8 @@ Played = tuple[int, int, int, dict[str, str], Table, int, list[int]]
 def fast_path(bots: Sequence[str], factories: Mapping[str, Any]) -> bool:
     """Whether every seat's bot is a built-in one ``hkcore.table.players.fastplay``
     plays inside the engine (the same decisions, no prompts)."""
-    builtin = builtin_bots()
-    return all(n in FAST_BOTS and factories.get(n) is builtin[n] for n in bots)
+    builtin, in_engine = builtin_bots(), engine_bots()
+    return all(n in in_engine and factories.get(n) is builtin[n] for n in bots)
 
 
 def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence[str], seed: int, first: int,

@@ -8,6 +8,7 @@ shape and thirteen orphans, whatever the preset.
 from __future__ import annotations
 
 from hkcore import core
+from hkcore.table.flow.codes import ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PUNG, WIN
 from hkcore.tiles import parse_tiles
 
 IMPLEMENTATION = "python"
@@ -79,11 +80,8 @@ def best_discard(counts: list[int], melds: tuple[int, ...], unseen: list[int],
     return best
 
 
-#: the engine's action codes a prompt's actions are written in (hkcore/table/flow/codes.py; a test holds
-#: them equal)
-PASS, WIN, CONCEALED, ADDED, EXPOSED, PUNG, CHOW, DISCARD = range(8)
 #: the set codes' kinds (``hkcore.core.meld_code``)
-_CHOW_SET, _PUNG_SET, _KONG_SET = 0, 1, 2
+_CHOW_SET, _PUNG_SET, _KONG_SET = core.CHOW, core.PUNG, core.KONG
 
 
 def choice(counts: list[int], melds: tuple[int, ...], unseen: list[int], codes: list[int], tiles: list[int],

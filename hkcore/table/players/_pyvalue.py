@@ -24,11 +24,9 @@ from hkcore.core import ShapeSet
 from hkcore.engine import compiled_for
 from hkcore.errors import TableError, shown as _shown
 from hkcore.preset import Preset
+from hkcore.table.flow.codes import ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PASS, PUNG, SELF_PUNG, WIN
 
 IMPLEMENTATION = "python"
-
-#: the engine's action codes (hkcore/table/flow/codes.py; a test holds them equal)
-PASS, WIN, CONCEALED, ADDED, EXPOSED, PUNG, CHOW, DISCARD, SELF_PUNG = range(9)
 
 #: per tile needed, how much less a plan is worth (one more draw to make)
 _PER_TILE = 0.45

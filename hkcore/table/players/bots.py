@@ -3,9 +3,13 @@ seat's prompt (GAME.md §8.4) to its decision (docs/bots.md).
 
 A bot is made for one preset and one seed by a *factory*
 ``(preset, seed) -> Bot``; the same factory, preset and seed give the same
-decisions for the same prompts. The built-in bots are listed by
-``builtin_bots()``; third-party ones are entry points in the group
-``hkcore.bots`` whose object is such a factory.
+decisions for the same prompts. Every bot is registered through the
+``hkcore_bots`` hook (``hkcore.hookspecs``): the built-in ones by
+``hkcore.table.players.builtin``, exactly as a plugin; third-party ones by
+a plugin of the group ``hkcore`` implementing that hook, or as an entry
+point in the group ``hkcore.bots`` whose object is a factory.
+``bot_catalogue()`` reads them all; one that cannot be loaded is recorded
+and skipped, like a broken pattern plugin.
 
 >>> from hkcore.table import Table
 >>> t = Table({"event": "start", "preset": "mistboard", "seed": 5})
@@ -17,20 +21,30 @@ True
 """
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import random
+import warnings
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from itertools import islice
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from hkcore import core
+import pluggy
+
+from hkcore import core, hookspecs, registry
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
-from hkcore.table.players.policy import decision, simple_policy
-from hkcore.table.players.value import ValueBot
+from hkcore.registry import PluginWarning
 from hkcore.tiles import parse_tiles
 
-#: the entry-point group third-party bots are found in
+#: the entry-point group third-party bots are found in, each a factory (preset, seed) -> Bot
 ENTRY_POINT_GROUP = "hkcore.bots"
+#: the plugin that registers the built-in bots, exactly as a third-party plugin does
+BUILTIN_PLUGIN = "hkcore.table.players.builtin"
+#: the most bots one plugin's hook may give
+_MOST_BOTS = 1_000
 
 
 @runtime_checkable
@@ -46,13 +60,25 @@ class Bot(Protocol):
 BotFactory = Callable[[Preset, int], Bot]
 
 
+def decision(prompt: Mapping[str, Any], action: Mapping[str, Any]) -> dict[str, Any]:
+    """The decision that answers ``prompt`` with one of its actions."""
+    out = {"prompt": prompt["prompt"], "seat": prompt["seat"]}
+    out.update(action)
+    return out
+
+
 class RandomBot:
-    """A uniformly random legal action, from a generator seeded with ``seed``."""
+    """A uniformly random legal action, from a generator seeded with ``seed``.
+
+    ``rng``: a generator to draw from instead, as it is (what the deprecated
+    ``random_policy(rng)`` plays)."""
 
     name = "random"
+    #: whether the engine's hand loop (``hkcore.table.players.fastplay``) plays this bot without prompts
+    in_engine = False
 
-    def __init__(self, preset: Preset, seed: int) -> None:
-        self._rng = random.Random(seed)
+    def __init__(self, preset: Preset | None, seed: int, *, rng: random.Random | None = None) -> None:
+        self._rng = random.Random(seed) if rng is None else rng
 
     def decide(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
         actions = prompt["actions"]
@@ -61,15 +87,35 @@ class RandomBot:
 
 class SimpleBot:
     """The first legal win; else, on a turn, the discard leaving the fewest
-    tiles away; else pass (the ``simple`` policy of ``hkscore play``)."""
+    tiles away; else pass (the first such in the list). Needs no generator."""
 
     name = "simple"
+    in_engine = False
 
-    def __init__(self, preset: Preset, seed: int) -> None:
-        self._choose = simple_policy()
+    def __init__(self, preset: Preset | None, seed: int) -> None:
+        pass
 
     def decide(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
-        return self._choose(prompt)
+        actions = prompt["actions"]
+        for a in actions:
+            if a["act"] == "win":
+                return decision(prompt, a)
+        discards = [a for a in actions if a["act"] == "discard"]
+        if not discards:
+            return decision(prompt, actions[0])  # a window: pass comes first
+        view = prompt["view"]
+        counts = [0] * 34
+        for t in parse_tiles(view["tiles"] + (view["drawn"] or "")):
+            counts[t.index] += 1
+        best, best_away = discards[0], 99
+        for a in discards:
+            i = parse_tiles(a["tile"])[0].index
+            counts[i] -= 1
+            away = core.tiles_away(bytes(counts))
+            counts[i] += 1
+            if away < best_away:
+                best, best_away = a, away
+        return decision(prompt, best)
 
 
 if TYPE_CHECKING:  # the compiled bots have the pure ones' surface
@@ -148,6 +194,7 @@ class EfficiencyBot:
     the same prompt, the same decision."""
 
     name = "efficiency"
+    in_engine = True
 
     def __init__(self, preset: Preset, seed: int) -> None:
         pass
@@ -209,28 +256,118 @@ class EfficiencyBot:
         return chosen
 
 
-def builtin_bots() -> dict[str, BotFactory]:
-    """The bots shipped with hkcore, by name."""
-    return {"random": RandomBot, "simple": SimpleBot, "efficiency": EfficiencyBot, "value": ValueBot}
+@dataclass(frozen=True)
+class BotCatalogue:
+    """Every registered bot by name, where it came from, and the entries that could not be used."""
+
+    #: name -> factory (preset, seed) -> Bot; the built-in ones first
+    factories: Mapping[str, BotFactory]
+    #: name -> "built in", "plugin NAME" or "entry point MODULE:ATTR"
+    sources: Mapping[str, str]
+    #: the plugin or entry point (by name) -> why it was skipped
+    broken: Mapping[str, str]
+    #: the built-in bots the engine's hand loop plays without prompts (those whose class says ``in_engine``)
+    in_engine: frozenset[str]
 
 
-def available_bots() -> dict[str, BotFactory]:
-    """Built-in bots and those of installed packages (entry points in
-    ``hkcore.bots``); a third-party bot may not take a built-in's name."""
-    out: dict[str, BotFactory] = builtin_bots()
+class _EntryPointBots:
+    """An entry point of ``hkcore.bots`` as a plugin: it gives its one factory under its name."""
+
+    def __init__(self, name: str, value: str, factory: BotFactory) -> None:
+        self.name, self.value, self.factory = name, value, factory
+
+    @hookspecs.hookimpl
+    def hkcore_bots(self) -> dict[str, BotFactory]:
+        return {self.name: self.factory}
+
+
+def bot_plugin_manager() -> tuple[pluggy.PluginManager, dict[str, str]]:
+    """A plugin manager with every plugin that may give bots registered (the built-in one first, then the
+    plugins of ``hkcore.registry`` that implement ``hkcore_bots``, then the entry points of ``hkcore.bots``,
+    each under ``hkcore.bots:NAME``), and the plugins and entry points that could not be (name -> why)."""
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    pm.register(importlib.import_module(BUILTIN_PLUGIN), name=BUILTIN_PLUGIN)
+    broken: dict[str, str] = {}
+    plugins = registry.plugin_manager()
+    for impl in plugins.hook.hkcore_bots.get_hookimpls():
+        name = plugins.get_name(impl.plugin) or repr(impl.plugin)
+        if pm.get_plugin(name) is not None:
+            continue
+        try:
+            pm.register(impl.plugin, name=name)
+        except Exception as exc:  # noqa: BLE001 - pluggy's ValueError (one object under two names): that plugin is skipped
+            broken[name] = f"plugin {name!r}: cannot give bots: {type(exc).__name__}: {shown(str(exc))}"
     for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name in out:
+        key = f"{ENTRY_POINT_GROUP}:{ep.name}"
+        if pm.get_plugin(key) is not None:
             continue
         try:
             factory = ep.load()
-        except Exception as exc:  # noqa: BLE001 - a broken third-party package must not take the built-ins down
-            raise TableError(f"bot {ep.name!r} ({ep.value}): could not be loaded: {shown(str(exc))}",
-                             "bots", ep.name) from None
-        if not callable(factory):
-            raise TableError(f"bot {ep.name!r} ({ep.value}): not a factory (preset, seed) -> Bot",
-                             "bots", ep.name)
-        out[ep.name] = factory
+        except Exception as exc:  # noqa: BLE001 - a broken third-party package must not take the other bots down
+            broken[key] = f"bot {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}: {shown(str(exc))}"
+            continue
+        pm.register(_EntryPointBots(ep.name, ep.value, factory), name=key)
+    return pm, broken
+
+
+def bot_catalogue() -> BotCatalogue:
+    """Every bot the registered plugins give (``bot_plugin_manager``), read again at each call (a caller making
+    many bots keeps the catalogue it read). A plugin or entry point that fails to load, whose hook raises or
+    gives something that is not a factory, or a name already taken (the first one is kept), is recorded in
+    ``broken``, warned about (a ``PluginWarning``) and skipped."""
+    pm, broken = bot_plugin_manager()
+    factories: dict[str, BotFactory] = {}
+    sources: dict[str, str] = {}
+    for impl in pm.hook.hkcore_bots.get_hookimpls():  # registration order: the built-in ones first
+        plugin = pm.get_name(impl.plugin) or repr(impl.plugin)
+        source = ("built in" if plugin == BUILTIN_PLUGIN else f"entry point {impl.plugin.value}"
+                  if isinstance(impl.plugin, _EntryPointBots) else f"plugin {plugin}")
+        try:
+            given = impl.function()
+            items = list(islice(given.items(), _MOST_BOTS + 1)) if isinstance(given, Mapping) else None
+        except Exception as exc:  # noqa: BLE001 - a plugin's hook may raise anything: that plugin is reported broken
+            broken[plugin] = f"plugin {plugin!r}: hkcore_bots() raised {type(exc).__name__}: {shown(str(exc))}"
+            continue
+        if items is None or len(items) > _MOST_BOTS:
+            broken[plugin] = (f"plugin {plugin!r}: hkcore_bots() returned {shown(given)}, not a mapping name -> "
+                              f"factory of at most {_MOST_BOTS} bots")
+            continue
+        for name, factory in items:
+            if not isinstance(name, str) or not name:
+                broken[plugin] = f"plugin {plugin!r}: hkcore_bots() gave a bot named {shown(name)}"
+            elif not callable(factory):
+                broken[plugin] = f"bot {name!r} ({source}): {shown(factory)} is not a factory (preset, seed) -> Bot"
+            elif name in factories:
+                broken[plugin] = f"bot {name!r} ({source}): the name is taken by the {sources[name]} one (kept)"
+            else:
+                factories[name], sources[name] = factory, source
+    for problem in broken.values():
+        warnings.warn(problem, PluginWarning, stacklevel=2)
+    return BotCatalogue(MappingProxyType(factories), MappingProxyType(sources), MappingProxyType(broken),
+                        engine_bots())
+
+
+def builtin_bots() -> dict[str, BotFactory]:
+    """The bots shipped with hkcore, by name (those the built-in plugin gives)."""
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    pm.register(importlib.import_module(BUILTIN_PLUGIN), name=BUILTIN_PLUGIN)
+    out: dict[str, BotFactory] = {}
+    for given in reversed(pm.hook.hkcore_bots()):
+        out.update(given)
     return out
+
+
+def engine_bots() -> frozenset[str]:
+    """The built-in bots the engine's hand loop (``hkcore.table.players.fastplay``) plays without prompts:
+    those whose class says ``in_engine`` (a third-party bot never is: the loop makes the built-ins' decisions)."""
+    return frozenset(n for n, f in builtin_bots().items() if getattr(f, "in_engine", False) is True)
+
+
+def available_bots() -> dict[str, BotFactory]:
+    """Every usable bot, built-in and third-party, by name (``bot_catalogue().factories``)."""
+    return dict(bot_catalogue().factories)
 
 
 def make_bot(name: str, preset: Preset, seed: int = 0, bots: Mapping[str, BotFactory] | None = None) -> Bot:

@@ -19,13 +19,15 @@ values, with the bots' compiled arithmetic); this module holds its pure-Python t
 """
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
 from hkcore.table.flow import engine as _engine
+from hkcore.table.flow.codes import CLAIM, DISCARD, M_CHOW, M_KONG, ROB, TURN, WIN
 from hkcore.table.players import _pybots, _pyvalue
-from hkcore.table.players.bots import IMPLEMENTATION as _BOTS
+from hkcore.table.players.bots import IMPLEMENTATION as _BOTS, engine_bots
 from hkcore.table.players.value import IMPLEMENTATION as _VALUE
 from hkcore.table.table import Table
 from hkcore.tiles import SEATS
@@ -56,8 +58,16 @@ def new_memo() -> Any:
     return _AwayMemo() if IMPLEMENTATION == "cython" else None
 
 
-#: the bots whose decisions this loop makes (by their names in ``hkcore.table.players.bots.builtin_bots()``)
-FAST_BOTS = frozenset({"efficiency", "value"})
+#: the bots whose decisions this loop makes (the built-in ones whose class says ``in_engine``)
+_IN_ENGINE = engine_bots()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "FAST_BOTS":
+        warnings.warn("hkcore.table.players.fastplay.FAST_BOTS is deprecated: use "
+                      "hkcore.table.players.bots.engine_bots()", DeprecationWarning, stacklevel=2)
+        return _IN_ENGINE
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class ValueParams:
@@ -83,12 +93,9 @@ def plays(preset: Preset, bots: Any) -> bool:
     bot only where the preset has no shapes the compiled kernels lack (on the compiled engine)."""
     if not isinstance(bots, (list, tuple)) or len(bots) != 4 or not all(isinstance(b, str) for b in bots):
         raise TableError(f"bots = {shown(bots)}: 4 bot names, by seat", "bots", bots)
-    if any(b not in FAST_BOTS for b in bots):
+    if any(b not in _IN_ENGINE for b in bots):
         return False
     return "value" not in bots or IMPLEMENTATION == "python" or not _pyvalue.value_params(preset).shapes.extra
-
-_CLAIM, _ROB, _TURN = 2, 3, 0
-_M_CHOW, _M_KONG = 0, 2
 
 
 def play_efficiency(t: Table, declined: list[int], *, detect: bool = True, memo: Any = None) -> int:
@@ -115,8 +122,8 @@ def play_bots(t: Table, bots: Any, declined: list[int], *, detect: bool = True, 
     if not isinstance(t, Table):
         raise TableError(f"table = {shown(t)}: a Table", "table", t)
     if (not isinstance(bots, (list, tuple)) or len(bots) != 4
-            or any(not isinstance(b, str) or b not in FAST_BOTS for b in bots)):
-        raise TableError(f"bots = {shown(bots)}: 4 of {', '.join(sorted(FAST_BOTS))}, by seat", "bots", bots)
+            or any(not isinstance(b, str) or b not in _IN_ENGINE for b in bots)):
+        raise TableError(f"bots = {shown(bots)}: 4 of {', '.join(sorted(_IN_ENGINE))}, by seat", "bots", bots)
     if type(declined) is not list or len(declined) != 4 or any(type(n) is not int for n in declined):
         raise TableError(f"declined = {shown(declined)}: a list of 4 whole numbers, by seat", "declined", declined)
     value = [b == "value" for b in bots]
@@ -146,11 +153,11 @@ def play_pure(t: Any, declined: list[int], *, detect: bool = True, value: list[b
     while not t.over:
         s = next(x for x in t.asked if t.answer[x] < 0)
         codes, tiles = t.codes[s], t.tiles[s]
-        if detect and t.phase == _TURN and codes[0] != _pybots.WIN and t.winning_shape(s, t.counts[s]):
+        if detect and t.phase == TURN and codes[0] != WIN and t.winning_shape(s, t.counts[s]):
             declined[s] += 1
             total += 1
         k = _choose_value(t, s, hide, params, round_wind) if value and value[s] else _choose(t, s, hide)
-        if not (detect and codes[k] == _pybots.DISCARD):
+        if not (detect and codes[k] == DISCARD):
             t.step(s, k)
             continue
         tile = tiles[k]
@@ -161,9 +168,9 @@ def play_pure(t: Any, declined: list[int], *, detect: bool = True, value: list[b
                 counts[tile] += 1
                 cand[o] = t.winning_shape(o, counts)
         t.step(s, k)
-        if t.phase == _CLAIM:
+        if t.phase == CLAIM:
             for o in t.asked:
-                if _pybots.WIN in t.codes[o]:
+                if WIN in t.codes[o]:
                     cand[o] = False
         for o in range(4):
             if cand[o]:
@@ -179,21 +186,21 @@ def _choose(t: Any, s: int, hide: bool) -> int:
     melds = []
     for o in range(4):
         for kind, low, _source, concealed in t.melds[o]:
-            if kind == _M_CHOW:
+            if kind == M_CHOW:
                 for i in (low, low + 1, low + 2):
                     seen[i] += 1
             elif o == s or not (hide and concealed):
-                seen[low] += 4 if kind == _M_KONG else 3
+                seen[low] += 4 if kind == M_KONG else 3
             if o == s:
                 melds.append(kind * 34 + low)
         for i in t.ponds[o]:
             seen[i] += 1
-    offered = t.w_tile if t.phase in (_CLAIM, _ROB) else -1
+    offered = t.w_tile if t.phase in (CLAIM, ROB) else -1
     if offered >= 0:
         seen[offered] += 1
     unseen = [max(0, 4 - n) for n in seen]
     return _pybots.choice(list(counts), tuple(melds), unseen, t.codes[s], t.tiles[s],
-                          t.w_tile if t.phase == _CLAIM else -1)
+                          t.w_tile if t.phase == CLAIM else -1)
 
 
 def _choose_value(t: Any, s: int, hide: bool, v: Any, round_wind: int) -> int:
@@ -216,19 +223,19 @@ def _choose_value(t: Any, s: int, hide: bool, v: Any, round_wind: int) -> int:
                 melds.append(kind * 34 + low)
                 if not (concealed and v.kong_keeps_concealed):
                     claimed = True
-            if kind == _M_CHOW:
+            if kind == M_CHOW:
                 for i in (low, low + 1, low + 2):
                     seen[i] += 1
             elif o == s or not (hide and concealed):
-                seen[low] += 4 if kind == _M_KONG else 3
+                seen[low] += 4 if kind == M_KONG else 3
         shown_sets[o] = (n, suits)
         for i in t.ponds[o]:
             seen[i] += 1
         ponds.append(list(t.ponds[o]))
-    offered = t.w_tile if t.phase in (_CLAIM, _ROB) else -1
+    offered = t.w_tile if t.phase in (CLAIM, ROB) else -1
     if offered >= 0:
         seen[offered] += 1
     unseen = [max(0, 4 - n) for n in seen]
     return _pyvalue.choice(v, list(counts), tuple(melds), claimed, unseen, t.codes[s], t.tiles[s],
-                           t.w_tile if t.phase == _CLAIM else -1, t.live_left(), s, round_wind,
+                           t.w_tile if t.phase == CLAIM else -1, t.live_left(), s, round_wind,
                            _pyvalue.fixed_faan(v, s, t.bonus_of(s)), shown_sets, ponds)

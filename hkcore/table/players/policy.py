@@ -1,62 +1,53 @@
-"""Built-in policies that play a seat: ``simple`` and ``random``
-(docs/table.md, "Playing from the command line")."""
+"""Deprecated: the ``simple`` and ``random`` players are the ``simple`` and
+``random`` bots (``hkcore.table.players.bots``, docs/bots.md). The names here
+answer for one release, each with a ``DeprecationWarning``."""
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hkcore import core
-from hkcore.tiles import parse_tiles
+from hkcore.table.players.bots import RandomBot, SimpleBot, decision as _decision
 
+#: what a bot's ``decide`` is (the type of the deprecated functions here)
 Policy = Callable[[Mapping[str, Any]], dict[str, Any]]
+
+_OLD = {"POLICIES": ('the bots "simple" and "random" (hkcore.table.players.bots.available_bots())',
+                     ("simple", "random"))}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _OLD:
+        new, value = _OLD[name]
+        _deprecated(name, new)
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _deprecated(old: str, new: str) -> None:
+    warnings.warn(f"hkcore.table.players.policy.{old} is deprecated: use {new}", DeprecationWarning, stacklevel=3)
 
 
 def decision(prompt: Mapping[str, Any], action: Mapping[str, Any]) -> dict[str, Any]:
-    """The decision that answers ``prompt`` with one of its actions."""
-    out = {"prompt": prompt["prompt"], "seat": prompt["seat"]}
-    out.update(action)
-    return out
+    """Deprecated: ``hkcore.table.players.bots.decision``."""
+    _deprecated("decision", "hkcore.table.players.bots.decision")
+    return _decision(prompt, action)
 
 
 def random_policy(rng: random.Random) -> Policy:
-    """A seeded, uniformly random legal action."""
-    def choose(prompt: Mapping[str, Any]) -> dict[str, Any]:
-        actions = prompt["actions"]
-        return decision(prompt, actions[int(rng.random() * len(actions))])
-    return choose
+    """Deprecated: the ``random`` bot drawing from ``rng`` (``RandomBot(preset, seed, rng=rng).decide``)."""
+    _deprecated("random_policy", 'make_bot("random", preset, seed)')
+    return RandomBot(None, 0, rng=rng).decide
 
 
 def simple_policy() -> Policy:
-    """The first legal win; else, on a turn, the discard that leaves the
-    fewest tiles away (the first such in the list); else pass."""
-    def choose(prompt: Mapping[str, Any]) -> dict[str, Any]:
-        actions = prompt["actions"]
-        for a in actions:
-            if a["act"] == "win":
-                return decision(prompt, a)
-        discards = [a for a in actions if a["act"] == "discard"]
-        if not discards:
-            return decision(prompt, actions[0])  # a window: pass comes first
-        view = prompt["view"]
-        counts = [0] * 34
-        for t in parse_tiles(view["tiles"] + (view["drawn"] or "")):
-            counts[t.index] += 1
-        best, best_away = discards[0], 99
-        for a in discards:
-            i = parse_tiles(a["tile"])[0].index
-            counts[i] -= 1
-            away = core.tiles_away(bytes(counts))
-            counts[i] += 1
-            if away < best_away:
-                best, best_away = a, away
-        return decision(prompt, best)
-    return choose
-
-
-POLICIES = ("simple", "random")
+    """Deprecated: the ``simple`` bot's ``decide`` (``make_bot("simple", preset)``)."""
+    _deprecated("simple_policy", 'make_bot("simple", preset)')
+    return SimpleBot(None, 0).decide
 
 
 def policy(name: str, rng: random.Random) -> Policy:
-    """The built-in policy named ``name`` (``simple`` or ``random``)."""
-    return random_policy(rng) if name == "random" else simple_policy()
+    """Deprecated: the ``random`` bot drawing from ``rng`` if ``name`` is ``random``, else the ``simple`` bot."""
+    _deprecated("policy", "make_bot(name, preset, seed)")
+    return RandomBot(None, 0, rng=rng).decide if name == "random" else SimpleBot(None, 0).decide

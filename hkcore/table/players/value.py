@@ -34,8 +34,9 @@ from typing import TYPE_CHECKING, Any
 from hkcore import core
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
+from hkcore.table.flow.codes import ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PASS, PUNG, SELF_PUNG, WIN
 from hkcore.table.players import _pyvalue
-from hkcore.table.players.policy import decision
+from hkcore.table.players.bots import decision
 from hkcore.tiles import SEATS
 
 if TYPE_CHECKING:  # the compiled twin has the pure one's surface
@@ -54,9 +55,9 @@ IMPLEMENTATION: str = _twin.IMPLEMENTATION
 #: where each suit letter's tiles begin among the 34 (bonus tiles: 34 for flowers, 38 for seasons)
 _BASE = {"m": 0, "p": 9, "s": 18, "z": 27, "f": 34, "g": 38}
 #: the engine's action codes of a prompt's actions, by act and kind (a pung on a turn: G9's own pung)
-_CODES = {("win", None): _pyvalue.WIN, ("pass", None): _pyvalue.PASS, ("discard", None): _pyvalue.DISCARD,
-          ("chow", None): _pyvalue.CHOW, ("pung", None): _pyvalue.PUNG, ("kong", "concealed"): _pyvalue.CONCEALED,
-          ("kong", "added"): _pyvalue.ADDED, ("kong", "exposed"): _pyvalue.EXPOSED}
+_CODES = {("win", None): WIN, ("pass", None): PASS, ("discard", None): DISCARD,
+          ("chow", None): CHOW, ("pung", None): PUNG, ("kong", "concealed"): CONCEALED,
+          ("kong", "added"): ADDED, ("kong", "exposed"): EXPOSED}
 
 
 def _indices(text: str | None) -> list[int]:
@@ -144,7 +145,7 @@ def _read(prompt: Mapping[str, Any], v: _pyvalue.ValueParams) -> tuple[Any, ...]
         act = a["act"]
         code = _CODES[act, a.get("kind") if act == "kong" else None]
         if act == "pung" and prompt.get("phase") == "turn":
-            code = _pyvalue.SELF_PUNG
+            code = SELF_PUNG
         codes.append(code)
         text = a.get("tile") or a.get("tiles")
         tiles_of.append(min(_indices(text)) if text else -1)
@@ -160,6 +161,8 @@ class ValueBot:
     Needs no generator: the same prompt, the same decision."""
 
     name = "value"
+    #: whether the engine's hand loop (``hkcore.table.players.fastplay``) plays this bot without prompts
+    in_engine = True
 
     def __init__(self, preset: Preset, seed: int) -> None:
         self._v = _pyvalue.value_params(preset)
