@@ -72,7 +72,7 @@ def table_once(hands: int, seed: int) -> dict[str, float]:
                 d.update(choice(p["actions"]))
                 t.submit(d)
                 answered += 1
-                if t.over or t.prompt_no != n:
+                if t.over or t._prompt_no != n:
                     break
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {"prompts_s": answered / wall, "prompts_cpu_s": answered / cpu}

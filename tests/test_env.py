@@ -230,16 +230,16 @@ def test_masks_are_the_prompts_actions(preset: str, seed: int, steps: int) -> No
 
 def with_counts(table: Table, seat: int, new: list[int]) -> None:
     """Give ``seat`` other concealed tiles, as many as before (the engine's own state, either engine)."""
-    state = list(table.engine_state())
+    state = list(table._engine_state())
     if IMPLEMENTATION == "python":
         from hkcore.table.flow._pyengine.state import STATE
-        k = STATE.index("counts")
+        k = STATE.index("_counts")
     else:
         k = 1  # the compiled engine's state: (rules, counts, ...)
     rows = [list(r) for r in state[k]]
     rows[seat] = new
     state[k] = rows
-    table.load_engine_state(tuple(state))
+    table._load_engine_state(tuple(state))
 
 
 @settings(max_examples=30)
@@ -256,7 +256,7 @@ def test_an_observation_never_shows_another_seats_concealed_tiles(
     me, other = "ESWN"[seat], (seat + shift) % 4
     before = env.observe(me)
     assert before.vector == encode(env.table.view(me), before.prompt)
-    old = env.table.counts_of(other)
+    old = env.table._counts_of(other)
     new = [0] * 34  # as many tiles as before, drawn at random
     held = sum(old)
     choices = [i for i in range(34) if old[i] < 4]
@@ -265,7 +265,7 @@ def test_an_observation_never_shows_another_seats_concealed_tiles(
         new[i] += 1
     assert sum(new) == held
     with_counts(env.table, other, new)
-    assert env.table.counts_of(other) == new  # the other seat's tiles did change
+    assert env.table._counts_of(other) == new  # the other seat's tiles did change
     after = env.observe(me)
     assert (after.vector, after.mask) == (before.vector, before.mask)
     if me in obs:

@@ -58,7 +58,7 @@ def test_each_choice_is_the_bots_decision_through_its_prompt(preset: str) -> Non
             d = bot.decide(p)
             k = next(j for j, a in enumerate(p["actions"]) if {"prompt": p["prompt"], "seat": p["seat"], **a} == d)
             melds = tuple(core.meld_code(m["tiles"]) for m in p["view"]["melds"][p["seat"]])
-            counts = t.counts_of(s)
+            counts = t._counts_of(s)
             codes, tiles = _codes(p)
             offered = CODES.index(p["tile"]) if p["phase"] == "claim" else -1
             unseen = _unseen(t, s)
@@ -192,8 +192,8 @@ def test_a_table_keeps_no_hands_not_winnable_unless_given_a_set() -> None:
     assert e.value.field == "no_wins" and "not" in str(e.value)
     # the round wind is part of every key: a round-S table's copy and pickle keep it (S = 1)
     south = Table({"event": "start", "preset": "hk-classic", "seed": 3, "round": "S"})
-    assert south.win_tag == 1
-    assert south.copy().win_tag == 1 and pickle.loads(pickle.dumps(south)).win_tag == 1
+    assert south._win_tag == 1
+    assert south.copy()._win_tag == 1 and pickle.loads(pickle.dumps(south))._win_tag == 1
 
 
 def test_only_built_in_efficiency_and_value_bots_take_the_fast_path() -> None:

@@ -342,7 +342,7 @@ def test_a_line_is_the_record_as_compact_json(preset: str) -> None:
         assert line(r) == json.dumps(r, separators=(",", ":"), ensure_ascii=False)
     from hkcore.table.records import lines
     want = "".join(json.dumps(r, separators=(",", ":"), ensure_ascii=False) + "\n" for r in t.log)
-    assert lines(t.log, t.texts) == want == lines(t.log)  # the engine's own lines beside its log
+    assert t.log_lines() == want == lines(t.log)  # the engine's own lines beside its log
     odd = [{"event": "draw", "tile": "1m", "seat": "E", "source": "live"}, {"event": "draw", "seat": "E", "tile": [1],
            "source": "live"}, {"event": "discard", "seat": "X", "tile": "1m"}, {"event": "discard", "seat": "E"}]
     for r in odd:  # not as the engine writes them: written by json all the same
@@ -350,13 +350,12 @@ def test_a_line_is_the_record_as_compact_json(preset: str) -> None:
 
 
 def test_lines_with_players_whose_names_need_escaping() -> None:
-    from hkcore.table.records import lines
     m = Match("playingcards-io", players=['a"b', "é", "x\\y", "p4"], seed=3)
     while not m.over:
         m.play_random(random.Random(3))
     t = m.table
     want = "".join(json.dumps(r, separators=(",", ":"), ensure_ascii=False) + "\n" for r in t.log)
-    assert lines(t.log, t.texts) == want
+    assert t.log_lines() == want
 
 
 def test_the_compiled_deal_is_the_contract_s() -> None:
@@ -503,3 +502,38 @@ def test_the_engine_is_told_the_rules_by_name() -> None:
     house = hkcore.load_preset('extends = "just-cards"\nid = "h"\n[claims]\nswap_rule = false\n')
     t = Table({"event": "start", "preset": "just-cards", "seed": 1}, house)
     assert t._rules == dataclasses.replace(just, swap_rule=False)
+
+
+def test_a_tables_public_names_are_what_docs_table_md_documents() -> None:
+    """docs/table.md, "What a `Table` offers": every public name a Table has, on either engine, and no other."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "table.md").read_text(encoding="utf-8")
+    section = doc.split("## What a `Table` offers", 1)[1].split("\n## ", 1)[0]
+    documented = set()
+    for row in re.findall(r"^\| (`.*?) \|", section, re.M):
+        documented |= {re.sub(r"^Table\.|\(.*", "", n) for n in re.findall(r"`([^`]+)`", row)}
+    documented.discard("Table")
+    t = Table({"event": "start", "preset": "hk-classic", "seed": 7})
+    assert {n for n in dir(t) if not n.startswith("_")} == documented
+
+
+def test_the_table_answers_every_hook_of_the_engines_contract() -> None:
+    """hkcore.table.flow.hooks.TableHooks: each hook the engine calls is Table's own, with the contract's
+    parameters; and the pure engine stubs no hook the contract leaves out."""
+    import inspect
+
+    from hkcore.table.flow._pyengine.state import EngineState
+    from hkcore.table.flow.hooks import TableHooks
+
+    hooks = {n for n, v in vars(TableHooks).items() if callable(v) and not n.startswith("__")}
+    assert hooks == {"_self_win", "_discard_win", "_rob_win", "_instant_win", "_win", "_exhausted", "_g15_tile",
+                     "view"}
+    for name in hooks:
+        assert name in vars(Table), name
+        want = list(inspect.signature(getattr(TableHooks, name)).parameters)
+        assert list(inspect.signature(vars(Table)[name]).parameters) == want, name
+    stubs = {n for n, v in vars(EngineState).items()
+             if callable(v) and "NotImplementedError" in inspect.getsource(v)}
+    assert stubs <= hooks, stubs - hooks

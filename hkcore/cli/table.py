@@ -267,7 +267,7 @@ def random_play(preset: str | Preset, seed: int, hands: int | None, rng: random.
             played += 1
             end = t.log[-1] if t.log[-1]["event"] == "end_hand" else t.log[-2]
             wins += end["result"] == "win"
-            out.write(lines(t.log, t.texts))
+            out.write(t.log_lines())
             if hands is not None and played >= hands and not m.over:
                 out.write(lines(m.stop()))  # the next hand, dealt, is dropped
         if hands is None or played >= hands:

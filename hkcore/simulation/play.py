@@ -264,7 +264,7 @@ def _play(t: Table, seated: list[Bot], detect: bool) -> tuple[int, list[int]]:
                     continue
                 counts = before[o]
                 counts[tile] += 1
-                if t.winning_shape(o, counts):
+                if t._winning_shape(o, counts):
                     declined[o] += 1
                     total += 1
         if not ps:
@@ -273,12 +273,12 @@ def _play(t: Table, seated: list[Bot], detect: bool) -> tuple[int, list[int]]:
         s = index[p["seat"]]
         if detect and p["phase"] == "turn" and p["prompt"] != checked:
             checked = p["prompt"]
-            if p["actions"][0]["act"] != "win" and t.winning_shape(s, t.counts_of(s)):
+            if p["actions"][0]["act"] != "win" and t._winning_shape(s, t._counts_of(s)):
                 declined[s] += 1
                 total += 1
         decision = seated[s].decide(p)
         if detect and decision.get("act") == "discard":
-            before = [t.counts_of(o) for o in range(4)]
+            before = [t._counts_of(o) for o in range(4)]
             tile = CODES.index(decision["tile"])
             t.submit(decision)
             pending = (s, tile, before)
@@ -290,7 +290,7 @@ def _play(t: Table, seated: list[Bot], detect: bool) -> tuple[int, list[int]]:
             if o != d:
                 counts = before[o]
                 counts[tile] += 1
-                if t.winning_shape(o, counts):
+                if t._winning_shape(o, counts):
                     declined[o] += 1
                     total += 1
     return total, declined
@@ -374,7 +374,7 @@ def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence
         while a > 1 and log[a - 1]["event"] == "win":
             a -= 1
         wins = log[a:e]
-        turns = t.discards  # one a discard record
+        turns = t._discards  # one a discard record
         pt["hands"] += 1
         pt["turns_histogram"][turns] += 1
         pt["declined"] += total

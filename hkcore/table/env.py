@@ -345,7 +345,7 @@ class Env:
         before = len(table.log)
         for d in decisions:
             table.submit(d)
-            if table.over or table.prompt_no != number:
+            if table.over or table._prompt_no != number:
                 break  # the window resolved: the answers still to come cannot change it
         records = table.log[before:]
         rewards = dict.fromkeys(SEATS, 0)

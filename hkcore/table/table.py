@@ -23,6 +23,7 @@ from hkcore.preset import Preset
 from hkcore.table.flow.engine import Engine, canonical
 from hkcore.table.flow.rules import ROB_ADDED, ROB_NONE, ROB_ORPHANS, EngineRules
 from hkcore.table.flow.wall import BONUS, CODES, SEATS
+from hkcore.table.records import lines
 from hkcore.table.rotation import Progress, Tally, after_hand, progress_for, standings
 from hkcore.table.start import Deal, given_preset, read_start, resolve_preset
 from hkcore.tiles import parse_tiles
@@ -97,11 +98,11 @@ class Table(Engine):
         """The table's own values (the log included), without the preset and its compiled ruleset."""
         out = {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "preset", "_no_wins")}
         out["log"] = self.log
-        out["texts"] = self.texts
+        out["_texts"] = self._texts
         return out
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _rebuild, (self.preset if self._preset_ref is None else None, self._values(), self.engine_state())
+        return _rebuild, (self.preset if self._preset_ref is None else None, self._values(), self._engine_state())
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         import copy
@@ -110,8 +111,12 @@ class Table(Engine):
             setattr(new, k, v)
         new.preset = self.preset  # immutable: shared
         new._compiled = self._compiled
-        new.load_engine_state(self.engine_state())
+        new._load_engine_state(self._engine_state())
         return new
+
+    def log_lines(self) -> str:
+        """The log as JSON lines, each ended by a newline (as ``hkscore play`` writes it)."""
+        return lines(self.log, self._texts)
 
     def copy(self) -> Table:
         """An independent copy of the table: it plays on from here alone."""
@@ -131,7 +136,7 @@ class Table(Engine):
         """What ``seat`` may see now (GAME.md §8.4 ``view``)."""
         if seat not in SEATS:
             raise TableError(f"seat = {shown(seat)}: not a seat (E, S, W or N)", "seat", seat)
-        tiles, drawn, melds, bonus, ponds, held = self.seen(SEATS.index(seat),
+        tiles, drawn, melds, bonus, ponds, held = self._seen(SEATS.index(seat),
                                                             not self.preset.table.show_concealed_kongs)
         return {"seat": seat, "hand": self.hand_no, "round": self.wind, "live_left": self.live_left(),
                 "tiles": tiles, "drawn": drawn, "melds": melds, "bonus": bonus, "ponds": ponds, "held": held,
@@ -151,10 +156,10 @@ class Table(Engine):
         for j, c in enumerate(counts):
             if c:
                 tiles += (j,) * c
-        out: dict[str, Any] = {"tiles": canonical(tiles), "melds": self.melds_json(s)}
+        out: dict[str, Any] = {"tiles": canonical(tiles), "melds": self._melds_json(s)}
         if win_tile >= 0:
             out["win_tile"] = CODES[win_tile]
-        bonus = self.bonus_of(s)
+        bonus = self._bonus_of(s)
         out.update({
             "self_draw": self_draw, "seat_wind": SEATS[s], "round_wind": self.wind,
             "flowers": sorted(b - BONUS + 1 for b in bonus if b < BONUS + 4),
@@ -169,21 +174,21 @@ class Table(Engine):
         return result if result.winnable else None
 
     def _self_win(self, s: int) -> tuple[dict[str, Any], Any] | None:
-        drawn = self.drawn
+        drawn = self._drawn
         if drawn < 0:
             return None
-        counts = self.counts_of(s)
-        complete = self.winning_shape(s, counts)
-        if not complete and not self.instant_is_due(s):
+        counts = self._counts_of(s)
+        complete = self._winning_shape(s, counts)
+        if not complete and not self._instant_is_due(s):
             return None
         first = None
-        if complete and not self.declared:
-            if s == 0 and self.e_first:
+        if complete and not self._declared:
+            if s == 0 and self._e_first:
                 first = "deal"
-            elif s != 0 and self.draws_of(s) == 1 and not self.by_kong:
+            elif s != 0 and self._draws_of(s) == 1 and not self._by_kong:
                 first = "first_draw"
-        last = self.live_left() <= 0 and not self.by_kong
-        kr = min(self.kongs, 2) if self.by_kong else 0
+        last = self.live_left() <= 0 and not self._by_kong
+        kr = min(self._kongs, 2) if self._by_kong else 0
         hand = self._hand_json(s, counts, drawn if complete else -1, self_draw=True, discarder=-1,
                                last_tile=last, kong_replacement=kr, robbing=False, first_turn=first)
         result = self._scored(hand)
@@ -195,7 +200,7 @@ class Table(Engine):
         return action, (hand, result, -1, drawn if complete else -1, None)
 
     def _instant_win(self, s: int) -> tuple[dict[str, Any], Any] | None:
-        hand = self._hand_json(s, self.counts_of(s), -1, self_draw=True, discarder=-1, last_tile=False,
+        hand = self._hand_json(s, self._counts_of(s), -1, self_draw=True, discarder=-1, last_tile=False,
                                kong_replacement=0, robbing=False, first_turn=None)
         result = self._scored(hand)
         if result is None:
@@ -203,7 +208,7 @@ class Table(Engine):
         return {"act": "win", "faan": result.faan, "instant": True}, (hand, result, -1, -1, None)
 
     def _discard_win(self, o: int, i: int, frm: int, last: bool, first: bool) -> tuple[dict[str, Any], Any] | None:
-        counts = self.counts_of(o)
+        counts = self._counts_of(o)
         counts[i] += 1
         hand = self._hand_json(o, counts, i, self_draw=False, discarder=frm, last_tile=last,
                                kong_replacement=0, robbing=False, first_turn="first_discard" if first else None)
@@ -213,7 +218,7 @@ class Table(Engine):
         return {"act": "win", "faan": result.faan}, (hand, result, frm, i, None)
 
     def _rob_win(self, o: int, i: int, frm: int, concealed: bool) -> tuple[dict[str, Any], Any] | None:
-        counts = self.counts_of(o)
+        counts = self._counts_of(o)
         counts[i] += 1
         hand = self._hand_json(o, counts, i, self_draw=False, discarder=frm, last_tile=False,
                                kong_replacement=0, robbing=True, first_turn=None)
@@ -230,9 +235,9 @@ class Table(Engine):
         faan = {x: 0 for x in SEATS}
         for n, (s, (hand, result, frm, tile, robbing)) in enumerate(winners):
             if tile >= 0 and frm >= 0 and n == 0:
-                self.give(s, tile, frm if robbing is None else -1)  # the tile goes to the nearest winner
+                self._give(s, tile, frm if robbing is None else -1)  # the tile goes to the nearest winner
             payments = None if result.payments is None else dict(result.payments)
-            self.emit({"event": "win", "seat": SEATS[s], "from": None if frm < 0 else SEATS[frm],
+            self._add_record({"event": "win", "seat": SEATS[s], "from": None if frm < 0 else SEATS[frm],
                              "tile": None if tile < 0 else CODES[tile], "robbing": robbing, "hand": hand,
                              "faan": result.faan, "patterns": [{"id": q.id, "faan": q.faan} for q in result.patterns],
                              "payments": payments})
@@ -243,12 +248,12 @@ class Table(Engine):
         self._end("win", SEATS[winners[0][0]], delta, faan)
 
     def _exhausted(self) -> None:
-        self.emit({"event": "exhausted"}, '{"event":"exhausted"}')
+        self._add_record({"event": "exhausted"}, '{"event":"exhausted"}')
         self._end("exhausted", None, None if self.points is None else {x: 0 for x in SEATS},
                   {x: 0 for x in SEATS})
 
     def _end(self, result: str, winner: str | None, delta: dict[str, int] | None, faan: dict[str, int]) -> None:
-        self.finish()
+        self._finish()
         points = None
         if delta is not None and self.points is not None:
             points = {x: self.points[x] + delta[x] for x in SEATS}
@@ -266,18 +271,20 @@ class Table(Engine):
         done = Progress(pr.players, pr.repeats, pr.rounds_done, tally)
         nxt, reason, self.progress = after_hand(self.preset.table, self.hand_no, self.wind, self.seats, winner,
                                                 done)
-        self.emit({"event": "end_hand", "result": result, "winner": winner, "delta": delta, "points": points,
+        self._add_record({"event": "end_hand", "result": result, "winner": winner, "delta": delta, "points": points,
                    "faan": faan, "next": nxt})
         if nxt is None and tally is not None:
-            self.emit({"event": "end_match", "reason": reason, "standings": standings(pr.players, tally)})
+            self._add_record({"event": "end_match", "reason": reason, "standings": standings(pr.players, tally)})
         self.points = points
 
 
 def _rebuild(preset: Preset | None, extra: dict[str, Any], state: tuple[Any, ...]) -> Table:
     t = Table.__new__(Table)
+    if "texts" in extra:  # pickled by hkcore 0.1.0, when the engine's names were public
+        extra = {("_texts" if k == "texts" else k): v for k, v in extra.items() if k != "_codes"}
     for k, v in extra.items():
         setattr(t, k, v)
     t.preset = preset if preset is not None else resolve_preset(t._preset_ref)
     t._compiled = None
-    t.load_engine_state(state)
+    t._load_engine_state(state)
     return t

@@ -38,7 +38,7 @@ def house(draw: st.DrawFn) -> str:
 
 def conserved(t: Table) -> None:
     """Every tile accounted for (136 or 144) and every hand 13 or 14 with each set as three."""
-    total = t.wall_left()
+    total = t._wall_left()
     v = t.view("E")
     for s in "ESWN":
         total += v["held"][s] + len(hkcore.parse_tiles(v["ponds"][s])) + len(hkcore.parse_tiles(v["bonus"][s]))

@@ -10,7 +10,7 @@ cdef enum:
 
 cdef class Engine:
     cdef public list log
-    cdef public list texts
+    cdef list texts
     cdef int r_concealed, r_added, r_drawn_only, r_self_pung, r_last_any, r_swap, r_rob, r_many, r_instant
     cdef int r_orphans, r_extra, r_front
     cdef int counts[4][34]
@@ -24,9 +24,10 @@ cdef class Engine:
     cdef int pond[4][MAXP]
     cdef int npond[4]
     cdef int wall[MAXW]
-    cdef public int front, back, from_back, reserve
-    cdef public int prompt_no, phase, turn, drawn, kongs, discards, last_dealt
-    cdef public bint by_kong, declared, e_first, over
+    cdef int front, back, from_back, reserve
+    cdef int prompt_no, phase, turn, drawn, kongs, discards, last_dealt
+    cdef bint by_kong, declared, e_first
+    cdef readonly bint over
     cdef int draws[4]
     cdef bint instant_due[4]
     cdef int nasked
@@ -37,13 +38,13 @@ cdef class Engine:
     cdef int forbid[4][MAXA][2]
     cdef list payload
     cdef int answer[4]
-    cdef public int w_tile, w_from, w_after
-    cdef public bint w_concealed
+    cdef int w_tile, w_from, w_after
+    cdef bint w_concealed
     #: where a run of hands keeps the complete hands found not winnable (a set of keys that hold all the scored
     #: hand depends on, the preset's own), so that each is scored once; None: none kept
     cdef set _no_wins
     #: the round wind's index (part of those keys), given to _setup
-    cdef readonly int win_tag
+    cdef int win_tag
 
     cdef void _rec(self, dict record, object text) except *
     cdef void _emit(self, dict record) except *
@@ -55,7 +56,7 @@ cdef class Engine:
     cdef void _clear(self) noexcept
     cdef void _add(self, int s, int code, int tile, object payload=*, int f0=*, int f1=*) noexcept
     cdef void _ask(self, int s) noexcept
-    cpdef dict action(self, int s, int k)
+    cpdef dict _action(self, int s, int k)
     cdef _step(self, int s, int k)
     cdef _e_turn(self)
     cdef _draw(self, int s)

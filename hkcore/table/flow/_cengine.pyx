@@ -4,8 +4,8 @@
 It mirrors hkcore/table/flow/_pyengine/ (the reference) step for step, on C
 arrays; tests hold the two equal. What a win is worth, the settlement and a
 seat's view are asked of the subclass (``hkcore.table.table.Table``) through
-the hooks ``_self_win``, ``_discard_win``, ``_rob_win``, ``_instant_win``,
-``_win`` and ``_exhausted``.
+the hooks of ``hkcore.table.flow.hooks.TableHooks``, whose docstring is the
+whole contract; its C values are declared in _cengine.pxd.
 """
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from libc.string cimport memset
@@ -143,6 +143,55 @@ cdef inline str _set_text(int code, int low):
 cdef class Engine:
     """The state of a hand in play and every step of its flow."""
 
+    # the values the subclass and the table's own modules read (Python names; the C ones are the .pxd's)
+    @property
+    def _texts(self):
+        return self.texts
+
+    @_texts.setter
+    def _texts(self, value):
+        self.texts = value
+
+    @property
+    def _drawn(self):
+        return self.drawn
+
+    @property
+    def _declared(self):
+        return self.declared
+
+    @property
+    def _e_first(self):
+        return self.e_first
+
+    @property
+    def _kongs(self):
+        return self.kongs
+
+    @property
+    def _by_kong(self):
+        return self.by_kong
+
+    @property
+    def _discards(self):
+        return self.discards
+
+    @property
+    def _prompt_no(self):
+        return self.prompt_no
+
+    @property
+    def _phase(self):
+        return self.phase
+
+    @property
+    def _w_tile(self):
+        return self.w_tile
+
+    @property
+    def _win_tag(self):
+        return self.win_tag
+
     def _setup(self, hands, wall, int reserve, rules, int round_wind):
         """A hand dealt: ``hands`` and ``wall`` (tile indices), ``reserve`` tiles of dead wall, ``rules`` (an
         ``EngineRules``), the round wind's index ``round_wind`` (0..3, E S W N)."""
@@ -198,7 +247,7 @@ cdef class Engine:
         self.log.append(record)
         self.texts.append(text)
 
-    def emit(self, dict record, text=None):
+    def _add_record(self, dict record, text=None):
         """Append a record the engine does not write itself, with its JSON
         line if the caller has made it (else it is made when written)."""
         self.log.append(record)
@@ -219,11 +268,11 @@ cdef class Engine:
         cdef int n = self.back - self.front - (d if d > 0 else 0)
         return n if n > 0 else 0
 
-    def wall_left(self):
+    def _wall_left(self):
         """Tiles left in the wall, the dead wall's included."""
         return self.back - self.front
 
-    def melds_json(self, int s, bint hide=False):
+    def _melds_json(self, int s, bint hide=False):
         """``s``'s declared sets as hand JSON (a concealed kong's tiles null with ``hide``)."""
         cdef list out = []
         cdef int j, kind, low
@@ -245,7 +294,7 @@ cdef class Engine:
             out.append(m)
         return out
 
-    def seen(self, int s, bint hide):
+    def _seen(self, int s, bint hide):
         """What seat ``s`` sees of the hand: its concealed tiles less the tile
         just drawn, that tile (or None), then by seat the declared sets (a
         concealed kong's tiles null with ``hide``, but for ``s``'s own), the
@@ -264,7 +313,7 @@ cdef class Engine:
         held = {}
         for o in range(4):
             seat = SEATS[o]
-            melds[seat] = self.melds_json(o, hide and o != s) if self.nmeld[o] else []
+            melds[seat] = self._melds_json(o, hide and o != s) if self.nmeld[o] else []
             bonus[seat] = _canon_list(self.bonus[o], self.nbonus[o]) if self.nbonus[o] else ""
             ponds[seat] = "".join([CODES[self.pond[o][i]] for i in range(self.npond[o])])
             n = 0
@@ -273,27 +322,27 @@ cdef class Engine:
             held[seat] = n
         return _canon(c), None if drawn < 0 else CODES[drawn], melds, bonus, ponds, held
 
-    def counts_of(self, int s):
+    def _counts_of(self, int s):
         """A copy of ``s``'s 34 counts of concealed tiles."""
         return [self.counts[s][i] for i in range(34)]
 
-    def bonus_of(self, int s):
+    def _bonus_of(self, int s):
         """The bonus tiles ``s`` has set aside, in order."""
         return [self.bonus[s][i] for i in range(self.nbonus[s])]
 
-    def pond_of(self, int s):
+    def _pond_of(self, int s):
         """``s``'s discards not claimed, in order."""
         return [self.pond[s][i] for i in range(self.npond[s])]
 
-    def draws_of(self, int s):
+    def _draws_of(self, int s):
         """How many live draws ``s`` has made."""
         return self.draws[s]
 
-    def instant_is_due(self, int s):
+    def _instant_is_due(self, int s):
         """Whether an instant bonus win is to be offered at ``s``'s next decision."""
         return self.instant_due[s]
 
-    def winning_shape(self, int s, counts):
+    def _winning_shape(self, int s, counts):
         """Whether ``counts`` (with ``s``'s sets) is a winning shape; always
         True under a preset with shapes the core does not know."""
         cdef int c[34]
@@ -304,13 +353,13 @@ cdef class Engine:
             c[i] = counts[i]
         return self._complete(s, c)
 
-    def give(self, int s, int tile, int pond):
+    def _give(self, int s, int tile, int pond):
         """The winning tile goes to ``s``: out of ``pond``'s pond (-1: not from a pond)."""
         self.counts[s][tile] += 1
         if pond >= 0:
             self.npond[pond] -= 1
 
-    def finish(self):
+    def _finish(self):
         """The hand is over: nothing more is asked."""
         self._clear()
         self.over = True
@@ -329,7 +378,7 @@ cdef class Engine:
             raise TableError(f"no_wins = {shown(value)}: a set, or None", "no_wins", value)
         self._no_wins = value
 
-    def engine_state(self):
+    def _engine_state(self):
         """Every value of the engine, for a copy or a pickle."""
         cdef int s, j, k
         return (
@@ -338,7 +387,7 @@ cdef class Engine:
             [[self.counts[s][i] for i in range(34)] for s in range(4)],
             [[(self.mkind[s][j], self.mlow[s][j], self.msrc[s][j], self.mconc[s][j]) for j in range(self.nmeld[s])]
              for s in range(4)],
-            [self.bonus_of(s) for s in range(4)], [self.pond_of(s) for s in range(4)],
+            [self._bonus_of(s) for s in range(4)], [self._pond_of(s) for s in range(4)],
             [self.wall[i] for i in range(self.back)],
             (self.front, self.back, self.from_back, self.reserve, self.prompt_no, self.phase, self.turn, self.drawn,
              self.kongs, self.discards, self.last_dealt, self.by_kong, self.declared, self.e_first, self.over,
@@ -350,7 +399,7 @@ cdef class Engine:
             [list(p) for p in self.payload], [self.answer[s] for s in range(4)], self.win_tag,
         )
 
-    def load_engine_state(self, state):
+    def _load_engine_state(self, state):
         import copy
         cdef int s, j, k
         if len(state) == 13:  # pickled by hkcore 0.1.0, before the round wind was the engine's: the log has it
@@ -423,7 +472,7 @@ cdef class Engine:
         cdef int s, b, r
         cdef list held
         for s in range(4):
-            held = self.bonus_of(s)
+            held = self._bonus_of(s)
             self.nbonus[s] = 0
             while held:
                 b = min(held)
@@ -475,7 +524,7 @@ cdef class Engine:
         self.asked[self.nasked] = s
         self.nasked += 1
 
-    cpdef dict action(self, int s, int k):
+    cpdef dict _action(self, int s, int k):
         """Action ``k`` of seat ``s``'s open prompt, as JSON."""
         cdef int code = self.code[s][k]
         cdef dict out
@@ -507,13 +556,13 @@ cdef class Engine:
             if self.w_tile >= 0 and (self.phase == CLAIM or self.phase == ROB):
                 p["tile"] = CODES[self.w_tile]
                 p["from"] = SEATS[self.w_from]
-            p["actions"] = [self.action(s, k) for k in range(self.ncodes[s])]
+            p["actions"] = [self._action(s, k) for k in range(self.ncodes[s])]
             if views:
                 p["view"] = self.view(SEATS[s])
             out.append(p)
         return out
 
-    def asked_seats(self):
+    def _asked_seats(self):
         """The seats still to answer the open prompt, and how many actions each has."""
         cdef int j, s
         return [(self.asked[j], self.ncodes[self.asked[j]]) for j in range(self.nasked)
@@ -549,7 +598,7 @@ cdef class Engine:
             n += 1
         return n
 
-    def step(self, int s, int k):
+    def _take(self, int s, int k):
         """Seat ``s`` takes action ``k`` of its open prompt (unchecked: ``submit`` checks)."""
         self._step(s, k)
 
@@ -608,7 +657,7 @@ cdef class Engine:
         elif act == "pass" and self.phase >= CLAIM and self.code[s][0] == PASS:
             if decision.get("kind") is None and decision.get("tiles") is None and decision.get("tile") is None:
                 return s, 0
-        actions = [self.action(s, k) for k in range(self.ncodes[s])]
+        actions = [self._action(s, k) for k in range(self.ncodes[s])]
         same = [k for k, a in enumerate(actions) if a["act"] == act]
         if not same:
             raise TableError(f"act = {shown(act)}: not legal for {seat} (legal: {legal_text(actions)})", "act", act)

@@ -151,26 +151,26 @@ def play_pure(t: Any, declined: list[int], *, detect: bool = True, value: list[b
     hide = not t.preset.table.show_concealed_kongs
     total = 0
     while not t.over:
-        s = next(x for x in t.asked if t.answer[x] < 0)
-        codes, tiles = t.codes[s], t.tiles[s]
-        if detect and t.phase == TURN and codes[0] != WIN and t.winning_shape(s, t.counts[s]):
+        s = next(x for x in t._asked if t._answer[x] < 0)
+        codes, tiles = t._codes[s], t._tiles[s]
+        if detect and t._phase == TURN and codes[0] != WIN and t._winning_shape(s, t._counts[s]):
             declined[s] += 1
             total += 1
         k = _choose_value(t, s, hide, params, round_wind) if value and value[s] else _choose(t, s, hide)
         if not (detect and codes[k] == DISCARD):
-            t.step(s, k)
+            t._take(s, k)
             continue
         tile = tiles[k]
         cand = [False] * 4
         for o in range(4):
             if o != s:
-                counts = list(t.counts[o])
+                counts = list(t._counts[o])
                 counts[tile] += 1
-                cand[o] = t.winning_shape(o, counts)
-        t.step(s, k)
-        if t.phase == CLAIM:
-            for o in t.asked:
-                if WIN in t.codes[o]:
+                cand[o] = t._winning_shape(o, counts)
+        t._take(s, k)
+        if t._phase == CLAIM:
+            for o in t._asked:
+                if WIN in t._codes[o]:
                     cand[o] = False
         for o in range(4):
             if cand[o]:
@@ -181,11 +181,11 @@ def play_pure(t: Any, declined: list[int], *, detect: bool = True, value: list[b
 
 def _choose(t: Any, s: int, hide: bool) -> int:
     """The efficiency bot's choice for seat ``s`` from what its view shows."""
-    counts = t.counts[s]
+    counts = t._counts[s]
     seen = list(counts)
     melds = []
     for o in range(4):
-        for kind, low, _source, concealed in t.melds[o]:
+        for kind, low, _source, concealed in t._melds[o]:
             if kind == M_CHOW:
                 for i in (low, low + 1, low + 2):
                     seen[i] += 1
@@ -193,20 +193,20 @@ def _choose(t: Any, s: int, hide: bool) -> int:
                 seen[low] += 4 if kind == M_KONG else 3
             if o == s:
                 melds.append(kind * 34 + low)
-        for i in t.ponds[o]:
+        for i in t._ponds[o]:
             seen[i] += 1
-    offered = t.w_tile if t.phase in (CLAIM, ROB) else -1
+    offered = t._w_tile if t._phase in (CLAIM, ROB) else -1
     if offered >= 0:
         seen[offered] += 1
     unseen = [max(0, 4 - n) for n in seen]
-    return _pybots.choice(list(counts), tuple(melds), unseen, t.codes[s], t.tiles[s],
-                          t.w_tile if t.phase == CLAIM else -1)
+    return _pybots.choice(list(counts), tuple(melds), unseen, t._codes[s], t._tiles[s],
+                          t._w_tile if t._phase == CLAIM else -1)
 
 
 def _choose_value(t: Any, s: int, hide: bool, v: Any, round_wind: int) -> int:
     """The value bot's choice for seat ``s`` from what its view shows (the values
     ``hkcore.table.players.value.values`` reads off a prompt)."""
-    counts = t.counts[s]
+    counts = t._counts[s]
     seen = list(counts)
     melds = []
     claimed = False
@@ -214,7 +214,7 @@ def _choose_value(t: Any, s: int, hide: bool, v: Any, round_wind: int) -> int:
     ponds = []
     for o in range(4):
         n, suits = 0, 0
-        for kind, low, _source, concealed in t.melds[o]:
+        for kind, low, _source, concealed in t._melds[o]:
             if not concealed:
                 n += 1
                 if low < 27:
@@ -229,13 +229,13 @@ def _choose_value(t: Any, s: int, hide: bool, v: Any, round_wind: int) -> int:
             elif o == s or not (hide and concealed):
                 seen[low] += 4 if kind == M_KONG else 3
         shown_sets[o] = (n, suits)
-        for i in t.ponds[o]:
+        for i in t._ponds[o]:
             seen[i] += 1
-        ponds.append(list(t.ponds[o]))
-    offered = t.w_tile if t.phase in (CLAIM, ROB) else -1
+        ponds.append(list(t._ponds[o]))
+    offered = t._w_tile if t._phase in (CLAIM, ROB) else -1
     if offered >= 0:
         seen[offered] += 1
     unseen = [max(0, 4 - n) for n in seen]
-    return _pyvalue.choice(v, list(counts), tuple(melds), claimed, unseen, t.codes[s], t.tiles[s],
-                           t.w_tile if t.phase == CLAIM else -1, t.live_left(), s, round_wind,
-                           _pyvalue.fixed_faan(v, s, t.bonus_of(s)), shown_sets, ponds)
+    return _pyvalue.choice(v, list(counts), tuple(melds), claimed, unseen, t._codes[s], t._tiles[s],
+                           t._w_tile if t._phase == CLAIM else -1, t.live_left(), s, round_wind,
+                           _pyvalue.fixed_faan(v, s, t._bonus_of(s)), shown_sets, ponds)

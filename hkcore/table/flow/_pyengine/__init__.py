@@ -5,9 +5,9 @@ kongs and bonus replacements: everything a decision touches, on tile
 indices and small integer codes. It is the reference for the compiled
 engine (``hkcore.table.flow._cengine``), which mirrors it line for line; tests
 hold the two equal. What a win is worth, the settlement and a seat's view
-are asked of the subclass (``hkcore.table.table.Table``) through the
-hooks ``_self_win``, ``_discard_win``, ``_rob_win``, ``_instant_win``,
-``_win`` and ``_exhausted``.
+are asked of the subclass (``hkcore.table.table.Table``) through the hooks
+of ``hkcore.table.flow.hooks.TableHooks``, whose docstring is the whole
+contract.
 
 Its modules, each built on the one before: ``codes`` (action, phase and
 set codes), ``state`` (the values, their accessors, the hooks), ``prompts``
@@ -53,7 +53,7 @@ class Engine(Windows):
         field, and the table stays as it was."""
         s, k = self._match(decision)
         before = len(self.log)
-        self.step(s, k)
+        self._take(s, k)
         return self.log[before:]
 
     def play_random(self, rng: Any) -> int:
@@ -63,22 +63,22 @@ class Engine(Windows):
         ``prompts()``); returns the number of decisions."""
         n = 0
         while not self.over:
-            for s in self.asked:
-                if self.answer[s] < 0:
+            for s in self._asked:
+                if self._answer[s] < 0:
                     break
-            self.step(s, int(rng.random() * len(self.codes[s])))
+            self._take(s, int(rng.random() * len(self._codes[s])))
             n += 1
         return n
 
-    def step(self, s: int, k: int) -> None:
+    def _take(self, s: int, k: int) -> None:
         """Seat ``s`` takes action ``k`` of its open prompt (unchecked: ``submit`` checks)."""
-        if self.phase in (CLAIM, ROB, INSTANT):
-            self.answer[s] = k
+        if self._phase in (CLAIM, ROB, INSTANT):
+            self._answer[s] = k
             self._try_resolve()
             return
-        code = self.codes[s][k]
-        tile = self.tiles[s][k]
-        payload = self.payload[s][k]
+        code = self._codes[s][k]
+        tile = self._tiles[s][k]
+        payload = self._payload[s][k]
         self._clear()
         if code == WIN:
             self._win([(s, payload[1])])
@@ -89,9 +89,9 @@ class Engine(Windows):
         elif code == ADDED:
             self._self_kong(s, tile, False)
         else:  # SELF_PUNG (G9)
-            self.counts[s][tile] -= 3
-            self.melds[s].append([M_PUNG, tile, -1, False])
-            self.declared = True
+            self._counts[s][tile] -= 3
+            self._melds[s].append([M_PUNG, tile, -1, False])
+            self._declared = True
             self._emit({"event": "pung", "seat": SEATS[s], "tiles": set_text(PUNG, tile)})
             self._discard_prompt(s, ())
 

@@ -26,43 +26,43 @@ class Prompts(EngineState):
     """Who is asked now and what they may do."""
 
     def _open(self, phase: int) -> None:
-        self.prompt_no += 1
-        self.phase = phase
-        self.answer = [-1, -1, -1, -1]
+        self._prompt_no += 1
+        self._phase = phase
+        self._answer = [-1, -1, -1, -1]
 
     def _clear(self) -> None:
-        for s in self.asked:
-            self.codes[s] = []
-            self.tiles[s] = []
-            self.payload[s] = []
-            self.forbid[s] = []
-        self.asked = []
+        for s in self._asked:
+            self._codes[s] = []
+            self._tiles[s] = []
+            self._payload[s] = []
+            self._forbid[s] = []
+        self._asked = []
 
-    def finish(self) -> None:
+    def _finish(self) -> None:
         """The hand is over: nothing more is asked."""
         self._clear()
         self.over = True
-        self.phase = OVER
+        self._phase = OVER
 
     def _add(self, s: int, code: int, tile: int, payload: Any = None, forbid: tuple[int, ...] = ()) -> None:
-        self.codes[s].append(code)
-        self.tiles[s].append(tile)
-        self.payload[s].append(payload)
-        self.forbid[s].append(forbid)
+        self._codes[s].append(code)
+        self._tiles[s].append(tile)
+        self._payload[s].append(payload)
+        self._forbid[s].append(forbid)
 
-    def action(self, s: int, k: int) -> dict[str, Any]:
+    def _action(self, s: int, k: int) -> dict[str, Any]:
         """Action ``k`` of seat ``s``'s open prompt, as JSON."""
-        code = self.codes[s][k]
+        code = self._codes[s][k]
         if code == WIN:
-            return dict(self.payload[s][k][0])
+            return dict(self._payload[s][k][0])
         if code == PASS:
             return {"act": "pass"}
         if code == DISCARD:
-            return {"act": "discard", "tile": CODES[self.tiles[s][k]]}
+            return {"act": "discard", "tile": CODES[self._tiles[s][k]]}
         out: dict[str, Any] = {"act": ACTS[code]}
         if KINDS[code] is not None:
             out["kind"] = KINDS[code]
-        out["tiles"] = set_text(code, self.tiles[s][k])
+        out["tiles"] = set_text(code, self._tiles[s][k])
         return out
 
     def prompts(self, views: bool = True) -> list[dict[str, Any]]:
@@ -70,15 +70,15 @@ class Prompts(EngineState):
         hand is over): GAME.md §8.4's JSON, each with the seat's ``view``
         (left out with ``views=False``, for a player that needs none)."""
         out = []
-        phase = PHASES[self.phase]
-        for s in self.asked:
-            if self.answer[s] >= 0:
+        phase = PHASES[self._phase]
+        for s in self._asked:
+            if self._answer[s] >= 0:
                 continue
-            p: dict[str, Any] = {"prompt": self.prompt_no, "seat": SEATS[s], "phase": phase}
-            if self.w_tile >= 0 and self.phase in (CLAIM, ROB):
-                p["tile"] = CODES[self.w_tile]
-                p["from"] = SEATS[self.w_from]
-            p["actions"] = [self.action(s, k) for k in range(len(self.codes[s]))]
+            p: dict[str, Any] = {"prompt": self._prompt_no, "seat": SEATS[s], "phase": phase}
+            if self._w_tile >= 0 and self._phase in (CLAIM, ROB):
+                p["tile"] = CODES[self._w_tile]
+                p["from"] = SEATS[self._w_from]
+            p["actions"] = [self._action(s, k) for k in range(len(self._codes[s]))]
             if views:
                 p["view"] = self.view(SEATS[s])
             out.append(p)
@@ -91,15 +91,15 @@ class Prompts(EngineState):
         if self.over:
             raise TableError("prompt: the hand is over; nothing is asked", "prompt", decision.get("prompt"))
         n = decision.get("prompt")
-        if type(n) is not int or n != self.prompt_no:
-            raise TableError(f"prompt = {shown(n)}: not the open prompt ({self.prompt_no})", "prompt", n)
+        if type(n) is not int or n != self._prompt_no:
+            raise TableError(f"prompt = {shown(n)}: not the open prompt ({self._prompt_no})", "prompt", n)
         seat = decision.get("seat")
         s = SEATS.index(seat) if isinstance(seat, str) and seat in SEATS else -1
-        if s not in self.asked or self.answer[s] >= 0:
-            asked = ", ".join(SEATS[x] for x in self.asked if self.answer[x] < 0)
+        if s not in self._asked or self._answer[s] >= 0:
+            asked = ", ".join(SEATS[x] for x in self._asked if self._answer[x] < 0)
             raise TableError(f"seat = {shown(seat)}: not asked in prompt {n} (asked: {asked})", "seat", seat)
         act = decision.get("act")
-        actions = [self.action(s, k) for k in range(len(self.codes[s]))]
+        actions = [self._action(s, k) for k in range(len(self._codes[s]))]
         same = [k for k, a in enumerate(actions) if a["act"] == act]
         if not same:
             raise TableError(f"act = {shown(act)}: not legal for {seat} (legal: {legal_text(actions)})", "act", act)
@@ -108,7 +108,7 @@ class Prompts(EngineState):
             if not wanted:
                 value = decision.get(name)
                 if name == "tile" and act == "discard":
-                    held = value in CODES[:BONUS] and self.counts[s][CODES.index(value)] > 0
+                    held = value in CODES[:BONUS] and self._counts[s][CODES.index(value)] > 0
                     raise TableError(discard_refused(SEATS[s], value, held, actions), name, value)
                 raise TableError(f"{name} = {shown(value)}: {act} not legal for {seat} with it (legal: "
                                  f"{legal_text(actions)})", name, value)

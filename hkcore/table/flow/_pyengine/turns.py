@@ -36,26 +36,26 @@ class Turns(Prompts):
     # -------------------------------------------------------------- the wall
 
     def _take_replacement(self) -> int:
-        if self.back <= self.front:
+        if self._back <= self._front:
             return -1
         if self._r_front:
-            t = self.wall[self.front]
-            self.front += 1
+            t = self._wall[self._front]
+            self._front += 1
         else:
-            self.back -= 1
-            self.from_back += 1
-            t = self.wall[self.back]
+            self._back -= 1
+            self._from_back += 1
+            t = self._wall[self._back]
         return t
 
     def _bonus_out(self, s: int, b: int) -> int:
         """``s`` sets the bonus tile ``b`` aside and draws its replacement (-1: none, G4)."""
-        self.bonus[s].append(b)
+        self._bonus[s].append(b)
         r = self._take_replacement()
         self._emit({"event": "bonus", "seat": SEATS[s], "tile": CODES[b],
                     "replacement": None if r < 0 else CODES[r]})
-        n = len(self.bonus[s])
+        n = len(self._bonus[s])
         if self._r_instant and (n == 7 or n == 8):
-            self.instant_due[s] = True
+            self._instant_due[s] = True
         return r
 
     def _set_aside(self, s: int, t: int) -> int:
@@ -70,22 +70,22 @@ class Turns(Prompts):
         aside its lowest and draws a replacement until it holds none. False
         when the wall ran out (the hand is then over)."""
         for s in range(4):
-            held = self.bonus[s]
-            self.bonus[s] = []
+            held = self._bonus[s]
+            self._bonus[s] = []
             while held:
                 b = min(held)
                 held.remove(b)
                 r = self._bonus_out(s, b)
                 if r < 0:
-                    self.bonus[s].extend(held)  # G4: no tile can restore the hand
+                    self._bonus[s].extend(held)  # G4: no tile can restore the hand
                     self._g4(s)
                     return False
                 if r >= BONUS:
                     held.append(r)
                 else:
-                    self.counts[s][r] += 1
+                    self._counts[s][r] += 1
                     if s == 0:
-                        self.last_dealt = r
+                        self._last_dealt = r
         return True
 
     # ------------------------------------------------------------------ turns
@@ -95,26 +95,26 @@ class Turns(Prompts):
         or eight bonus tiles (G13), then E's first turn."""
         asked = []
         for s in (1, 2, 3):
-            if self.instant_due[s]:
-                self.instant_due[s] = False
+            if self._instant_due[s]:
+                self._instant_due[s] = False
                 found = self._instant_win(s)
                 if found is not None:
                     asked.append(s)
                     self._add(s, PASS, -1)
                     self._add(s, WIN, -1, found)
         if asked:
-            self.asked = asked
-            self.w_tile = -1
-            self.w_after = AFTER_DEAL
+            self._asked = asked
+            self._w_tile = -1
+            self._w_after = AFTER_DEAL
             self._open(INSTANT)
             return
         self._e_turn()
 
     def _e_turn(self) -> None:
-        self.turn = 0
-        self.drawn = self.last_dealt if self.last_dealt >= 0 else self._g15_tile()
-        self.by_kong = False
-        self.kongs = 0
+        self._turn = 0
+        self._drawn = self._last_dealt if self._last_dealt >= 0 else self._g15_tile()
+        self._by_kong = False
+        self._kongs = 0
         self._turn_prompt()
 
     def _draw(self, s: int) -> None:
@@ -122,12 +122,12 @@ class Turns(Prompts):
         if self.live_left() <= 0:
             self._exhausted()
             return
-        t = self.wall[self.front]
-        self.front += 1
-        self.draws[s] += 1
+        t = self._wall[self._front]
+        self._front += 1
+        self._draws[s] += 1
         self._emit({"event": "draw", "seat": SEATS[s], "tile": CODES[t], "source": "live"})
-        self.kongs = 0
-        self.by_kong = False
+        self._kongs = 0
+        self._by_kong = False
         self._take_in(s, t)
 
     def _replace_kong(self, s: int) -> None:
@@ -137,41 +137,41 @@ class Turns(Prompts):
             self._g4(s)
             return
         self._emit({"event": "draw", "seat": SEATS[s], "tile": CODES[t], "source": "replacement"})
-        self.by_kong = True
+        self._by_kong = True
         self._take_in(s, t)
 
     def _take_in(self, s: int, t: int) -> None:
         """The tile ``s`` drew (bonus tiles set aside and replaced) goes into its hand; then its turn."""
-        self.turn = s
+        self._turn = s
         t = self._set_aside(s, t)
         if t < 0:
             self._g4(s)
             return
-        self.counts[s][t] += 1
-        self.drawn = t
+        self._counts[s][t] += 1
+        self._drawn = t
         self._turn_prompt()
 
     def _g4(self, s: int) -> None:
         """No replacement can be drawn: an instant-win prompt if due, then the exhaustive draw."""
-        if self.instant_due[s]:
-            self.instant_due[s] = False
+        if self._instant_due[s]:
+            self._instant_due[s] = False
             found = self._instant_win(s)
             if found is not None:
-                self.asked = [s]
+                self._asked = [s]
                 self._add(s, PASS, -1)
                 self._add(s, WIN, -1, found)
-                self.w_tile = -1
-                self.w_after = AFTER_G4
+                self._w_tile = -1
+                self._w_after = AFTER_G4
                 self._open(INSTANT)
                 return
         self._exhausted()
 
     def _turn_prompt(self) -> None:
-        s = self.turn
-        counts = self.counts[s]
-        self.asked = [s]
-        drawn = self.drawn
-        if drawn >= 0 and (self._r_extra or self.instant_due[s] or self._complete(s, counts)):
+        s = self._turn
+        counts = self._counts[s]
+        self._asked = [s]
+        drawn = self._drawn
+        if drawn >= 0 and (self._r_extra or self._instant_due[s] or self._complete(s, counts)):
             win = self._self_win(s)
             if win is not None:
                 self._add(s, WIN, -1, win)
@@ -184,61 +184,61 @@ class Turns(Prompts):
                     self._add(s, CONCEALED, i)
                 elif self._r_added and self._has_pung(s, i):
                     self._add(s, ADDED, i)
-        if (self._r_self_pung and drawn >= 0 and counts[drawn] >= 3 and not (s == 0 and self.e_first)
-                and len(self.melds[s]) < 4):
+        if (self._r_self_pung and drawn >= 0 and counts[drawn] >= 3 and not (s == 0 and self._e_first)
+                and len(self._melds[s]) < 4):
             self._add(s, SELF_PUNG, drawn)
         for i in range(34):
             if counts[i]:
                 self._add(s, DISCARD, i)
-        self.instant_due[s] = False
+        self._instant_due[s] = False
         self._open(TURN)
 
     def _discard_prompt(self, s: int, forbidden: tuple[int, ...]) -> None:
-        counts = self.counts[s]
-        self.asked = [s]
+        counts = self._counts[s]
+        self._asked = [s]
         for i in range(34):
             if counts[i] and i not in forbidden:
                 self._add(s, DISCARD, i)
-        self.turn = s
-        self.drawn = -1
+        self._turn = s
+        self._drawn = -1
         self._open(DISCARD_ONLY)
 
     def _discard(self, s: int, i: int) -> None:
-        self.counts[s][i] -= 1
-        self.ponds[s].append(i)
+        self._counts[s][i] -= 1
+        self._ponds[s].append(i)
         if s == 0:
-            self.e_first = False
-        self.discards += 1
-        self.drawn = -1
+            self._e_first = False
+        self._discards += 1
+        self._drawn = -1
         self._emit({"event": "discard", "seat": SEATS[s], "tile": CODES[i]})
         last = self.live_left() <= 0
         sets_ok = not last or self._r_last_any
-        first = self.discards == 1 and s == 0 and not self.declared
+        first = self._discards == 1 and s == 0 and not self._declared
         asked = []
         o = s
         for _ in range(3):
             o = NEXT[o]
-            counts = self.counts[o]
+            counts = self._counts[o]
             win = self._discard_win(o, i, s, last, first) if self._could_win(o, i) else None
             if win is not None:
                 self._add(o, WIN, i, win)
-            if sets_ok and len(self.melds[o]) < 4 and counts[i] + (i < 27 and NEXT[s] == o) > 0:
+            if sets_ok and len(self._melds[o]) < 4 and counts[i] + (i < 27 and NEXT[s] == o) > 0:
                 for kind, run, forbidden in set_claims(counts, i, SEATS[o], SEATS[s], swap=bool(self._r_swap)):
                     if kind == "kong":
-                        if self.back > self.front:  # a kong needs a replacement
+                        if self._back > self._front:  # a kong needs a replacement
                             self._add(o, EXPOSED, i)
                     elif not forbidden or leaves_a_discard(counts, run, i, forbidden):  # G10
                         self._add(o, PUNG if kind == "pung" else CHOW, run[0], None, forbidden)
-            if self.codes[o]:
-                self.codes[o].insert(0, PASS)
-                self.tiles[o].insert(0, -1)
-                self.payload[o].insert(0, None)
-                self.forbid[o].insert(0, ())
+            if self._codes[o]:
+                self._codes[o].insert(0, PASS)
+                self._tiles[o].insert(0, -1)
+                self._payload[o].insert(0, None)
+                self._forbid[o].insert(0, ())
                 asked.append(o)
         if asked:
-            self.asked = asked
-            self.w_tile = i
-            self.w_from = s
+            self._asked = asked
+            self._w_tile = i
+            self._w_from = s
             self._open(CLAIM)
             return
         self._draw(NEXT[s])
@@ -248,23 +248,23 @@ class Turns(Prompts):
         (other shapes: the scorer decides)."""
         if self._r_extra:
             return True
-        counts = self.counts[o]
+        counts = self._counts[o]
         counts[i] += 1
         found = self._complete(o, counts)
         counts[i] -= 1
         return found
 
     def _self_kong(self, s: int, i: int, concealed: bool) -> None:
-        self.declared = True
-        self.e_first = False
-        self.kongs += 1
+        self._declared = True
+        self._e_first = False
+        self._kongs += 1
         if concealed:
-            self.counts[s][i] -= 4
-            self.melds[s].append([M_KONG, i, -1, True])
+            self._counts[s][i] -= 4
+            self._melds[s].append([M_KONG, i, -1, True])
             self._emit({"event": "kong", "seat": SEATS[s], "kind": "concealed", "tiles": set_text(CONCEALED, i)})
         else:
-            self.counts[s][i] -= 1
-            for m in self.melds[s]:
+            self._counts[s][i] -= 1
+            for m in self._melds[s]:
                 if m[0] == M_PUNG and m[1] == i:
                     m[0] = M_KONG
             self._emit({"event": "kong", "seat": SEATS[s], "kind": "added", "tiles": set_text(ADDED, i)})
@@ -281,10 +281,10 @@ class Turns(Prompts):
                 self._add(o, PASS, -1)
                 self._add(o, WIN, i, win)
         if asked:
-            self.asked = asked
-            self.w_tile = i
-            self.w_from = s
-            self.w_concealed = concealed
+            self._asked = asked
+            self._w_tile = i
+            self._w_from = s
+            self._w_concealed = concealed
             self._open(ROB)
             return
         self._replace_kong(s)
