@@ -18,7 +18,7 @@ from hkcore.errors import TableError
 from hkcore.preset import load_preset
 from hkcore.simulation import simulation_logs
 from hkcore.table import Env, Match, Table
-from hkcore.table.players.policy import simple_policy
+from hkcore.table.players import SimpleBot
 from hkcore.table.replay import MAX_LINE
 
 pytestmark = pytest.mark.io
@@ -50,7 +50,7 @@ def names_house(record: dict[str, Any]) -> None:
 
 def test_a_match_given_a_house_preset_replays() -> None:
     m = Match(load_preset(HOUSE), seed=4)
-    bot = simple_policy()
+    bot = SimpleBot(None, 0).decide
     while not m.over:
         m.submit(bot(m.prompts()[0]))
     starts = [r for r in m.log if r["event"] == "start"]
@@ -62,7 +62,7 @@ def test_a_match_given_a_house_preset_replays() -> None:
 
 def test_a_table_given_a_house_preset_replays() -> None:
     t = Table({"event": "start", "seed": 6}, load_preset(HOUSE))
-    bot = simple_policy()
+    bot = SimpleBot(None, 0).decide
     while not t.over:
         t.submit(bot(t.prompts()[0]))
     names_house(t.log[0])

@@ -378,11 +378,11 @@ def test_the_compiled_tile_texts_are_the_contract_s(tiles: list[int]) -> None:
 @pytest.mark.parametrize("preset", BUILTIN)
 def test_the_engine_plays_random_as_the_random_policy_does(preset: str) -> None:
     """Match.play_random makes the choices the random policy makes from the same generator."""
-    from hkcore.table.players.policy import random_policy
+    from hkcore.table.players import RandomBot
     fast = Match(preset, seed=4)
     fast.play_random(random.Random(5))
     slow = Match(preset, seed=4)
-    choose = random_policy(random.Random(5))
+    choose = RandomBot(None, 0, rng=random.Random(5)).decide
     hand = slow.table
     while slow.table is hand and not slow.over:
         slow.submit(choose(slow.prompts()[0]))

@@ -119,9 +119,9 @@ def test_the_largest_dead_wall_plays_a_match_that_replays() -> None:
     replays; 100 (which the issue found loading, then refused at replay) is refused at load."""
     from hkcore.table import replay
     from hkcore.table.match import Match
-    from hkcore.table.players.policy import simple_policy
+    from hkcore.table.players import SimpleBot
     m = Match('extends = "bga-old-style"\n[table]\nrounds = false\nhands = 2\ndead_wall = 90\n', seed=1)
-    bot = simple_policy()
+    bot = SimpleBot(None, 0).decide
     while not m.over:
         m.submit(bot(m.prompts()[0]))
     assert sum(r["event"] == "start" for r in m.log) == 2

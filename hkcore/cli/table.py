@@ -19,12 +19,15 @@ from hkcore.preset import Preset
 from hkcore.registry import catalogue
 from hkcore.table.flow.wall import SEATS
 from hkcore.table.match import Match
-from hkcore.table.players import available_bots, make_bot
-from hkcore.table.players.policy import POLICIES, Policy, decision, policy
+from hkcore.table.players import RandomBot, available_bots, make_bot
+from hkcore.table.players.bots import decision
 from hkcore.table.records import line, lines
 from hkcore.table.replay import MAX_LINE, ReplayError, replayed
 from hkcore.table.start import resolve_preset
 from hkcore.tiles import parse_tiles
+
+#: a seat's player: a prompt in, a decision out (a bot's ``decide``)
+Player = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 if TYPE_CHECKING:
     from hkcore.table import Table
@@ -224,7 +227,7 @@ class _Person:
                       "tile)")
 
 
-def play_hands(preset: str | Preset, seed: int, hands: int | None, choose: Callable[[str], Policy],
+def play_hands(preset: str | Preset, seed: int, hands: int | None, choose: Callable[[str], Player],
                views: bool, watch: Callable[[Table], None] | None = None) -> Iterator[dict[str, Any]]:
     """The records of ``hands`` hands under ``preset`` (a whole match when
     None): matches from seeds ``seed``, ``seed + 1``, ...; a match cut short
@@ -274,11 +277,14 @@ def random_play(preset: str | Preset, seed: int, hands: int | None, rng: random.
             return played, wins
 
 
-def _players(args: argparse.Namespace, presets: list[Preset], rng: random.Random) -> list[dict[str, Policy]]:
+def _players(args: argparse.Namespace, presets: list[Preset], rng: random.Random) -> list[dict[str, Player]]:
     """Each seat's player under each of ``presets``: the bots of ``--bots`` (one for every seat, or E, S, W,
     N; each seeded with ``--seed`` plus its seat's place), else ``--policy`` (one shared by the seats)."""
-    if args.bots is None:
-        return [dict.fromkeys(SEATS, policy(args.policy or "simple", rng)) for _ in presets]
+    if args.bots is None:  # --policy: the simple bot, or one random bot drawing from the command's generator
+        if args.policy == "random":
+            shared = RandomBot(None, 0, rng=rng).decide
+            return [dict.fromkeys(SEATS, shared) for _ in presets]
+        return [dict.fromkeys(SEATS, make_bot("simple", p).decide) for p in presets]
     names = bot_names(args.bots)
     seats = list(zip(SEATS, names * 4 if len(names) == 1 else names))
     factories = available_bots()
@@ -313,7 +319,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             if human is not None:
                 human.sit(preset)
 
-            def choose(seat: str, seats: dict[str, Policy] = seats) -> Policy:
+            def choose(seat: str, seats: dict[str, Player] = seats) -> Player:
                 return human if human is not None and seat == args.human else seats[seat]
 
             block: list[dict[str, Any]] = []
@@ -372,9 +378,9 @@ def play_options(pl: argparse.ArgumentParser) -> None:
     players.add_argument("--bots", metavar="B[,B,B,B]",
                          help="one bot for every seat, or four separated by commas (E,S,W,N): any of hkscore bots "
                               "(simple, random, efficiency, value, and those installed)")
-    players.add_argument("--policy", choices=POLICIES,
-                         help="simple (the default): the first win, else the discard leaving the fewest tiles "
-                              "away; random: a seeded uniformly random legal action, one generator for every seat")
+    players.add_argument("--policy", choices=("simple", "random"),
+                         help="deprecated, use --bots: simple (the default) is --bots simple; random, one seeded "
+                              "generator for every seat (--bots random seeds each seat apart)")
     pl.add_argument("--human", metavar="SEAT", help="you play this seat (E, S, W or N) at the terminal")
     pl.add_argument("--out", "-o", metavar="FILE", help="write the log here instead of stdout")
     pl.add_argument("--json", dest="format", action="store_const", const="json",
