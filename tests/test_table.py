@@ -497,6 +497,8 @@ def test_the_engine_is_told_the_rules_by_name() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         mist.swap_rule = True  # type: ignore[misc]
     assert pickle.loads(pickle.dumps(just)) == just
+    for rules in (mist, just, pcio):  # the engines' flags: every field, in the fields' order
+        assert rules.flags() == tuple(int(v) for v in dataclasses.astuple(rules))
     with pytest.raises(ValueError, match="robbing"):
         EngineRules(**{**dataclasses.asdict(just), "robbing": 3})
     house = hkcore.load_preset('extends = "just-cards"\nid = "h"\n[claims]\nswap_rule = false\n')

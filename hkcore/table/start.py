@@ -50,11 +50,11 @@ def resolve_preset(ref: Any, field: str = "start.preset") -> Preset:
     try:
         if "\n" in ref or "=" in ref:
             parent = toml_data(ref).get("extends")
-            if parent is not None and parent not in builtin_ids():
+            if parent is not None and parent not in store().builtins:
                 raise TableError(f"{field}: extends = {shown(parent)}: a preset in a record extends a built-in "
                                  f"preset ({', '.join(builtin_ids())})", field, parent)
             return load_preset(ref)
-        if ref not in builtin_ids():
+        if ref not in store().builtins:  # the store's own list: no folder read for each record
             raise TableError(f"{field} = {shown(ref)}: not a built-in preset ({', '.join(builtin_ids())}); give "
                              "other presets as TOML text", field, ref)
         return load_preset(ref)

@@ -7,7 +7,7 @@ ruleset says of instant wins and shapes); both engine twins read it in
 """
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 
 #: ``EngineRules.robbing``: no robbing, robbing an added kong, and also a concealed kong for thirteen orphans
 ROB_NONE, ROB_ADDED, ROB_ORPHANS = 0, 1, 2
@@ -47,5 +47,9 @@ class EngineRules:
             raise ValueError(f"robbing = {self.robbing!r}: ROB_NONE, ROB_ADDED or ROB_ORPHANS")
 
     def flags(self) -> tuple[int, ...]:
-        """The rules as the engines keep them: one small integer each, in the fields' order."""
-        return tuple(int(v) for v in astuple(self))
+        """The rules as the engines keep them: one small integer each, in the fields' order (read once a
+        hand, so spelt out rather than walked by ``dataclasses.astuple``)."""
+        return (int(self.concealed_kong), int(self.added_kong), int(self.kong_tile_drawn_only), int(self.self_pung),
+                int(self.last_discard_any), int(self.swap_rule), self.robbing, int(self.multiple_winners),
+                int(self.instant_wins), int(self.thirteen_orphans), int(self.extra_shapes),
+                int(self.replacement_from_front))
