@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from helpers import OUTSIDE
+from helpers.command import environment
 from hkcore import registry
 from hkcore.hookspecs import hookimpl
 from hkcore.preset import load_preset
@@ -197,8 +199,10 @@ def test_a_plugin_gives_bots_through_the_hook_and_one_that_raises_is_skipped() -
 
 def test_hkscore_bots_lists_the_others_and_warns_of_the_broken_one_on_one_line(site: Path) -> None:
     install(site, "broken-bots", {"broken": "botpkg_broken2:Bot"}, {"botpkg_broken2": "raise RuntimeError('boom')\n"})
+    env = environment()  # run outside the source tree, as installed: the package's own modules, the site's beside
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(site), env.get("PYTHONPATH")) if p)
     proc = subprocess.run([sys.executable, "-m", "hkcore", "bots"], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(site)})
+                          cwd=OUTSIDE, env=env)
     assert proc.returncode == 0, proc.stderr
     assert [line.split()[0] for line in proc.stdout.splitlines()] == ["random", "simple", "efficiency", "value"]
     assert proc.stderr.startswith("hkscore: warning: bot 'broken' (botpkg_broken2:Bot) failed to load")
