@@ -256,3 +256,18 @@ def test_a_log_is_replayed_as_it_is_read() -> None:
         for r in replayed(enumerate([*lines, "not json"], 1)):
             got.append(r["event"])
     assert got[-1] == "end_hand" and info.value.line == len(lines) + 1
+
+
+def test_nesting_is_read_from_the_text_before_it_is_parsed() -> None:
+    """The depth counts brackets outside strings only, and a too-deep line is refused as such whether or not it
+    is also bad JSON (Python 3.12's parser fails on an unclosed line before it recurses deep)."""
+    from hkcore.table.replay import MAX_DEPTH, ReplayError, _record
+
+    inside = '{"event": "start", "note": "' + "[" * (MAX_DEPTH + 5) + '\\"{{{{"}'
+    assert _record(1, inside) == {"event": "start", "note": "[" * (MAX_DEPTH + 5) + '"{{{{'}
+    for text in ("[" * (MAX_DEPTH + 1), "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
+                 '{"a":' * (MAX_DEPTH + 1) + "1" + "}" * (MAX_DEPTH + 1)):
+        with pytest.raises(ReplayError, match=f"nested deeper than {MAX_DEPTH} levels"):
+            _record(7, text)
+    with pytest.raises(ReplayError, match="a record is a JSON object"):  # at the limit: parsed, then refused
+        _record(2, "[" * MAX_DEPTH + "]" * MAX_DEPTH)

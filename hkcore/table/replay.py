@@ -54,6 +54,31 @@ def _depth_over(value: Any, most: int) -> bool:
     return False
 
 
+def _text_over(text: str, most: int) -> bool:
+    """Whether the JSON text ``text`` opens arrays and objects deeper than ``most`` (read before parsing, so
+    that the answer does not depend on how deep a Python version's parser goes before it fails)."""
+    if text.count("[") + text.count("{") <= most:
+        return False
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > most:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
 def _record(n: int, raw: Any) -> dict[str, Any] | None:
     """Line ``n`` of a log as a record (None for a blank line); a ReplayError
     for a line that is not one."""
@@ -65,8 +90,9 @@ def _record(n: int, raw: Any) -> dict[str, Any] | None:
         if not raw.strip():
             return None
         try:
-            rec = json.loads(raw)
-            deep = _depth_over(rec, MAX_DEPTH)
+            deep = _text_over(raw, MAX_DEPTH)
+            rec = None if deep else json.loads(raw)
+            deep = deep or _depth_over(rec, MAX_DEPTH)
         except RecursionError:  # nested deeper than the parser reads
             deep = True
         except ValueError as exc:
