@@ -232,14 +232,15 @@ class LiveTable:
         kept = self._states.get(home)
         if kept is not None and kept[0] == self.changes and home not in self.timers:
             return kept[2], kept[1]
-        state = self.state(home)
-        seen = json.dumps({k: v for k, v in state.items() if k not in ("version", "deadline_ms")},
-                          ensure_ascii=False, separators=(",", ":"))
+        seen = json.dumps(self.state(home), ensure_ascii=False, separators=(",", ":"))
         last = self._shown.get(home)
         version = 1 if last is None else last[1] + (last[0] != seen)
         self._shown[home] = (seen, version)
-        state["version"] = version
-        text = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+        deadline = None
+        timer = self.timers.get(home)
+        if timer is not None:
+            deadline = max(0, round((timer.at - asyncio.get_running_loop().time()) * 1000))
+        text = f'{{"version":{version},"deadline_ms":{json.dumps(deadline)},{seen[1:]}'
         self._states[home] = (self.changes, text, version)
         return version, text
 
@@ -252,7 +253,7 @@ class LiveTable:
 
     def _note_asks(self) -> None:
         """Count each player's prompts: one more for every player asked in a prompt it was not asked in."""
-        if self.finished is not None:
+        if self.finished is not None or not self.tokens:  # (the bots need no numbers of their own)
             return
         at = self.at()
         for q in self.prompts():
@@ -262,9 +263,9 @@ class LiveTable:
                 self._asks[home] = (q["prompt"], 1 if last is None else last[1] + 1)
 
     def state(self, home: str) -> dict[str, Any]:
-        """What ``home``'s player may see now (docs/server.md, "Tables": the State): its version is set by
-        ``seat_state``. ``waiting_for`` is whose turn it is, or in a window the player itself while it is
-        asked: never who else is asked, or how many have answered."""
+        """What ``home``'s player may see now (docs/server.md, "What a seat sees"), but for its version and
+        the clock of its window, which ``seat_state`` adds. ``waiting_for`` is whose turn it is, or in a
+        window the player itself while it is asked: never who else is asked, or how many have answered."""
         t = self.hand
         p = self.preset
         at = self.at()
@@ -276,18 +277,13 @@ class LiveTable:
                 waiting.append(q["seat"])
             if q["seat"] == seat:
                 prompt = {**q, "prompt": self._asks[home][1]}
-        deadline = None
-        timer = self.timers.get(home)
-        if timer is not None:
-            deadline = max(0, round((timer.at - asyncio.get_running_loop().time()) * 1000))
         view = self.view(seat)
         over = t.over
-        return {"table": self.id, "seat": seat, "home": home, "version": 0, "status": self.status,
+        return {"table": self.id, "seat": seat, "home": home, "status": self.status,
                 "preset": {"id": p.id, "name": p.name, "unit": p.unit, "minimum": p.minimum, "cap": p.cap},
                 "seats": {s: self.seats[at[s]] for s in SEATS}, "names": {s: self.names[at[s]] for s in SEATS},
                 "homes": at, "hand": t.hand_no, "round": t.wind, "dealer": "E",
-                "view": view, "prompt": prompt, "waiting_for": waiting, "deadline_ms": deadline,
-                "claim_seconds": self.claim_seconds,
+                "view": view, "prompt": prompt, "waiting_for": waiting, "claim_seconds": self.claim_seconds,
                 "events": self.events(seat),
                 "advice": None if over else advice(t.preset, self.hand_log(), view, prompt, seat),
                 "result": result_of(t) if over else None, "standings": self.standings()}

@@ -205,8 +205,9 @@ class Windows:
         if self.held is not None:
             out = self._answer(decision)
         else:
-            engine = self.game.prompts(views=False)
-            d = {**decision, "prompt": engine[0]["prompt"] if engine else -1}
+            assert self._key is not None
+            engine = self._key[1]  # the engine's number of the prompt open now (None: nothing is asked)
+            d = {**decision, "prompt": -1 if engine is None else engine}
             out = self._hold(d) if self.open_claims and self._opens(d) else self.game.submit(d)
         self._renumber()
         return out
