@@ -421,14 +421,15 @@ def test_every_message_is_what_the_log_lets_the_seat_see(open_claims: bool) -> N
     as a referee), and every message the seat got is held equal to one of those moments, in order, field by
     field: no other seat's concealed tiles or drawn tile, no other seat's prompt, ``waiting_for`` only the
     turn or itself, prompt numbers its own, the version one more for each change it sees and never for one
-    it does not."""
+    it does not. With open claims every person answers every discard: two rounds of tables (about 130 hands,
+    a minute), else three (about 200 hands, half a minute)."""
     rng = random.Random(34 + open_claims)
-    until = time.monotonic() + 150
+    until = time.monotonic() + 200
     args = ("--open-claims",) if open_claims else ()
     hands = messages = 0
     tables = [("bga-old-style", True, {"E": True, "W": False}), ("playingcards-io", True, {"S": False}),
               ("hk-classic", True, {"N": True}), ("just-cards", True, {"E": False, "S": True}),
-              ("mistboard", False, {"W": True, "N": False})] * 3
+              ("mistboard", False, {"W": True, "N": False})] * (2 if open_claims else 3)
     with server_process(*args, "--claim-seconds", "30") as (url, _proc):
         for n, (preset, match, people) in enumerate(tables):
             bots = ["efficiency", "simple", "random"]
@@ -443,5 +444,5 @@ def test_every_message_is_what_the_log_lets_the_seat_see(open_claims: bool) -> N
                     checker.check(text)
                 messages += checker.checked
             hands += len(split_hands(known.log))
-    assert hands >= 200, hands
+    assert hands >= (120 if open_claims else 190), hands
     assert messages >= 10 * hands, messages
