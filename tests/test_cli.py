@@ -939,6 +939,18 @@ def test_serve_time_limits(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captu
     assert len(seen) == 2
 
 
+def test_serve_open_claims(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--open-claims reaches the server as open_claims=True; without it the server's default (the engine's
+    way) stands."""
+    pytest.importorskip("fastapi", reason="the server extra is not installed")
+    import hkcore.server
+
+    seen: list[dict[str, Any]] = []
+    monkeypatch.setattr(hkcore.server, "serve", lambda *args, **kwargs: seen.append(kwargs))
+    assert main(["serve", "--open-claims"]) == 0 and seen[-1]["open_claims"] is True
+    assert main(["serve"]) == 0 and "open_claims" not in seen[-1]
+
+
 def test_serve_bot_share(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """--bot-share reaches the server; a share that is not more than 0 and at most 1 is a usage error."""
     pytest.importorskip("fastapi", reason="the server extra is not installed")

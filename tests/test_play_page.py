@@ -443,3 +443,63 @@ def test_a_person_wins_by_the_advice(browser: Any, url: str) -> None:
         _check_result(_shown_result(page), _log(url, table))
     finally:
         page.context.close()
+
+
+# the turn badges on the page: which seats it marks "to play", and its own "you to play"
+TURN_BADGES = """() => ({ version: Number(document.querySelector('#table').dataset.version),
+  others: [...document.querySelectorAll('#others .seat')].filter((e) => e.querySelector('.badge.turn'))
+    .map((e) => e.dataset.seat),
+  me: (document.querySelector('#me-title .badge.turn') || {}).textContent || null,
+  waiting: (document.querySelector('#info .waiting') || {}).textContent || null,
+  pass: document.querySelector('#actions [data-act="pass"]:not([disabled])') !== null })"""
+
+
+def test_the_page_shows_whose_turn_it_is_and_nothing_of_who_is_asked(browser: Any) -> None:
+    """``hkscore serve --open-claims``: East's page (a person), South a person played over HTTP by the test,
+    West and North bots. On its own turn East's page says "you to play"; on South's turn it marks South
+    "to play" and says it waits for South; while South alone is asked about East's discard it marks nobody;
+    asked with South about a bot's discard, East's page offers a Pass (just a Pass where East holds no claim)
+    and says "you to play", and marks South nowhere."""
+    with running("--open-claims") as base:
+        status, _, raw = call(base + "/tables", "POST", {"preset": "hk-classic", "seed": 21, "seats": {
+            "E": "human", "S": "human", "W": "efficiency", "N": "efficiency"}})
+        assert status == 201
+        created = json.loads(raw)
+        south = {"Authorization": f"Bearer {created['tokens']['S']}"}
+        page = _page(browser, base)
+        try:
+            page.goto(base + created["links"]["E"])
+
+            def badges(after: int) -> dict[str, Any]:
+                page.wait_for_function(f"() => Number(document.querySelector('#table').dataset.version) > {after}")
+                return dict(page.evaluate(TURN_BADGES))
+
+            def south_state() -> dict[str, Any]:
+                return dict(json.loads(call(f"{base}/tables/{created['id']}?seat=S", headers=south)[2]))
+
+            def south_does(act: dict[str, Any]) -> None:
+                p = south_state()["prompt"]
+                s, _, body = call(f"{base}/tables/{created['id']}/decisions", "POST",
+                                  {"prompt": p["prompt"], "seat": "S", **act}, headers=south)
+                assert s == 200, body
+
+            seen = badges(0)
+            assert seen["me"] == "you to play" and seen["others"] == [] and seen["waiting"] is None
+            page.click(".hand-row .picked")  # East discards: South alone is asked (West, North: bots, at once)
+            seen = badges(seen["version"])
+            assert seen["me"] is None and seen["others"] == [] and not seen["pass"], seen
+            assert south_state()["prompt"]["phase"] == "claim"
+            south_does({"act": "pass"})  # South draws: its turn
+            seen = badges(seen["version"])
+            assert seen["others"] == ["S"] and seen["waiting"] == "waiting for South" and seen["me"] is None, seen
+            p = south_state()["prompt"]
+            south_does(next(a for a in p["actions"] if a["act"] == "discard"))  # East and the bots are asked
+            seen = badges(seen["version"])
+            assert seen["me"] == "you to play" and seen["pass"] and seen["others"] == [], seen
+            page.click('#actions [data-act="pass"]')  # West's turn (a bot): its discard asks East and South
+            seen = badges(seen["version"])
+            assert south_state()["prompt"]["phase"] == "claim"
+            assert seen["me"] == "you to play" and seen["pass"] and seen["others"] == [], seen
+            assert not page.outside and not page.problems
+        finally:
+            page.context.close()

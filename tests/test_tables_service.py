@@ -578,7 +578,7 @@ def test_a_person_is_answered_while_the_tables_of_bots_wait() -> None:
         assert replay(log) == log
         playing = [t.id for t in registry.playing]
         assert playing and playing == bots[len(bots) - len(playing):]  # the first ones made first
-        assert all(t.version == 1 for t in list(registry.playing)[1:])
+        assert all(t.changes == 1 for t in list(registry.playing)[1:])
         registry.bot_share = 1.0
         for tid in bots:
             wait_for_log(c, tid)

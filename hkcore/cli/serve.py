@@ -44,6 +44,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                                 ("most_client_tables", args.most_client_tables),
                                 ("client_tables_per_minute", args.client_tables_per_minute))
               if v is not None}
+    if args.open_claims:
+        limits["open_claims"] = True
     serve(args.host, args.port, args.presets, workers=args.workers, log_level=args.log_level, **limits)
     return 0
 
@@ -81,4 +83,8 @@ def serve_options(sv: argparse.ArgumentParser) -> None:
                     help="tables one client address's requests made that are held at once (beyond: 429; default 100)")
     sv.add_argument("--client-tables-per-minute", type=int, metavar="N",
                     help="tables one client address may make a minute (beyond: 429; default 60)")
+    sv.add_argument("--open-claims", action="store_true",
+                    help="at a table with a person, ask every other seat on every discard (and every kong that may be "
+                         "robbed), a seat with no claim with just pass, so that nobody learns who could claim, even "
+                         "from how long a window lasts (default: only the seats with a claim are asked)")
     sv.set_defaults(func=_cmd_serve)

@@ -46,7 +46,7 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
                table_idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS,
                bot_share: float = BOT_SHARE, most_hands: int = MOST_HANDS,
                most_client_sockets: int = MOST_CLIENT_SOCKETS, most_client_tables: int = MOST_CLIENT_TABLES,
-               client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE,
+               client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE, open_claims: bool = False,
                now: Callable[[], float] = time.monotonic) -> FastAPI:
     """The hkcore HTTP application. ``presets_dir``: a folder of preset files
     served beside the built-in ones (and the only files a preset sent in a
@@ -55,8 +55,10 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
     seat's claim window lasts the preset's ``claim_seconds``, else ``claim_seconds``; the tables of bots
     alone take at most ``bot_share`` of the worker's time; a match plays at most ``most_hands`` hands. One
     client (``hkcore.server.clients``) holds at most ``most_client_sockets`` sockets and
-    ``most_client_tables`` tables at once, and makes at most ``client_tables_per_minute`` tables a minute."""
-    registry = TableRegistry(most_tables, table_idle, claim_seconds, now, bot_share)
+    ``most_client_tables`` tables at once, and makes at most ``client_tables_per_minute`` tables a minute.
+    With ``open_claims``, a table with a person at it asks every other seat on every discard (and every kong
+    that may be robbed), a seat with no claim with just ``pass`` (docs/server.md, "What a seat sees")."""
+    registry = TableRegistry(most_tables, table_idle, claim_seconds, now, bot_share, open_claims)
     clients = Clients(most_client_sockets, most_client_tables, client_tables_per_minute, now)
 
     @contextlib.asynccontextmanager
@@ -110,15 +112,15 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
           table_idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS,
           bot_share: float = BOT_SHARE, most_hands: int = MOST_HANDS,
           most_client_sockets: int = MOST_CLIENT_SOCKETS, most_client_tables: int = MOST_CLIENT_TABLES,
-          client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE) -> None:
+          client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE, open_claims: bool = False) -> None:
     """Run the application on uvicorn until interrupted (``workers`` > 1: that many processes);
     ``port`` 0 picks a free port, printed when the service starts. An address that cannot be listened on
     is an HkcoreError saying why, before anything starts. ``head_time_limit``: seconds a request's head
     may take (408 after); ``most_connections``: connections a worker holds at once, its WebSockets among them
-    (503 beyond); ``most_tables``, ``table_idle``, ``claim_seconds``, ``bot_share``, ``most_hands`` and the
-    per-client caps: as ``create_app`` takes them (per worker: a table lives in the worker that made it). A
-    WebSocket message is at most ``MAX_MESSAGE`` bytes, inflated: a longer one is closed 1009 by the protocol
-    before it is inflated whole."""
+    (503 beyond); ``most_tables``, ``table_idle``, ``claim_seconds``, ``bot_share``, ``most_hands``, the
+    per-client caps and ``open_claims``: as ``create_app`` takes them (per worker: a table lives in the worker
+    that made it). A WebSocket message is at most ``MAX_MESSAGE`` bytes, inflated: a longer one is closed 1009
+    by the protocol before it is inflated whole."""
     import uvicorn
 
     from hkcore.server.heads import protocol
@@ -129,7 +131,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
     tables: dict[str, Any] = {"most_tables": most_tables, "table_idle": table_idle, "claim_seconds": claim_seconds,
                               "bot_share": bot_share, "most_hands": most_hands,
                               "most_client_sockets": most_client_sockets, "most_client_tables": most_client_tables,
-                              "client_tables_per_minute": client_tables_per_minute}
+                              "client_tables_per_minute": client_tables_per_minute, "open_claims": open_claims}
 
     if workers > 1:
         if presets_dir is not None:

@@ -2,12 +2,14 @@
 (``TableRegistry``, kept in ``app.state.tables``) and one table in play (``LiveTable``).
 
 A ``LiveTable`` owns a ``hkcore.table.Table`` (one hand) or ``Match`` and the bots of its bot seats;
-it answers each seat's state (only what GAME.md §8.4's view lets that seat see), takes a seat's
-decisions, lets the bots answer at once, and times the claim windows of its human seats with the event
-loop's timers (the engine keeps no clock): a human seat that runs out passes. Everything here runs on
-the application's event loop, so a table changes only between two awaits and needs no lock. The tables of
-bots alone are nobody's to watch: they are played one after another in short slices and get at most a
-share of the worker's time (``bot_share``), so that a person never waits behind them.
+it answers each seat's state (only what GAME.md §8.4's view lets that seat see: docs/server.md, "What a seat
+sees"), takes a seat's decisions, lets the bots answer at once, and times the claim windows of its human seats
+with the event loop's timers (the engine keeps no clock): a human seat that runs out passes. Its windows are
+asked through ``hkcore.table.windows.Windows``: the engine's way, or with ``open_claims`` of every seat on every
+discard. A seat's ``version`` and its prompts' numbers are its own: they move only with what it sees.
+Everything here runs on the application's event loop, so a table changes only between two awaits and needs no
+lock. The tables of bots alone are nobody's to watch: they are played one after another in short slices and get
+at most a share of the worker's time (``bot_share``), so that a person never waits behind them.
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ from hkcore.table import Match, Table
 from hkcore.table.advice import advice
 from hkcore.table.players.bots import Bot, BotFactory, available_bots, make_bot
 from hkcore.table.records import lines
+from hkcore.table.windows import PASS, Windows
 from hkcore.tiles import SEATS
 
 #: the most tables one application holds at once (a new one beyond them: 503)
@@ -60,6 +63,8 @@ BOT_LATE = 0.005
 BOT_MOST_REST = 1.0
 #: the phases that are windows: a human seat asked in one is timed, and passes when its time runs out
 TIMED_PHASES = frozenset({"claim", "rob", "instant"})
+#: the phases of a turn: the one seat asked is shown to every seat (whose turn it is is public)
+TURN_PHASES = frozenset({"turn", "discard"})
 HUMAN = "human"
 #: a seat's default display name when a human sits there
 SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
@@ -104,7 +109,7 @@ class LiveTable:
     def __init__(self, table_id: str, preset: Preset, seats: Mapping[str, str],
                  names: Mapping[str, str], match: bool, seed: int, claim_seconds: float,
                  now: Callable[[], float],
-                 bots: Mapping[str, BotFactory] | None = None) -> None:
+                 bots: Mapping[str, BotFactory] | None = None, open_claims: bool = False) -> None:
         self.id = table_id
         self.preset = preset
         self.seats = {s: seats[s] for s in SEATS}
@@ -120,7 +125,10 @@ class LiveTable:
         else:
             self.game = Table({"event": "start", "seed": seed}, preset)  # the log names it by record_preset
         self.is_match = match
-        self.version = 1
+        #: the windows asked of every seat (``open_claims``) only where a person could learn from them
+        self.windows = Windows(self.game, open_claims and bool(self.tokens))
+        #: changes at the table (a decision, the next hand): what a state kept is checked against
+        self.changes = 1
         #: the registry's clock, and when the table was last used by it (a request, a message, a change)
         self.now = now
         self.last_used = now()
@@ -131,11 +139,17 @@ class LiveTable:
         self.closed = False
         #: why a table of bots alone stopped before its end (a bot failed or made a decision refused)
         self.stopped: str | None = None
-        self._states: dict[str, tuple[int, str]] = {}
+        #: by home: the state kept (the changes it was made at, its text, its version)
+        self._states: dict[str, tuple[int, str, int]] = {}
+        #: by home: the state's text less its version and clock as last made, and the version it was given
+        self._shown: dict[str, tuple[str, int]] = {}
+        #: by home: the number (``Windows``') of the last prompt the player was asked, and how many it was asked
+        self._asks: dict[str, tuple[int, int]] = {}
         self._events: dict[str, tuple[Table, list[dict[str, Any]]]] = {}
         #: the client whose request made the table (``hkcore.server.clients``), and the most hands its match plays
         self.owner: str | None = None
         self.most_hands: int | None = None
+        self._note_asks()
 
     # Seats and players: ``seats``, ``names``, ``tokens``, ``bots`` and ``timers`` are keyed by the seat a
     # player was given when the table was made (its *home*: the player "p1" is E's, "p2" S's...). In a match
@@ -178,8 +192,16 @@ class LiveTable:
         return found
 
     def prompts(self) -> list[dict[str, Any]]:
-        """The prompts open now (none while a match waits between hands)."""
-        return [] if self.finished is not None else self.game.prompts(views=False)
+        """The prompts open now, numbered as ``Windows`` numbers them (none while a match waits between hands)."""
+        return [] if self.finished is not None else self.windows.prompts(views=False)
+
+    def hand_log(self) -> list[dict[str, Any]]:
+        """The records of the hand shown as they may be seen now (a window held: its discard or kong too)."""
+        return self.finished.log if self.finished is not None else self.windows.hand_log()
+
+    def view(self, seat: str) -> dict[str, Any]:
+        """What ``seat`` sees of the hand shown now (GAME.md §8.4)."""
+        return self.finished.view(seat) if self.finished is not None else self.windows.view(seat)
 
     def log_text(self) -> str | None:
         """The log as JSON lines, once it shows no wall: the hand or match over, or a match between hands
@@ -201,38 +223,69 @@ class LiveTable:
 
     def state_text(self, home: str) -> str:
         """The state of ``home``'s player as JSON (kept until the table changes, but for a running clock)."""
+        return self.seat_state(home)[1]
+
+    def seat_state(self, home: str) -> tuple[int, str]:
+        """The version and JSON text of ``home``'s state. The version is the player's own: it rises by one
+        each time what the player sees changes (its clock aside), and never for a change the player cannot
+        see (another seat's pass, a window it is not asked in), so that it counts nothing hidden."""
         kept = self._states.get(home)
-        if kept is not None and kept[0] == self.version and home not in self.timers:
-            return kept[1]
-        text = json.dumps(self.state(home), ensure_ascii=False, separators=(",", ":"))
-        self._states[home] = (self.version, text)
-        return text
+        if kept is not None and kept[0] == self.changes and home not in self.timers:
+            return kept[2], kept[1]
+        seen = json.dumps(self.state(home), ensure_ascii=False, separators=(",", ":"))
+        last = self._shown.get(home)
+        version = 1 if last is None else last[1] + (last[0] != seen)
+        self._shown[home] = (seen, version)
+        deadline = None
+        timer = self.timers.get(home)
+        if timer is not None:
+            deadline = max(0, round((timer.at - asyncio.get_running_loop().time()) * 1000))
+        text = f'{{"version":{version},"deadline_ms":{json.dumps(deadline)},{seen[1:]}'
+        self._states[home] = (self.changes, text, version)
+        return version, text
+
+    def asked(self, home: str) -> tuple[dict[str, Any], int] | None:
+        """``home``'s open prompt, with the number the player knows it by (how many prompts it has been
+        asked), or None when nothing is asked of it."""
+        seat = self.seat_now(home)
+        q = next((q for q in self.prompts() if q["seat"] == seat), None)
+        return None if q is None else (q, self._asks[home][1])
+
+    def _note_asks(self) -> None:
+        """Count each player's prompts: one more for every player asked in a prompt it was not asked in."""
+        if self.finished is not None or not self.tokens:  # (the bots need no numbers of their own)
+            return
+        at = self.at()
+        for q in self.prompts():
+            home = at[q["seat"]]
+            last = self._asks.get(home)
+            if last is None or last[0] != q["prompt"]:
+                self._asks[home] = (q["prompt"], 1 if last is None else last[1] + 1)
 
     def state(self, home: str) -> dict[str, Any]:
-        """What ``home``'s player may see now (docs/server.md, "Tables": the State)."""
+        """What ``home``'s player may see now (docs/server.md, "What a seat sees"), but for its version and
+        the clock of its window, which ``seat_state`` adds. ``waiting_for`` is whose turn it is, or in a
+        window the player itself while it is asked: never who else is asked, or how many have answered."""
         t = self.hand
         p = self.preset
         at = self.at()
         seat = self.seat_now(home)
         prompt = None
-        waiting = []
+        waiting: list[str] = []
         for q in self.prompts():
-            waiting.append(q["seat"])
+            if q["phase"] in TURN_PHASES or q["seat"] == seat:
+                waiting.append(q["seat"])
             if q["seat"] == seat:
-                prompt = q
-        deadline = None
-        timer = self.timers.get(home)
-        if timer is not None:
-            deadline = max(0, round((timer.at - asyncio.get_running_loop().time()) * 1000))
-        view = t.view(seat)
+                prompt = {**q, "prompt": self._asks[home][1]}
+        view = self.view(seat)
         over = t.over
-        return {"table": self.id, "seat": seat, "home": home, "version": self.version, "status": self.status,
+        return {"table": self.id, "seat": seat, "home": home, "status": self.status,
                 "preset": {"id": p.id, "name": p.name, "unit": p.unit, "minimum": p.minimum, "cap": p.cap},
                 "seats": {s: self.seats[at[s]] for s in SEATS}, "names": {s: self.names[at[s]] for s in SEATS},
                 "homes": at, "hand": t.hand_no, "round": t.wind, "dealer": "E",
-                "view": view, "prompt": prompt, "waiting_for": waiting, "deadline_ms": deadline,
-                "claim_seconds": self.claim_seconds,
-                "events": self.events(seat), "advice": None if over else advice(t.preset, t.log, view, prompt, seat),
+                "view": view, "prompt": prompt, "waiting_for": waiting, "claim_seconds": self.claim_seconds,
+                "events": self.events(seat),
+                "advice": None if over else advice(t.preset, self.hand_log(), view, prompt, seat),
                 "result": result_of(t) if over else None, "standings": self.standings()}
 
     def events(self, seat: str) -> list[dict[str, Any]]:
@@ -245,7 +298,7 @@ class LiveTable:
             self._events[seat] = kept
         out = kept[1]
         hide = not self.preset.table.show_concealed_kongs
-        for r in t.log[1 + len(out):]:
+        for r in self.hand_log()[1 + len(out):]:
             own = r.get("seat") == seat
             if r["event"] == "draw" and not own:
                 r = {k: v for k, v in r.items() if k != "tile"}
@@ -276,7 +329,15 @@ class LiveTable:
         if decision.get("seat") != seat:
             raise TableError(f"seat = {shown(decision.get('seat'))}: this token's seat is {seat}", "seat",
                              decision.get("seat"))
-        self._submit(dict(decision))
+        # the player's own prompt, by its own number: a refusal names nothing of another seat's prompt
+        n = decision.get("prompt")
+        found = self.asked(home)
+        if found is None:
+            raise TableError(f"prompt = {shown(n)}: nothing is asked of {seat} now", "prompt", n)
+        q, mine = found
+        if type(n) is not int or n != mine:
+            raise TableError(f"prompt = {shown(n)}: not {seat}'s open prompt ({mine})", "prompt", n)
+        self._submit({**decision, "prompt": q["prompt"]})
         self.after_change()
 
     def next_hand(self) -> None:
@@ -285,13 +346,14 @@ class LiveTable:
             why = "the game is over" if self.game.over else "the hand is still being played"
             raise TableError(f"next: {why}", "next", None)
         self.finished = None
-        self.version += 1
+        self.changes += 1
+        self._note_asks()
         self.after_change()
 
     def _submit(self, decision: dict[str, Any]) -> None:
         before = self.game.table if isinstance(self.game, Match) else None
-        self.game.submit(decision)
-        self.version += 1
+        self.windows.submit(decision)
+        self.changes += 1
         self.last_used = self.now()
         if isinstance(self.game, Match) and self.most_hands is not None and not self.game.over \
                 and self.game.table.hand_no > self.most_hands:
@@ -300,6 +362,7 @@ class LiveTable:
         if before is not None and isinstance(self.game, Match) and self.game.table is not before \
                 and not self.game.over and self.tokens:
             self.finished = before  # a match with people in it waits for one of them to ask for the next hand
+        self._note_asks()
 
     def play_bots(self, most: int | None = None) -> int:
         """Let the bots answer their prompts, until a human seat is asked, the hand waits or ``most``
@@ -307,10 +370,13 @@ class LiveTable:
         made = 0
         while (most is None or made < most) and self.finished is None and not self.game.over:
             at = self.at()
-            q = next((q for q in self.game.prompts() if at[q["seat"]] in self.bots), None)
+            q = next((q for q in self.windows.prompts() if at[q["seat"]] in self.bots), None)
             if q is None:
                 break
-            self._submit(self.bots[at[q["seat"]]].decide(q))
+            if q["actions"] == [PASS]:  # asked in an open window with no claim: nothing to decide
+                self._submit({"prompt": q["prompt"], "seat": q["seat"], **PASS})
+            else:
+                self._submit(self.bots[at[q["seat"]]].decide(q))
             made += 1
         return made
 
@@ -405,14 +471,18 @@ class TableRegistry:
     """The tables of one application, by id: at most ``most`` at once; one unused for ``idle``
     seconds (by the ``now`` clock: no request, socket message or change) and not in play (``in_play``)
     is dropped at the next ``sweep``, which every lookup and creation runs, and a background task too
-    (``sweeper``). The tables of bots alone take at most ``bot_share`` of the time (``play_on``)."""
+    (``sweeper``). The tables of bots alone take at most ``bot_share`` of the time (``play_on``). With
+    ``open_claims`` the tables it is given ask every seat in every claim window (``_build`` reads it)."""
 
     def __init__(self, most: int = MOST_TABLES, idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS,
-                 now: Callable[[], float] = time.monotonic, bot_share: float = BOT_SHARE) -> None:
+                 now: Callable[[], float] = time.monotonic, bot_share: float = BOT_SHARE,
+                 open_claims: bool = False) -> None:
         if not 0 < bot_share <= 1:  # NaN fails too
             raise HkcoreError(f"bot_share = {shown(bot_share)}: more than 0 and at most 1")
         self.most, self.idle, self.claim_seconds, self.now = most, idle, claim_seconds, now
         self.bot_share = bot_share
+        #: whether the tables made ask every seat in every claim window (``LiveTable``'s ``open_claims``)
+        self.open_claims = open_claims
         self.tables: dict[str, LiveTable] = {}
         #: the tables of bots alone still playing, in turn, and the one task that plays them
         self.playing: deque[LiveTable] = deque()

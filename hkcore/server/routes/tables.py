@@ -95,7 +95,7 @@ def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, ta
     seats: dict[str, str] = {s: kind for s, kind in body.seats.items()}
     names: dict[str, str] = {s: name for s, name in body.names.items()}
     live: LiveTable = guard(None, lambda: LiveTable(table_id, preset, seats, names, body.match, seed,
-                                                    float(claim), registry.now, bots))
+                                                    float(claim), registry.now, bots, registry.open_claims))
     live.most_hands = most_hands
     return live
 
@@ -331,9 +331,10 @@ async def _send(ws: WebSocket, live: LiveTable, listener: Listener) -> None:
             if listener.closing is not None:
                 await _close(ws, listener.closing)
                 return
-            if live.version != sent or listener.home in live.timers:
-                sent = live.version
-                await ws.send_text('{"type":"state",' + live.state_text(listener.home)[1:])
+            version, text = live.seat_state(listener.home)
+            if version != sent:  # only what changed for this seat: never a change it cannot see, nor its clock
+                sent = version
+                await ws.send_text('{"type":"state",' + text[1:])
     except (WebSocketDisconnect, RuntimeError):
         pass
 
