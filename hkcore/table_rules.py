@@ -59,6 +59,9 @@ class TableRules(BaseModel):
     claim_seconds: Annotated[Annotated[int, Field(ge=1, le=600, strict=True)] | None, _OFF, Field(
         description='seconds a server gives a claim window (a hint: the engine keeps no clock); '
                     'false for no limit')] = None
+    turn_seconds: Annotated[Annotated[int, Field(ge=1, le=3600, strict=True)] | None, _OFF, Field(
+        description="seconds a server gives a person's turn before the fallback bot plays the seat until the "
+                    "person is back (a hint: the engine keeps no clock); false for the server's own")] = None
     dealer_stays: Annotated[tuple[Literal["dealer_win", "draw"], ...], Field(
         description='after what the dealer keeps the deal: "dealer_win" (a dealer win), '
                     '"draw" (an exhaustive draw)')] = ("dealer_win",)

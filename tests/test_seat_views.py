@@ -20,6 +20,9 @@ from hkcore import load_preset
 from hkcore.table import replay
 from hkcore.tiles import parse_tiles
 
+#: a person's turn under hkscore serve's default (docs/server.md, "Seats held")
+TURN_SECONDS = 60.0
+
 pytestmark = [pytest.mark.io, pytest.mark.skipif(missing_server_deps() is not None, reason=str(missing_server_deps()))]
 
 #: a house preset whose claim windows last a second
@@ -407,9 +410,15 @@ def play(url: str, body: dict[str, Any], sockets: dict[str, bool], rng: random.R
         log = [json.loads(line) for line in raw.decode().splitlines()]
     preset = load_preset(body["preset"])
     kinds = dict(body["seats"])
-    names = {s: body.get("names", {}).get(s) or (SEAT_NAMES[s] if kinds[s] == "human" else kinds[s]) for s in kinds}
+    # docs/server.md: a name given, else a person's wind or the bot's name (a bot's name two seats share: with
+    # the seat); every test table's names are such defaults
+    names = {s: body.get("names", {}).get(s) or (SEAT_NAMES[s] if kinds[s] == "human" else kinds[s]
+                                                 if list(kinds.values()).count(kinds[s]) == 1 else f"{kinds[s]} ({s})")
+             for s in kinds}
     claim = preset.table.claim_seconds or claim_seconds
-    return Table_(created["id"], preset, kinds, names, float(claim), open_claims, bool(body.get("match")), log), seats
+    turn = preset.table.turn_seconds or TURN_SECONDS
+    return Table_(created["id"], preset, kinds, names, float(claim), float(turn), open_claims,
+                  bool(body.get("match")), log), seats
 
 
 @pytest.mark.parametrize("open_claims", [False, True])

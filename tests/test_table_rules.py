@@ -21,6 +21,7 @@ KNOBS = {
     "self_pung": (False, False, False, False, True),
     "show_concealed_kongs": (True, True, True, True, False),
     "claim_seconds": (6, None, None, None, None),
+    "turn_seconds": (None,) * 5,
     "dealer_stays": ((), ("dealer_win",), ("dealer_win",), ("dealer_win",), ()),
     "rounds": (None, 4, 4, 4, None),
     "hands": (1, None, None, None, 16),

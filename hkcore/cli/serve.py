@@ -46,6 +46,18 @@ def _cmd_serve(args: argparse.Namespace) -> int:
               if v is not None}
     if args.open_claims:
         limits["open_claims"] = True
+    if args.turn_seconds is not None:
+        if not 0 <= args.turn_seconds <= 86400:  # NaN fails too
+            raise HkcoreError(f"--turn-seconds: expected seconds, 0 (no clock) to 86400, got {args.turn_seconds:g}")
+        limits["turn_seconds"] = args.turn_seconds or None
+    if args.fallback_bot is not None:
+        from hkcore.table.players.bots import available_bots
+
+        offered = available_bots()
+        if args.fallback_bot not in offered:
+            raise HkcoreError(f"--fallback-bot: expected one of {', '.join(sorted(offered))}, got "
+                              f"{args.fallback_bot!r}")
+        limits["fallback_bot"] = args.fallback_bot
     serve(args.host, args.port, args.presets, workers=args.workers, log_level=args.log_level, **limits)
     return 0
 
@@ -87,4 +99,9 @@ def serve_options(sv: argparse.ArgumentParser) -> None:
                     help="at a table with a person, ask every other seat on every discard (and every kong that may be "
                          "robbed), a seat with no claim with just pass, so that nobody learns who could claim, even "
                          "from how long a window lasts (default: only the seats with a claim are asked)")
+    sv.add_argument("--turn-seconds", type=float, metavar="SECONDS",
+                    help="a person's turn where the preset sets no turn_seconds; a person who lets it run out is away "
+                         "and the fallback bot plays the seat until the person is back (default 60; 0: no clock)")
+    sv.add_argument("--fallback-bot", metavar="BOT",
+                    help="the bot that plays an away person's seat (default efficiency; hkscore bots lists them)")
     sv.set_defaults(func=_cmd_serve)

@@ -32,10 +32,12 @@ from hkcore.server.routes import batch, claims, health, pages, presets, scoring,
 from hkcore.server.tables import (
     BOT_SHARE,
     CLAIM_SECONDS,
+    FALLBACK_BOT,
     IDLE_SECONDS,
     MAX_MESSAGE,
     MOST_HANDS,
     MOST_TABLES,
+    TURN_SECONDS,
     TableRegistry,
 )
 
@@ -47,6 +49,7 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
                bot_share: float = BOT_SHARE, most_hands: int = MOST_HANDS,
                most_client_sockets: int = MOST_CLIENT_SOCKETS, most_client_tables: int = MOST_CLIENT_TABLES,
                client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE, open_claims: bool = False,
+               turn_seconds: float | None = TURN_SECONDS, fallback_bot: str = FALLBACK_BOT,
                now: Callable[[], float] = time.monotonic) -> FastAPI:
     """The hkcore HTTP application. ``presets_dir``: a folder of preset files
     served beside the built-in ones (and the only files a preset sent in a
@@ -57,8 +60,12 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
     client (``hkcore.server.clients``) holds at most ``most_client_sockets`` sockets and
     ``most_client_tables`` tables at once, and makes at most ``client_tables_per_minute`` tables a minute.
     With ``open_claims``, a table with a person at it asks every other seat on every discard (and every kong
-    that may be robbed), a seat with no claim with just ``pass`` (docs/server.md, "What a seat sees")."""
-    registry = TableRegistry(most_tables, table_idle, claim_seconds, now, bot_share, open_claims)
+    that may be robbed), a seat with no claim with just ``pass`` (docs/server.md, "What a seat sees"). A
+    person's turn lasts the preset's ``turn_seconds``, else ``turn_seconds`` (None: untimed); one who lets it
+    run out is away, and the ``fallback_bot`` plays the seat until the person is back (docs/server.md, "Seats
+    held")."""
+    registry = TableRegistry(most_tables, table_idle, claim_seconds, now, bot_share, open_claims, turn_seconds,
+                             fallback_bot)
     clients = Clients(most_client_sockets, most_client_tables, client_tables_per_minute, now)
 
     @contextlib.asynccontextmanager
@@ -112,13 +119,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
           table_idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS,
           bot_share: float = BOT_SHARE, most_hands: int = MOST_HANDS,
           most_client_sockets: int = MOST_CLIENT_SOCKETS, most_client_tables: int = MOST_CLIENT_TABLES,
-          client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE, open_claims: bool = False) -> None:
+          client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE, open_claims: bool = False,
+          turn_seconds: float | None = TURN_SECONDS, fallback_bot: str = FALLBACK_BOT) -> None:
     """Run the application on uvicorn until interrupted (``workers`` > 1: that many processes);
     ``port`` 0 picks a free port, printed when the service starts. An address that cannot be listened on
     is an HkcoreError saying why, before anything starts. ``head_time_limit``: seconds a request's head
     may take (408 after); ``most_connections``: connections a worker holds at once, its WebSockets among them
     (503 beyond); ``most_tables``, ``table_idle``, ``claim_seconds``, ``bot_share``, ``most_hands``, the
-    per-client caps and ``open_claims``: as ``create_app`` takes them (per worker: a table lives in the worker
+    per-client caps, ``open_claims``, ``turn_seconds`` and ``fallback_bot``: as ``create_app`` takes them (per worker: a table lives in the worker
     that made it). A WebSocket message is at most ``MAX_MESSAGE`` bytes, inflated: a longer one is closed 1009
     by the protocol before it is inflated whole."""
     import uvicorn
@@ -126,12 +134,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
     from hkcore.server.heads import protocol
 
     port = listenable(host, port)
+    announce(host, port)
     bounds: dict[str, Any] = {"timeout_keep_alive": 5, "limit_concurrency": most_connections,
                               "http": protocol(head_time_limit), **socket_bounds()}
     tables: dict[str, Any] = {"most_tables": most_tables, "table_idle": table_idle, "claim_seconds": claim_seconds,
                               "bot_share": bot_share, "most_hands": most_hands,
                               "most_client_sockets": most_client_sockets, "most_client_tables": most_client_tables,
-                              "client_tables_per_minute": client_tables_per_minute, "open_claims": open_claims}
+                              "client_tables_per_minute": client_tables_per_minute, "open_claims": open_claims,
+                              "turn_seconds": turn_seconds, "fallback_bot": fallback_bot}
 
     if workers > 1:
         if presets_dir is not None:
@@ -175,9 +185,14 @@ def listenable(host: str, port: int) -> int:
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise HkcoreError(f"cannot listen on {host}:{port}: {reason}") from None
-    if port == 0:
-        print(f"hkscore: serving on http://{host}:{chosen}", flush=True)
     return chosen
+
+
+def announce(host: str, port: int) -> None:
+    """Print where the service listens, and its two pages' addresses."""
+    root = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+    print(f"hkscore: serving on {root}\nhkscore: the scoring page: {root}/\nhkscore: tables to play at: {root}/play",
+          flush=True)
 
 
 def app_from_env() -> FastAPI:

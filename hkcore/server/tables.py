@@ -32,6 +32,7 @@ from hkcore.table import Match, Table
 from hkcore.table.advice import advice
 from hkcore.table.players.bots import Bot, BotFactory, available_bots, make_bot
 from hkcore.table.records import lines
+from hkcore.table.start import MAX_NAME
 from hkcore.table.windows import PASS, Windows
 from hkcore.tiles import SEATS
 
@@ -41,6 +42,11 @@ MOST_TABLES = 1000
 IDLE_SECONDS = 1800.0
 #: seconds of a human seat's claim window when the preset's ``[table] claim_seconds`` is false
 CLAIM_SECONDS = 15.0
+#: seconds of a human seat's turn when the preset's ``[table] turn_seconds`` is false: a person who lets it run
+#: out is *away*, and the table's fallback bot plays the seat until the person is back
+TURN_SECONDS = 60.0
+#: the bot that plays a person's seat while the person is away
+FALLBACK_BOT = "efficiency"
 #: seconds a socket has to say hello
 HELLO_SECONDS = 10.0
 #: the most sockets open at one table at once (a person may hold a seat in several tabs)
@@ -68,9 +74,34 @@ TURN_PHASES = frozenset({"turn", "discard"})
 HUMAN = "human"
 #: a seat's default display name when a human sits there
 SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
-#: the players of a table's log (those of a start record that names none), and each one's home seat
-PLAYERS = {"E": "p1", "S": "p2", "W": "p3", "N": "p4"}
-HOMES = {v: k for k, v in PLAYERS.items()}
+
+
+def player_names(seats: Mapping[str, str], names: Mapping[str, str]) -> dict[str, str]:
+    """Each seat's player name, as the page, the standings and the log's start records show it: the name
+    given, else the seat's wind for a person and the bot's name for a bot (a bot's name that two seats
+    would share told apart by the seat: ``"efficiency (S)"``). Names given must differ from every other
+    seat's: a TableError naming ``names.<seat>`` otherwise."""
+    out: dict[str, str] = {}
+    for s in SEATS:
+        kind = seats[s]
+        given = names.get(s)
+        if given is not None:
+            if not isinstance(given, str) or not given.strip() or not given.isprintable() or len(given) > MAX_NAME:
+                raise TableError(f"names.{s} = {shown(given)}: 1 to {MAX_NAME} printable characters, not only "
+                                 "spaces", f"names.{s}", given)
+            out[s] = given.strip()
+        elif kind == HUMAN:
+            out[s] = SEAT_NAMES[s]
+        else:
+            twins = [t for t in SEATS if seats[t] == kind and names.get(t) is None]
+            out[s] = kind[:MAX_NAME] if len(twins) == 1 else f"{kind[:MAX_NAME - 4]} ({s})"
+    for s in SEATS:
+        other = next((t for t in SEATS if t != s and out[t] == out[s]), None)
+        if other is not None:
+            bad = s if names.get(s) is not None else other
+            raise TableError(f"names.{bad} = {shown(out[bad])}: seat {s if bad == other else other}'s name too; "
+                             "each seat's name must be its own", f"names.{bad}", out[bad])
+    return out
 
 
 def bearer(header: str | None) -> str | None:
@@ -109,21 +140,34 @@ class LiveTable:
     def __init__(self, table_id: str, preset: Preset, seats: Mapping[str, str],
                  names: Mapping[str, str], match: bool, seed: int, claim_seconds: float,
                  now: Callable[[], float],
-                 bots: Mapping[str, BotFactory] | None = None, open_claims: bool = False) -> None:
+                 bots: Mapping[str, BotFactory] | None = None, open_claims: bool = False,
+                 turn_seconds: float | None = None, fallback: str = FALLBACK_BOT) -> None:
         self.id = table_id
         self.preset = preset
         self.seats = {s: seats[s] for s in SEATS}
-        self.names = {s: names.get(s) or (SEAT_NAMES[s] if seats[s] == HUMAN else seats[s]) for s in SEATS}
+        #: each home's player name (``player_names``): the page's, the standings' and the log's
+        self.names = player_names(self.seats, names)
+        #: each player's home, by name
+        self.homes = {name: s for s, name in self.names.items()}
         self.seed = seed
         self.claim_seconds = claim_seconds
+        #: seconds of a person's turn before the person is away (None: no clock)
+        self.turn_seconds = turn_seconds
         self.tokens = {s: secrets.token_urlsafe(24) for s in SEATS if self.seats[s] == HUMAN}
+        self._factories = bots
         self.bots: dict[str, Bot] = {s: make_bot(kind, preset, seed + i, bots) for i, (s, kind) in
                                      enumerate(self.seats.items()) if kind != HUMAN}
+        #: the bot that plays a person's seat while the person is away, and the homes whose person is away
+        self.fallback = fallback
+        self.stand_ins: dict[str, Bot] = {}
+        self.away: set[str] = set()
         self.game: Table | Match
+        players = tuple(self.names[s] for s in SEATS)
         if match:
-            self.game = Match(preset, seed=seed)
-        else:
-            self.game = Table({"event": "start", "seed": seed}, preset)  # the log names it by record_preset
+            self.game = Match(preset, seed=seed, players=players)
+        else:  # the log names the preset by record_preset
+            self.game = Table({"event": "start", "seed": seed, "seats": dict(zip(SEATS, players, strict=True))},
+                              preset)
         self.is_match = match
         #: the windows asked of every seat (``open_claims``) only where a person could learn from them
         self.windows = Windows(self.game, open_claims and bool(self.tokens))
@@ -158,12 +202,12 @@ class LiveTable:
     def at(self) -> dict[str, str]:
         """The home of the player in each seat of the hand shown."""
         players = self.hand.seats
-        return {s: HOMES[players[s]] for s in SEATS}
+        return {s: self.homes[players[s]] for s in SEATS}
 
     def seat_now(self, home: str) -> str:
         """The seat of ``home``'s player in the hand shown."""
         players = self.hand.seats
-        return next(s for s in SEATS if HOMES[players[s]] == home)
+        return next(s for s in SEATS if self.homes[players[s]] == home)
 
     # ----------------------------------------------------------------- reading
 
@@ -284,6 +328,7 @@ class LiveTable:
                 "seats": {s: self.seats[at[s]] for s in SEATS}, "names": {s: self.names[at[s]] for s in SEATS},
                 "homes": at, "hand": t.hand_no, "round": t.wind, "dealer": "E",
                 "view": view, "prompt": prompt, "waiting_for": waiting, "claim_seconds": self.claim_seconds,
+                "turn_seconds": self.turn_seconds, "away": [s for s in SEATS if at[s] in self.away],
                 "events": self.events(seat),
                 "advice": None if over else advice(t.preset, self.hand_log(), view, prompt, seat),
                 "result": result_of(t) if over else None, "standings": self.standings()}
@@ -310,9 +355,11 @@ class LiveTable:
         return out
 
     def standings(self) -> list[dict[str, Any]] | None:
-        """The match's standings once it has ended."""
+        """The match's standings once it has ended (the log's, each with its player's ``home``)."""
         last = self.game.log[-1]
-        return last["standings"] if self.game.over and last["event"] == "end_match" else None
+        if not self.game.over or last["event"] != "end_match":
+            return None
+        return [{**row, "home": self.homes[row["player"]]} for row in last["standings"]]
 
     # ----------------------------------------------------------------- changes
 
@@ -365,20 +412,39 @@ class LiveTable:
         self._note_asks()
 
     def play_bots(self, most: int | None = None) -> int:
-        """Let the bots answer their prompts, until a human seat is asked, the hand waits or ``most``
-        decisions are made; the number made."""
+        """Let the bots answer their prompts, and the fallback bot those of the seats whose person is away,
+        until a person is asked, the hand waits or ``most`` decisions are made; the number made."""
         made = 0
         while (most is None or made < most) and self.finished is None and not self.game.over:
             at = self.at()
-            q = next((q for q in self.windows.prompts() if at[q["seat"]] in self.bots), None)
+            q = next((q for q in self.windows.prompts() if at[q["seat"]] in self.bots or at[q["seat"]] in self.away),
+                     None)
             if q is None:
                 break
             if q["actions"] == [PASS]:  # asked in an open window with no claim: nothing to decide
                 self._submit({"prompt": q["prompt"], "seat": q["seat"], **PASS})
             else:
-                self._submit(self.bots[at[q["seat"]]].decide(q))
+                self._submit(self.player(at[q["seat"]]).decide(q))
             made += 1
         return made
+
+    def player(self, home: str) -> Bot:
+        """The bot that decides for ``home``: its own, or the fallback bot standing in for its person."""
+        bot = self.bots.get(home)
+        if bot is None:
+            bot = self.stand_ins.get(home)
+            if bot is None:
+                bot = self.stand_ins[home] = make_bot(self.fallback, self.preset, secrets.randbits(63),
+                                                      self._factories)
+        return bot
+
+    def back(self, home: str) -> None:
+        """``home``'s person is here (a request or socket message with its token): its seat is its own again."""
+        if home in self.away:
+            self.away.discard(home)
+            self.changes += 1
+            self.arm_timers()
+            self.notify()
 
     def after_change(self) -> None:
         """After a human's decision: the bots answer, the windows' timers are set, the sockets woken."""
@@ -387,27 +453,37 @@ class LiveTable:
         self.notify()
 
     def arm_timers(self) -> None:
-        """A timer for each human seat newly asked in a window; those no longer asked cancelled."""
+        """A timer for each person newly asked in a window, and on its turn when turns are timed; those no
+        longer asked cancelled."""
         loop = asyncio.get_running_loop()
         at = self.at()
         asked = {at[q["seat"]]: q for q in self.prompts()
-                 if at[q["seat"]] in self.tokens and q["phase"] in TIMED_PHASES}
+                 if at[q["seat"]] in self.tokens and at[q["seat"]] not in self.away
+                 and (q["phase"] in TIMED_PHASES or (self.turn_seconds is not None and q["phase"] in TURN_PHASES))}
         for home in list(self.timers):
             q = asked.get(home)
             if q is None or q["prompt"] != self.timers[home].prompt:
                 self.timers.pop(home).handle.cancel()
         for home, q in asked.items():
             if home not in self.timers:
-                handle = loop.call_later(self.claim_seconds, self._ran_out, home, q["seat"], q["prompt"])
-                self.timers[home] = _Timer(q["prompt"], loop.time() + self.claim_seconds, handle)
+                turn = q["phase"] in TURN_PHASES
+                seconds = self.turn_seconds if turn and self.turn_seconds is not None else self.claim_seconds
+                handle = loop.call_later(seconds, self._ran_out, home, q["seat"], q["prompt"], turn)
+                self.timers[home] = _Timer(q["prompt"], loop.time() + seconds, handle)
 
-    def _ran_out(self, home: str, seat: str, prompt: int) -> None:
+    def _ran_out(self, home: str, seat: str, prompt: int, turn: bool = False) -> None:
+        """A person's clock ran out: in a window the seat passes; on its turn its person is away, and the
+        fallback bot plays the seat (this turn at once) until the person is back."""
         timer = self.timers.get(home)
         if timer is None or timer.prompt != prompt or self.closed:
             return
         del self.timers[home]
-        with contextlib.suppress(TableError):  # the window closed without this seat: nothing to pass
-            self._submit({"prompt": prompt, "seat": seat, "act": "pass"})
+        if turn:
+            self.away.add(home)
+            self.changes += 1
+        else:
+            with contextlib.suppress(TableError):  # the window closed without this seat: nothing to pass
+                self._submit({"prompt": prompt, "seat": seat, "act": "pass"})
         self.after_change()
 
     def notify(self) -> None:
@@ -476,11 +552,18 @@ class TableRegistry:
 
     def __init__(self, most: int = MOST_TABLES, idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS,
                  now: Callable[[], float] = time.monotonic, bot_share: float = BOT_SHARE,
-                 open_claims: bool = False) -> None:
+                 open_claims: bool = False, turn_seconds: float | None = TURN_SECONDS,
+                 fallback: str = FALLBACK_BOT) -> None:
         if not 0 < bot_share <= 1:  # NaN fails too
             raise HkcoreError(f"bot_share = {shown(bot_share)}: more than 0 and at most 1")
+        if turn_seconds is not None and not 0 < turn_seconds <= 86400:
+            raise HkcoreError(f"turn_seconds = {shown(turn_seconds)}: more than 0 and at most 86400, or None")
         self.most, self.idle, self.claim_seconds, self.now = most, idle, claim_seconds, now
         self.bot_share = bot_share
+        #: a person's turn where the preset sets no ``turn_seconds`` (None: untimed), and the bot that plays
+        #: the seat of a person who let it run out
+        self.turn_seconds = turn_seconds
+        self.fallback = fallback
         #: whether the tables made ask every seat in every claim window (``LiveTable``'s ``open_claims``)
         self.open_claims = open_claims
         self.tables: dict[str, LiveTable] = {}
@@ -489,6 +572,8 @@ class TableRegistry:
         self.runner: asyncio.Task[None] | None = None
         #: the bots offered: those installed when the registry was made
         self.bots: Mapping[str, BotFactory] = available_bots()
+        if fallback not in self.bots:
+            raise HkcoreError(f"fallback bot = {shown(fallback)}: one of {', '.join(sorted(self.bots))}")
 
     def __len__(self) -> int:
         return len(self.tables)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hkcore import load_preset
@@ -21,16 +21,15 @@ from hkcore.preset import Preset
 from hkcore.registry import current
 from hkcore.table import Table
 from hkcore.table.advice import advice
+from hkcore.table.rotation import progress_for
 from hkcore.tiles import format_tiles, parse_tiles
 
 SEATS = "ESWN"
-#: the players of a served table's log, and each one's home seat (the seat it was given at the start)
-HOMES = {"p1": "E", "p2": "S", "p3": "W", "p4": "N"}
 #: the seats' names where a person sits and the table was given none
 SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 #: every key of a seat's state (docs/server.md, "What a seat sees")
 STATE_KEYS = {"table", "seat", "home", "version", "status", "preset", "seats", "names", "homes", "hand", "round",
-              "dealer", "view", "prompt", "waiting_for", "deadline_ms", "claim_seconds", "events", "advice",
+              "dealer", "view", "prompt", "waiting_for", "deadline_ms", "claim_seconds", "turn_seconds", "away", "events", "advice",
               "result", "standings"}
 PASS = {"act": "pass"}
 ROBBED = {"none": (), "added": ("added",), "added_and_concealed_orphans": ("added", "concealed")}
@@ -209,12 +208,15 @@ def _point(t: Table) -> Point:
                  ps[0].get("tile") if ps else None, ps[0].get("from") if ps else None)
 
 
-def points(records: Sequence[Mapping[str, Any]], open_claims: bool) -> list[Point]:
+def points(records: Sequence[Mapping[str, Any]], open_claims: bool, players: Sequence[str]) -> list[Point]:
     """The moments of one hand (its records, the start first) a seat may be shown, in order: after each
     decision that changes who is asked, with who is asked then. With ``open_claims``, a window on every
     discard and robbable kong asks the three other seats (a seat the engine does not ask, with just pass),
-    and the engine's own window on it is never shown: its answers reach it all at once."""
-    t = Table(records[0])
+    and the engine's own window on it is never shown: its answers reach it all at once. ``players``: the
+    match's players from its first dealer (a hand played alone knows them only by the default names)."""
+    start = records[0]
+    alone = progress_for(start["seats"], start["round"], start["hand"], start["points"])
+    t = Table(start, progress=replace(alone, players=tuple(players)))
     robbed = ROBBED[t.preset.claims.get("robbing_kong", "added")]
     out = [_point(t)]
     while len(t.log) < len(records):
@@ -251,7 +253,7 @@ def points(records: Sequence[Mapping[str, Any]], open_claims: bool) -> list[Poin
             out.append(_point(t))
         elif t.over or t.prompts(views=False)[0]["prompt"] != number:
             out.append(_point(t))
-    assert t.log == [dict(x) for x in records[:len(t.log)]], "the log does not replay"
+    assert t.log == [dict(x) for x in records[:len(t.log)]], next((a, b) for a, b in zip(t.log, records) if a != b)
     if len(records) > len(t.log):  # the match ends with the hand: its end_match is seen with the end
         out[-1].k = len(records)
     return out
@@ -288,9 +290,14 @@ class Table_:
     kinds: dict[str, str]
     names: dict[str, str]
     claim_seconds: float
+    turn_seconds: float | None
     open_claims: bool
     match: bool
     log: list[dict[str, Any]] = field(default_factory=list)
+
+    def home_of(self, player: str) -> str:
+        """The home of the player named ``player`` in the log (the table's names are its players')."""
+        return next(home for home, name in self.names.items() if name == player)
 
 
 class Checker:
@@ -306,7 +313,7 @@ class Checker:
         self.pushed = pushed
         self.home = home
         self.hands = split_hands(table.log)
-        self.moments = [points(h, table.open_claims) for h in self.hands]
+        self.moments = [points(h, table.open_claims, [table.names[s] for s in SEATS]) for h in self.hands]
         self.at = (0, 0)  # the hand and point the last state was shown at
         self.last: tuple[str, int] | None = None  # the last state's text less version and clock, its version
         self.answered: set[int] = set()  # the player's own prompt numbers it answered
@@ -327,7 +334,7 @@ class Checker:
 
     def seat_in(self, h: int) -> str:
         seats = self.hands[h][0]["seats"]
-        return next(s for s in SEATS if HOMES[seats[s]] == self.home)
+        return next(s for s in SEATS if self.table.home_of(seats[s]) == self.home)
 
     def view_at(self, h: int, k: int, seat: str) -> dict[str, Any]:
         records = self.hands[h]
@@ -346,7 +353,7 @@ class Checker:
         p = self.moments[h][j]
         seat = self.seat_in(h)
         start = records[0]
-        homes = {s: HOMES[start["seats"][s]] for s in SEATS}
+        homes = {s: t.home_of(start["seats"][s]) for s in SEATS}
         seen = records[:p.k]
         over = any(r["event"] == "end_hand" for r in seen)
         last = h == len(self.hands) - 1
@@ -369,10 +376,12 @@ class Checker:
                 "preset": {"id": pr.id, "name": pr.name, "unit": pr.unit, "minimum": pr.minimum, "cap": pr.cap},
                 "seats": {s: t.kinds[homes[s]] for s in SEATS}, "names": {s: t.names[homes[s]] for s in SEATS},
                 "homes": homes, "hand": start["hand"], "round": start["round"], "dealer": "E", "view": view,
-                "prompt": prompt, "waiting_for": waiting, "claim_seconds": t.claim_seconds, "events": events,
+                "prompt": prompt, "waiting_for": waiting, "claim_seconds": t.claim_seconds,
+                "turn_seconds": t.turn_seconds, "away": [], "events": events,
                 "advice": None if over else advice(pr, [start, *events], view, prompt, seat),
                 "result": result_of(records, pr.unit) if over else None,
-                "standings": t.log[-1]["standings"] if status == "over" and self.match_over else None}
+                "standings": [{**row, "home": t.home_of(row["player"])} for row in t.log[-1]["standings"]]
+                if status == "over" and self.match_over else None}
 
     def check(self, text: str) -> None:
         """One state the player was sent (a socket message or an HTTP answer), as text."""
@@ -406,6 +415,8 @@ class Checker:
         p = self.moments[h][found]
         if state["prompt"] is not None and p.phase in ("claim", "rob", "instant") and t_human(self.table, self.home):
             assert isinstance(clock, int) and 0 <= clock <= self.table.claim_seconds * 1000, clock
+        elif state["prompt"] is not None and p.phase in ("turn", "discard") and self.table.turn_seconds is not None:
+            assert isinstance(clock, int) and 0 <= clock <= self.table.turn_seconds * 1000, clock
         else:
             assert clock is None, clock
         seen = json.dumps(state, sort_keys=True)

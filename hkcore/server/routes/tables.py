@@ -92,10 +92,12 @@ def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, ta
                            f"names.{s}", name)
     seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED)
     claim = preset.table.claim_seconds or registry.claim_seconds
+    turn = preset.table.turn_seconds or registry.turn_seconds
     seats: dict[str, str] = {s: kind for s, kind in body.seats.items()}
     names: dict[str, str] = {s: name for s, name in body.names.items()}
     live: LiveTable = guard(None, lambda: LiveTable(table_id, preset, seats, names, body.match, seed,
-                                                    float(claim), registry.now, bots, registry.open_claims))
+                                                    float(claim), registry.now, bots, registry.open_claims,
+                                                    None if turn is None else float(turn), registry.fallback))
     live.most_hands = most_hands
     return live
 
@@ -187,10 +189,25 @@ async def table_decision(table_id: str, body: TableDecision, request: Request,
     if home is None:
         raise forbidden(None)
     registry.used(live)
+    live.back(home)
     try:
         live.decide(home, body.model_dump())
     except HkcoreError as exc:
         raise refused(exc) from None
+    return RawJSON(live.state_text(home))
+
+
+@router.post("/tables/{table_id}/back", response_model=TableState, responses={**ERRORS, **_TOKEN_ERRORS})
+async def table_back(table_id: str, request: Request, authorization: Auth = None) -> RawJSON:
+    """The token's person is back: its seat, played by the table's fallback bot since its turn's clock ran
+    out, is its own again (a decision, a ``next`` or a socket's hello does the same)."""
+    registry = registry_of(request.app)
+    live = registry.get(table_id)
+    home = live.home_of(bearer(authorization))
+    if home is None:
+        raise forbidden(None)
+    registry.used(live)
+    live.back(home)
     return RawJSON(live.state_text(home))
 
 
@@ -205,6 +222,7 @@ async def table_next(table_id: str, request: Request,
     if home is None:
         raise forbidden(None)
     registry.used(live)
+    live.back(home)
     try:
         live.next_hand()
     except TableError as exc:
@@ -282,6 +300,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     listener = Listener(home)
     live.listeners.append(listener)
+    live.back(home)
     listener.wake.set()
     sender = asyncio.create_task(_send(ws, live, listener))
     try:
@@ -302,12 +321,13 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                 continue
             kind = msg.get("type")
             try:
+                if kind not in ("decision", "next", "back"):
+                    raise TableError(f"type = {shown(kind)}: \"decision\", \"next\" or \"back\"", "type", kind)
+                live.back(home)
                 if kind == "decision":
                     live.decide(home, msg.get("decision"))
                 elif kind == "next":
                     live.next_hand()
-                else:
-                    raise TableError(f"type = {shown(kind)}: \"decision\" or \"next\"", "type", kind)
             except HkcoreError as exc:
                 listener.errors.append({"type": "error", "status": 422, "detail": str(exc),
                                         "field": getattr(exc, "field", None)})
