@@ -303,3 +303,23 @@ def test_hkscore_replay_checks_the_commitment(url: str) -> None:
     assert "start.commitment" in done.stderr
     done = run({**start, "salt": "not hex"})
     assert done.returncode == 2 and "start.salt" in done.stderr, done.stderr
+
+
+def test_the_check_by_hand_in_docs_table_md_gives_the_digest_it_shows() -> None:
+    """docs/table.md, "A committed deal": its ``printf ... | sha256sum`` run by the shell prints the line
+    shown under it, and that digest is the one hashlib finds over the text written from the fields."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    if shutil.which("sha256sum") is None or shutil.which("sh") is None:
+        pytest.skip("no sh and sha256sum here")
+    text = (Path(__file__).resolve().parent.parent / "docs" / "table.md").read_text(encoding="utf-8")
+    block = text.split("The same by hand", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    command, shown = block.rsplit("\n", 2)[0], block.rsplit("\n", 2)[1]
+    done = subprocess.run(["sh", "-c", command], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == shown.strip()
+    start = {"salt": "0123456789abcdef0123456789abcdef", "live": "6p7p8p9p", "dead": "",
+             "hands": {"E": "123456789m12345p", "S": "123456789p1234s", "W": "123456789s1234z",
+                       "N": "555666777z1234m"}}
+    assert shown.split()[0] == sha256(deal_text(start))
