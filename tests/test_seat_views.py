@@ -383,6 +383,8 @@ def play(url: str, body: dict[str, Any], sockets: dict[str, bool], rng: random.R
                 break
             moved = False
             for s in seats.values():
+                if moved:  # another person's decision may have closed this one's window (the bots play apart)
+                    s.refresh()
                 p = s.state["prompt"]
                 if p is not None and s.shown() not in s.done and s.state["status"] == "playing":
                     wins = [a for a in p["actions"] if a["act"] == "win"]
@@ -409,7 +411,8 @@ def play(url: str, body: dict[str, Any], sockets: dict[str, bool], rng: random.R
     kinds = dict(body["seats"])
     names = {s: body.get("names", {}).get(s) or (SEAT_NAMES[s] if kinds[s] == "human" else kinds[s]) for s in kinds}
     claim = preset.table.claim_seconds or claim_seconds
-    return Table_(created["id"], preset, kinds, names, float(claim), open_claims, bool(body.get("match")), log), seats
+    return Table_(created["id"], preset, kinds, names, float(claim), open_claims, bool(body.get("match")), log,
+                  body.get("seed")), seats
 
 
 @pytest.mark.parametrize("open_claims", [False, True])

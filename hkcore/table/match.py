@@ -11,9 +11,9 @@ from typing import Any
 
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
+from hkcore.table.commitment import deal_salt
 from hkcore.table.flow.engine import shuffle
 from hkcore.table.flow.wall import SEATS, tile_set
-from hkcore.table.commitment import deal_salt
 from hkcore.table.rotation import Progress, Tally, seating, standings
 from hkcore.table.start import MAX_NAME, MAX_SEED, dealt, given_preset, record_preset
 from hkcore.table.table import Table

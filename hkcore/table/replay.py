@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, NoReturn
+from typing import Any
 
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
@@ -211,16 +211,16 @@ class _Replay:
                     raise self.differ(field, found, expected)
             progress = prev.progress
         committed = "salt" in rec  # its commitment is checked here: a wrong one is a difference, not a bad record
-        given = rec.get("commitment", "(absent)")
         try:
             self.table = Table({k: v for k, v in rec.items() if k != "commitment"} if committed else rec,
                                self.preset, progress=progress)
         except TableError as exc:
-            if committed and self._committed_to(rec) not in (None, given):
-                self.commitment_differs(given, self._committed_to(rec))  # a tile changed: not the deal committed
+            found = self._committed_to(rec) if committed else None
+            if found is not None:  # a deal that cannot be (a tile changed): first, whether it is the one committed
+                self.check_commitment(rec, found)
             raise ReplayError(f"line {self.n}: {exc}", self.n, "invalid", exc.field, exc.value) from None
-        if committed and given != self.table.log[0]["commitment"]:
-            self.commitment_differs(given, self.table.log[0]["commitment"])
+        if committed:
+            self.check_commitment(rec, self.table.log[0]["commitment"])
         self.out.extend(self.table.log[:1])
         self.pos = 1
         self.match_over = False
@@ -233,9 +233,16 @@ class _Replay:
         except TableError:
             return None
 
-    def commitment_differs(self, given: Any, engine: str) -> NoReturn:
-        what = f"absent: a start record with a salt gives its deal's commitment (engine {_show(engine)})" \
-            if given == "(absent)" else f"expected {_show(given)}, engine {_show(engine)}: the SHA-256 of the salt and the deal (docs/table.md)"
+    def check_commitment(self, rec: dict[str, Any], engine: str) -> None:
+        """A difference at this line unless ``rec`` gives ``engine``, its deal's commitment."""
+        given = rec.get("commitment")
+        if "commitment" in rec and given == engine:
+            return
+        if "commitment" not in rec:
+            what = f"absent: a start record with a salt gives its deal's commitment (engine {_show(engine)})"
+        else:
+            what = (f"expected {_show(given)}, engine {_show(engine)}: the SHA-256 of the salt and the deal "
+                    "(docs/table.md)")
         raise ReplayError(f"line {self.n}: start.commitment: {what}", self.n, "difference", "start.commitment",
                           given)
 
