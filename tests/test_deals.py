@@ -160,6 +160,10 @@ def test_a_match_with_a_salt_key_commits_every_deal_and_is_made_again_alike() ->
     other = played(b"j" * 32)
     assert [s["hands"] for s in other] == [s["hands"] for s in starts]  # the deals are the seed's
     assert {s["salt"] for s in other}.isdisjoint(s["salt"] for s in starts)
+    for bad in (b"short", "k" * 32, 32):
+        with pytest.raises(TableError) as exc:
+            Match("mistboard", seed=1, salt_key=bad)  # type: ignore[arg-type]
+        assert exc.value.field == "salt_key"
 
 
 # ------------------------------------------------------------------ a real server

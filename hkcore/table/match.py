@@ -35,7 +35,7 @@ class Match:
     ``submit()``, ``log`` (every hand's records in order), ``over``.
 
     With ``salt_key`` (at least 16 bytes, kept secret) every deal is
-    committed (docs/table.md, "The records of a log"): its start record
+    committed (docs/table.md, "A committed deal"): its start record
     carries a ``salt`` made from the key and the deal's number
     (``hkcore.table.commitment.deal_salt``) and the deal's ``commitment``,
     never the seed, and each hand after the first is shuffled by a generator
