@@ -10,7 +10,9 @@ the pure-Python run of the suite).
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -63,8 +65,9 @@ def _page(browser: Any, url: str, width: int = 1280, height: int = 900) -> Any:
 
 
 def _open_table(page: Any, url: str, *, seats: dict[str, str], preset: str = PRESET, toml: str = "",
-                seed: int = SEED) -> None:
-    """The start screen, filled in by a person: the preset (or a pasted house preset), the seats, a seed."""
+                seed: int | None = SEED) -> None:
+    """The start screen, filled in by a person: the preset (or a pasted house preset), the seats, a seed
+    (None: none, a fair deal)."""
     page.goto(url + "/play")
     page.wait_for_selector(f'#preset option[value="{preset}"]', state="attached")
     page.select_option("#preset", preset)
@@ -73,7 +76,8 @@ def _open_table(page: Any, url: str, *, seats: dict[str, str], preset: str = PRE
         page.fill("#toml", toml)
     for s, who in seats.items():
         page.select_option(f"#seat-{s}", who)
-    page.fill("#seed", str(seed))
+    if seed is not None:
+        page.fill("#seed", str(seed))
     page.click("#create")
 
 
@@ -503,3 +507,88 @@ def test_the_page_shows_whose_turn_it_is_and_nothing_of_who_is_asked(browser: An
             assert not page.outside and not page.problems
         finally:
             page.context.close()
+
+
+# ------------------------------------------------------------------ the deal's commitment
+
+
+def _deal_text(start: dict[str, Any]) -> str:
+    """The text a commitment is the SHA-256 of (docs/table.md), from a start record's fields."""
+    h = start["hands"]
+    return (f"hkcore-deal-1\nsalt {start['salt']}\nE {h['E']}\nS {h['S']}\nW {h['W']}\nN {h['N']}\n"
+            f"live {start['live']}\ndead {start['dead']}\n")
+
+
+def _play_out(page: Any) -> None:
+    page.wait_for_selector("#table[data-status]")
+    shots: list[dict[str, Any]] = []
+    for _ in range(200):
+        if not _move(page, shots):
+            return
+    raise AssertionError("the hand did not end")
+
+
+def _tampered(route: Any) -> None:
+    """The table's log as served, with two different tiles of its live wall swapped."""
+    response = route.fetch()
+    lines = response.text().splitlines()
+    start = json.loads(lines[0])
+    live = start["live"]
+    i = next(k for k in range(2, len(live), 2) if live[k:k + 2] != live[:2])
+    start["live"] = live[i:i + 2] + live[2:i] + live[:2] + live[i + 2:]
+    route.fulfill(response=response, body="\n".join([json.dumps(start), *lines[1:]]) + "\n")
+
+
+def test_the_deal_is_sealed_and_checked_in_the_browser(browser: Any, url: str) -> None:
+    """A table made without a seed: the page shows the deal's commitment from the deal on (no practice
+    note), and once the hand is over checks it against the log (the commitment hashlib finds too). A table
+    made with a seed says so plainly. A log whose wall was changed is a warning; a browser without
+    crypto.subtle says how to check with hkscore replay."""
+    seats = {"E": "human", "S": "efficiency", "W": "efficiency", "N": "efficiency"}
+    page = _page(browser, url)
+    try:
+        _open_table(page, url, seats=seats, seed=None)
+        page.wait_for_selector("#deal[data-check='sealed']")
+        assert page.is_hidden("#practice")
+        commitment = page.get_attribute("#deal", "data-commitment")
+        assert re.fullmatch(r"[0-9a-f]{64}", commitment or "")
+        assert page.inner_text("#deal-short") == commitment[:12] + "…"
+        assert page.get_attribute("#deal-short", "title") == commitment
+        assert "checked when the hand is over" in page.inner_text("#deal-check")
+        _play_out(page)
+        page.wait_for_selector("#deal[data-check='checked']")
+        assert page.inner_text("#deal-check").startswith("deal checked")
+        start = _log(url, _table_id(page))[0]
+        assert start["commitment"] == commitment == hashlib.sha256(_deal_text(start).encode()).hexdigest()
+        page.click("#deal summary")
+        assert page.inner_text("#deal-full") == commitment
+        _shot(page, "play-deal-checked-1280.png", 1280)
+        assert page.outside == [] and page.problems == []
+    finally:
+        page.context.close()
+
+    page = _page(browser, url, 390, 844)
+    try:
+        _open_table(page, url, seats=seats, seed=SEED)
+        page.wait_for_selector("#practice:not([hidden])")
+        assert page.inner_text("#practice") == (f"Practice deal: seed {SEED} was chosen when the table was made; "
+                                                "whoever knows it knows the wall.")
+        _shot(page, "play-practice-390.png", 390)
+        page.route("**/tables/*/log", _tampered)
+        _play_out(page)
+        page.wait_for_selector("#deal[data-check='mismatch']")
+        assert page.inner_text("#deal-check").startswith("warning:")
+        _shot(page, "play-deal-mismatch-390.png", 390)
+    finally:
+        page.context.close()
+
+    page = _page(browser, url)
+    try:
+        page.add_init_script("Object.defineProperty(Crypto.prototype, 'subtle', { get: () => undefined });")
+        _open_table(page, url, seats=seats, seed=SEED)
+        _play_out(page)
+        page.wait_for_selector("#deal[data-check='unavailable']")
+        assert "hkscore replay" in page.inner_text("#deal-check")
+        assert page.problems == []
+    finally:
+        page.context.close()

@@ -386,6 +386,8 @@ def play(url: str, body: dict[str, Any], sockets: dict[str, bool], rng: random.R
                 break
             moved = False
             for s in seats.values():
+                if moved:  # another person's decision may have closed this one's window (the bots play apart)
+                    s.refresh()
                 p = s.state["prompt"]
                 if p is not None and s.shown() not in s.done and s.state["status"] == "playing":
                     wins = [a for a in p["actions"] if a["act"] == "win"]
@@ -418,7 +420,7 @@ def play(url: str, body: dict[str, Any], sockets: dict[str, bool], rng: random.R
     claim = preset.table.claim_seconds or claim_seconds
     turn = preset.table.turn_seconds or TURN_SECONDS
     return Table_(created["id"], preset, kinds, names, float(claim), float(turn), open_claims,
-                  bool(body.get("match")), log), seats
+                  bool(body.get("match")), log, body.get("seed")), seats
 
 
 @pytest.mark.parametrize("open_claims", [False, True])

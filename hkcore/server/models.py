@@ -199,7 +199,8 @@ class TableRequest(StrictRequest):
 
     preset: PresetRef = "hk-classic"
     seed: Annotated[int, Field(ge=0, le=2**63, strict=True)] | None = Field(
-        None, description="the deal's seed; null: the server picks one")
+        None, description="a practice deal's seed, shown to every seat (whoever knows it knows every wall); null: "
+                          "the server draws one from the OS's secure source")
     seats: dict[TableSeat, Annotated[str, Field(max_length=100)]] = Field(
         default_factory=lambda: _default_seats(),
         description=_SEATS_DOC + "; all four seats")
@@ -309,6 +310,15 @@ class TableResult(BaseModel):
     wins: list[TableWin]
 
 
+class TableDeal(BaseModel):
+    """The deal of the hand shown, as every seat sees it (docs/server.md, "Deals")."""
+
+    commitment: str | None = Field(description="the lowercase hex SHA-256 of the hand's salt and deal (docs/table.md): "
+                                               "the log, once the hand is over, reveals the salt to check it with")
+    practice_seed: int | None = Field(description="the seed chosen when the table was made (a practice deal: "
+                                                  "whoever knows it knows every wall); null: a secret seed")
+
+
 class TableState(BaseModel):
     """What one seat may see of a table: never another seat's concealed tiles or the wall."""
 
@@ -324,6 +334,7 @@ class TableState(BaseModel):
     hand: int
     round: TableSeat
     dealer: TableSeat
+    deal: TableDeal
     view: dict[str, Any] = Field(description="the seat's view (docs/table.md, the decision interface)")
     prompt: dict[str, Any] | None = Field(description="the seat's open prompt, without its view")
     waiting_for: list[TableSeat]

@@ -30,6 +30,7 @@ from hkcore.registry import current
 from hkcore.server.problems import ApiError
 from hkcore.table import Match, Table
 from hkcore.table.advice import advice
+from hkcore.table.commitment import deal_salt
 from hkcore.table.players.bots import Bot, BotFactory, available_bots, make_bot
 from hkcore.table.records import lines
 from hkcore.table.start import MAX_NAME
@@ -141,7 +142,8 @@ class LiveTable:
                  names: Mapping[str, str], match: bool, seed: int, claim_seconds: float,
                  now: Callable[[], float],
                  bots: Mapping[str, BotFactory] | None = None, open_claims: bool = False,
-                 turn_seconds: float | None = None, fallback: str = FALLBACK_BOT) -> None:
+                 turn_seconds: float | None = None, fallback: str = FALLBACK_BOT,
+                 salt_key: bytes | None = None, practice: bool = False, bot_seed: int | None = None) -> None:
         self.id = table_id
         self.preset = preset
         self.seats = {s: seats[s] for s in SEATS}
@@ -150,12 +152,19 @@ class LiveTable:
         #: each player's home, by name
         self.homes = {name: s for s, name in self.names.items()}
         self.seed = seed
+        #: whether the seed was chosen by whoever made the table: every seat is told it (docs/server.md, "Deals")
+        self.practice = practice
+        #: the secret each deal's salt is made from (``hkcore.table.commitment.deal_salt``)
+        self.salt_key = salt_key if salt_key is not None else secrets.token_bytes(32)
         self.claim_seconds = claim_seconds
         #: seconds of a person's turn before the person is away (None: no clock)
         self.turn_seconds = turn_seconds
         self.tokens = {s: secrets.token_urlsafe(24) for s in SEATS if self.seats[s] == HUMAN}
         self._factories = bots
-        self.bots: dict[str, Bot] = {s: make_bot(kind, preset, seed + i, bots) for i, (s, kind) in
+        #: the bots' seeds are ``bot_seed + i``: at a table with people drawn apart from the deal's seed, which a
+        #: bot's choices would otherwise tell; at a table of bots alone the seed's, so that it plays again alike
+        self.bot_seed = bot_seed if bot_seed is not None else secrets.randbits(62) if self.tokens else seed
+        self.bots: dict[str, Bot] = {s: make_bot(kind, preset, self.bot_seed + i, bots) for i, (s, kind) in
                                      enumerate(self.seats.items()) if kind != HUMAN}
         #: the bot that plays a person's seat while the person is away, and the homes whose person is away
         self.fallback = fallback
@@ -164,10 +173,10 @@ class LiveTable:
         self.game: Table | Match
         players = tuple(self.names[s] for s in SEATS)
         if match:
-            self.game = Match(preset, seed=seed, players=players)
+            self.game = Match(preset, seed=seed, players=players, salt_key=self.salt_key)
         else:  # the log names the preset by record_preset
-            self.game = Table({"event": "start", "seed": seed, "seats": dict(zip(SEATS, players, strict=True))},
-                              preset)
+            self.game = Table({"event": "start", "seed": seed, "seats": dict(zip(SEATS, players, strict=True)),
+                               "salt": deal_salt(self.salt_key, 1)}, preset)
         self.is_match = match
         #: the windows asked of every seat (``open_claims``) only where a person could learn from them
         self.windows = Windows(self.game, open_claims and bool(self.tokens))
@@ -327,6 +336,8 @@ class LiveTable:
                 "preset": {"id": p.id, "name": p.name, "unit": p.unit, "minimum": p.minimum, "cap": p.cap},
                 "seats": {s: self.seats[at[s]] for s in SEATS}, "names": {s: self.names[at[s]] for s in SEATS},
                 "homes": at, "hand": t.hand_no, "round": t.wind, "dealer": "E",
+                "deal": {"commitment": t.log[0].get("commitment"),
+                         "practice_seed": self.seed if self.practice else None},
                 "view": view, "prompt": prompt, "waiting_for": waiting, "claim_seconds": self.claim_seconds,
                 "turn_seconds": self.turn_seconds, "away": [s for s in SEATS if at[s] in self.away],
                 "events": self.events(seat),

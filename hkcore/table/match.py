@@ -2,6 +2,8 @@
 target end it (GAME.md §6; docs/table.md, "A match")."""
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 import secrets
 from collections.abc import Sequence
@@ -9,6 +11,7 @@ from typing import Any
 
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
+from hkcore.table.commitment import deal_salt
 from hkcore.table.flow.engine import shuffle
 from hkcore.table.flow.wall import SEATS, tile_set
 from hkcore.table.rotation import Progress, Tally, seating, standings
@@ -31,12 +34,26 @@ class Match:
     with the same seed). The surface is a Table's: ``prompts()``,
     ``submit()``, ``log`` (every hand's records in order), ``over``.
 
+    With ``salt_key`` (at least 16 bytes, kept secret) every deal is
+    committed (docs/table.md, "A committed deal"): its start record
+    carries a ``salt`` made from the key and the deal's number
+    (``hkcore.table.commitment.deal_salt``) and the deal's ``commitment``,
+    never the seed, and each hand after the first is shuffled by a generator
+    of its own, made from the seed and the hand's number, so that one
+    hand's wall, revealed in the log, tells nothing of the next. The same
+    arguments make the same match: the same deals and salts.
+
     >>> m = Match("mistboard", seed=3)
     >>> m.prompts()[0]["seat"], m.log[0]["seed"]
     ('E', 3)
     """
 
-    def __init__(self, preset: str | Preset, players: Sequence[str] | None = None, seed: int | None = None) -> None:
+    #: (defaults for a match made before deals were committed)
+    salt_key: bytes | None = None
+    _deals = 1
+
+    def __init__(self, preset: str | Preset, players: Sequence[str] | None = None, seed: int | None = None,
+                 salt_key: bytes | None = None) -> None:
         p = given_preset(preset, "preset")
         self.preset = p
         self._ref = record_preset(p)
@@ -49,8 +66,11 @@ class Match:
             seed = secrets.randbits(63)
         if type(seed) is not int or not 0 <= seed <= MAX_SEED:
             raise TableError(f"seed = {shown(seed)}: a whole number from 0 to {MAX_SEED}", "seed", seed)
+        if salt_key is not None and (not isinstance(salt_key, bytes) or len(salt_key) < 16):
+            raise TableError(f"salt_key = {shown(salt_key)}: a secret of at least 16 bytes", "salt_key", salt_key)
         self.players = names
         self.seed = seed
+        self.salt_key = salt_key
         self._rng = random.Random(seed)
         self.log: list[dict[str, Any]] = []
         self._done = 0  # records of finished hands in the log
@@ -59,12 +79,14 @@ class Match:
         points = None if start_points is None else {s: start_points for s in SEATS}
         tally = {n: Tally(start_points) for n in names}
         seats = seating(names, names[0])
-        record = {"event": "start", "preset": self._ref, "hand": 1, "round": "E", "seats": seats,
-                  "points": points, "seed": seed}
+        record: dict[str, Any] = {"event": "start", "preset": self._ref, "hand": 1, "round": "E", "seats": seats,
+                                  "points": points}
+        if salt_key is None:
+            record["seed"] = seed
         self._before = Progress(names, 0, 0, tally)
         # hand 1 as ``Table(record, p)`` deals it (the same shuffle of the same seed), the record made here
         # and already checked
-        deal = dealt(p, record, shuffle(tile_set(p.bonus_tiles), self._rng))
+        deal = dealt(p, record, shuffle(tile_set(p.bonus_tiles), self._rng), self._salt())
         self.table = Table.dealt(deal, progress=self._before)
         self._sync()
 
@@ -136,6 +158,20 @@ class Match:
             seats = seating(self.players, nxt["dealer"])
             record: dict[str, Any] = {"event": "start", "preset": self._ref, "hand": nxt["hand"],
                                       "round": nxt["round"], "seats": seats, "points": carried(t, seats)}
-            deal = dealt(self.preset, record, shuffle(tile_set(self.preset.bonus_tiles), self._rng))
+            self._deals += 1
+            deal = dealt(self.preset, record, shuffle(tile_set(self.preset.bonus_tiles), self._generator()),
+                         self._salt())
             t = self.table = Table.dealt(deal, progress=t.progress, like=t)
             self.log.extend(t.log)
+
+    def _salt(self) -> str | None:
+        """The salt of the deal being made (None: deals are not committed)."""
+        return None if self.salt_key is None else deal_salt(self.salt_key, self._deals)
+
+    def _generator(self) -> random.Random:
+        """What shuffles the deal being made: the match's one generator, or, for committed deals, one of the
+        deal's own, seeded by HMAC-SHA256(the seed, the deal's number)."""
+        if self.salt_key is None:
+            return self._rng
+        digest = hmac.new(self.seed.to_bytes(8, "big"), f"deal {self._deals}".encode("ascii"), hashlib.sha256)
+        return random.Random(int.from_bytes(digest.digest(), "big"))

@@ -14,6 +14,7 @@ from typing import Any
 
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
+from hkcore.table.commitment import commitment
 from hkcore.table.flow.engine import legal_text
 from hkcore.table.match import carried
 from hkcore.table.rotation import seating, standings
@@ -209,13 +210,41 @@ class _Replay:
                 if expected != found:
                     raise self.differ(field, found, expected)
             progress = prev.progress
+        committed = "salt" in rec  # its commitment is checked here: a wrong one is a difference, not a bad record
         try:
-            self.table = Table(rec, self.preset, progress=progress)
+            self.table = Table({k: v for k, v in rec.items() if k != "commitment"} if committed else rec,
+                               self.preset, progress=progress)
         except TableError as exc:
+            found = self._committed_to(rec) if committed else None
+            if found is not None:  # a deal that cannot be (a tile changed): first, whether it is the one committed
+                self.check_commitment(rec, found)
             raise ReplayError(f"line {self.n}: {exc}", self.n, "invalid", exc.field, exc.value) from None
+        if committed:
+            self.check_commitment(rec, self.table.log[0]["commitment"])
         self.out.extend(self.table.log[:1])
         self.pos = 1
         self.match_over = False
+
+    @staticmethod
+    def _committed_to(rec: dict[str, Any]) -> str | None:
+        """The commitment of the deal ``rec`` writes, or None where its text cannot be written."""
+        try:
+            return commitment(rec)
+        except TableError:
+            return None
+
+    def check_commitment(self, rec: dict[str, Any], engine: str) -> None:
+        """A difference at this line unless ``rec`` gives ``engine``, its deal's commitment."""
+        given = rec.get("commitment")
+        if "commitment" in rec and given == engine:
+            return
+        if "commitment" not in rec:
+            what = f"absent: a start record with a salt gives its deal's commitment (engine {_show(engine)})"
+        else:
+            what = (f"expected {_show(given)}, engine {_show(engine)}: the SHA-256 of the salt and the deal "
+                    "(docs/table.md)")
+        raise ReplayError(f"line {self.n}: start.commitment: {what}", self.n, "difference", "start.commitment",
+                          given)
 
     def decide(self, rec: dict[str, Any]) -> None:
         t = self.table

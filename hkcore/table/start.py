@@ -9,6 +9,7 @@ from typing import Any
 
 from hkcore.errors import TableError, TileError, shown
 from hkcore.preset import Preset, PresetError, builtin_ids, export_toml, load_preset, store, toml_data
+from hkcore.table.commitment import check_salt, commitment
 from hkcore.table.flow.engine import canonical, codes, deal, shuffle
 from hkcore.table.flow.wall import BONUS, SEATS, one_by_one, tile_set
 from hkcore.tiles import parse_tiles
@@ -17,7 +18,8 @@ from hkcore.tiles import parse_tiles
 MAX_NAME = 40
 MAX_SEED = 2**63
 #: the fields a start record may have
-START_FIELDS = ("event", "preset", "hand", "round", "seats", "points", "seed", "hands", "live", "dead")
+START_FIELDS = ("event", "preset", "hand", "round", "seats", "points", "seed", "hands", "live", "dead", "salt",
+                "commitment")
 
 
 @dataclass(frozen=True)
@@ -161,16 +163,26 @@ def read_start(record: Any, preset: Preset | None = None) -> Deal:
                            "points": None if points is None else {s: points[s] for s in SEATS}}
     full = tile_set(p.bonus_tiles)
     reserve = p.table.dead_wall
+    salt = None
+    if "salt" in record:
+        salt = check_salt(record["salt"])
+    elif "commitment" in record:
+        raise TableError(f"start.commitment = {shown(record['commitment'])}: a commitment is given with the salt "
+                         "it was made with (start.salt)", "start.commitment", record["commitment"])
     if "seed" in record:
         seed = _int(record, "seed", 0, MAX_SEED)
         out["seed"] = seed
-        found = dealt(p, out, shuffle(full, random.Random(seed)))
+        found = dealt(p, out, shuffle(full, random.Random(seed)), salt)
         for key in ("hands", "live", "dead"):  # a record the engine wrote from a seed gives both: they must agree
             if key in record and not _same(record[key], found.record[key], key):
                 raise TableError(f"start.{key} = {shown(record[key])}: not what seed {seed} deals under preset "
                                  f"{p.id!r}", f"start.{key}", record[key])
-        return found
-    return _explicit(p, record, out, full, reserve)
+    else:
+        found = _explicit(p, record, out, full, reserve, salt)
+    if "commitment" in record and record["commitment"] != found.record["commitment"]:
+        raise TableError(f"start.commitment = {shown(record['commitment'])}: not the commitment of this deal and "
+                         f"salt ({found.record['commitment']})", "start.commitment", record["commitment"])
+    return found
 
 
 def _same(given: Any, dealt_: Any, key: str) -> bool:
@@ -182,18 +194,28 @@ def _same(given: Any, dealt_: Any, key: str) -> bool:
     return _tiles(given, f"start.{key}", True) == _tiles(dealt_, f"start.{key}", True)
 
 
-def dealt(p: Preset, out: dict[str, Any], shuffled: list[int]) -> Deal:
+def dealt(p: Preset, out: dict[str, Any], shuffled: list[int], salt: str | None = None) -> Deal:
     """A seeded deal: the hands and the wall from a shuffled set; the record
-    gains ``hands``, ``live`` and ``dead`` so that it replays alone."""
+    gains ``hands``, ``live`` and ``dead`` so that it replays alone, and with
+    a ``salt`` (``hkcore.table.commitment``) the salt and the deal's
+    ``commitment``."""
     hands, wall = deal(shuffled)
     reserve = p.table.dead_wall
     out["hands"] = {s: canonical(h) for s, h in zip(SEATS, hands)}
     out["live"] = codes(wall[:len(wall) - reserve])
     out["dead"] = codes(wall[len(wall) - reserve:][::-1])
+    _commit(out, salt)
     return Deal(p, out, tuple(tuple(h) for h in hands), tuple(wall), max([i for i in hands[0] if i < BONUS]))
 
 
-def _explicit(p: Preset, record: Mapping[str, Any], out: dict[str, Any], full: list[int], reserve: int) -> Deal:
+def _commit(out: dict[str, Any], salt: str | None) -> None:
+    if salt is not None:
+        out["salt"] = salt
+        out["commitment"] = commitment(out)
+
+
+def _explicit(p: Preset, record: Mapping[str, Any], out: dict[str, Any], full: list[int], reserve: int,
+              salt: str | None = None) -> Deal:
     given = record.get("hands")
     if not isinstance(given, Mapping) or sorted(given) != sorted(SEATS):
         raise TableError(f"start.hands = {shown(given)}: the tiles dealt to each seat (E, S, W, N), or a seed",
@@ -225,6 +247,7 @@ def _explicit(p: Preset, record: Mapping[str, Any], out: dict[str, Any], full: l
     out["hands"] = {s: given[s] for s in SEATS}
     out["live"] = record.get("live", "")
     out["dead"] = record.get("dead", "")
+    _commit(out, salt)
     return Deal(p, out, tuple(tuple(h) for h in hands), tuple(wall))
 
 

@@ -21,6 +21,7 @@ let tickTimer = null;
 let deadlineAt = null;    // Date.now() when this seat's claim window runs out
 let selected = null;      // the picked tile: {code, drawn}
 let pending = false;      // a decision sent, its answer not yet in
+const dealChecks = new Map();  // a deal's commitment -> its check once the hand is over: {how, text}
 
 function showProblem(p) {
   const box = $("problem");
@@ -277,7 +278,63 @@ function render(state) {
   renderActions(state);
   renderStatus(state);
   renderResult(state);
+  renderDeal(state);
   tick();
+}
+
+// ---------------------------------------------------------------- the deal's commitment (docs/server.md, "Deals")
+
+function dealText(start) {  // the text a commitment is the SHA-256 of (docs/table.md, "The records of a log")
+  const h = start.hands || {};
+  return `hkcore-deal-1\nsalt ${start.salt}\nE ${h.E}\nS ${h.S}\nW ${h.W}\nN ${h.N}\nlive ${start.live}\ndead ${start.dead}\n`;
+}
+
+async function sha256Hex(text) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function checkDeal(commitment) {  // once the hand is over: the log's deal against the commitment shown
+  const set = (how, text) => {
+    dealChecks.set(commitment, { how, text });
+    if (current && current.deal && current.deal.commitment === commitment) renderDeal(current);
+  };
+  if (!window.isSecureContext || !window.crypto || !crypto.subtle) {
+    set("unavailable", "not checked here (this browser offers no SHA-256 on this page): download the log and run "
+      + "hkscore replay on it");
+    return;
+  }
+  set("pending", "checking…");
+  try {
+    const r = await fetch(tablePath("/log"));
+    if (!r.ok) throw new Error(`the log was not served (${r.status})`);
+    const records = (await r.text()).split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+    const start = records.find((x) => x.event === "start" && x.commitment === commitment);
+    if (!start) { set("mismatch", "warning: the log holds no deal with the commitment shown during the hand"); return; }
+    if (await sha256Hex(dealText(start)) === commitment) set("checked", "deal checked: the wall played is the one sealed at the deal");
+    else set("mismatch", "warning: the log's deal is not the one sealed at the deal (its SHA-256 differs)");
+  } catch (e) {
+    set("error", `not checked (${e && e.message ? e.message : e}): download the log and run hkscore replay on it`);
+  }
+}
+
+function renderDeal(state) {
+  const d = state.deal || {};
+  const practice = $("practice");
+  practice.hidden = d.practice_seed == null;
+  practice.textContent = d.practice_seed == null ? ""
+    : `Practice deal: seed ${d.practice_seed} was chosen when the table was made; whoever knows it knows the wall.`;
+  const box = $("deal");
+  box.hidden = !d.commitment;
+  if (!d.commitment) return;
+  box.dataset.commitment = d.commitment;
+  $("deal-short").textContent = `${d.commitment.slice(0, 12)}…`;
+  $("deal-short").title = d.commitment;
+  $("deal-full").textContent = d.commitment;
+  if (!dealChecks.has(d.commitment) && state.status !== "playing") checkDeal(d.commitment);
+  const check = dealChecks.get(d.commitment);
+  box.dataset.check = check ? check.how : "sealed";
+  $("deal-check").textContent = check ? check.text : "(checked when the hand is over)";
 }
 
 function discards(state) {  // the tiles this seat may discard now

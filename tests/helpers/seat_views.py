@@ -29,7 +29,8 @@ SEATS = "ESWN"
 SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 #: every key of a seat's state (docs/server.md, "What a seat sees")
 STATE_KEYS = {"table", "seat", "home", "version", "status", "preset", "seats", "names", "homes", "hand", "round",
-              "dealer", "view", "prompt", "waiting_for", "deadline_ms", "claim_seconds", "turn_seconds", "away", "events", "advice",
+              "dealer", "deal", "view", "prompt", "waiting_for", "deadline_ms", "claim_seconds", "turn_seconds",
+              "away", "events", "advice",
               "result", "standings"}
 PASS = {"act": "pass"}
 ROBBED = {"none": (), "added": ("added",), "added_and_concealed_orphans": ("added", "concealed")}
@@ -294,6 +295,8 @@ class Table_:
     open_claims: bool
     match: bool
     log: list[dict[str, Any]] = field(default_factory=list)
+    #: the seed the table was made with (a practice table's, which every seat is shown), or None
+    practice_seed: int | None = None
 
     def home_of(self, player: str) -> str:
         """The home of the player named ``player`` in the log (the table's names are its players')."""
@@ -375,7 +378,8 @@ class Checker:
         return {"table": t.id, "seat": seat, "home": self.home, "status": status,
                 "preset": {"id": pr.id, "name": pr.name, "unit": pr.unit, "minimum": pr.minimum, "cap": pr.cap},
                 "seats": {s: t.kinds[homes[s]] for s in SEATS}, "names": {s: t.names[homes[s]] for s in SEATS},
-                "homes": homes, "hand": start["hand"], "round": start["round"], "dealer": "E", "view": view,
+                "homes": homes, "hand": start["hand"], "round": start["round"], "dealer": "E",
+                "deal": {"commitment": start["commitment"], "practice_seed": t.practice_seed}, "view": view,
                 "prompt": prompt, "waiting_for": waiting, "claim_seconds": t.claim_seconds,
                 "turn_seconds": t.turn_seconds, "away": [], "events": events,
                 "advice": None if over else advice(pr, [start, *events], view, prompt, seat),

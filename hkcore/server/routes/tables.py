@@ -90,6 +90,7 @@ def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, ta
         if not name.isprintable():
             raise ApiError(422, "Bad request", f"names.{s} = {shown(name)}: printable characters only", "TableError",
                            f"names.{s}", name)
+    practice = body.seed is not None  # a seed chosen: a practice deal, which every seat is told
     seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED)
     claim = preset.table.claim_seconds or registry.claim_seconds
     turn = preset.table.turn_seconds or registry.turn_seconds
@@ -97,7 +98,8 @@ def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, ta
     names: dict[str, str] = {s: name for s, name in body.names.items()}
     live: LiveTable = guard(None, lambda: LiveTable(table_id, preset, seats, names, body.match, seed,
                                                     float(claim), registry.now, bots, registry.open_claims,
-                                                    None if turn is None else float(turn), registry.fallback))
+                                                    None if turn is None else float(turn), registry.fallback,
+                                                    practice=practice))
     live.most_hands = most_hands
     return live
 
