@@ -122,12 +122,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
           client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE, open_claims: bool = False,
           turn_seconds: float | None = TURN_SECONDS, fallback_bot: str = FALLBACK_BOT) -> None:
     """Run the application on uvicorn until interrupted (``workers`` > 1: that many processes);
-    ``port`` 0 picks a free port, printed when the service starts. An address that cannot be listened on
-    is an HkcoreError saying why, before anything starts. ``head_time_limit``: seconds a request's head
-    may take (408 after); ``most_connections``: connections a worker holds at once, its WebSockets among them
-    (503 beyond); ``most_tables``, ``table_idle``, ``claim_seconds``, ``bot_share``, ``most_hands``, the
-    per-client caps, ``open_claims``, ``turn_seconds`` and ``fallback_bot``: as ``create_app`` takes them (per worker: a table lives in the worker
-    that made it). A WebSocket message is at most ``MAX_MESSAGE`` bytes, inflated: a longer one is closed 1009
+    ``port`` 0 picks a free port; the address and both pages' are printed when the service starts. An
+    address that cannot be listened on is an HkcoreError saying why, before anything starts.
+    ``head_time_limit``: seconds a request's head may take (408 after); ``most_connections``: connections a
+    worker holds at once, its WebSockets among them (503 beyond); ``most_tables``, ``table_idle``,
+    ``claim_seconds``, ``bot_share``, ``most_hands``, the per-client caps, ``open_claims``, ``turn_seconds``
+    and ``fallback_bot``: as ``create_app`` takes them (per worker: a table lives in the worker that made
+    it). A WebSocket message is at most ``MAX_MESSAGE`` bytes, inflated: a longer one is closed 1009
     by the protocol before it is inflated whole."""
     import uvicorn
 

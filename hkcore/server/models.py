@@ -325,7 +325,7 @@ class TableState(BaseModel):
     table: str
     seat: TableSeat = Field(description="the player's seat in the hand shown (in a match it moves with the deal)")
     home: TableSeat = Field(description="the seat the token was given for")
-    version: int = Field(description="grows with every change at the table")
+    version: int = Field(description="the seat's own: rises by one each time what this seat sees changes")
     status: Literal["playing", "hand_over", "over"]
     preset: TablePreset
     seats: dict[TableSeat, str]
@@ -338,8 +338,10 @@ class TableState(BaseModel):
     view: dict[str, Any] = Field(description="the seat's view (docs/table.md, the decision interface)")
     prompt: dict[str, Any] | None = Field(description="the seat's open prompt, without its view")
     waiting_for: list[TableSeat]
-    deadline_ms: int | None = Field(description="ms left of this seat's claim window")
+    deadline_ms: int | None = Field(description="ms left of this seat's claim window or timed turn")
     claim_seconds: float
+    turn_seconds: float | None = Field(description="seconds of a person's turn (null: untimed)")
+    away: list[TableSeat] = Field(description="the seats whose person is away: the fallback bot plays them")
     events: list[dict[str, Any]]
     advice: TableAdvice | None
     result: TableResult | None

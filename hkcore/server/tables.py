@@ -96,12 +96,12 @@ def player_names(seats: Mapping[str, str], names: Mapping[str, str]) -> dict[str
         else:
             twins = [t for t in SEATS if seats[t] == kind and names.get(t) is None]
             out[s] = kind[:MAX_NAME] if len(twins) == 1 else f"{kind[:MAX_NAME - 4]} ({s})"
-    for s in SEATS:
-        other = next((t for t in SEATS if t != s and out[t] == out[s]), None)
-        if other is not None:
-            bad = s if names.get(s) is not None else other
-            raise TableError(f"names.{bad} = {shown(out[bad])}: seat {s if bad == other else other}'s name too; "
-                             "each seat's name must be its own", f"names.{bad}", out[bad])
+    for i, s in enumerate(SEATS):
+        other = next((t for t in SEATS[:i] if out[t] == out[s]), None)
+        if other is not None:  # the later seat's name is refused, unless only the earlier one's was given
+            bad, first = (s, other) if names.get(s) is not None else (other, s)
+            raise TableError(f"names.{bad} = {shown(out[bad])}: seat {first}'s name too; each seat's name must be "
+                             "its own", f"names.{bad}", out[bad])
     return out
 
 

@@ -195,6 +195,10 @@ function decide(action) {
 }
 
 function nextHand() { send({ type: "next" }, "/next", {}); }
+function comeBack() {  // over the socket nothing waits for an answer: the state comes when the seat is ours again
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "back" }));
+  else send({ type: "back" }, "/back", {});
+}
 
 // ---------------------------------------------------------------- the table
 
@@ -225,6 +229,7 @@ function seatHead(state, s, me) {
   if (!me && state.seats[s] !== "human") bits.push(el("span", { class: "badge bot", text: "bot" }));
   if (s === "E") bits.push(el("span", { class: "badge dealer", text: "dealer" }));
   if (v.points) bits.push(el("span", { class: "points", text: String(v.points[s]) }));
+  if ((state.away || []).includes(s)) bits.push(el("span", { class: "badge away", title: "a bot plays this seat until its person is back", text: "away" }));
   if (state.waiting_for.includes(s)) bits.push(el("span", { class: "badge turn", text: me ? "you to play" : "to play" }));
   return bits;
 }
@@ -279,6 +284,7 @@ function render(state) {
   renderStatus(state);
   renderResult(state);
   renderDeal(state);
+  $("away").hidden = !(state.away || []).includes(me);
   tick();
 }
 
@@ -407,19 +413,23 @@ function renderActions(state) {
   }
   items.push(el("div", { class: "buttons" }, ...buttons));
   if (state.deadline_ms != null) {
-    items.push(el("div", { class: "clock" }, el("progress", { id: "clock-bar", max: String(state.claim_seconds * 1000), value: String(state.deadline_ms) }),
+    const turn = p.phase === "turn" || p.phase === "discard";
+    const most = (turn ? state.turn_seconds : state.claim_seconds) * 1000;
+    items.push(el("div", { class: "clock", "data-phase": turn ? "turn" : "window" },
+      el("progress", { id: "clock-bar", max: String(most), value: String(state.deadline_ms) }),
       el("span", { id: "countdown", "aria-live": "off" })));
   }
   fill(box, ...items);
 }
 
-function tick() {  // the claim window's countdown
+function tick() {  // the countdown of this seat's claim window or turn
   clearInterval(tickTimer);
   const out = $("countdown");
   if (deadlineAt == null || !out) return;
+  const turn = out.parentElement && out.parentElement.dataset.phase === "turn";
   const step = () => {
     const left = Math.max(0, deadlineAt - Date.now());
-    out.textContent = left > 0 ? `${Math.ceil(left / 1000)} s` : "time's up: a pass";
+    out.textContent = left > 0 ? `${Math.ceil(left / 1000)} s` : turn ? "time's up: a bot plays for you" : "time's up: a pass";
     out.dataset.ms = String(left);
     const bar = $("clock-bar");
     if (bar) bar.value = left;
@@ -500,9 +510,17 @@ function renderResult(state) {
   } else if (r.result === "win") {
     body.push(el("p", { class: "note", text: "no payments at this table (a faan ledger)" }));
   }
-  if (state.standings) {
-    body.push(el("h3", { text: "The match" }), el("ol", { class: "standings" }, ...state.standings.map((s) =>
-      el("li", { text: `${s.place}. ${s.player}${s.points != null ? `: ${s.points}` : ""} (${plural(s.hands_won, "hand")} won, ${s.faan} faan)` }))));
+  if (state.standings) {  // one rank each: a tie shares its place, marked "="
+    const tied = (p) => state.standings.filter((x) => x.place === p).length > 1;
+    const points = state.standings.some((x) => x.points != null);
+    body.push(el("h3", { text: "The match" }), el("table", { class: "standings" },
+      el("thead", {}, el("tr", {}, el("th", { text: "Place" }), el("th", { text: "Player" }),
+        points ? el("th", { text: "Points" }) : null, el("th", { text: "Hands won" }), el("th", { text: "Faan" }))),
+      el("tbody", {}, ...state.standings.map((x) => el("tr", { class: x.home === state.home ? "you" : null, "data-home": x.home, "data-place": String(x.place) },
+        el("td", { class: "place", text: `${x.place}${tied(x.place) ? "=" : ""}` }),
+        el("td", { text: x.home === state.home ? `${x.player} (you)` : x.player }),
+        points ? el("td", { class: "n", text: String(x.points) }) : null,
+        el("td", { class: "n", text: String(x.hands_won) }), el("td", { class: "n", text: String(x.faan) }))))));
   }
   fill($("result-body"), ...body);
   if (first) box.scrollIntoView({ block: "nearest" });
@@ -547,6 +565,7 @@ function onKey(e) {
 
 function setup() {
   $("next").addEventListener("click", nextHand);
+  $("back").addEventListener("click", comeBack);
   document.addEventListener("keydown", onKey);
   if (here.table && here.seat && here.token) {
     $("table").hidden = false;

@@ -30,6 +30,7 @@ from hkcore.server.tables import (
     LiveTable,
     TableRegistry,
     bearer,
+    player_names,
 )
 from hkcore.table.records import lines
 from hkcore.table.start import MAX_SEED
@@ -96,6 +97,10 @@ def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, ta
     turn = preset.table.turn_seconds or registry.turn_seconds
     seats: dict[str, str] = {s: kind for s, kind in body.seats.items()}
     names: dict[str, str] = {s: name for s, name in body.names.items()}
+    try:
+        player_names(seats, names)
+    except TableError as exc:
+        raise ApiError(422, "Bad request", str(exc), "TableError", exc.field, exc.value) from None
     live: LiveTable = guard(None, lambda: LiveTable(table_id, preset, seats, names, body.match, seed,
                                                     float(claim), registry.now, bots, registry.open_claims,
                                                     None if turn is None else float(turn), registry.fallback,
