@@ -91,17 +91,17 @@ def test_the_built_in_bots_are_registered_through_the_hook_like_a_plugin() -> No
     assert broken == {}
     plugin = pm.get_plugin(BUILTIN_PLUGIN)
     assert plugin is not None and hasattr(plugin, "hkcore_bots")
-    assert set(plugin.hkcore_bots()) == {"random", "simple", "efficiency", "value"}  # docs/bots.md's table
+    assert set(plugin.hkcore_bots()) == {"random", "simple", "efficiency", "value", "guard"}  # docs/bots.md's table
     cat = bot_catalogue()
-    assert {n: cat.sources[n] for n in builtin_bots()} == dict.fromkeys(["random", "simple", "efficiency", "value"],
-                                                                          "built in")
-    assert list(cat.factories)[:4] == ["random", "simple", "efficiency", "value"]  # the built-in ones first
+    assert {n: cat.sources[n] for n in builtin_bots()} == dict.fromkeys(
+        ["random", "simple", "efficiency", "value", "guard"], "built in")
+    assert list(cat.factories)[:5] == ["random", "simple", "efficiency", "value", "guard"]  # the built-in ones first
 
 
 def test_which_bots_play_inside_the_engine_is_known_of_each_bot() -> None:
-    # docs/bots.md: simulate plays seats of efficiency and value inside the engine, no other bot
-    assert engine_bots() == {"efficiency", "value"} == bot_catalogue().in_engine
-    assert {n for n, f in builtin_bots().items() if f.in_engine} == {"efficiency", "value"}  # type: ignore[attr-defined]
+    # docs/bots.md: simulate plays seats of efficiency, value and guard inside the engine, no other bot
+    assert engine_bots() == {"efficiency", "value", "guard"} == bot_catalogue().in_engine
+    assert {n for n, f in builtin_bots().items() if f.in_engine} == {"efficiency", "value", "guard"}  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------- third-party bots
@@ -204,7 +204,8 @@ def test_hkscore_bots_lists_the_others_and_warns_of_the_broken_one_on_one_line(s
     proc = subprocess.run([sys.executable, "-m", "hkcore", "bots"], capture_output=True, text=True, timeout=120,
                           cwd=OUTSIDE, env=env)
     assert proc.returncode == 0, proc.stderr
-    assert [line.split()[0] for line in proc.stdout.splitlines()] == ["random", "simple", "efficiency", "value"]
+    names = [line.split()[0] for line in proc.stdout.splitlines()]
+    assert names == ["random", "simple", "efficiency", "value", "guard"]
     assert proc.stderr.startswith("hkscore: warning: bot 'broken' (botpkg_broken2:Bot) failed to load")
     assert len(proc.stderr.strip().splitlines()) == 1
 
@@ -246,7 +247,7 @@ def test_the_engines_bots_under_their_old_name_with_a_warning() -> None:
 
     with pytest.warns(DeprecationWarning, match=r"FAST_BOTS is deprecated: use .*engine_bots\(\)"):
         old = fastplay.FAST_BOTS
-    assert old == {"efficiency", "value"}
+    assert old == {"efficiency", "value", "guard"}
 
 
 # ---------------------------------------------------------------- the codes have one home

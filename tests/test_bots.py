@@ -29,7 +29,7 @@ def play(preset: str, seed: int, bot: str) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("preset", builtin_ids())
-@pytest.mark.parametrize("bot", ["random", "simple", "efficiency", "value"])
+@pytest.mark.parametrize("bot", ["random", "simple", "efficiency", "value", "guard"])
 def test_bots_play_whole_hands_legally_and_alike_for_a_seed(preset: str, bot: str) -> None:
     for seed in (1, 2):
         first = play(preset, seed, bot)

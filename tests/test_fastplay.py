@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from helpers.strategies import counts_beside_sets
+from helpers.strategies import counts_beside_sets, value_positions
 from hkcore import core
 from hkcore.errors import TableError
 from hkcore.preset import builtin_ids, load_preset
@@ -372,70 +372,6 @@ def test_the_bonus_tiles_fix_the_faan_of_the_seats_own_flower_and_season() -> No
     assert _pyvalue.fixed_faan(v, 1, [35, 40]) == 3
     assert _pyvalue.fixed_faan(v, 1, [35, 39]) == 4
     assert _pyvalue.fixed_faan(v, 1, []) == 1
-
-
-@st.composite
-def value_positions(draw: st.DrawFn) -> tuple[Any, ...]:
-    """A position the value bot may decide on: a turn (14 - 3k tiles: discards, kongs of its own) or a claim
-    window (13 - 3k tiles and a tile on offer), with what the seat sees and a preset's values (some with no
-    minimum, some without thirteen orphans); hands often kept near one suit, so that flush plans count."""
-    counts, melds = draw(counts_beside_sets((13, 14)))
-    used = [0] * 34
-    for m in melds:
-        kind, t = divmod(m, 34)
-        for x in ([t, t + 1, t + 2] if kind == 0 else [t] * (3 + (kind == 2))):
-            used[x] += 1
-    if draw(st.booleans()):  # fold tiles of other suits into one suit
-        b = draw(st.sampled_from((0, 9, 18)))
-        for t in range(27):
-            while counts[t] and not b <= t < b + 9 and draw(st.booleans()):
-                to = b + t % 9
-                if counts[to] + used[to] >= 4:
-                    break
-                counts[t] -= 1
-                counts[to] += 1
-    k = len(melds)
-    turn = sum(counts) == 14 - 3 * k
-    codes: list[int] = []
-    tiles: list[int] = []
-    offered = -1
-    if turn:
-        for i in range(34):
-            if counts[i] == 4:
-                codes.append(_pyengine.CONCEALED)
-                tiles.append(i)
-            elif counts[i] and 34 + i in melds:
-                codes.append(_pyengine.ADDED)
-                tiles.append(i)
-        for i in range(34):
-            if counts[i]:
-                codes.append(_pyengine.DISCARD)
-                tiles.append(i)
-    else:
-        offered = draw(st.integers(0, 33).filter(lambda t: counts[t] + used[t] < 4))
-        codes, tiles = [_pyengine.PASS], [-1]
-        if counts[offered] >= 2:
-            codes.append(_pyengine.PUNG)
-            tiles.append(offered)
-        if counts[offered] == 3:
-            codes.append(_pyengine.EXPOSED)
-            tiles.append(offered)
-        if offered < 27:
-            for low in range(offered - 2, offered + 1):
-                if offered - offered % 9 <= low <= offered - offered % 9 + 6 and all(
-                        counts[j] for j in range(low, low + 3) if j != offered):
-                    codes.append(_pyengine.CHOW)
-                    tiles.append(low)
-    unseen = [draw(st.integers(0, max(0, 4 - counts[i] - used[i]))) for i in range(34)]
-    base = _pyvalue.value_params(load_preset(draw(st.sampled_from(PRESETS))))
-    v = base._replace(minimum=draw(st.integers(0, 5)), shapes=core.ShapeSet(draw(st.booleans())),
-                      concealed=draw(st.integers(0, 2)), self_draw=draw(st.integers(0, 2)),
-                      half_flush=draw(st.integers(0, 3)), full_flush=draw(st.integers(3, 7)))
-    v = v._replace(floor=4.0 if v.minimum == 0 else 0.0)
-    shown = [(draw(st.integers(0, 4)), draw(st.integers(0, 7))) for _ in range(4)]
-    ponds = [draw(st.lists(st.integers(0, 33), max_size=12)) for _ in range(4)]
-    return (v, counts, melds, draw(st.booleans()), unseen, codes, tiles, offered, draw(st.integers(0, 90)),
-            draw(st.integers(0, 3)), draw(st.integers(0, 3)), draw(st.integers(0, 6)), shown, ponds)
 
 
 @needs_compiled

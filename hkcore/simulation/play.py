@@ -318,7 +318,8 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
     fast = fast and fast_path(bots, factories)
     by_preset = [fast and plays(c.preset, bots) for c in compiled]
     memo = new_memo() if fast else None
-    params = [value_params(c.preset) if by_preset[i] and "value" in bots else None for i, c in enumerate(compiled)]
+    params = [value_params(c.preset) if by_preset[i] and {"value", "guard"} & set(bots) else None
+              for i, c in enumerate(compiled)]
     for k in range(first, first + hands):
         for i, c in enumerate(compiled):
             p = c.preset

@@ -26,7 +26,7 @@ from hkcore.table.players.bots import (
     decision,
     make_bot,
 )
-from hkcore.table.players.value import ValueBot
+from hkcore.table.players.value import GuardBot, ValueBot
 
-__all__ = ["ENTRY_POINT_GROUP", "Bot", "BotCatalogue", "BotFactory", "EfficiencyBot", "RandomBot", "SimpleBot",
+__all__ = ["ENTRY_POINT_GROUP", "Bot", "BotCatalogue", "BotFactory", "EfficiencyBot", "GuardBot", "RandomBot", "SimpleBot",
            "ValueBot", "available_bots", "bot_catalogue", "builtin_bots", "decision", "make_bot"]

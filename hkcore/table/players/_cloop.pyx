@@ -12,14 +12,15 @@ from libc.string cimport memset
 from hkcore.table.flow._cengine cimport Engine
 from hkcore.table.flow._codes cimport CLAIM, DISCARD, M_CHOW, M_KONG, ROB, TURN, WIN
 from hkcore.table.players._cbots cimport AwayMemo, Hand, efficiency_choice
-from hkcore.table.players._cvalue cimport Params, VPos, value_choice, value_fixed, vpos_winds
+from hkcore.table.players._cvalue cimport Guard, Params, VPos, guard_decide, value_choice, value_fixed, vpos_winds
 
 from hkcore.errors import TableError, shown
 
 IMPLEMENTATION = "cython"
 
 
-def play(Engine e, hide, detect, declined, memo, value=None, params=None, round_wind=0):
+def play(Engine e, hide, detect, declined, memo, value=None, params=None, round_wind=0, guard=None,
+         guard_params=None):
     """Play the hand of ``e`` (a table on the compiled engine) to its end with the efficiency bot in every seat
     (or, where ``value[s]`` is true, the value bot with ``params`` in a
     round of ``round_wind``), each decision made here from the engine's
@@ -28,8 +29,8 @@ def play(Engine e, hide, detect, declined, memo, value=None, params=None, round_
     seats' concealed kongs are not seen. With ``detect``, count in
     ``declined`` (by seat) the complete hands not won: a turn's, and
     another seat's with a discard it was not offered as a win (as
-    hkcore.simulation.play does). Returns their total (the pure twin:
-    ``hkcore.table.players.fastplay``)."""
+    hkcore.simulation.play does). Where ``guard[s]`` is true the guard bot plays seat s, with ``params`` and
+    ``guard_params``. Returns their total (the pure twin: ``hkcore.table.players.fastplay``)."""
     if type(declined) is not list or len(declined) != 4 or any(type(n) is not int for n in declined):
         raise TableError(f"declined = {shown(declined)}: a list of 4 whole numbers, by seat", "declined",
                          declined)
@@ -41,17 +42,26 @@ def play(Engine e, hide, detect, declined, memo, value=None, params=None, round_
         raise TableError(f"memo = {shown(memo)}: from hkcore.table.players.fastplay.new_memo()", "memo", memo)
     if params is not None and not isinstance(params, Params):
         raise TableError(f"params = {shown(params)}: from hkcore.table.players.fastplay.value_params()", "params", params)
-    return _play_bots(e, bool(hide), bool(detect), declined, memo, value, params, round_wind)
+    if guard is not None and (not isinstance(guard, (list, tuple)) or len(guard) != 4):
+        raise TableError(f"guard = {shown(guard)}: 4 flags, by seat", "guard", guard)
+    if guard_params is not None and not isinstance(guard_params, Guard):
+        raise TableError(f"guard_params = {shown(guard_params)}: from hkcore.table.players.fastplay.value_params()",
+                         "guard_params", guard_params)
+    return _play_bots(e, bool(hide), bool(detect), declined, memo, value, params, round_wind, guard, guard_params)
 
 cdef int _play_bots(Engine e, bint hide, bint detect, list declined, AwayMemo memo, value, Params params,
-                    int round_wind) except -1:
+                    int round_wind, guard, Guard guard_params) except -1:
     cdef int j, k, o, s, t, total = 0
     cdef bint cand[4]
     cdef bint by_value[4]
+    cdef bint by_guard[4]
     for s in range(4):
         by_value[s] = value is not None and bool(value[s])
-        if by_value[s] and params is None:
+        by_guard[s] = guard is not None and bool(guard[s])
+        if (by_value[s] or by_guard[s]) and params is None:
             raise TableError("params = None: the value bot's params are needed", "params", params)
+        if by_guard[s] and guard_params is None:
+            raise TableError("guard_params = None: the guard bot's params are needed", "guard_params", guard_params)
     while not e.over:
         s = -1
         for j in range(e.nasked):
@@ -63,7 +73,12 @@ cdef int _play_bots(Engine e, bint hide, bint detect, list declined, AwayMemo me
         if detect and e.phase == TURN and e.code[s][0] != WIN and e._complete(s, e.counts[s]):
             declined[s] += 1
             total += 1
-        k = _value(e, s, hide, memo, params, round_wind) if by_value[s] else _efficiency(e, s, hide, memo)
+        if by_guard[s]:
+            k = _value(e, s, hide, memo, params, round_wind, guard_params)
+        elif by_value[s]:
+            k = _value(e, s, hide, memo, params, round_wind, None)
+        else:
+            k = _efficiency(e, s, hide, memo)
         if not (detect and e.code[s][k] == DISCARD):
             e._step(s, k)
             continue
@@ -122,9 +137,9 @@ cdef int _efficiency(Engine e, int s, bint hide, AwayMemo memo) except -3:
     return efficiency_choice(&h, e.ncodes[s], e.code[s], e.atile[s],
                              e.w_tile if e.phase == CLAIM else -1)
 
-cdef int _value(Engine e, int s, bint hide, AwayMemo memo, Params params, int round_wind) except -3:
+cdef int _value(Engine e, int s, bint hide, AwayMemo memo, Params params, int round_wind, Guard guard) except -3:
     """The value bot's choice for ``s`` from what its view shows (the values
-    ``hkcore.table.players.value.values`` reads off a prompt)."""
+    ``hkcore.table.players.value.values`` reads off a prompt); the guard bot's with ``guard``."""
     cdef VPos p
     cdef int i, j, o, low, n, kind
     cdef int seen[34]
@@ -139,6 +154,8 @@ cdef int _value(Engine e, int s, bint hide, AwayMemo memo, Params params, int ro
     for o in range(4):
         p.shown_n[o] = 0
         p.shown_suits[o] = 0
+        p.shown_dragons[o] = 0
+        p.npond[o] = e.npond[o]
         for j in range(e.nmeld[o]):
             low = e.mlow[o][j]
             kind = e.mkind[o][j]
@@ -146,6 +163,8 @@ cdef int _value(Engine e, int s, bint hide, AwayMemo memo, Params params, int ro
                 p.shown_n[o] += 1
                 if low < 27:
                     p.shown_suits[o] |= 1 << (low // 9)
+                elif low >= 31:
+                    p.shown_dragons[o] += 1
             if o == s:
                 p.melds[j] = kind * 34 + low
                 if not (e.mconc[o][j] and params.p.kong_keeps):
@@ -173,5 +192,8 @@ cdef int _value(Engine e, int s, bint hide, AwayMemo memo, Params params, int ro
     p.seat = s
     p.fixed = value_fixed(&params.p, s, e.bonus[s], e.nbonus[s])
     vpos_winds(&params.p, &p, round_wind)
+    if guard is not None:
+        return guard_decide(&params.p, &guard.g, &p, e.ncodes[s], e.code[s], e.atile[s],
+                            e.w_tile if e.phase == CLAIM else -1)
     return value_choice(&params.p, &p, e.ncodes[s], e.code[s], e.atile[s],
                         e.w_tile if e.phase == CLAIM else -1)

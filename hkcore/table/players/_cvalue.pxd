@@ -22,6 +22,24 @@ cdef struct VParams:
     double floor
 
 
+cdef struct GParams:
+    double cost[41]       # by faan: what the discarder pays beyond another seat on a discard win
+    double gain[41]       # by faan: what the seat is paid for a win
+    int base_faan
+    double threat
+    double fold_weight
+    int fold_away
+    double pond
+    double flush_suit
+    double flush_honour
+    double flush_off
+
+
+cdef class Guard:
+    cdef GParams g
+    cdef readonly object plain   # the _pyvalue.GuardParams it was made from
+
+
 cdef class Params:
     cdef VParams p
     cdef readonly object plain   # the _pyvalue.ValueParams it was made from
@@ -41,9 +59,13 @@ cdef struct VPos:
     int shown_n[4]        # by seat: sets shown (not concealed)
     int shown_suits[4]    # by seat: a bit per suit of the shown sets' suited tiles
     bint pond[4][34]      # by seat: the tiles in its pond
+    int npond[4]          # by seat: the tiles in its pond, counted
+    int shown_dragons[4]  # by seat: the dragon sets it shows
     SuitMemo *memo        # where suits' exact costs are kept (NULL: none)
 
 
 cdef void vpos_winds(const VParams *v, VPos *p, int round_wind) noexcept nogil
 cdef int value_fixed(const VParams *v, int seat, const int *bonus, int nbonus) noexcept nogil
 cdef int value_choice(const VParams *v, VPos *p, int n, const int *code, const int *tile, int offered) except -3
+cdef int guard_decide(const VParams *v, const GParams *g, VPos *p, int n, const int *code, const int *tile,
+                      int offered) except -3

@@ -480,6 +480,8 @@ cdef int _load(VPos *p, Params params, counts, tuple melds, bint claimed, unseen
     p.seat = seat
     p.fixed = fixed
     memset(p.pond, 0, sizeof(p.pond))
+    memset(p.npond, 0, sizeof(p.npond))
+    memset(p.shown_dragons, 0, sizeof(p.shown_dragons))
     p.memo = NULL
     vpos_winds(&params.p, p, round_wind)
     return 0
@@ -520,3 +522,217 @@ def discard_worths(Params params, counts, tuple melds, bint claimed, unseen, int
         which[i] = p.c[i] > 0
     _discards(&params.p, &p, p.c, p.k, p.used, p.melds, claimed, which, out, plain)
     return [(out[i], i) for i in range(34) if which[i]]
+
+
+# ------------------------------------------------------------ the guard bot (``_pyvalue.guard_choice``)
+
+cdef double TENPAI[5][7]
+cdef double WAIT_SUITED[9]
+cdef double WAIT_HONOUR[9]
+cdef double WAYS[8]
+cdef double WIN_BY_AWAY[5][6]
+
+def _tables():
+    from hkcore.table.players import _pyvalue as pv
+    cdef int i, j
+    for i in range(5):
+        for j in range(7):
+            TENPAI[i][j] = pv._TENPAI[i][j]
+    for i in range(9):
+        WAIT_SUITED[i] = pv._WAIT_SUITED[i]
+        WAIT_HONOUR[i] = pv._WAIT_HONOUR[i]
+    for i in range(8):
+        WAYS[i] = pv._WAYS[i]
+    for i in range(5):
+        for j in range(6):
+            WIN_BY_AWAY[i][j] = pv._WIN_BY_AWAY[i][j]
+_tables()
+
+
+cdef class Guard:
+    """The guard bot's parameters for one preset (``_pyvalue.GuardParams``) as a C struct."""
+
+    def __init__(self, g):
+        cdef int f
+        if len(g.cost) != 41 or len(g.gain) != 41:
+            raise ValueError("cost and gain: 41 values, by faan")
+        for f in range(41):
+            self.g.cost[f] = g.cost[f]
+            self.g.gain[f] = g.gain[f]
+        self.g.base_faan = g.base_faan
+        self.g.threat = g.threat
+        self.g.fold_weight = g.fold_weight
+        self.g.fold_away = g.fold_away
+        self.g.pond = g.pond
+        self.g.flush_suit = g.flush_suit
+        self.g.flush_honour = g.flush_honour
+        self.g.flush_off = g.flush_off
+        self.plain = g
+
+    def __reduce__(self):
+        return Guard, (self.plain,)
+
+
+def guard_params_of(g):
+    """``g`` (a ``_pyvalue.GuardParams``) as ``guard_choice`` takes it."""
+    return Guard(g)
+
+
+cdef int _ways(const int *u, int i) noexcept nogil:
+    cdef double w
+    cdef int r, b
+    if i >= 27:
+        w = <double>(u[i] * (u[i] - 1)) / 2.0 + u[i] * 0.5
+    else:
+        r = i % 9
+        w = 0.0
+        if r >= 2:
+            w += u[i - 2] * u[i - 1]
+        if r <= 6:
+            w += u[i + 1] * u[i + 2]
+        if 1 <= r <= 7:
+            w += u[i - 1] * u[i + 1] * 0.5
+        w += <double>(u[i] * (u[i] - 1)) / 2.0 + u[i] * 0.3
+    for b in range(8):
+        if w <= WAYS[b]:
+            return b
+    return 8
+
+
+cdef int _threats(const VParams *v, const GParams *g, const VPos *p, int *who, double *pt, int *flush,
+                  double *cost) noexcept nogil:
+    """``_pyvalue.guard_threats`` into arrays; their number."""
+    cdef int o, n, suits, f, d, m = 0
+    cdef double t
+    for o in range(4):
+        if o == p.seat:
+            continue
+        n = p.shown_n[o]
+        suits = p.shown_suits[o]
+        d = p.npond[o] // 3
+        t = TENPAI[n if n < 4 else 4][d if d < 6 else 6]
+        if t < g.threat:
+            continue
+        flush[m] = -1
+        if n >= 2 and (suits == 1 or suits == 2 or suits == 4):
+            flush[m] = 0 if suits == 1 else 9 if suits == 2 else 18
+        f = g.base_faan + (v.half_flush if flush[m] >= 0 else 0) + v.dragons[1] * p.shown_dragons[o]
+        if f < 0:
+            f = 0
+        if f > 40:
+            f = 40
+        who[m] = o
+        pt[m] = t
+        cost[m] = g.cost[f]
+        m += 1
+    return m
+
+
+cdef double _danger(const GParams *g, int m, const int *who, const double *pt, const int *flush,
+                    const double *cost, const VPos *p, int i) noexcept nogil:
+    """``_pyvalue.guard_danger``."""
+    cdef int b = _ways(p.unseen, i), j
+    cdef double total = 0.0, q
+    for j in range(m):
+        q = WAIT_HONOUR[b] if i >= 27 else WAIT_SUITED[b]
+        if p.pond[who[j]][i]:
+            q *= g.pond
+        if flush[j] >= 0:
+            if i >= 27:
+                q *= g.flush_honour
+            elif flush[j] <= i < flush[j] + 9:
+                q *= g.flush_suit
+            else:
+                q *= g.flush_off
+        total += pt[j] * q * cost[j]
+    return total
+
+
+cdef int guard_decide(const VParams *v, const GParams *g, VPos *p, int n, const int *code, const int *tile,
+                      int offered) except -3:
+    """The guard bot's choice (``_pyvalue.guard_choice``); ``p`` is left as it was."""
+    cdef int k = value_choice(v, p, n, code, tile, offered)
+    cdef int who[3]
+    cdef int flush[3]
+    cdef double pt[3]
+    cdef double cost[3]
+    cdef int m, left, j, i, low, safest, now, after
+    cdef double gain, pressure = 0.0
+    cdef bint which[34]
+    cdef double scored[34]
+    cdef int plain[34]
+    cdef double risk[34]
+    if code[k] == WIN or n == 1:
+        return k
+    m = _threats(v, g, p, who, pt, flush, cost)
+    if m == 0:
+        return k
+    left = p.live_left // 16
+    if left > 5:
+        left = 5
+    gain = g.gain[g.base_faan if g.base_faan < 40 else 40]
+    for j in range(m):
+        pressure += pt[j] * cost[j]
+    pressure *= g.fold_weight
+    if code[k] == DISCARD:
+        memset(which, 0, sizeof(which))
+        for j in range(n):
+            if code[j] == DISCARD:
+                which[tile[j]] = True
+        _discards(v, p, p.c, p.k, p.used, p.melds, p.claimed, which, scored, plain)
+        low = 99
+        for i in range(34):
+            if which[i]:
+                risk[i] = _danger(g, m, who, pt, flush, cost, p, i)
+                if plain[i] < low:
+                    low = plain[i]
+        if low >= g.fold_away and pressure > WIN_BY_AWAY[low if low < 4 else 4][left] * gain:
+            safest = -1
+            for i in range(34):
+                if which[i] and (safest < 0 or risk[i] < risk[safest]
+                                 or (risk[i] == risk[safest] and scored[i] > scored[safest])):
+                    safest = i
+            return _discard_of(n, code, tile, safest)
+        return k
+    if code[k] == CHOW or code[k] == PUNG or code[k] == EXPOSED:
+        now = away_shapes_memo(p.c, p.k, p.used, v.orphans, p.memo)
+        after = now - 1
+        if after < 0:
+            after = 0
+        if after > 4:
+            after = 4
+        if now >= g.fold_away and pressure > WIN_BY_AWAY[after][left] * gain:
+            return 0
+    return k
+
+
+cdef int _discard_of(int n, const int *code, const int *tile, int i) except -3:
+    cdef int kk
+    for kk in range(n):
+        if code[kk] == DISCARD and tile[kk] == i:
+            return kk
+    raise ValueError("no such discard")
+
+
+def guard_choice(Params params, Guard guard, counts, tuple melds, bint claimed, unseen, codes, tiles, int offered,
+                 int live_left, int seat, int round_wind, int fixed, shown, ponds, dragons, AwayMemo memo=None):
+    """``_pyvalue.guard_choice`` (which see), compiled."""
+    cdef VPos p
+    cdef int n = len(codes), kk, i, o
+    cdef int code[64]
+    cdef int tile[64]
+    check_position(counts, melds, unseen, codes, tiles, offered, live_left, seat, round_wind, shown, ponds)
+    if len(dragons) != 4 or any(type(x) is not int or not 0 <= x <= 4 for x in dragons):
+        raise ValueError("dragons: four counts 0..4")
+    _load(&p, params, counts, melds, claimed, unseen, live_left, seat, round_wind, fixed)
+    for o in range(4):
+        p.shown_n[o], p.shown_suits[o] = shown[o]
+        p.npond[o] = len(ponds[o])
+        p.shown_dragons[o] = dragons[o]
+        for i in ponds[o]:
+            p.pond[o][i] = True
+    p.memo = NULL if memo is None else memo.memo
+    for kk in range(n):
+        code[kk] = codes[kk]
+        tile[kk] = tiles[kk]
+    return guard_decide(&params.p, &guard.g, &p, n, code, tile, offered)

@@ -436,3 +436,186 @@ def discard_worths(v: ValueParams, counts: list[int], melds: tuple[int, ...], cl
     what a turn's choice weighs (the twins' arithmetic, to the bit)."""
     pos = _Pos(v, list(counts), melds, unseen, live_left, seat, round_wind, fixed, [(0, 0)] * 4, [[], [], [], []])
     return _discards(v, pos, pos.counts, melds, claimed, [i for i in range(34) if counts[i]])
+
+
+# ------------------------------------------------------------ the guard bot: value's attack with defence
+
+#: P(an opponent is waiting), by the sets it shows (0..4) and its discards // 3 (0..6): measured over
+#: 300 hands of four value bots under bga-old-style (docs/bots.md, "How guard defends")
+_TENPAI = ((0.001, 0.027, 0.098, 0.202, 0.345, 0.437, 0.468),
+           (0.0, 0.011, 0.033, 0.05, 0.102, 0.163, 0.187),
+           (0.0, 0.015, 0.069, 0.131, 0.222, 0.271, 0.31),
+           (0.0, 0.12, 0.26, 0.312, 0.4, 0.42, 0.541),
+           (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0))
+#: P(a tile is among a waiting opponent's waits), by the ways it can be waited on (bins of ``_WAYS``), for a
+#: suited tile and an honour (measured likewise, 600 hands)
+_WAIT_SUITED = (0.0, 0.0, 0.047, 0.067, 0.063, 0.081, 0.091, 0.096, 0.117)
+_WAIT_HONOUR = (0.0, 0.002, 0.01, 0.018, 0.032, 0.032, 0.032, 0.032, 0.032)
+_WAYS = (0.0, 0.5, 1.5, 3.0, 5.0, 8.0, 12.0, 18.0)
+#: P(the seat wins this hand) by its tiles away after its discard (0..4) and the live wall // 16 (0..5)
+_WIN_BY_AWAY = ((0.26, 0.40, 0.49, 0.55, 0.62, 0.62), (0.065, 0.16, 0.25, 0.345, 0.385, 0.41),
+                (0.01, 0.067, 0.15, 0.23, 0.30, 0.36), (0.0, 0.005, 0.077, 0.16, 0.23, 0.26),
+                (0.0, 0.0, 0.03, 0.085, 0.148, 0.17))
+#: the faan scale the payment tables run to
+_MOST_FAAN = 40
+
+
+class GuardParams(NamedTuple):
+    """The guard bot's defence for one preset: what dealing in and winning are worth (by the winner's faan,
+    in the preset's own payments; a faan ledger reckoned as if the discarder paid for all three), and how
+    readily it folds."""
+
+    #: by faan 0.._MOST_FAAN: what the discarder pays beyond what another seat pays on a discard win
+    cost: tuple[float, ...]
+    #: by faan: what the seat is paid for a win (a blend of discard and self-draw wins)
+    gain: tuple[float, ...]
+    #: the faan an opponent's hand is reckoned at before what it shows, and the seat's own
+    base_faan: int
+    #: an opponent counts as a threat from this P(waiting) on
+    threat: float
+    #: weight of the threats against the seat's own chance when deciding to fold
+    fold_weight: float
+    #: folding is considered from this many tiles away on
+    fold_away: int
+    #: P(wait) multipliers: a tile in the opponent's own pond; against a one-suit hand, a tile of its
+    #: suit, an honour, another suit
+    pond: float
+    flush_suit: float
+    flush_honour: float
+    flush_off: float
+
+
+def guard_params(preset: Preset, **changes: float) -> GuardParams:
+    """The guard bot's parameters for ``preset`` (``changes``: numeric fields set otherwise, for tuning)."""
+    if not isinstance(preset, Preset):
+        raise TableError(f"preset = {_shown(preset)}: a Preset", "preset", preset)
+    compiled = compiled_for(preset)
+    symmetric = compiled.scheme is not None and compiled.scheme.symmetric and preset.payments is not None
+    cost, gain = [], []
+    for f in range(_MOST_FAAN + 1):
+        if symmetric:
+            sd, d, o, _, _ = compiled.settlement.role_amounts(f)
+        else:  # a ledger: the zero-sum reckoning (a self-draw F from each, a discard 3F from the discarder)
+            sd, d, o = f, 3 * f, 0
+        cost.append(float(d - o))
+        gain.append(0.6 * (d + 2 * o) + 0.4 * 3 * sd)
+    g = GuardParams(cost=tuple(cost), gain=tuple(gain), base_faan=max(preset.minimum, 1) + 1, threat=0.2,
+                    fold_weight=0.15, fold_away=2, pond=0.12, flush_suit=2.0,
+                    flush_honour=5.0, flush_off=0.15)
+    for name, value in changes.items():
+        if name not in GuardParams._fields or name in ("cost", "gain") or type(value) not in (int, float):
+            raise TableError(f"{name} = {_shown(value)}: a number field of GuardParams", name, value)
+    return g._replace(**changes)
+
+
+def _ways(unseen: Sequence[int], i: int) -> int:
+    """The bin (0..8) of the ways a waiting hand may wait on tile ``i``, from the copies unseen of it and
+    its neighbours: sides, middle, pairs and a single tile."""
+    u = unseen
+    if i >= 27:
+        w = u[i] * (u[i] - 1) / 2 + u[i] * 0.5
+    else:
+        r = i % 9
+        w = 0.0
+        if r >= 2:
+            w += u[i - 2] * u[i - 1]
+        if r <= 6:
+            w += u[i + 1] * u[i + 2]
+        if 1 <= r <= 7:
+            w += u[i - 1] * u[i + 1] * 0.5
+        w += u[i] * (u[i] - 1) / 2 + u[i] * 0.3
+    for b, top in enumerate(_WAYS):
+        if w <= top:
+            return b
+    return len(_WAYS)
+
+
+def guard_threats(v: ValueParams, g: GuardParams, seat: int, shown: Sequence[tuple[int, int]],
+                  ponds: Sequence[Sequence[int]], dragons: Sequence[int]) -> list[tuple[int, float, int, float]]:
+    """The opponents reckoned a threat: (seat, P(waiting), the suit its sets keep to (0, 9, 18) or -1, what
+    dealing into it costs), from the sets it shows, its discards and the dragon sets it shows."""
+    out = []
+    for o in range(4):
+        if o == seat:
+            continue
+        n, suits = shown[o]
+        pt = _TENPAI[min(n, 4)][min(len(ponds[o]) // 3, 6)]
+        if pt < g.threat:
+            continue
+        flush = -1
+        if n >= 2 and suits in (1, 2, 4):
+            flush = {1: 0, 2: 9, 4: 18}[suits]
+        f = g.base_faan + (v.half_flush if flush >= 0 else 0) + v.dragons[1] * dragons[o]
+        out.append((o, pt, flush, g.cost[min(max(f, 0), _MOST_FAAN)]))
+    return out
+
+
+def guard_danger(g: GuardParams, threats: Sequence[tuple[int, float, int, float]], unseen: Sequence[int],
+                 ponds: Sequence[Sequence[int]], i: int) -> float:
+    """What discarding tile ``i`` is expected to cost: over the threats, P(waiting) x P(waiting on ``i``) x
+    the cost of dealing in."""
+    b = _ways(unseen, i)
+    total = 0.0
+    for o, pt, flush, cost in threats:
+        p = _WAIT_HONOUR[b] if i >= 27 else _WAIT_SUITED[b]
+        if i in ponds[o]:
+            p *= g.pond
+        if flush >= 0:
+            if i >= 27:
+                p *= g.flush_honour
+            elif flush <= i < flush + 9:
+                p *= g.flush_suit
+            else:
+                p *= g.flush_off
+        total += pt * p * cost
+    return total
+
+
+def guard_choice(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple[int, ...], claimed: bool,
+                 unseen: Sequence[int], codes: Sequence[int], tiles: Sequence[int], offered: int, live_left: int,
+                 seat: int, round_wind: int, fixed: int, shown: Sequence[tuple[int, int]],
+                 ponds: Sequence[Sequence[int]], dragons: Sequence[int]) -> int:
+    """The guard bot's choice: value's (``choice``), but for folding: facing a threat, with its hand at least
+    ``fold_away`` tiles away and its chance of winning (by tiles away and the wall left) worth less than the
+    threats' pressure, it discards the safest tile and declines claims. ``dragons[o]``: the dragon sets seat
+    o shows."""
+    k = choice(v, counts, melds, claimed, unseen, codes, tiles, offered, live_left, seat, round_wind, fixed,
+               shown, ponds)
+    if codes[k] == WIN or len(codes) == 1:
+        return k
+    threats = guard_threats(v, g, seat, shown, ponds, dragons)
+    if not threats:
+        return k
+    left = min(live_left // 16, 5)
+    gain = g.gain[min(g.base_faan, _MOST_FAAN)]
+    pressure = 0.0
+    for _, pt, _, cost in threats:
+        pressure += pt * cost
+    pressure *= g.fold_weight
+    melds_k = len(melds)
+    if codes[k] == DISCARD:
+        pos = _Pos(v, list(counts), melds, unseen, live_left, seat, round_wind, fixed, shown, ponds)
+        index = {tiles[j]: j for j, code in enumerate(codes) if code == DISCARD}
+        scored = dict((i, w) for w, i in _discards(v, pos, pos.counts, melds, claimed, sorted(index)))
+        away = {}
+        for i in sorted(index):
+            pos.counts[i] -= 1
+            away[i] = core.tiles_away_of_counts(pos.counts, melds, melds_k, v.shapes)
+            pos.counts[i] += 1
+        risk = {i: guard_danger(g, threats, unseen, ponds, i) for i in sorted(index)}
+        low = min(away.values())
+        if low >= g.fold_away and pressure > _WIN_BY_AWAY[min(low, 4)][left] * gain:
+            safest = min(sorted(index), key=lambda i: (risk[i], -scored[i]))
+            return index[safest]
+        return k
+    if codes[k] in (CHOW, PUNG, EXPOSED):
+        now = core.tiles_away_of_counts(list(counts), melds, melds_k, v.shapes)
+        after = min(max(now - 1, 0), 4)
+        if now >= g.fold_away and pressure > _WIN_BY_AWAY[after][left] * gain:
+            return 0  # pass comes first
+    return k
+
+
+def guard_params_of(g: GuardParams) -> GuardParams:
+    """``g`` as ``guard_choice`` takes it (the compiled twin's own form there)."""
+    return g

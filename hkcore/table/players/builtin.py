@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from hkcore.hookspecs import hookimpl
 from hkcore.table.players.bots import BotFactory, EfficiencyBot, RandomBot, SimpleBot
-from hkcore.table.players.value import ValueBot
+from hkcore.table.players.value import GuardBot, ValueBot
 
 
 @hookimpl
 def hkcore_bots() -> dict[str, BotFactory]:
     """The built-in bots, by name."""
-    return {"random": RandomBot, "simple": SimpleBot, "efficiency": EfficiencyBot, "value": ValueBot}
+    return {"random": RandomBot, "simple": SimpleBot, "efficiency": EfficiencyBot, "value": ValueBot, "guard": GuardBot}

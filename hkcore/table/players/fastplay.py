@@ -35,12 +35,13 @@ from hkcore.tiles import SEATS
 if TYPE_CHECKING:  # the memo and the parameters are the compiled bots' own types (hkcore/table/players/_cbots.pyx)
     _AwayMemo: Any = None
     _CParams: Any = None
+    _CGuard: Any = None
     _cplay: Any = None
 elif _engine.IMPLEMENTATION == _BOTS == _VALUE == "cython":
     try:
         from hkcore.table.players._cbots import AwayMemo as _AwayMemo
         from hkcore.table.players._cloop import play as _cplay
-        from hkcore.table.players._cvalue import Params as _CParams
+        from hkcore.table.players._cvalue import Guard as _CGuard, Params as _CParams
     except ImportError:  # pragma: no cover - a build without the compiled hand loop
         _cplay = None
 else:
@@ -71,21 +72,24 @@ def __getattr__(name: str) -> Any:
 
 
 class ValueParams:
-    """The value bot's parameters for one preset, in the forms both loops take (made once per preset by
-    ``value_params``, passed to each ``play_bots``)."""
+    """The value and guard bots' parameters for one preset, in the forms both loops take (made once per preset
+    by ``value_params``, passed to each ``play_bots``)."""
 
-    __slots__ = ("compiled", "plain", "preset")
+    __slots__ = ("compiled", "guard", "guard_compiled", "plain", "preset")
 
-    def __init__(self, preset: Preset) -> None:
+    def __init__(self, preset: Preset, guard: _pyvalue.GuardParams | None = None) -> None:
         self.preset = preset
         self.plain = _pyvalue.value_params(preset)
-        self.compiled: Any = (_CParams(self.plain) if IMPLEMENTATION == "cython" and not self.plain.shapes.extra
-                              else None)
+        self.guard = _pyvalue.guard_params(preset) if guard is None else guard
+        fast = IMPLEMENTATION == "cython" and not self.plain.shapes.extra
+        self.compiled: Any = _CParams(self.plain) if fast else None
+        self.guard_compiled: Any = _CGuard(self.guard) if fast else None
 
 
-def value_params(preset: Preset) -> ValueParams:
-    """The value bot's parameters for ``preset``, for ``play_bots``."""
-    return ValueParams(preset)
+def value_params(preset: Preset, guard: _pyvalue.GuardParams | None = None) -> ValueParams:
+    """The value and guard bots' parameters for ``preset``, for ``play_bots`` (``guard``: the guard bot's
+    own, else ``_pyvalue.guard_params(preset)``)."""
+    return ValueParams(preset, guard)
 
 
 def plays(preset: Preset, bots: Any) -> bool:
@@ -95,7 +99,8 @@ def plays(preset: Preset, bots: Any) -> bool:
         raise TableError(f"bots = {shown(bots)}: 4 bot names, by seat", "bots", bots)
     if any(b not in _IN_ENGINE for b in bots):
         return False
-    return "value" not in bots or IMPLEMENTATION == "python" or not _pyvalue.value_params(preset).shapes.extra
+    return (not ({"value", "guard"} & set(bots)) or IMPLEMENTATION == "python"
+            or not _pyvalue.value_params(preset).shapes.extra)
 
 
 def play_efficiency(t: Table, declined: list[int], *, detect: bool = True, memo: Any = None) -> int:
@@ -117,8 +122,8 @@ def play_efficiency(t: Table, declined: list[int], *, detect: bool = True, memo:
 
 def play_bots(t: Table, bots: Any, declined: list[int], *, detect: bool = True, memo: Any = None,
               params: ValueParams | None = None) -> int:
-    """``play_efficiency`` with the bot of each seat (``bots``: 4 names, by seat index, each "efficiency" or
-    "value"); ``params``: from ``value_params(t.preset)``, needed where a seat is "value"."""
+    """``play_efficiency`` with the bot of each seat (``bots``: 4 names, by seat index, each "efficiency",
+    "value" or "guard"); ``params``: from ``value_params(t.preset)``, needed where a seat is "value" or "guard"."""
     if not isinstance(t, Table):
         raise TableError(f"table = {shown(t)}: a Table", "table", t)
     if (not isinstance(bots, (list, tuple)) or len(bots) != 4
@@ -127,27 +132,32 @@ def play_bots(t: Table, bots: Any, declined: list[int], *, detect: bool = True, 
     if type(declined) is not list or len(declined) != 4 or any(type(n) is not int for n in declined):
         raise TableError(f"declined = {shown(declined)}: a list of 4 whole numbers, by seat", "declined", declined)
     value = [b == "value" for b in bots]
-    if any(value) and (not isinstance(params, ValueParams)
+    guard = [b == "guard" for b in bots]
+    if (any(value) or any(guard)) and (not isinstance(params, ValueParams)
                        or (params.preset is not t.preset and params.preset != t.preset)):
         raise TableError(f"params = {shown(params)}: value_params(t.preset)", "params", params)
     hide = not t.preset.table.show_concealed_kongs
     detect = detect and not t.compiled.extra_shapes
     round_wind = SEATS.index(t.wind)
     if IMPLEMENTATION == "cython":
-        if any(value) and (params is None or params.compiled is None):
-            raise TableError(f"preset {t.preset.id!r}: the value bot is played inside the engine only with "
-                             "the standard shape and thirteen orphans", "bots", bots)
+        if (any(value) or any(guard)) and (params is None or params.compiled is None):
+            raise TableError(f"preset {t.preset.id!r}: the value and guard bots are played inside the engine "
+                             "only with the standard shape and thirteen orphans", "bots", bots)
         return int(_cplay(t, hide, detect, declined,
                           memo if memo is not None else new_memo(), value,
-                          None if params is None else params.compiled, round_wind))
+                          None if params is None else params.compiled, round_wind, guard,
+                          None if params is None else params.guard_compiled))
     return play_pure(t, declined, detect=detect, value=value,
-                     params=None if params is None else params.plain, round_wind=round_wind)
+                     params=None if params is None else params.plain, round_wind=round_wind, guard=guard,
+                     guard_params=None if params is None else params.guard)
 
 
 def play_pure(t: Any, declined: list[int], *, detect: bool = True, value: list[bool] | None = None,
-              params: _pyvalue.ValueParams | None = None, round_wind: int = 0) -> int:
-    """``play_bots`` on the pure-Python engine's values (the reference); ``value``: by seat, whether the
-    value bot (with ``params``, in a round of ``round_wind``) plays it."""
+              params: _pyvalue.ValueParams | None = None, round_wind: int = 0, guard: list[bool] | None = None,
+              guard_params: _pyvalue.GuardParams | None = None) -> int:
+    """``play_bots`` on the pure-Python engine's values (the reference); ``value`` (``guard``): by seat,
+    whether the value (guard) bot, with ``params`` (and ``guard_params``) in a round of ``round_wind``,
+    plays it."""
     hide = not t.preset.table.show_concealed_kongs
     total = 0
     while not t.over:
@@ -156,7 +166,12 @@ def play_pure(t: Any, declined: list[int], *, detect: bool = True, value: list[b
         if detect and t._phase == TURN and codes[0] != WIN and t._winning_shape(s, t._counts[s]):
             declined[s] += 1
             total += 1
-        k = _choose_value(t, s, hide, params, round_wind) if value and value[s] else _choose(t, s, hide)
+        if guard and guard[s]:
+            k = _choose_value(t, s, hide, params, round_wind, guard_params)
+        elif value and value[s]:
+            k = _choose_value(t, s, hide, params, round_wind)
+        else:
+            k = _choose(t, s, hide)
         if not (detect and codes[k] == DISCARD):
             t._take(s, k)
             continue
@@ -203,14 +218,15 @@ def _choose(t: Any, s: int, hide: bool) -> int:
                           t._w_tile if t._phase == CLAIM else -1)
 
 
-def _choose_value(t: Any, s: int, hide: bool, v: Any, round_wind: int) -> int:
+def _choose_value(t: Any, s: int, hide: bool, v: Any, round_wind: int, g: Any = None) -> int:
     """The value bot's choice for seat ``s`` from what its view shows (the values
-    ``hkcore.table.players.value.values`` reads off a prompt)."""
+    ``hkcore.table.players.value.values`` reads off a prompt); the guard bot's with ``g``."""
     counts = t._counts[s]
     seen = list(counts)
     melds = []
     claimed = False
     shown_sets = [(0, 0)] * 4
+    dragons = [0] * 4
     ponds = []
     for o in range(4):
         n, suits = 0, 0
@@ -219,6 +235,8 @@ def _choose_value(t: Any, s: int, hide: bool, v: Any, round_wind: int) -> int:
                 n += 1
                 if low < 27:
                     suits |= 1 << (low // 9)
+                elif low >= 31:
+                    dragons[o] += 1
             if o == s:
                 melds.append(kind * 34 + low)
                 if not (concealed and v.kong_keeps_concealed):
@@ -236,6 +254,9 @@ def _choose_value(t: Any, s: int, hide: bool, v: Any, round_wind: int) -> int:
     if offered >= 0:
         seen[offered] += 1
     unseen = [max(0, 4 - n) for n in seen]
-    return _pyvalue.choice(v, list(counts), tuple(melds), claimed, unseen, t._codes[s], t._tiles[s],
-                           t._w_tile if t._phase == CLAIM else -1, t.live_left(), s, round_wind,
-                           _pyvalue.fixed_faan(v, s, t._bonus_of(s)), shown_sets, ponds)
+    args = (list(counts), tuple(melds), claimed, unseen, t._codes[s], t._tiles[s],
+            t._w_tile if t._phase == CLAIM else -1, t.live_left(), s, round_wind,
+            _pyvalue.fixed_faan(v, s, t._bonus_of(s)), shown_sets, ponds)
+    if g is not None:
+        return _pyvalue.guard_choice(v, g, *args, dragons)
+    return _pyvalue.choice(v, *args)
