@@ -17,7 +17,7 @@ tiles are of) and its pond.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from hkcore import core
 from hkcore.core import ShapeSet
@@ -485,7 +485,7 @@ class GuardParams(NamedTuple):
     flush_off: float
 
 
-def guard_params(preset: Preset, **changes: float) -> GuardParams:
+def guard_params(preset: Preset, **changes: Any) -> GuardParams:
     """The guard bot's parameters for ``preset`` (``changes``: numeric fields set otherwise, for tuning)."""
     if not isinstance(preset, Preset):
         raise TableError(f"preset = {_shown(preset)}: a Preset", "preset", preset)

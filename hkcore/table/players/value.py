@@ -218,4 +218,5 @@ class GuardBot:
         if len(actions) == 1:
             return decision(prompt, actions[0])
         choose = _twin.guard_choice if self._compiled else _pyvalue.guard_choice
-        return decision(prompt, actions[choose(self._p, self._gp, *values(prompt, self._v), dragons_shown(prompt))])
+        args = (*values(prompt, self._v), dragons_shown(prompt))
+        return decision(prompt, actions[choose(self._p, self._gp, *args)])

@@ -1,0 +1,229 @@
+"""The guard bot (hkcore.table.players.value.GuardBot; its decision ``_pyvalue.guard_choice`` and the compiled
+twin ``_cvalue.guard_choice``): what it reckons a threat costs under each preset's payments, how dangerous a
+tile is, when it folds, and that its decisions are the same through prompts, in the engine's loop and in
+both twins."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from helpers.strategies import value_positions
+from hkcore import core
+from hkcore.errors import TableError
+from hkcore.preset import builtin_ids, load_preset
+from hkcore.simulation import simulate, simulation_logs
+from hkcore.table.flow import codes as C
+from hkcore.table.players import _pyvalue, fastplay, make_bot
+
+try:
+    from hkcore.table.players import _cbots, _cvalue
+except ImportError:  # pragma: no cover - a build without the compiled bots
+    _cbots = _cvalue = None
+
+needs_compiled = pytest.mark.skipif(_cvalue is None, reason="the compiled bots are not built")
+WALLS = 2 if core.IMPLEMENTATION == "cython" else 1
+
+
+# ---------------------------------------------------------------- what a deal-in costs, by preset
+
+def test_a_deal_in_costs_what_the_preset_makes_the_discarder_pay_beyond_the_others() -> None:
+    """just-cards: t = 16, 32, 48, 64, 96 ... from 3 faan; the discarder alone pays 2t, the others nothing,
+    a self-draw t from each (presets/just-cards.toml). bga-old-style: b = 1, 2, 4, 8, 16 ... by faan; the
+    discarder 2b, the others b, a self-draw 2b each. A ledger (mistboard): reckoned as if the discarder
+    paid 3F and a self-draw F from each. The gain blends discard (60 %) and self-draw (40 %) wins."""
+    jc = _pyvalue.guard_params(load_preset("just-cards"))
+    assert jc.base_faan == 4  # the 3-faan minimum and one
+    assert jc.cost[4] == 64.0 and jc.cost[7] == 192.0 and jc.cost[3] == 32.0
+    assert jc.gain[4] == pytest.approx(0.6 * 64 + 0.4 * 3 * 32)
+    bga = _pyvalue.guard_params(load_preset("bga-old-style"))
+    assert bga.cost[4] == 16.0 and bga.cost[3] == 8.0
+    assert bga.gain[4] == pytest.approx(0.6 * (32 + 2 * 16) + 0.4 * 3 * 32)
+    mb = _pyvalue.guard_params(load_preset("mistboard"))
+    assert mb.cost[4] == 12.0 and mb.cost[7] == 21.0
+    assert mb.gain[4] == pytest.approx(0.6 * 12 + 0.4 * 3 * 4)
+
+
+def test_guard_params_refuse_what_is_not_a_number_field() -> None:
+    p = load_preset("mistboard")
+    assert _pyvalue.guard_params(p, fold_weight=0.5).fold_weight == 0.5
+    for bad in ({"cost": 1.0}, {"nothing": 1.0}, {"threat": "high"}):
+        with pytest.raises(TableError) as e:
+            _pyvalue.guard_params(p, **bad)
+        assert e.value.field == next(iter(bad))
+    with pytest.raises(TableError) as e:
+        _pyvalue.guard_params("mistboard")  # type: ignore[arg-type]
+    assert e.value.field == "preset"
+
+
+# ---------------------------------------------------------------- threats and danger
+
+def test_threats_are_read_off_the_sets_shown_and_the_discards() -> None:
+    """Seat 0 looks at three opponents (mistboard: half flush 3, a dragon pung 1; cost 3F): South shows four
+    bamboo sets (waiting for certain, P = 1; a one-suit hand; 4 + 3 = 7 faan: cost 21); West two sets of
+    two suits and 12 discards (P(waiting) 0.222 of the table: a threat, 4 + 1 dragon = 5 faan: 15); North
+    nothing after 3 discards (0.027: below the 0.2 that makes a threat)."""
+    v = _pyvalue.value_params(load_preset("mistboard"))
+    g = _pyvalue.guard_params(load_preset("mistboard"))
+    shown = [(0, 0), (4, 4), (2, 3), (0, 0)]
+    ponds = [[], [0] * 5, [1] * 12, [2] * 3]
+    threats = _pyvalue.guard_threats(v, g, 0, shown, ponds, [0, 0, 1, 0])
+    assert threats == [(1, 1.0, 18, 21.0), (2, 0.222, -1, 15.0)]
+
+
+def test_a_tile_is_as_dangerous_as_the_ways_to_wait_on_it() -> None:
+    """One threat (P 1, a bamboo hand, cost 21). 1m with 2m and 3m all seen and 3 copies unseen: only a pair
+    or a single wait: 3*2/2 + 3*0.3 = 3.9 ways (bin <= 5: 0.063), another suit than the hand's (x 0.15):
+    0.063 * 0.15 * 21. The same tile in the opponent's pond: x 0.12 more. Red dragon, 3 unseen: 3 + 1.5 =
+    4.5 ways (0.032), an honour beside a one-suit hand (x 5). 5s with every neighbour unseen: 16 + 16 + 8 +
+    3.9 = 43.9 ways (0.117), its suit (x 2)."""
+    g = _pyvalue.guard_params(load_preset("mistboard"))
+    unseen = [4] * 34
+    unseen[0] = unseen[32] = unseen[22] = 3
+    unseen[1] = unseen[2] = 0
+    threat = [(1, 1.0, 18, 21.0)]
+    ponds: list[list[int]] = [[], [], [], []]
+    assert _pyvalue.guard_danger(g, threat, unseen, ponds, 0) == pytest.approx(0.063 * 0.15 * 21)
+    assert _pyvalue.guard_danger(g, threat, unseen, [[], [0], [], []], 0) == pytest.approx(0.063 * 0.15 * 0.12 * 21)
+    assert _pyvalue.guard_danger(g, threat, unseen, ponds, 32) == pytest.approx(0.032 * 5 * 21)
+    assert _pyvalue.guard_danger(g, threat, unseen, ponds, 22) == pytest.approx(0.117 * 2 * 21)
+    none = [0] * 34
+    assert _pyvalue.guard_danger(g, threat, none, ponds, 22) == 0.0  # no copy left to wait with
+
+
+# ---------------------------------------------------------------- folding
+
+#: East's 14 tiles, no sets: 11m 9m 2p 6p 9p 1s 4s 7s, E S W wind and red, green dragons (far from any hand)
+FAR = [0] * 34
+for _t in (0, 0, 8, 10, 14, 17, 18, 21, 24, 27, 28, 29, 31, 32):
+    FAR[_t] += 1
+
+
+def _far_position(shown_south: tuple[int, int], south_pond: list[int]) -> tuple[Any, ...]:
+    unseen = [4 - c for c in FAR]
+    unseen[1] = unseen[2] = 0  # 2m and 3m all seen: 1m can be waited on only as a pair or a single tile
+    tiles = [i for i in range(34) if FAR[i]]
+    codes = [C.DISCARD] * len(tiles)
+    shown = [(0, 0), shown_south, (0, 0), (0, 0)]
+    ponds = [[], south_pond, [], []]
+    return (list(FAR), (), False, unseen, codes, tiles, -1, 50, 0, 0, 0, shown, ponds)
+
+
+def test_facing_a_waiting_one_suit_hand_far_from_its_own_it_folds() -> None:
+    """South shows four bamboo sets (P(waiting) 1, cost 21 under mistboard): pressure 0.15 * 21 = 3.15; East
+    is at least 3 tiles away after any discard with 50 live tiles (P(win) at most 0.23 of the table, times
+    the gain 12: 2.76), so it folds: its safest discard is a 1m of its pair (2m, 3m seen: 2*1/2 + 2*0.3 =
+    1.6 ways, 0.067 * 0.15 * 21; 9m, 2p, 6p, 9p have 19.9 ways or more, 0.117; bamboos x 2, honours x 5),
+    which the value bot keeps."""
+    v = _pyvalue.value_params(load_preset("mistboard"))
+    g = _pyvalue.guard_params(load_preset("mistboard"))
+    pos = _far_position((4, 4), [])
+    tiles = pos[5]
+    k = _pyvalue.guard_choice(v, g, *pos, [0, 0, 0, 0])
+    assert tiles[k] == 0
+    assert tiles[_pyvalue.choice(v, *pos)] != 0  # the value bot would not have (the test shows a change)
+    if _cvalue is not None:
+        assert _cvalue.guard_choice(_cvalue.Params(v), _cvalue.Guard(g), *pos, [0, 0, 0, 0]) == k
+
+
+def test_with_no_threat_it_plays_as_value() -> None:
+    """South shows one set after three discards (P(waiting) 0.011): no threat, value's discard."""
+    v = _pyvalue.value_params(load_preset("mistboard"))
+    g = _pyvalue.guard_params(load_preset("mistboard"))
+    pos = _far_position((1, 4), [5, 6, 7])
+    assert _pyvalue.guard_choice(v, g, *pos, [0, 0, 0, 0]) == _pyvalue.choice(v, *pos)
+
+
+def test_folding_it_declines_a_claim() -> None:
+    """East holds a pair of red dragons and is offered the third by West while South shows four bamboo
+    sets: far from a hand (3 or more tiles away), it passes where value would claim the pung."""
+    v = _pyvalue.value_params(load_preset("mistboard"))
+    g = _pyvalue.guard_params(load_preset("mistboard"))
+    counts = list(FAR)
+    counts[31] += 1  # red dragon pair
+    counts[24] -= 1
+    counts[0] -= 2  # 13 tiles: a claim window
+    unseen = [4 - c for c in counts]
+    unseen[31] = 1
+    codes, tiles = [C.PASS, C.PUNG], [-1, 31]
+    pos = (counts, (), False, unseen, codes, tiles, 31, 50, 0, 0, 0, [(0, 0), (4, 4), (0, 0), (0, 0)],
+           [[], [], [31], []])
+    assert _pyvalue.choice(v, *pos) == 1  # value claims the pung of dragons
+    assert _pyvalue.guard_choice(v, g, *pos, [0, 0, 0, 0]) == 0
+    calm = (*pos[:11], [(0, 0), (1, 4), (0, 0), (0, 0)], [[], [5, 6, 7], [31], []])
+    assert _pyvalue.guard_choice(v, g, *calm, [0, 0, 0, 0]) == 1  # no threat: it claims as value does
+
+
+# ---------------------------------------------------------------- the twins and the engine's loop
+
+@st.composite
+def guard_positions(draw: st.DrawFn) -> tuple[Any, ...]:
+    """A value position, the dragon sets each seat shows, and guard parameters that fold often."""
+    v, *rest = draw(value_positions())
+    shown = rest[11]
+    dragons = [draw(st.integers(0, min(n, 3))) for n, _ in shown]
+    preset = load_preset(draw(st.sampled_from(builtin_ids())))
+    g = _pyvalue.guard_params(preset, threat=draw(st.sampled_from([0.0, 0.1, 0.2, 0.5])),
+                              fold_weight=draw(st.sampled_from([0.0, 0.15, 1.0, 10.0])),
+                              fold_away=draw(st.integers(0, 3)))
+    return (v, g, *rest, dragons)
+
+
+@needs_compiled
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.large_base_example,
+                                                                 HealthCheck.too_slow])
+@given(guard_positions())
+def test_the_compiled_guard_choice_is_the_pure_one(position: tuple[Any, ...]) -> None:
+    v, g, *rest = position
+    expected = _pyvalue.guard_choice(v, g, *rest)
+    assert _cvalue.guard_choice(_cvalue.Params(v), _cvalue.Guard(g), *rest) == expected
+    assert _cvalue.guard_choice(_cvalue.Params(v), _cvalue.Guard(g), *rest, _cbots.AwayMemo()) == expected
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.large_base_example,
+                                                                 HealthCheck.too_slow])
+@given(value_positions())
+def test_where_nobody_is_a_threat_guard_is_value(position: tuple[Any, ...]) -> None:
+    v, *rest = position
+    g = _pyvalue.guard_params(load_preset("mistboard"), threat=1.5)  # above any P(waiting)
+    assert _pyvalue.guard_choice(v, g, *rest, [0, 0, 0, 0]) == _pyvalue.choice(v, *rest)
+
+
+@pytest.mark.parametrize("preset", builtin_ids())
+@pytest.mark.parametrize("bots", [["guard"] * 4, ["guard", "value", "efficiency", "value"]], ids=["guard", "mixed"])
+def test_guard_hands_played_inside_the_engine_are_those_played_through_prompts(preset: str,
+                                                                                bots: list[str]) -> None:
+    fast = list(simulation_logs([preset], bots, WALLS, 5, fast=True))
+    slow = list(simulation_logs([preset], bots, WALLS, 5, fast=False))
+    assert len(fast) == len(slow) == 4 * WALLS
+    for a, b in zip(fast, slow):
+        assert a == b
+
+
+def test_the_guard_summary_is_the_same_either_way_and_folds_somewhere() -> None:
+    mixed = ["guard", "value", "value", "value"]
+    fast = simulate("all", mixed, hands=6, seed=2)
+    assert fast == simulate("all", mixed, hands=6, seed=2, fast=False)
+    assert fast != simulate("all", "value", hands=6, seed=2)  # guard decided otherwise somewhere
+
+
+def test_the_guard_bot_is_registered_and_played_inside_the_engine() -> None:
+    bot = make_bot("guard", load_preset("just-cards"))
+    assert bot.name == "guard" and type(bot).in_engine is True  # type: ignore[attr-defined]
+    assert fastplay.plays(load_preset("just-cards"), ["guard"] * 4)
+
+
+def test_a_guard_bot_pickles_and_decides_the_same() -> None:
+    import pickle
+
+    from hkcore.table import Table
+
+    t = Table({"event": "start", "preset": "hk-classic", "seed": 4})
+    bot = make_bot("guard", t.preset)
+    again = pickle.loads(pickle.dumps(bot))
+    while not t.over:
+        p = t.prompts()[0]
+        d = bot.decide(p)
+        assert again.decide(p) == d
+        t.submit(d)
