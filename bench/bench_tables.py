@@ -306,19 +306,22 @@ def percentile(xs: list[float], q: float) -> float:
 def render(meta: dict[str, Any], rounds: list[dict[str, Any]], runs: list[dict[str, Any]]) -> str:
     rows = []
     for r in rounds:
-        rows.append(f"| {r['run']} | {r.get('db', 'none')} | {r['round']} | {r['seconds']:.0f} | {r['bot_tables']:,} | {r['bot_hands']:,} | "
+        rows.append(f"| {r['run']} | {r.get('db', 'none')} | {r['round']} | {r['seconds']:.0f} | {r['bot_tables']:,} | "
+                    f"{r['bot_hands']:,} | "
                     f"{r['human_tables']:,} | {r['human_hands']:,} | {r['decisions']:,} | {r['p50_ms']:.1f} | "
                     f"{r['p99_ms']:.1f} | {r['max_ms']:.1f} | {r['errors']} | {r['cpu_server']:.1f} | "
                     f"{r['cpu_bots_client']:.1f} | {r['cpu_people_client']:.1f} | {r['lag_p99_ms']:.1f} | "
                     f"{r['lag_bots_p99_ms']:.0f} | "
                     f"{r['rss_end']:.0f} | {r['rss_expired']:.0f} |")
-    run_rows = [f"| {r.get('run', k)} | {r.get('db', 'none')} | {r['decisions']:,} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} | "
+    run_rows = [f"| {r.get('run', k)} | {r.get('db', 'none')} | {r['decisions']:,} | {r['p50_ms']:.1f} | "
+                f"{r['p99_ms']:.1f} | {r['errors']} | "
                 f"{r['rss_start']:.0f} | {', '.join(format(x, '.0f') for x in r['rss_expired'])} | "
                 f"{r['loadavg_at_start']} | {r.get('db_mib', 0):.1f} |" for k, r in enumerate(runs, 1)]
     modes = list(dict.fromkeys(r.get("db", "none") for r in runs))
     medians = {m: statistics.median(r["p99_ms"] for r in runs if r.get("db", "none") == m) for m in modes}
     errors = sum(r["errors"] for r in runs)
-    said = {"none": "tables in memory (`--db none`)", "full": "tables in a database (`--db FILE`, `--db-sync full`)",
+    said = {"none": "tables in memory (`--db none`)",
+            "full": "tables in a database (`--db FILE`, `--db-sync full`)",
             "normal": "tables in a database (`--db FILE --db-sync normal`)"}
     verdicts = "; ".join(f"{said[m]}: **{p:.1f} ms** ({'met' if p <= TARGET_P99_MS else 'not met'})"
                          for m, p in medians.items())
@@ -417,7 +420,8 @@ def one_run(args: argparse.Namespace, run: int, rounds: list[dict[str, Any]], db
     if path is not None:
         bl.log(f"  the database's files at the end: {db_mib:.1f} MiB")
     rounds += mine
-    return {"run": run, "db": db, "db_mib": db_mib, "decisions": len(every), "p50_ms": percentile(every, 0.5), "p99_ms": percentile(every, 0.99),
+    return {"run": run, "db": db, "db_mib": db_mib, "decisions": len(every), "p50_ms": percentile(every, 0.5),
+            "p99_ms": percentile(every, 0.99),
             "errors": sum(r["errors"] for r in mine), "rss_start": rss_start,
             "rss_expired": [r["rss_expired"] for r in mine], "loadavg_at_start": load}
 

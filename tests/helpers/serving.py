@@ -114,7 +114,7 @@ _IN_PROCESS: dict[str, Any] = {}
 
 
 @contextlib.contextmanager
-def in_process(presets_dir: str | Path | None = None, **limits: float) -> Iterator[str]:
+def in_process(presets_dir: str | Path | None = None, **limits: Any) -> Iterator[str]:
     """The service's application in this process (``create_app(presets_dir, **limits)``); yields a
     base URL that ``call`` answers from it."""
     import warnings
