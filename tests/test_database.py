@@ -354,3 +354,29 @@ def test_serve_keeps_its_tables_in_the_working_folder_by_default(tmp_path: Path)
     with server_process("--db", "none", cwd=other) as (url, _proc):
         assert ask(url, "POST", "/tables", body={})[0] == 201
     assert list(other.iterdir()) == []
+
+
+def test_serve_options_reach_the_server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """--db (a file, by default the working folder's; none: memory; none by default with workers),
+    --db-keep-days and --db-sync reach ``serve``; days that are not a positive number are a usage error."""
+    import hkcore.server
+    from hkcore.cli import main
+
+    seen: list[dict[str, Any]] = []
+    monkeypatch.setattr(hkcore.server, "serve", lambda *args, **kwargs: seen.append(kwargs))
+    monkeypatch.chdir(tmp_path)
+    assert main(["serve"]) == 0
+    assert (seen[-1]["db"], seen[-1]["db_keep_days"], seen[-1]["db_sync"]) == (
+        tmp_path.resolve() / "hkcore-tables.sqlite3", 30.0, "NORMAL")
+    assert main(["serve", "--db", "t.db", "--db-keep-days", "7.5", "--db-sync", "full"]) == 0
+    assert (seen[-1]["db"], seen[-1]["db_keep_days"], seen[-1]["db_sync"]) == (
+        tmp_path.resolve() / "t.db", 7.5, "FULL")
+    assert main(["serve", "--db", "none"]) == 0 and "db" not in seen[-1]
+    assert main(["serve", "--workers", "2"]) == 0 and "db" not in seen[-1]
+    assert main(["serve", "--db", "t.db", "--workers", "2"]) == 0 and seen[-1]["db"] == tmp_path.resolve() / "t.db"
+    for days in ("0", "-1", "nan", "40000"):
+        assert main(["serve", "--db-keep-days", days]) == 2
+        assert "--db-keep-days: expected days" in capsys.readouterr().err
+    assert len(seen) == 5
+    assert list(tmp_path.iterdir()) == []  # nothing made before the server runs

@@ -135,7 +135,8 @@ def serve_options(sv: argparse.ArgumentParser) -> None:
                          "--workers > 1)")
     sv.add_argument("--db-keep-days", type=float, metavar="DAYS",
                     help="days a finished table's log stays downloadable by its seats' tokens (default 30)")
-    sv.add_argument("--db-sync", choices=["full", "normal"], default="full",
-                    help="full (default): each decision is on the disk before it is answered, surviving a power cut; "
-                         "normal: written to the system, surviving a killed server but not a power cut")
+    sv.add_argument("--db-sync", choices=["normal", "full"], default="normal",
+                    help="normal (default): each decision is handed to the system before it is answered, surviving a "
+                         "killed server but not a power cut; full: on the disk (fsync) before it is answered, "
+                         "surviving a power cut too, at a cost in latency")
     sv.set_defaults(func=_cmd_serve)

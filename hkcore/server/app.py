@@ -52,7 +52,7 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
                client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE, open_claims: bool = False,
                turn_seconds: float | None = TURN_SECONDS, fallback_bot: str = FALLBACK_BOT,
                now: Callable[[], float] = time.monotonic, db: str | Path | TableStore | None = None,
-               db_keep_days: float = KEEP_DAYS, db_sync: str = "FULL") -> FastAPI:
+               db_keep_days: float = KEEP_DAYS, db_sync: str = "NORMAL") -> FastAPI:
     """The hkcore HTTP application. ``presets_dir``: a folder of preset files
     served beside the built-in ones (and the only files a preset sent in a
     request may extend). Tables: at most ``most_tables`` at once, each dropped
@@ -67,7 +67,8 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
     run out is away, and the ``fallback_bot`` plays the seat until the person is back (docs/server.md, "Seats
     held"). ``db``: the file the tables are kept in (``hkcore.server.database``; opened now, an HkcoreError if
     it cannot be, its unfinished tables made again when the application starts), a finished one's log kept
-    ``db_keep_days`` days, its commits made durable as ``db_sync`` says (``FULL`` or ``NORMAL``); None: the
+    ``db_keep_days`` days, its commits made durable as ``db_sync`` says (``NORMAL``: through a
+    killed process; ``FULL``: through a power cut too); None: the
     tables are kept in memory only (docs/server.md, "The database")."""
     store = db if isinstance(db, TableStore) or db is None else TableStore(db, db_keep_days, db_sync.upper())
     registry = TableRegistry(most_tables, table_idle, claim_seconds, now, bot_share, open_claims, turn_seconds,
@@ -133,7 +134,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
           most_client_sockets: int = MOST_CLIENT_SOCKETS, most_client_tables: int = MOST_CLIENT_TABLES,
           client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE, open_claims: bool = False,
           turn_seconds: float | None = TURN_SECONDS, fallback_bot: str = FALLBACK_BOT,
-          db: str | Path | None = None, db_keep_days: float = KEEP_DAYS, db_sync: str = "FULL") -> None:
+          db: str | Path | None = None, db_keep_days: float = KEEP_DAYS, db_sync: str = "NORMAL") -> None:
     """Run the application on uvicorn until interrupted (``workers`` > 1: that many processes);
     ``port`` 0 picks a free port; the address and both pages' are printed when the service starts. An
     address that cannot be listened on is an HkcoreError saying why, before anything starts.

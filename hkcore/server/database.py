@@ -6,9 +6,9 @@ SHA-256 of each person's token (never a token: a copy of the file gives nobody a
 accepted in order (a person's, a bot's, a timer's pass, a "next hand"), the records of its log in order,
 and each person's state version. A change is written in one transaction, before the decision is answered;
 ``LiveTable.rebuilt`` makes a table again from them. The file is in WAL mode, its commits made durable as
-``synchronous`` says (``FULL``: fsync'd at each commit, surviving a power cut where the disk keeps its
-word; ``NORMAL``: written to the operating system at each commit, surviving a killed process but not a
-power cut). Checkpoints (the WAL copied into the file, with an fsync) are not made by a commit but by
+``synchronous`` says (``NORMAL``, the default: written to the operating system at each commit, surviving
+a killed process but not a power cut; ``FULL``: fsync'd at each commit, surviving a power cut where the
+disk keeps its word). Checkpoints (the WAL copied into the file, with an fsync) are not made by a commit but by
 ``checkpoint``, which runs on a thread of its own, so that no decision waits for one.
 
 A table that is over keeps its rows ``keep_days`` days (its log downloadable by its seats' tokens); one
@@ -115,7 +115,7 @@ class TableStore:
     it and saying why. Used from the event loop but for ``checkpoint`` and ``finished_log``, which open
     connections of their own (run them on a thread)."""
 
-    def __init__(self, path: str | Path, keep_days: float = KEEP_DAYS, synchronous: str = "FULL",
+    def __init__(self, path: str | Path, keep_days: float = KEEP_DAYS, synchronous: str = "NORMAL",
                  clock: Callable[[], float] = time.time) -> None:
         if synchronous not in SYNCHRONOUS:
             raise HkcoreError(f"synchronous = {shown(synchronous)}: one of {', '.join(SYNCHRONOUS)}")
