@@ -27,7 +27,13 @@ after start, at the end of each round, and after that round's tables expired (a 
 its log 404). The clients run on the same machine: on a 2-core shared machine they take part of the
 server's CPU; every round of every run is shown.
 
+The server's tables are kept in memory (``--db none``) or in a database file of its own (``--db full``
+or ``normal``: ``hkscore serve --db FILE --db-sync full|normal``, a fresh file in a temporary folder each
+run); ``--db none,full`` alternates the two run by run (run 1 of each, then run 2 of each...), so that both
+meet the same moments of a shared machine.
+
     python bench/bench_tables.py --runs 3             # 3 runs of 3 rounds of 20 s
+    python bench/bench_tables.py --runs 3 --rounds 1 --seconds 60 --db none,full   # the issue's test, both ways
     python bench/bench_tables.py --seconds 5 --rounds 1 --bots 40 --people 10 --no-write   # a smoke run
 """
 from __future__ import annotations
@@ -75,10 +81,13 @@ class Round:
         self.errors.append(what)
 
 
-def start_server(idle: float, bot_share: float | None) -> tuple[subprocess.Popen[bytes], int]:
+def start_server(idle: float, bot_share: float | None, db: str | None = None,
+                 sync: str = "full") -> tuple[subprocess.Popen[bytes], int]:
     """``hkscore serve`` (one worker) with tables dropped after ``idle`` seconds without use (and the
-    tables of bots alone given ``bot_share`` of its time, when given)."""
+    tables of bots alone given ``bot_share`` of its time, when given), kept in the database file ``db``
+    (its commits made durable as ``sync`` says) or in memory only (None)."""
     extra = [] if bot_share is None else ["--bot-share", str(bot_share)]
+    extra += ["--db", "none"] if db is None else ["--db", db, "--db-sync", sync]
     return bl.start_serving(lambda port: [sys.executable, "-m", "hkcore.cli", "serve", "--host", "127.0.0.1",
                                           "--port", str(port), "--log-level", "warning", "--table-idle", str(idle),
                                           "--most-tables", "1000", *CLIENTS, *extra], "hkscore serve")
@@ -297,17 +306,25 @@ def percentile(xs: list[float], q: float) -> float:
 def render(meta: dict[str, Any], rounds: list[dict[str, Any]], runs: list[dict[str, Any]]) -> str:
     rows = []
     for r in rounds:
-        rows.append(f"| {r['run']} | {r['round']} | {r['seconds']:.0f} | {r['bot_tables']:,} | {r['bot_hands']:,} | "
+        rows.append(f"| {r['run']} | {r.get('db', 'none')} | {r['round']} | {r['seconds']:.0f} | {r['bot_tables']:,} | "
+                    f"{r['bot_hands']:,} | "
                     f"{r['human_tables']:,} | {r['human_hands']:,} | {r['decisions']:,} | {r['p50_ms']:.1f} | "
                     f"{r['p99_ms']:.1f} | {r['max_ms']:.1f} | {r['errors']} | {r['cpu_server']:.1f} | "
                     f"{r['cpu_bots_client']:.1f} | {r['cpu_people_client']:.1f} | {r['lag_p99_ms']:.1f} | "
                     f"{r['lag_bots_p99_ms']:.0f} | "
                     f"{r['rss_end']:.0f} | {r['rss_expired']:.0f} |")
-    run_rows = [f"| {k} | {r['decisions']:,} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} | "
+    run_rows = [f"| {r.get('run', k)} | {r.get('db', 'none')} | {r['decisions']:,} | {r['p50_ms']:.1f} | "
+                f"{r['p99_ms']:.1f} | {r['errors']} | "
                 f"{r['rss_start']:.0f} | {', '.join(format(x, '.0f') for x in r['rss_expired'])} | "
-                f"{r['loadavg_at_start']} |" for k, r in enumerate(runs, 1)]
-    p99 = statistics.median(r["p99_ms"] for r in runs)
+                f"{r['loadavg_at_start']} | {r.get('db_mib', 0):.1f} |" for k, r in enumerate(runs, 1)]
+    modes = list(dict.fromkeys(r.get("db", "none") for r in runs))
+    medians = {m: statistics.median(r["p99_ms"] for r in runs if r.get("db", "none") == m) for m in modes}
     errors = sum(r["errors"] for r in runs)
+    said = {"none": "tables in memory (`--db none`)",
+            "full": "tables in a database (`--db FILE`, `--db-sync full`)",
+            "normal": "tables in a database (`--db FILE --db-sync normal`)"}
+    verdicts = "; ".join(f"{said[m]}: **{p:.1f} ms** ({'met' if p <= TARGET_P99_MS else 'not met'})"
+                         for m, p in medians.items())
     share = "the server's default" if meta["bot_share"] is None else f"`--bot-share {meta['bot_share']:g}`"
     return "\n".join([
         "## Tables service",
@@ -326,19 +343,19 @@ def render(meta: dict[str, Any], rounds: list[dict[str, Any]], runs: list[dict[s
         "of the bots' client. **The "
         "machine is shared** with other agents' programs: runs differ, every round of every run is shown.",
         "",
-        "| run | round | s | bot tables | bot hands done | people's tables | people's hands done | decisions | "
+        "| run | db | round | s | bot tables | bot hands done | people's tables | people's hands done | decisions | "
         "p50 ms | p99 ms | max ms | errors | CPU server s | CPU bots' client s | CPU people's client s | "
         "lag p99 ms | bots' lag p99 ms | RSS at end MiB | RSS after expiry MiB |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
-        "| run | decisions | p50 ms | p99 ms | errors | RSS after start MiB | RSS after each round's expiry MiB "
-        "| load average at start |",
-        "|---|---|---|---|---|---|---|---|",
+        "| run | db | decisions | p50 ms | p99 ms | errors | RSS after start MiB | RSS after each round's expiry MiB "
+        "| load average at start | database files at the end MiB |",
+        "|---|---|---|---|---|---|---|---|---|---|",
         *run_rows,
         "",
-        f"**Median over the runs of the p99 decision-to-update: {p99:.1f} ms** (target ≤ {TARGET_P99_MS:g} ms: "
-        f"{'met' if p99 <= TARGET_P99_MS else 'not met'}); errors: {errors}.",
+        f"Median over the runs of the p99 decision-to-update (target ≤ {TARGET_P99_MS:g} ms), {verdicts}; "
+        f"errors: {errors}.",
         "",
         f"Machine: {meta['cpu']}, {meta['nproc']} CPUs, Python {meta['python']}, "
         + ", ".join(f"{k} {v}" for k, v in meta["packages"].items())
@@ -346,10 +363,15 @@ def render(meta: dict[str, Any], rounds: list[dict[str, Any]], runs: list[dict[s
     ])
 
 
-def one_run(args: argparse.Namespace, run: int, rounds: list[dict[str, Any]]) -> dict[str, Any]:
-    """One run on a fresh server: its rounds added to ``rounds``; the run's summary."""
+def one_run(args: argparse.Namespace, run: int, rounds: list[dict[str, Any]], db: str = "none") -> dict[str, Any]:
+    """One run on a fresh server (its tables kept as ``db`` says: none, full or normal): its rounds added to
+    ``rounds``; the run's summary."""
+    import tempfile
+
     load = [round(x, 2) for x in os.getloadavg()]
-    proc, port = start_server(args.idle, args.bot_share)
+    folder = tempfile.TemporaryDirectory()
+    path = None if db == "none" else str(Path(folder.name) / "tables.sqlite3")
+    proc, port = start_server(args.idle, args.bot_share, path, db)
     mine: list[dict[str, Any]] = []
     every: list[float] = []
     try:
@@ -375,7 +397,7 @@ def one_run(args: argparse.Namespace, run: int, rounds: list[dict[str, Any]]) ->
             waited = asyncio.run(expired(port, r.ids, args.idle))
             rss_expired = rss_mib(proc.pid)
             lags = [x * 1000 for x in r.lags]
-            figures = {"run": run, "round": i + 1, "seconds": seconds, "bot_tables": r.bot_tables,
+            figures = {"run": run, "db": db, "round": i + 1, "seconds": seconds, "bot_tables": r.bot_tables,
                        "bot_hands": r.bot_hands, "human_tables": r.human_tables, "human_hands": r.human_hands,
                        "decisions": len(ms), "p50_ms": percentile(ms, 0.5), "p99_ms": percentile(ms, 0.99),
                        "max_ms": max(ms, default=0), "errors": len(r.errors), "error_samples": r.errors[:20],
@@ -393,8 +415,13 @@ def one_run(args: argparse.Namespace, run: int, rounds: list[dict[str, Any]]) ->
     finally:
         proc.terminate()
         proc.wait(30)
+        db_mib = sum(f.stat().st_size for f in Path(folder.name).iterdir()) / (1 << 20)
+        folder.cleanup()
+    if path is not None:
+        bl.log(f"  the database's files at the end: {db_mib:.1f} MiB")
     rounds += mine
-    return {"decisions": len(every), "p50_ms": percentile(every, 0.5), "p99_ms": percentile(every, 0.99),
+    return {"run": run, "db": db, "db_mib": db_mib, "decisions": len(every), "p50_ms": percentile(every, 0.5),
+            "p99_ms": percentile(every, 0.99),
             "errors": sum(r["errors"] for r in mine), "rss_start": rss_start,
             "rss_expired": [r["rss_expired"] for r in mine], "loadavg_at_start": load}
 
@@ -412,6 +439,9 @@ def main() -> int:
     parser.add_argument("--idle", type=float, default=15.0, help="the server's --table-idle (default 15)")
     parser.add_argument("--bot-share", type=float, default=None,
                         help="the server's --bot-share (default: the server's own)")
+    parser.add_argument("--db", default="none",
+                        help="how the server keeps its tables, a comma-separated list alternated run by run: none "
+                             "(memory), full or normal (a database file, --db-sync full or normal); default none")
     parser.add_argument("--no-write", action="store_true", help="print the section only")
     parser.add_argument("--no-wait", action="store_true", help="do not wait for other benchmarks to end (a smoke run)")
     parser.add_argument("--role", choices=["bots", "people"], help=argparse.SUPPRESS)  # a client process
@@ -422,13 +452,16 @@ def main() -> int:
         return client_main(args)
     if args.seconds * args.rounds > 60:
         parser.error("at most 60 s of load a run (--seconds x --rounds)")
+    modes = [m.strip() for m in args.db.split(",")]
+    if not modes or any(m not in ("none", "full", "normal") for m in modes):
+        parser.error(f"--db: none, full or normal, comma-separated; got {args.db!r}")
     if not args.no_wait:
         bl.wait_for_other_bench(600, bl.log)
     meta = {**bl.machine_info(PACKAGES), "seconds": args.seconds, "rounds": args.rounds, "runs": args.runs,
             "bots": args.bots, "people": args.people, "think": args.think, "idle": args.idle, "poll": args.poll,
-            "bot_share": args.bot_share}
+            "bot_share": args.bot_share, "db": modes}
     rounds: list[dict[str, Any]] = []
-    runs = [one_run(args, k + 1, rounds) for k in range(args.runs)]
+    runs = [one_run(args, k + 1, rounds, m) for k in range(args.runs) for m in modes]
     section = render(meta, rounds, runs)
     out = None if args.no_write else Path(__file__).resolve().parent
     bl.publish(out, "tables", section, {"meta": meta, "runs": runs, "rounds": rounds}, "results_tables.json")

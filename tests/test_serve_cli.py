@@ -47,8 +47,8 @@ def test_an_address_not_of_this_machine_is_one_line_exit_2(host: str) -> None:
 
 def test_port_0_picks_a_free_port_and_prints_it() -> None:
     proc = subprocess.Popen([sys.executable, "-m", "hkcore.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-                             "--log-level", "warning"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=OUTSIDE)
+                             "--log-level", "warning", "--db", "none"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=OUTSIDE)
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()

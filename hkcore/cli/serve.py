@@ -3,6 +3,8 @@ the ``server`` extra, imported only when the command runs)."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import Any
 
 from hkcore.errors import HkcoreError
 
@@ -58,8 +60,30 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             raise HkcoreError(f"--fallback-bot: expected one of {', '.join(sorted(offered))}, got "
                               f"{args.fallback_bot!r}")
         limits["fallback_bot"] = args.fallback_bot
+    limits.update(_database(args))
     serve(args.host, args.port, args.presets, workers=args.workers, log_level=args.log_level, **limits)
     return 0
+
+
+def _database(args: argparse.Namespace) -> dict[str, Any]:
+    """``serve``'s database arguments from ``--db``, ``--db-keep-days`` and ``--db-sync``: by default the file
+    ``DEFAULT_FILE`` in the working folder with one worker, none with more."""
+    from hkcore.server.database import DEFAULT_FILE, KEEP_DAYS
+
+    if args.db_keep_days is not None and not 0 < args.db_keep_days <= 36500:
+        raise HkcoreError(f"--db-keep-days: expected days, more than 0 and at most 36500, got {args.db_keep_days:g}")
+    if args.db is None:
+        path = None if args.workers > 1 else Path(DEFAULT_FILE).resolve()
+    elif args.db.strip().lower() == "none":
+        path = None
+    elif not args.db.strip():
+        raise HkcoreError("--db: expected a file, or none for memory only, got an empty path")
+    else:
+        path = Path(args.db).resolve()
+    if path is None:
+        return {}
+    return {"db": path, "db_keep_days": KEEP_DAYS if args.db_keep_days is None else args.db_keep_days,
+            "db_sync": args.db_sync.upper()}
 
 
 def serve_options(sv: argparse.ArgumentParser) -> None:
@@ -104,4 +128,15 @@ def serve_options(sv: argparse.ArgumentParser) -> None:
                          "and the fallback bot plays the seat until the person is back (default 60; 0: no clock)")
     sv.add_argument("--fallback-bot", metavar="BOT",
                     help="the bot that plays an away person's seat (default efficiency; hkscore bots lists them)")
+    sv.add_argument("--db", metavar="PATH",
+                    help="the SQLite file the tables are kept in, made if missing (its folder must exist): every "
+                         "decision is written before it is answered, and the unfinished tables are played on after a "
+                         "restart; none: memory only (default: hkcore-tables.sqlite3 in the working folder, none with "
+                         "--workers > 1)")
+    sv.add_argument("--db-keep-days", type=float, metavar="DAYS",
+                    help="days a finished table's log stays downloadable by its seats' tokens (default 30)")
+    sv.add_argument("--db-sync", choices=["normal", "full"], default="normal",
+                    help="normal (default): each decision is handed to the system before it is answered, surviving a "
+                         "killed server but not a power cut; full: on the disk (fsync) before it is answered, "
+                         "surviving a power cut too, at a cost in latency")
     sv.set_defaults(func=_cmd_serve)

@@ -14,6 +14,8 @@ The package, by part: ``app`` (the application and its serving),
 and header middleware), ``heads`` (the time and size of a request's head,
 and a WebSocket's upgrade counted as a connection, kept in uvicorn's
 protocol), ``clients`` (what one client may hold: sockets, tables),
+``tables`` (the tables in play), ``database`` (the tables kept in an SQLite
+file through a crash),
 ``stream`` (the NDJSON batch answer) and
 ``openapi``.
 

@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException
 from hkcore.errors import HkcoreError
 from hkcore.server.catalog import ServerPresets
 from hkcore.server.clients import CLIENT_TABLES_PER_MINUTE, MOST_CLIENT_SOCKETS, MOST_CLIENT_TABLES, Clients
+from hkcore.server.database import KEEP_DAYS, TableStore
 from hkcore.server.limits import (
     BATCH_TIME_LIMIT,
     HEAD_TIME_LIMIT,
@@ -50,7 +51,8 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
                most_client_sockets: int = MOST_CLIENT_SOCKETS, most_client_tables: int = MOST_CLIENT_TABLES,
                client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE, open_claims: bool = False,
                turn_seconds: float | None = TURN_SECONDS, fallback_bot: str = FALLBACK_BOT,
-               now: Callable[[], float] = time.monotonic) -> FastAPI:
+               now: Callable[[], float] = time.monotonic, db: str | Path | TableStore | None = None,
+               db_keep_days: float = KEEP_DAYS, db_sync: str = "NORMAL") -> FastAPI:
     """The hkcore HTTP application. ``presets_dir``: a folder of preset files
     served beside the built-in ones (and the only files a preset sent in a
     request may extend). Tables: at most ``most_tables`` at once, each dropped
@@ -63,21 +65,32 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
     that may be robbed), a seat with no claim with just ``pass`` (docs/server.md, "What a seat sees"). A
     person's turn lasts the preset's ``turn_seconds``, else ``turn_seconds`` (None: untimed); one who lets it
     run out is away, and the ``fallback_bot`` plays the seat until the person is back (docs/server.md, "Seats
-    held")."""
+    held"). ``db``: the file the tables are kept in (``hkcore.server.database``; opened now, an HkcoreError if
+    it cannot be, its unfinished tables made again when the application starts), a finished one's log kept
+    ``db_keep_days`` days, its commits made durable as ``db_sync`` says (``NORMAL``: through a
+    killed process; ``FULL``: through a power cut too); None: the
+    tables are kept in memory only (docs/server.md, "The database")."""
+    store = db if isinstance(db, TableStore) or db is None else TableStore(db, db_keep_days, db_sync.upper())
     registry = TableRegistry(most_tables, table_idle, claim_seconds, now, bot_share, open_claims, turn_seconds,
-                             fallback_bot)
+                             fallback_bot, store)
     clients = Clients(most_client_sockets, most_client_tables, client_tables_per_minute, now)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
-        sweepers = [loop.create_task(registry.sweeper()), loop.create_task(clients.sweeper())]
+        if store is not None:
+            store.expire()
+            registry.rebuild()
+        sweepers = [loop.create_task(registry.sweeper()), loop.create_task(clients.sweeper()),
+                    loop.create_task(registry.checkpointer())]
         try:
             yield
         finally:
             for sweeper in sweepers:
                 sweeper.cancel()
             registry.close()
+            if store is not None:
+                store.close()
 
     app = FastAPI(title="hkcore", version=health.version(), docs_url=None, redoc_url=None, lifespan=lifespan,
                   description="Score Hong Kong mahjong hands under any house ruleset (docs/rules.md), and play "
@@ -120,7 +133,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
           bot_share: float = BOT_SHARE, most_hands: int = MOST_HANDS,
           most_client_sockets: int = MOST_CLIENT_SOCKETS, most_client_tables: int = MOST_CLIENT_TABLES,
           client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE, open_claims: bool = False,
-          turn_seconds: float | None = TURN_SECONDS, fallback_bot: str = FALLBACK_BOT) -> None:
+          turn_seconds: float | None = TURN_SECONDS, fallback_bot: str = FALLBACK_BOT,
+          db: str | Path | None = None, db_keep_days: float = KEEP_DAYS, db_sync: str = "NORMAL") -> None:
     """Run the application on uvicorn until interrupted (``workers`` > 1: that many processes);
     ``port`` 0 picks a free port; the address and both pages' are printed when the service starts. An
     address that cannot be listened on is an HkcoreError saying why, before anything starts.
@@ -128,12 +142,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
     worker holds at once, its WebSockets among them (503 beyond); ``most_tables``, ``table_idle``,
     ``claim_seconds``, ``bot_share``, ``most_hands``, the per-client caps, ``open_claims``, ``turn_seconds``
     and ``fallback_bot``: as ``create_app`` takes them (per worker: a table lives in the worker that made
-    it). A WebSocket message is at most ``MAX_MESSAGE`` bytes, inflated: a longer one is closed 1009
-    by the protocol before it is inflated whole."""
+    it). ``db``, ``db_keep_days``, ``db_sync``: as ``create_app`` takes them, with one worker only (an
+    HkcoreError otherwise: the workers cannot share one file's tables). A WebSocket message is at most
+    ``MAX_MESSAGE`` bytes, inflated: a longer one is closed 1009 by the protocol before it is inflated whole."""
     import uvicorn
 
     from hkcore.server.heads import protocol
 
+    if db is not None and workers > 1:
+        raise HkcoreError(f"--db {db}: the tables' database serves one worker, not {workers} (a table lives in the "
+                          "worker that made it); give --db none with --workers")
     port = listenable(host, port)
     announce(host, port)
     bounds: dict[str, Any] = {"timeout_keep_alive": 5, "limit_concurrency": most_connections,
@@ -155,7 +173,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
         uvicorn.run("hkcore.server:app_from_env", factory=True, host=host, port=port, workers=workers,
                     log_level=log_level, **bounds)
         return
-    app = serving(create_app(presets_dir, time_limit=time_limit, batch_time_limit=batch_time_limit, **tables))
+    app = serving(create_app(presets_dir, time_limit=time_limit, batch_time_limit=batch_time_limit, db=db,
+                             db_keep_days=db_keep_days, db_sync=db_sync, **tables))
     uvicorn.run(app, host=host, port=port, log_level=log_level, **bounds)
 
 

@@ -15,25 +15,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
 import secrets
+import sqlite3
+import sys
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from hkcore.errors import HkcoreError, TableError, shown
 from hkcore.preset import Preset
 from hkcore.registry import current
+from hkcore.server.database import Change, Stored, TableStore, same_hash, token_hash
 from hkcore.server.problems import ApiError
 from hkcore.table import Match, Table
 from hkcore.table.advice import advice
 from hkcore.table.commitment import deal_salt
 from hkcore.table.players.bots import Bot, BotFactory, available_bots, make_bot
-from hkcore.table.records import lines
-from hkcore.table.start import MAX_NAME
+from hkcore.table.records import line, lines
+from hkcore.table.start import MAX_NAME, record_preset, resolve_preset
 from hkcore.table.windows import PASS, Windows
 from hkcore.tiles import SEATS
 
@@ -103,6 +105,13 @@ def player_names(seats: Mapping[str, str], names: Mapping[str, str]) -> dict[str
             raise TableError(f"names.{bad} = {shown(out[bad])}: seat {first}'s name too; each seat's name must be "
                              "its own", f"names.{bad}", out[bad])
     return out
+#: seconds between two checkpoints of the database (its WAL copied into the file, on a thread)
+CHECKPOINT_SECONDS = 2.0
+
+
+def warn(message: str) -> None:
+    """A warning of the service's on stderr."""
+    print(f"hkscore: warning: {message}", file=sys.stderr, flush=True)
 
 
 def bearer(header: str | None) -> str | None:
@@ -111,10 +120,6 @@ def bearer(header: str | None) -> str | None:
         return None
     kind, _, token = header.strip().partition(" ")
     return token.strip() or None if kind.lower() == "bearer" else None
-
-
-def _same(a: str, b: str) -> bool:
-    return hmac.compare_digest(a.encode("utf-8", "surrogatepass"), b.encode("utf-8", "surrogatepass"))
 
 
 @dataclass
@@ -136,14 +141,17 @@ class _Timer:
 
 
 class LiveTable:
-    """One table in play: its game, seats, tokens, bots, timers and sockets (see the module)."""
+    """One table in play: its game, seats, tokens, bots, timers and sockets (see the module). A table made
+    again from the database (``rebuilt``) is given its seats' token hashes (``hashes``) and its bots' seeds
+    (``bot_seeds``; by default the table's seed plus the seat's place, E 0 to N 3)."""
 
     def __init__(self, table_id: str, preset: Preset, seats: Mapping[str, str],
                  names: Mapping[str, str], match: bool, seed: int, claim_seconds: float,
                  now: Callable[[], float],
                  bots: Mapping[str, BotFactory] | None = None, open_claims: bool = False,
                  turn_seconds: float | None = None, fallback: str = FALLBACK_BOT,
-                 salt_key: bytes | None = None, practice: bool = False, bot_seed: int | None = None) -> None:
+                 salt_key: bytes | None = None, practice: bool = False, bot_seed: int | None = None, *,
+                 hashes: Mapping[str, str] | None = None, bot_seeds: Mapping[str, int] | None = None) -> None:
         self.id = table_id
         self.preset = preset
         self.seats = {s: seats[s] for s in SEATS}
@@ -159,13 +167,21 @@ class LiveTable:
         self.claim_seconds = claim_seconds
         #: seconds of a person's turn before the person is away (None: no clock)
         self.turn_seconds = turn_seconds
-        self.tokens = {s: secrets.token_urlsafe(24) for s in SEATS if self.seats[s] == HUMAN}
+        humans = [s for s in SEATS if self.seats[s] == HUMAN]
+        #: the tokens made with the table, given out once (``POST /tables``) and then forgotten
+        self.issued: dict[str, str] = {}
+        if hashes is None:
+            self.issued = {s: secrets.token_urlsafe(24) for s in humans}
+            hashes = {s: token_hash(t) for s, t in self.issued.items()}
+        #: each human seat's token's SHA-256 (hex): all the table keeps of it
+        self.tokens = {s: hashes[s] for s in humans}
         self._factories = bots
         #: the bots' seeds are ``bot_seed + i``: at a table with people drawn apart from the deal's seed, which a
         #: bot's choices would otherwise tell; at a table of bots alone the seed's, so that it plays again alike
         self.bot_seed = bot_seed if bot_seed is not None else secrets.randbits(62) if self.tokens else seed
-        self.bots: dict[str, Bot] = {s: make_bot(kind, preset, self.bot_seed + i, bots) for i, (s, kind) in
-                                     enumerate(self.seats.items()) if kind != HUMAN}
+        self.bot_seeds = {s: self.bot_seed + i for i, s in enumerate(SEATS) if self.seats[s] != HUMAN} \
+            if bot_seeds is None else {s: bot_seeds[s] for s in SEATS if self.seats[s] != HUMAN}
+        self.bots: dict[str, Bot] = {s: make_bot(self.seats[s], preset, n, bots) for s, n in self.bot_seeds.items()}
         #: the bot that plays a person's seat while the person is away, and the homes whose person is away
         self.fallback = fallback
         self.stand_ins: dict[str, Bot] = {}
@@ -202,7 +218,98 @@ class LiveTable:
         #: the client whose request made the table (``hkcore.server.clients``), and the most hands its match plays
         self.owner: str | None = None
         self.most_hands: int | None = None
+        #: the database's writer of the table's changes (``TableRegistry`` sets it); None: memory only
+        self.saver: Callable[[LiveTable], None] | None = None
+        #: the decisions accepted since the last save (JSON texts), the log's records saved, where a stopped
+        #: match cut its log since, whether the database has the table and whether it knows it ended
+        self.unsaved: list[str] = []
+        self.saved_records = 0
+        self.cut: int | None = None
+        self.stored = False
+        self.ended_saved = False
         self._note_asks()
+
+    # The database (hkcore.server.database): ``spec`` and ``rebuilt`` make the same table again, and its
+    # accepted decisions (``unsaved``, written by ``save``) bring it to where it was.
+
+    def spec(self) -> dict[str, Any]:
+        """Everything needed to make this table again as it was made, as plain JSON values (``from_spec``):
+        every argument of its making and what was drawn at random for it."""
+        return {"id": self.id, "preset": record_preset(self.preset), "seats": dict(self.seats),
+                "names": dict(self.names), "match": self.is_match, "seed": self.seed,
+                "claim_seconds": self.claim_seconds, "open_claims": self.windows.open_claims,
+                "turn_seconds": self.turn_seconds, "fallback": self.fallback, "salt_key": self.salt_key.hex(),
+                "practice": self.practice, "bot_seed": self.bot_seed,
+                "bots": dict(self.bot_seeds), "most_hands": self.most_hands, "owner": self.owner}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], hashes: Mapping[str, str], now: Callable[[], float],
+                  bots: Mapping[str, BotFactory] | None = None) -> LiveTable:
+        """The table ``spec`` describes, as it was made, its seats' tokens those of ``hashes``."""
+        live = cls(spec["id"], resolve_preset(spec["preset"], "spec.preset"), spec["seats"], spec["names"],
+                   bool(spec["match"]), spec["seed"], float(spec["claim_seconds"]), now, bots,
+                   bool(spec["open_claims"]), spec["turn_seconds"], spec["fallback"],
+                   bytes.fromhex(spec["salt_key"]), bool(spec["practice"]), spec["bot_seed"], hashes=hashes,
+                   bot_seeds=spec["bots"])
+        live.most_hands = spec["most_hands"]
+        live.owner = spec["owner"]
+        return live
+
+    @classmethod
+    def rebuilt(cls, stored: Stored, now: Callable[[], float], bots: Mapping[str, BotFactory] | None = None
+                ) -> LiveTable:
+        """The table ``stored`` as it was: made from its spec, its decisions submitted again in order (each
+        bot asked again where it was, so that it plays on as it would have), its log checked equal to the
+        records stored (a TableError otherwise), each person's state version going on from where it was."""
+        live = cls.from_spec(stored.spec, stored.tokens, now, bots)
+        for d in stored.decisions:
+            if d.get("next") is True:
+                live._next()
+                continue
+            seat = d.get("seat")
+            home = live.at().get(seat) if isinstance(seat, str) else None
+            if home in live.bots:
+                q = next((q for q in live.windows.prompts() if q["seat"] == seat), None)
+                if q is not None and q["actions"] != [PASS]:
+                    live.bots[home].decide(q)
+            live._submit(d)
+        made = [line(r) for r in live.game.log]
+        if made != stored.records:
+            at = next((i for i, (a, b) in enumerate(zip(made, stored.records)) if a != b),
+                      min(len(made), len(stored.records)))
+            raise TableError(f"records: the log made again differs from the one stored at record {at} "
+                             f"({len(made)} made, {len(stored.records)} stored)", "records", at)
+        # what a person saw since the last save was this same state, at most one version on
+        live._shown = {h: ("", v) for h, v in stored.versions.items() if h in live.tokens and type(v) is int}
+        live.saved_records = len(made)
+        live.stored = True
+        return live
+
+    def change(self) -> Change | None:
+        """What the table adds to the database since its last save (None: nothing)."""
+        ended = "over" if self.game.over else "stopped" if self.stopped is not None else None
+        fresh = ended is not None and not self.ended_saved
+        log = self.game.log
+        if self.stored and not self.unsaved and self.cut is None and len(log) == self.saved_records and not fresh:
+            return None
+        cut = self.saved_records if self.cut is None else min(self.cut, self.saved_records)
+        versions = json.dumps({h: v for h, (_, v) in self._shown.items()}) if self.tokens else None
+        return Change(self.id, self.unsaved, cut, [line(r) for r in log[cut:]], versions,
+                      None if self.stored else self.spec(), None if self.stored else self.tokens,
+                      ended if fresh else None, bool(self.tokens))
+
+    def saved(self) -> None:
+        """The last ``change`` is in the database."""
+        self.unsaved = []
+        self.saved_records = len(self.game.log)
+        self.cut = None
+        self.stored = True
+        self.ended_saved = self.game.over or self.stopped is not None
+
+    def save(self) -> None:
+        """Write what changed to the database (nothing without one): an ApiError 503 if it cannot be."""
+        if self.saver is not None:
+            self.saver(self)
 
     # Seats and players: ``seats``, ``names``, ``tokens``, ``bots`` and ``timers`` are keyed by the seat a
     # player was given when the table was made (its *home*: the player "p1" is E's, "p2" S's...). In a match
@@ -238,9 +345,10 @@ class LiveTable:
         """The home seat of the human player ``token`` belongs to (``home``, when given, must be it); None when none."""
         if not isinstance(token, str):
             return None
+        wanted = token_hash(token)
         found = None
         for s, own in self.tokens.items():  # every seat compared: the time taken does not tell which
-            if _same(token, own) and (home is None or home == s):
+            if same_hash(wanted, own) and (home is None or home == s):
                 found = s
         return found
 
@@ -403,20 +511,29 @@ class LiveTable:
         if self.finished is None or self.game.over:
             why = "the game is over" if self.game.over else "the hand is still being played"
             raise TableError(f"next: {why}", "next", None)
+        self._next()
+        self.after_change()
+
+    def _next(self) -> None:
         self.finished = None
         self.changes += 1
+        if self.saver is not None:
+            self.unsaved.append('{"next":true}')
         self._note_asks()
-        self.after_change()
 
     def _submit(self, decision: dict[str, Any]) -> None:
         before = self.game.table if isinstance(self.game, Match) else None
         self.windows.submit(decision)
+        if self.saver is not None:
+            self.unsaved.append(json.dumps(decision, ensure_ascii=False, separators=(",", ":")))
         self.changes += 1
         self.last_used = self.now()
         if isinstance(self.game, Match) and self.most_hands is not None and not self.game.over \
                 and self.game.table.hand_no > self.most_hands:
             self.game.stop()  # a match whose rounds run on past the hands a server plays ends there
             self.finished = before  # (the hand shown: the last one played)
+            cut = len(self.game.log) - 1  # (its log cut back to the last hand finished)
+            self.cut = cut if self.cut is None else min(self.cut, cut)
         if before is not None and isinstance(self.game, Match) and self.game.table is not before \
                 and not self.game.over and self.tokens:
             self.finished = before  # a match with people in it waits for one of them to ask for the next hand
@@ -458,9 +575,11 @@ class LiveTable:
             self.notify()
 
     def after_change(self) -> None:
-        """After a human's decision: the bots answer, the windows' timers are set, the sockets woken."""
+        """After a human's decision: the bots answer, the windows' timers are set, the change saved, the
+        sockets woken."""
         self.play_bots()
         self.arm_timers()
+        self.save()
         self.notify()
 
     def arm_timers(self) -> None:
@@ -559,12 +678,14 @@ class TableRegistry:
     seconds (by the ``now`` clock: no request, socket message or change) and not in play (``in_play``)
     is dropped at the next ``sweep``, which every lookup and creation runs, and a background task too
     (``sweeper``). The tables of bots alone take at most ``bot_share`` of the time (``play_on``). With
-    ``open_claims`` the tables it is given ask every seat in every claim window (``_build`` reads it)."""
+    ``open_claims`` the tables it is given ask every seat in every claim window (``_build`` reads it). With a
+    ``store``, every change of a table is written to it before it is answered (``LiveTable.save``), and
+    ``rebuild`` makes its unfinished tables again."""
 
     def __init__(self, most: int = MOST_TABLES, idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS,
                  now: Callable[[], float] = time.monotonic, bot_share: float = BOT_SHARE,
                  open_claims: bool = False, turn_seconds: float | None = TURN_SECONDS,
-                 fallback: str = FALLBACK_BOT) -> None:
+                 fallback: str = FALLBACK_BOT, store: TableStore | None = None) -> None:
         if not 0 < bot_share <= 1:  # NaN fails too
             raise HkcoreError(f"bot_share = {shown(bot_share)}: more than 0 and at most 1")
         if turn_seconds is not None and not 0 < turn_seconds <= 86400:
@@ -585,6 +706,8 @@ class TableRegistry:
         self.bots: Mapping[str, BotFactory] = available_bots()
         if fallback not in self.bots:
             raise HkcoreError(f"fallback bot = {shown(fallback)}: one of {', '.join(sorted(self.bots))}")
+        #: the database the tables are kept in (None: memory only)
+        self.store = store
 
     def __len__(self) -> int:
         return len(self.tables)
@@ -595,6 +718,11 @@ class TableRegistry:
         gone = [k for k, t in self.tables.items() if now - t.last_used >= self.idle and not t.in_play]
         for k in gone:
             self.tables.pop(k).close()
+        if gone and self.store is not None:
+            try:
+                self.store.forget(gone)
+            except sqlite3.Error as exc:  # kept there: rebuilt at the next start, or deleted with the next ones
+                warn(f"the tables dropped could not be deleted from the database ({exc})")
         return len(gone)
 
     def room(self) -> None:
@@ -605,19 +733,70 @@ class TableRegistry:
                            f"later (a table is dropped after {self.idle:g} s without use)", "TablesFull",
                            headers={"Retry-After": "60"})
 
-    def add(self, table: LiveTable) -> LiveTable:
-        """Hold ``table`` (``room`` first); an all-bot table starts playing on by itself."""
-        self.room()
+    def add(self, table: LiveTable, rebuilt: bool = False) -> LiveTable:
+        """Hold ``table`` (``room`` first, unless it is ``rebuilt`` from the database), written to the database
+        with the bots' first decisions; an all-bot table starts playing on by itself."""
+        if not rebuilt:
+            self.room()
         table.last_used = self.now()
+        if self.store is not None:
+            table.saver = self.save_one
+        if table.tokens:
+            table.play_bots()
+            table.arm_timers()
+        table.save()
         self.tables[table.id] = table
-        if not table.tokens:
+        if not table.tokens and table.playing_on:
             self.playing.append(table)
             if self.runner is None:
                 self.runner = asyncio.get_running_loop().create_task(self.play_on())
-        else:
-            table.play_bots()
-            table.arm_timers()
         return table
+
+    def save_one(self, table: LiveTable) -> None:
+        """Write ``table``'s change to the database (``save``)."""
+        self.save([table])
+
+    def save(self, tables: Sequence[LiveTable]) -> None:
+        """Write the changes of ``tables`` to the database in one transaction. If that fails, they are
+        dropped here (as they were before the changes, they come back at the next start) and an ApiError
+        503 says so."""
+        store = self.store
+        changes = [c for c in (t.change() for t in tables) if c is not None]
+        if store is None or not changes:
+            return
+        try:
+            store.save(changes)
+        except sqlite3.Error as exc:
+            for t in tables:
+                if self.tables.get(t.id) is t:
+                    del self.tables[t.id]
+                t.close()
+            ids = ", ".join(t.id for t in tables)
+            warn(f"tables {ids} could not be saved, and are dropped until the next start ({exc})")
+            raise ApiError(503, "Not saved", f"the table could not be saved ({exc}): it is closed here, and comes "
+                           "back as it was before this decision when the server starts again", "TableNotSaved") \
+                from None
+        for t in tables:
+            t.saved()
+
+    def rebuild(self) -> int:
+        """Make every unfinished table of the database again (``LiveTable.rebuilt``) and hold it; the number
+        rebuilt. A table that cannot be is set aside (never rebuilt, deleted with the tables ended), with a
+        warning on stderr."""
+        if self.store is None:
+            return 0
+        made = 0
+        for stored in self.store.unfinished():
+            try:
+                live = LiveTable.rebuilt(stored, self.now, self.bots)
+            except Exception as exc:  # noqa: BLE001 - whatever the reason, this table alone is lost
+                why = f"{type(exc).__name__}: {exc}"
+                warn(f"table {stored.id} could not be made again, and is set aside ({why})")
+                self.store.set_aside(stored.id, why)
+                continue
+            self.add(live, rebuilt=True)
+            made += 1
+        return made
 
     def get(self, table_id: str) -> LiveTable:
         """The table ``table_id``; unknown or expired: the 404. Finding a table is not using it: a seat's
@@ -651,15 +830,19 @@ class TableRegistry:
         try:
             while self.playing:
                 start = time.perf_counter()
+                played: dict[str, LiveTable] = {}
                 while self.playing and time.perf_counter() - start < BOT_SLICE:
                     table = self.playing[0]
                     try:
                         if table.playing_on:
+                            played[table.id] = table
                             table.play_bots(1)
                     except Exception as exc:  # noqa: BLE001 - an installed bot's failure stops its table only
                         table.stopped = f"{type(exc).__name__}: {exc}"
                     if not table.playing_on:
                         self.playing.popleft()
+                with contextlib.suppress(ApiError):  # (not saved: dropped, and said so)
+                    self.save(list(played.values()))  # the slice in one transaction: nobody was answered
                 used = time.perf_counter() - start
                 rest = min(BOT_MOST_REST, slower * used * (1 - self.bot_share) / self.bot_share)
                 start = time.perf_counter()
@@ -670,11 +853,29 @@ class TableRegistry:
             self.runner = None
 
     async def sweeper(self, every: float | None = None) -> None:
-        """Sweep every ``every`` seconds (a quarter of ``idle``, at most a minute) until cancelled."""
+        """Sweep every ``every`` seconds (a quarter of ``idle``, at most a minute) until cancelled; the
+        database's old tables deleted as often."""
         pause = every if every is not None else min(60.0, max(0.05, self.idle / 4))
         while True:
             await asyncio.sleep(pause)
             self.sweep()
+            if self.store is not None:
+                try:
+                    self.store.expire()
+                except sqlite3.Error as exc:
+                    warn(f"the tables ended long ago could not be deleted from the database ({exc})")
+
+    async def checkpointer(self, every: float = CHECKPOINT_SECONDS) -> None:
+        """Copy the database's WAL into its file every ``every`` seconds, on a thread, until cancelled."""
+        store = self.store
+        if store is None:
+            return
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await asyncio.to_thread(store.checkpoint)
+            except sqlite3.Error as exc:
+                warn(f"the database's checkpoint failed ({exc})")
 
     def close(self) -> None:
         """Drop every table."""

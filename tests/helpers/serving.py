@@ -5,8 +5,10 @@ started on a free port, waited for (GET /health), stopped at the end; for
 what needs a real process (sockets, slow heads, connection limits, a body
 arriving in pieces, the process's CPU or memory, signals, ports). The
 process imports the same hkcore the tests import (its folder on an absolute
-PYTHONPATH) and runs from the temporary directory, so neither the working
-directory nor a relative path decides what it loads.
+PYTHONPATH) and runs from a fresh temporary folder of its own (``cwd``:
+another one), so neither the working directory nor a relative path decides
+what it loads, and the tables' database it keeps there by default
+(docs/server.md, "The database") is its own and removed with it.
 
 ``in_process``: the same application (``create_app``) in this process
 through Starlette's ``TestClient``, for everything else; its base URL is
@@ -58,13 +60,24 @@ def running(*args: str, timeout: float = 30.0) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def server_process(*args: str, timeout: float = 30.0) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``hkscore serve ARGS`` on a free loopback port; yields its base URL and its process."""
+def server_process(*args: str, timeout: float = 30.0, cwd: str | Path | None = None,
+                   output: list[str] | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``hkscore serve ARGS`` on a free loopback port, run from ``cwd`` (default: a fresh temporary folder);
+    yields its base URL and its process. ``output``, when given, gets what the process wrote (stdout and
+    stderr) once it has stopped."""
+    with contextlib.ExitStack() as stack:
+        where = cwd if cwd is not None else stack.enter_context(tempfile.TemporaryDirectory())
+        yield stack.enter_context(_server_process(args, timeout, where, output))
+
+
+@contextlib.contextmanager
+def _server_process(args: tuple[str, ...], timeout: float, cwd: str | Path,
+                    output: list[str] | None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     port = free_port()
     env = dict(os.environ, PYTHONPATH=HKCORE_HOME + os.pathsep + os.environ.get("PYTHONPATH", ""))
     log = tempfile.TemporaryFile()  # noqa: SIM115 - the server writes to it until it stops (closed below)
     proc = subprocess.Popen([sys.executable, "-m", "hkcore.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                             "--log-level", "warning", *args], cwd=tempfile.gettempdir(), env=env,
+                             "--log-level", "warning", *args], cwd=cwd, env=env,
                             stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -90,6 +103,9 @@ def server_process(*args: str, timeout: float = 30.0) -> Iterator[tuple[str, sub
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        if output is not None:
+            log.seek(0)
+            output.append(log.read().decode(errors="replace"))
         log.close()
 
 
@@ -98,7 +114,7 @@ _IN_PROCESS: dict[str, Any] = {}
 
 
 @contextlib.contextmanager
-def in_process(presets_dir: str | Path | None = None, **limits: float) -> Iterator[str]:
+def in_process(presets_dir: str | Path | None = None, **limits: Any) -> Iterator[str]:
     """The service's application in this process (``create_app(presets_dir, **limits)``); yields a
     base URL that ``call`` answers from it."""
     import warnings

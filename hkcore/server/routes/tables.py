@@ -160,8 +160,9 @@ async def create_table(body: TableRequest, request: Request) -> RawJSON:
     live.owner = client
     registry.add(live)
     clients.made_one(client)
-    out = {"id": live.id, "tokens": dict(live.tokens), "seats": dict(live.seats),
-           "links": {s: f"/play?table={live.id}&seat={s}#{tok}" for s, tok in live.tokens.items()}}
+    tokens, live.issued = live.issued, {}  # given out once: the table keeps only their hashes
+    out = {"id": live.id, "tokens": tokens, "seats": dict(live.seats),
+           "links": {s: f"/play?table={live.id}&seat={s}#{tok}" for s, tok in tokens.items()}}
     return RawJSON(json.dumps(out), status_code=201)
 
 
@@ -241,10 +242,22 @@ async def table_next(table_id: str, request: Request,
             responses={**problems(_404="no such table (or it expired)", _409="the hand is still being played",
                                   _422="the request could not be read")},
             response_description="the table's records, one JSON object a line (docs/table.md, \"Records\")")
-async def table_log(table_id: str, request: Request) -> Response:
+async def table_log(table_id: str, request: Request, authorization: Auth = None) -> Response:
     """The log of the table's finished hands (replays with ``hkscore replay``): once the hand, or the match, is
-    over, or a match is between hands. Reading it does not keep the table: only its seats' use does."""
-    live = registry_of(request.app).get(table_id)
+    over, or a match is between hands. Reading it does not keep the table: only its seats' use does. A table
+    over and gone from memory: from the database (``--db``), for one of its seats' tokens, until it is deleted
+    (``--db-keep-days``)."""
+    registry = registry_of(request.app)
+    try:
+        live = registry.get(table_id)
+    except ApiError:
+        token = bearer(authorization)
+        if registry.store is None or token is None:
+            raise
+        kept = await anyio.to_thread.run_sync(registry.store.finished_log, table_id, token)
+        if kept is None:
+            raise
+        return StreamingResponse(kept_chunks(kept), media_type=NDJSON.media_type)
     log = live.log_records()
     if log is None and live.stopped is not None:
         raise ApiError(409, "Conflict", f"the table stopped: a bot failed ({live.stopped}); its log would show "
@@ -257,6 +270,12 @@ async def table_log(table_id: str, request: Request) -> Response:
 
 #: records of a log written at a time, on a thread of their own
 LOG_CHUNK = 512
+
+
+async def kept_chunks(kept: list[str]) -> Any:
+    """A log's JSON lines as the database keeps them, ``LOG_CHUNK`` at a time."""
+    for at in range(0, len(kept), LOG_CHUNK):
+        yield "".join(f"{text}\n" for text in kept[at:at + LOG_CHUNK]).encode()
 
 
 async def log_chunks(log: list[dict[str, Any]]) -> Any:
@@ -338,6 +357,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             except HkcoreError as exc:
                 listener.errors.append({"type": "error", "status": 422, "detail": str(exc),
                                         "field": getattr(exc, "field", None)})
+                listener.wake.set()
+            except ApiError as exc:  # the change could not be saved: the table is closed here (4404 follows)
+                listener.errors.append({"type": "error", "status": exc.status, "detail": exc.detail, "field": None})
                 listener.wake.set()
     except (WebSocketDisconnect, RuntimeError, KeyError):
         pass
