@@ -226,7 +226,7 @@ def test_a_hand_against_three_bots(browser: Any, url: str, width: int, height: i
         assert page.is_hidden("#table") and page.is_visible("#start")
         bots = [b["name"] for b in json.loads(call(url + "/bots")[2])]
         assert page.eval_on_selector_all("#seat-S option", "os => os.map((o) => o.value)") == ["human", *bots]
-        assert page.input_value("#seat-S") == "efficiency" and page.input_value("#seat-E") == "human"
+        assert page.input_value("#seat-S") == "guard" and page.input_value("#seat-E") == "human"  # the strongest
         _shot(page, f"play-start-{width}.png", width)
         _open_table(page, url, seats={"E": "human", "S": "efficiency", "W": "efficiency", "N": "efficiency"})
         page.wait_for_selector("#table[data-status]")

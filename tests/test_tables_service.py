@@ -704,3 +704,13 @@ def test_a_hand_over_a_real_socket() -> None:
         assert status == 200 and kind.startswith("application/x-ndjson")
         log = records(body.decode())
         assert replay(log) == log
+
+
+def test_a_table_made_with_no_seats_given_seats_the_strongest_bot(client: TestClient) -> None:
+    """docs/server.md: East a person and three guard bots by default (the strongest built-in bot, bench/RESULTS.md
+    "Bot strength"), and guard stands in for a person who is away."""
+    r = client.post("/tables", json={})
+    assert r.status_code == 201, r.text
+    created = r.json()
+    assert created["seats"] == {"E": "human", "S": "guard", "W": "guard", "N": "guard"}
+    assert live_of(client, created["id"]).fallback == "guard"

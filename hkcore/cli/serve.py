@@ -127,7 +127,7 @@ def serve_options(sv: argparse.ArgumentParser) -> None:
                     help="a person's turn where the preset sets no turn_seconds; a person who lets it run out is away "
                          "and the fallback bot plays the seat until the person is back (default 60; 0: no clock)")
     sv.add_argument("--fallback-bot", metavar="BOT",
-                    help="the bot that plays an away person's seat (default efficiency; hkscore bots lists them)")
+                    help="the bot that plays an away person's seat (default guard; hkscore bots lists them)")
     sv.add_argument("--db", metavar="PATH",
                     help="the SQLite file the tables are kept in, made if missing (its folder must exist): every "
                          "decision is written before it is answered, and the unfinished tables are played on after a "

@@ -78,9 +78,9 @@ def simulate_options(sm: argparse.ArgumentParser) -> None:
     """``hkscore simulate``'s arguments."""
     sm.add_argument("--preset", "-p", action="append",
                     help="preset id or TOML path, repeatable; 'all' for every built-in one (default all)")
-    sm.add_argument("--bots", default="simple",
+    sm.add_argument("--bots", default="guard",
                     help="one bot name for every seat, or four separated by commas (E,S,W,N; rotated through the "
-                         "seats); default simple")
+                         "seats); default guard, the strongest built-in bot")
     sm.add_argument("--hands", type=int, default=100, help="walls to play; each is 4 hands a preset (default 100)")
     sm.add_argument("--seed", type=int, default=0, help="the seed the walls and bots derive from (default 0)")
     sm.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")

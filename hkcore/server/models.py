@@ -191,7 +191,7 @@ _SEATS_DOC = 'each seat\'s player: "human", or the name of a bot the server offe
 
 
 def _default_seats() -> dict[TableSeat, str]:
-    return {"E": "human", "S": "efficiency", "W": "efficiency", "N": "efficiency"}
+    return {"E": "human", "S": "guard", "W": "guard", "N": "guard"}
 
 
 class TableRequest(StrictRequest):

@@ -49,7 +49,7 @@ CLAIM_SECONDS = 15.0
 #: out is *away*, and the table's fallback bot plays the seat until the person is back
 TURN_SECONDS = 60.0
 #: the bot that plays a person's seat while the person is away
-FALLBACK_BOT = "efficiency"
+FALLBACK_BOT = "guard"
 #: seconds a socket has to say hello
 HELLO_SECONDS = 10.0
 #: the most sockets open at one table at once (a person may hold a seat in several tabs)

@@ -482,7 +482,7 @@ def wall_ranges(hands: int, n: int, first: int = 0) -> list[tuple[int, int]]:
     return out
 
 
-def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, hands: int = 100, seed: int = 0,
+def simulate(presets: Presets = None, bots: str | Sequence[str] = "guard", *, hands: int = 100, seed: int = 0,
              jobs: int = 1, first: int = 0, fast: bool = True) -> SimulationSummary:
     """Play ``hands`` walls (from wall ``first``) in duplicate under each of
     ``presets`` (default, or ``"all"``: the built-in ones) with ``bots`` (one
@@ -490,7 +490,7 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, h
     and summarise them. ``jobs``: worker processes, each playing ranges of
     walls; the summary does not depend on ``jobs``. ``fast``: where every
     seat's bot is one the engine can play itself (``fast_path``: built-in
-    ``efficiency`` or ``value`` bots; ``value`` under a preset whose shapes
+    ``efficiency``, ``value`` or ``guard`` bots; ``value`` and ``guard`` under a preset whose shapes
     the compiled kernels know), it plays each hand in one call, making the same
     decisions; False asks every decision of the bots through ``prompts()``
     (the same summary, slower).

@@ -6,7 +6,7 @@
 // browser as part of the URL): /play?table=ID&seat=S#TOKEN.
 "use strict";
 
-const FALLBACK_BOTS = ["random", "simple", "efficiency"];  // when the service lists no bots (GET /bots)
+const FALLBACK_BOTS = ["random", "simple", "efficiency", "value", "guard"];  // when the service lists no bots (GET /bots)
 const POLL_MS = 1000;
 const ACT_KEYS = { p: "pass", c: "chow", u: "pung", k: "kong", w: "win" };
 
@@ -59,7 +59,7 @@ async function startScreen() {
     if (Array.isArray(listed) && listed.length) bots = listed;
   } catch (_) { /* the built-in names */ }
   const names = bots.map((b) => b.name);
-  const usual = names.includes("efficiency") ? "efficiency" : names[0];  // the strongest built-in bot
+  const usual = ["guard", "value", "efficiency"].find((n) => names.includes(n)) || names[0];  // the strongest built-in bot
   fill($("seat-choices"), ...SEATS.map((s) => {
     const options = [["human", "a person", ""], ...bots.map((b) => [b.name, `bot: ${b.name}`, b.description || ""])];
     return el("div", { class: "seat-choice" },
