@@ -73,6 +73,8 @@ _WHERE = {
     "Env": "hkcore.table.env",
     "simulate": "hkcore.simulation",
     "SimulationSummary": "hkcore.simulation",
+    "arena": "hkcore.simulation",
+    "ArenaResult": "hkcore.simulation",
     "TableError": "hkcore.errors",
     "HandError": "hkcore.errors",
     "HkcoreError": "hkcore.errors",
@@ -94,8 +96,9 @@ __all__ = [
     "Claim", "legal_claims", "may_discard", "resolve_claims", "Hand", "Meld", "Position", "PatternScore",
     "ScoreResult", "Preset", "PresetError", "load_preset", "presets", "PluginError", "register_plugin",
     "reload_plugins", "unregister_plugin", "hookimpl", "is_complete", "readings", "tiles_away", "waits",
-    "Table", "Match", "replay", "ReplayError", "Env", "simulate", "SimulationSummary", "TableError", "HandError",
-    "HkcoreError", "TileError", "TILES", "Tile", "format_tiles", "parse_tiles", "tile", "core", "notation",
+    "Table", "Match", "replay", "ReplayError", "Env", "simulate", "SimulationSummary", "arena", "ArenaResult",
+    "TableError", "HandError", "HkcoreError", "TileError", "TILES", "Tile", "format_tiles", "parse_tiles", "tile",
+    "core", "notation",
 ]
 
 
@@ -153,7 +156,12 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs: each name re
         unregister_plugin as unregister_plugin,
     )
     from hkcore.results import PatternScore as PatternScore, ScoreResult as ScoreResult
-    from hkcore.simulation import SimulationSummary as SimulationSummary, simulate as simulate
+    from hkcore.simulation import (
+        ArenaResult as ArenaResult,
+        SimulationSummary as SimulationSummary,
+        arena as arena,
+        simulate as simulate,
+    )
     from hkcore.summary import ComparisonSummary as ComparisonSummary, compare_many as compare_many
     from hkcore.table.env import Env as Env
     from hkcore.table.match import Match as Match

@@ -34,6 +34,8 @@ COMMANDS: tuple[tuple[str, str, Callable[[argparse.ArgumentParser], None]], ...]
      simulate.bots_options),
     ("simulate", "bots play the same walls under several presets (duplicate play); summary.json and summary.md",
      simulate.simulate_options),
+    ("arena", "one challenger bot against three champions on duplicate walls, with 95 % intervals by wall",
+     simulate.arena_options),
 )
 
 

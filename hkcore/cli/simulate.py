@@ -1,6 +1,7 @@
 """``hkscore simulate``: bots playing the same walls under several presets
 (docs/simulation.md); summary.json and summary.md written to a folder.
-``hkscore bots``: the bots there are to play with (docs/bots.md)."""
+``hkscore bots``: the bots there are to play with (docs/bots.md).
+``hkscore arena``: one challenger bot against three champions (docs/bots.md, "The arena")."""
 from __future__ import annotations
 
 import argparse
@@ -87,3 +88,32 @@ def simulate_options(sm: argparse.ArgumentParser) -> None:
     sm.add_argument("--out", "-o", metavar="DIR", help="the folder to write into (made if missing)")
     sm.add_argument("--json", action="store_true", help="print the summary as JSON on stdout (--out may be left off)")
     sm.set_defaults(func=_cmd_simulate)
+
+
+def _cmd_arena(args: argparse.Namespace) -> int:
+    import json
+
+    from hkcore.simulation import arena
+
+    names = [b.strip() for b in args.bots.split(",")]
+    if len(names) != 2 or not all(names):
+        raise HkcoreError(f"--bots {shown(args.bots)}: two bot names, CHALLENGER,CHAMPION")
+    result = arena(args.preset, names[0], names[1], walls=args.walls, seed=args.seed, jobs=args.jobs)
+    print(json.dumps(result.as_dict(), indent=2) if args.json else result.text())
+    return 0
+
+
+def arena_options(ar: argparse.ArgumentParser) -> None:
+    """``hkscore arena``'s arguments."""
+    from hkcore.simulation.strength import WALLS
+
+    ar.add_argument("--preset", "-p", default="bga-old-style",
+                    help="preset id or TOML path (default bga-old-style)")
+    ar.add_argument("--bots", required=True, metavar="CHALLENGER,CHAMPION",
+                    help="the challenger and the champion, each a bot name (hkscore bots lists them)")
+    ar.add_argument("--walls", type=int, default=WALLS,
+                    help=f"duplicate walls, each played 4 times, the challenger in each seat (default {WALLS})")
+    ar.add_argument("--seed", type=int, default=0, help="the seed the walls and bots derive from (default 0)")
+    ar.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
+    ar.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    ar.set_defaults(func=_cmd_arena)

@@ -3,7 +3,8 @@ counts (docs/simulation.md).
 
 The modules: ``summary`` (``SimulationSummary`` and its parts: counts that
 add with ``+``), ``play`` (the walls, the seats, the bots, the process pool:
-``simulate``), ``markdown`` (the summary as a Markdown page). Every public
+``simulate``), ``markdown`` (the summary as a Markdown page), ``strength`` (the
+arena: one challenger bot against three champions, ``arena``). Every public
 name is re-exported here.
 """
 from __future__ import annotations
@@ -37,6 +38,7 @@ from hkcore.simulation.play import (
     wall_ranges,
     wall_seed,
 )
+from hkcore.simulation.strength import ArenaResult, Interval, Side, arena
 from hkcore.simulation.summary import (
     DUPLICATE,
     ROTATIONS,
@@ -50,6 +52,10 @@ from hkcore.simulation.summary import (
 
 __all__ = [
     "CHANGES",
+    "ArenaResult",
+    "Interval",
+    "Side",
+    "arena",
     "DUPLICATE",
     "GLANCE",
     "MAX_HANDS",

@@ -340,6 +340,14 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
                 yield k, i, r, who, t, total, declined
 
 
+def played_hands(plan: Plan, first: int, hands: int) -> Iterator[Played]:
+    """Every hand of walls ``first`` .. ``first + hands - 1`` of ``plan``'s simulation, in order (wall, then
+    preset, then rotation): ``(wall, preset index, rotation, seat -> bot, the finished table, complete hands
+    declined, the same by seat)``."""
+    check_walls(hands, plan.seed, first)
+    return _played(compile_specs(plan.specs), plan.refs, plan.bots, plan.seed, first, hands, plan.fast)
+
+
 def simulation_logs(presets: Presets, bots: str | Sequence[str], hands: int, seed: int, first: int = 0, *,
                     fast: bool = True) -> Iterator[tuple[int, str, int, dict[str, str], list[dict[str, Any]]]]:
     """``(wall, preset id, rotation, seat -> bot, log)`` of every hand
@@ -518,5 +526,6 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "guard", *, ha
 
 
 
-__all__ = ["MAX_HANDS", "Plan", "bot_seed", "check_walls", "fast_path", "plan", "play_walls", "seating", "shards",
-           "simulate", "simulation_logs", "simulation_starts", "wall_ranges", "wall_seed"]
+__all__ = ["MAX_HANDS", "Plan", "Played", "bot_seed", "check_walls", "fast_path", "plan", "play_walls",
+           "played_hands", "seating", "shards", "simulate", "simulation_logs", "simulation_starts", "wall_ranges",
+           "wall_seed"]
