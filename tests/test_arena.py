@@ -30,21 +30,24 @@ def test_a_wall_under_a_ledger_is_tallied_by_hand() -> None:
     zero-sum, +6 while each champion pays 6/3 = 2. Rotation 1: the challenger is North; East wins 4 faan on
     North's discard: the challenger -4 zero-sum and one deal-in. Rotation 2: a draw. Rotation 3: the
     challenger (South) wins 3 on West's discard: +3, West -3."""
-    hands = [(0, _hand("E", None, 6)), (1, _hand("E", "N", 4)), (2, _hand()), (3, _hand("S", "W", 3))]
-    ch_net, ch_zs, ch_wins, ch_dealins, ch_faan, cp_net, cp_zs, cp_wins, cp_dealins, cp_faan, draws, distinct = \
-        tally_wall(hands)
+    hands = [(0, _hand("E", None, 6), [0, 0, 0, 0]), (1, _hand("E", "N", 4), [0, 0, 0, 2]),
+             (2, _hand(), [0, 1, 0, 0]), (3, _hand("S", "W", 3), [0, 0, 0, 0])]
+    (ch_net, ch_zs, ch_wins, ch_dealins, ch_faan, cp_net, cp_zs, cp_wins, cp_dealins, cp_faan, draws, distinct,
+     ch_faults, cp_faults) = tally_wall(hands)
     assert (ch_net, ch_zs, ch_wins, ch_dealins, ch_faan) == (9.0, 6 - 4 + 3, 2, 1, 9)
     assert (cp_net, cp_wins, cp_dealins, cp_faan) == (4.0, 1, 1, 4)
     assert cp_zs == pytest.approx(-2 * 3 + 4 - 3)
     assert (draws, distinct) == (1, 4)
+    assert (ch_faults, cp_faults) == (1, 1)  # rotation 1: North, the challenger; rotation 2: South, a champion
 
 
 def test_a_wall_under_payments_takes_each_seats_delta_and_counts_hands_played_alike_once() -> None:
     """Two rotations with the same play are one distinct hand; payments are the delta of the challenger's
     seat (rotation 0: East, rotation 2: West)."""
     d = {"E": 48, "S": -16, "W": -16, "N": -16}
-    hands = [(0, _hand("E", None, 3, d)), (1, _hand("E", None, 3, d)), (2, _hand("E", None, 3, d)),
-             (3, _hand("E", None, 3, d, tile="2m"))]
+    none = [0, 0, 0, 0]
+    hands = [(0, _hand("E", None, 3, d), none), (1, _hand("E", None, 3, d), none), (2, _hand("E", None, 3, d), none),
+             (3, _hand("E", None, 3, d, tile="2m"), none)]
     t = tally_wall(hands)
     assert t[0] == 48 - 16 - 16 - 16  # E, N, W, S in rotations 0..3
     assert t[5] == 3 * 48 + 3 * (-16) * 3 - (48 - 16 - 16 - 16)

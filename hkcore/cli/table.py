@@ -288,7 +288,7 @@ def _players(args: argparse.Namespace, presets: list[Preset], rng: random.Random
     names = bot_names(args.bots)
     seats = list(zip(SEATS, names * 4 if len(names) == 1 else names))
     factories = available_bots()
-    return [{s: make_bot(name, p, args.seed + i, factories).decide for i, (s, name) in enumerate(seats)}
+    return [{s: make_bot(name, p, args.seed + i, factories, commands=True).decide for i, (s, name) in enumerate(seats)}
             for p in presets]
 
 

@@ -93,7 +93,7 @@ def _check_bots(bots: Any, preset: Preset) -> list[str]:
     if names is None or len(names) != 4 or not all(isinstance(n, str) for n in names):
         raise HkcoreError(f"bots = {shown(bots)}: one bot name for every seat, or four names (E, S, W, N)")
     for n in set(names):
-        make_bot(n, preset, 0)  # an unknown name: a TableError naming it
+        make_bot(n, preset, 0, commands=True)  # an unknown name: a TableError naming it
     return names
 
 
@@ -161,7 +161,7 @@ class _Tally:
              "paid_by_discarder": 0, "payments_by_seat": [[0, 0] for _ in SEATS]} for _ in range(n)]
         self.b: list[dict[str, dict[str, Any]]] = [
             {name: {"hands": 0, "hands_by_seat": Counter(), "wins": 0, "wins_by_seat": Counter(), "self_draw": 0,
-                    "discard": 0, "robbing": 0, "exhausted": 0, "deal_ins": 0, "declined": 0,
+                    "discard": 0, "robbing": 0, "exhausted": 0, "deal_ins": 0, "declined": 0, "faults": 0,
                     "win_turns_histogram": Counter(), "faan_histogram": Counter(), "patterns": Counter(),
                     "payments": [0, 0]} for name in self.names} for _ in range(n)]
         self.pairs: dict[tuple[int, int], dict[str, Any]] = {
@@ -296,7 +296,7 @@ def _play(t: Table, seated: list[Bot], detect: bool) -> tuple[int, list[int]]:
     return total, declined
 
 
-Played = tuple[int, int, int, dict[str, str], Table, int, list[int]]
+Played = tuple[int, int, int, dict[str, str], Table, int, list[int], list[int]]
 
 
 def fast_path(bots: Sequence[str], factories: Mapping[str, Any]) -> bool:
@@ -310,7 +310,7 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
             hands: int, fast: bool = True) -> Iterator[Played]:
     """Every hand of the walls, in order (wall, then preset, then rotation):
     ``(wall, preset index, rotation, seat -> bot, the finished table, complete
-    hands declined, the same by seat)``. ``fast``: the engine plays the hand
+    hands declined, the same by seat, the faults of a program's bot by seat)``. ``fast``: the engine plays the hand
     itself where every bot allows it (``fast_path``)."""
     like: list[Table | None] = [None] * len(compiled)
     detect = [not c.extra_shapes for c in compiled]
@@ -327,6 +327,7 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
             known: set[bytes] = set()  # the four rotations ask the same questions (a set a wall: memory stays flat)
             for r in range(ROTATIONS):
                 who = seating(bots, r)
+                faults = [0, 0, 0, 0]
                 t = Table.dealt(deal, like=like[i])
                 t.no_wins = known
                 like[i] = t
@@ -335,15 +336,23 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
                     total = play_bots(t, [who[s] for s in SEATS], declined, detect=detect[i], memo=memo,
                                       params=params[i])
                 else:
-                    seated = [factories[who[s]](p, bot_seed(seed, k, r, s)) for s in SEATS]
-                    total, declined = _play(t, seated, detect[i])
-                yield k, i, r, who, t, total, declined
+                    seated = [make_bot(who[s], p, bot_seed(seed, k, r, s), factories, commands=True) for s in SEATS]
+                    try:
+                        total, declined = _play(t, seated, detect[i])
+                    finally:
+                        for b in seated:
+                            close = getattr(b, "close", None)
+                            if callable(close):
+                                close()
+                    for j, b in enumerate(seated):
+                        faults[j] = len(getattr(b, "faults", ()))
+                yield k, i, r, who, t, total, declined, faults
 
 
 def played_hands(plan: Plan, first: int, hands: int) -> Iterator[Played]:
     """Every hand of walls ``first`` .. ``first + hands - 1`` of ``plan``'s simulation, in order (wall, then
     preset, then rotation): ``(wall, preset index, rotation, seat -> bot, the finished table, complete hands
-    declined, the same by seat)``."""
+    declined, the same by seat, the faults of a program's bot by seat)``."""
     check_walls(hands, plan.seed, first)
     return _played(compile_specs(plan.specs), plan.refs, plan.bots, plan.seed, first, hands, plan.fast)
 
@@ -356,7 +365,7 @@ def simulation_logs(presets: Presets, bots: str | Sequence[str], hands: int, see
     _, compiled = resolve(presets)
     names = _check_bots(bots, compiled[0].preset)
     texts = [record_preset(c.preset) for c in compiled]
-    for k, i, r, who, t, _, _ in _played(compiled, texts, names, seed, first, hands, fast):
+    for k, i, r, who, t, _, _, _ in _played(compiled, texts, names, seed, first, hands, fast):
         yield k, compiled[i].preset.id, r, who, t.log
 
 
@@ -369,7 +378,7 @@ def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence
     n = len(compiled)
     wall: list[_Wall] = []
     kept: dict[tuple[int, str | None, tuple[tuple[str, str], ...]], bool] = {}  # whether the dealer is retained
-    for _k, i, r, who, t, total, declined in _played(compiled, refs, bots, seed, first, hands, fast):
+    for _k, i, r, who, t, total, declined, faults in _played(compiled, refs, bots, seed, first, hands, fast):
         if i == 0 and r == 0:  # a new wall
             wall = [_Wall(tally.names) for _ in compiled]
         w = wall[i]
@@ -411,6 +420,7 @@ def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence
             b["hands"] += 1
             b["hands_by_seat"][s] += 1
             b["declined"] += declined[j]
+            b["faults"] += faults[j]
             b["exhausted"] += winner is None
             w.bot[who[s]] += pays[s]
             w.seat[j] += pays[s]

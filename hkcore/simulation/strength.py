@@ -34,8 +34,9 @@ WALLS = 1000
 MOST_WALLS = 10_000_000
 
 #: one wall's tally: for the challenger's 4 seat-hands and the champions' 12, the sums of net payment, the
-#: zero-sum measure, wins, deal-ins and faan won; then the draws among its 4 hands and its distinct hands
-Wall = tuple[float, float, int, int, int, float, float, int, int, int, int, int]
+#: zero-sum measure, wins, deal-ins and faan won; then the draws among its 4 hands, its distinct hands, and the
+#: seat-hands in which a program's bot faulted, the challenger's and the champions'
+Wall = tuple[float, float, int, int, int, float, float, int, int, int, int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,8 @@ class ArenaResult:
     faan_per_win: Interval
     champions: Side
     difference: dict[str, Interval | None]
+    #: seat-hands in which a program's bot (``cmd:...``) faulted and the fallback bot played on
+    faults: dict[str, int]
 
     def as_dict(self) -> dict[str, Any]:
         """The result as JSON values."""
@@ -110,6 +113,10 @@ class ArenaResult:
         lines = [f"arena: {self.preset}, {self.walls:,} walls x 4 rotations (seed {self.seed}): "
                  f"{self.hands:,} hands, {self.distinct_hands:,} distinct; draws {cell(c.draw_rate, True)}"]
         lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows]
+        if any(self.faults.values()):
+            lines.append(f"FAULTS: a program's bot faulted in {self.faults['challenger']:,} of the challenger's "
+                         f"and {self.faults['champion']:,} of the champions' seat-hands (the fallback bot played "
+                         "on): the figures are not the program's alone")
         lines.append("95 % intervals clustered by wall" + (
             "; zero-sum: a self-draw F from each loser, a discard F from the discarder alone" if not self.pays
             else ""))
@@ -150,22 +157,24 @@ def _play_of(log: Sequence[dict[str, Any]]) -> tuple[tuple[Any, ...], ...]:
                   r.get("faan") if r.get("event") == "win" else None) for r in log)
 
 
-def tally_wall(hands: Sequence[tuple[int, list[dict[str, Any]]]]) -> Wall:
-    """One wall's tally from its four hands: (rotation, log); in rotation r the challenger sits at seat
+def tally_wall(hands: Sequence[tuple[int, list[dict[str, Any]], Sequence[int]]]) -> Wall:
+    """One wall's tally from its four hands: (rotation, log, faults by seat); in rotation r the challenger sits at seat
     (4 - r) % 4, where ``seating`` puts bot 0. A hand's payments are its ``delta``, or under a faan ledger
     (no delta) the faan credited to each seat."""
     ch = [0.0, 0.0, 0, 0, 0]
     cp = [0.0, 0.0, 0, 0, 0]
     draws = 0
+    faults = [0, 0]
     seen = set()
-    for r, log in hands:
+    for r, log, by_seat in hands:
         seen.add(_play_of(log))
         challenger = SEATS[(4 - r) % 4]
         end = next(x for x in reversed(log) if x["event"] == "end_hand")
         pays = end["delta"] is not None
         wins = [x for x in log if x["event"] == "win"]
         draws += not wins
-        for s in SEATS:
+        for j, s in enumerate(SEATS):
+            faults[s != challenger] += by_seat[j] > 0
             side = ch if s == challenger else cp
             side[0] += end["delta"][s] if pays else end["faan"][s]
             for w in wins:
@@ -180,15 +189,15 @@ def tally_wall(hands: Sequence[tuple[int, list[dict[str, Any]]]]) -> Wall:
                     side[1] -= f
             side[3] += sum(1 for w in wins if w["from"] == s) > 0
     return (ch[0], ch[1], int(ch[2]), int(ch[3]), int(ch[4]), cp[0], cp[1], int(cp[2]), int(cp[3]), int(cp[4]),
-            draws, len(seen))
+            draws, len(seen), faults[0], faults[1])
 
 
 def arena_walls(plan: Plan, first: int, walls: int) -> list[Wall]:
     """The tallies of walls ``first`` .. ``first + walls - 1`` of ``plan``'s arena (a worker's task)."""
     out: list[Wall] = []
-    hands: list[tuple[int, list[dict[str, Any]]]] = []
-    for _k, _i, r, _who, t, _total, _declined in played_hands(plan, first, walls):
-        hands.append((r, t.log))
+    hands: list[tuple[int, list[dict[str, Any]], list[int]]] = []
+    for _k, _i, r, _who, t, _total, _declined, faults in played_hands(plan, first, walls):
+        hands.append((r, t.log, faults))
         if r == ROTATIONS - 1:
             out.append(tally_wall(hands))
             hands = []
@@ -219,7 +228,7 @@ def arena(preset: str | Path | Preset, challenger: str, champion: str, *, walls:
     c = compiled[0]
     for field, name in (("challenger", challenger), ("champion", champion)):
         try:
-            make_bot(name, c.preset, 0)
+            make_bot(name, c.preset, 0, commands=True)
         except HkcoreError as exc:
             raise HkcoreError(f"{field}: {exc}") from None
     bots = (challenger, champion, champion, champion)
@@ -253,7 +262,8 @@ def _result(preset: Preset, bots: tuple[str, ...], walls: int, seed: int, tallie
                                                               for a, b in zip(col[1], col[6])])}
     return ArenaResult(preset.id, bots[0], bots[1], walls, seed, walls * ROTATIONS, sum(col[11]), pays,
                        ch.net_per_hand, ch.zero_sum_per_hand, ch.win_rate, ch.deal_in_rate,
-                       _interval(per(10, ROTATIONS)), ch.faan_per_win, cp, diff)
+                       _interval(per(10, ROTATIONS)), ch.faan_per_win, cp, diff,
+                       {"challenger": sum(col[12]), "champion": sum(col[13])})
 
 
 __all__ = ["MOST_WALLS", "WALLS", "ArenaResult", "Interval", "Side", "arena", "arena_walls", "tally_wall"]

@@ -120,6 +120,8 @@ class BotSimulation(_Counts):
     robbing: int = Field(0, description="wins robbing a kong")
     exhausted: int = Field(0, description="seat-hands ended by an exhaustive draw")
     deal_ins: int = Field(0, description="wins by another seat on this bot's discard or kong")
+    faults: int = Field(0, description="seat-hands in which a program's bot (cmd:...) faulted and the fallback bot "
+                                       "played on (docs/bots.md, 'Bots from any program')")
     declined: int = Field(0, description="times a complete hand on offer could not be won (below the minimum)")
     win_turns_histogram: dict[str, int] = Field(default_factory=dict,
                                                 description="discards in the hand when this bot won -> wins")
