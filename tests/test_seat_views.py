@@ -138,20 +138,29 @@ def discard_of(state: dict[str, Any], rng: random.Random, prefer: Any = None) ->
 def settle(seats: dict[str, Seat], answer: Any, most: int = 400) -> None:
     """Play every person's prompt with ``answer(seat)`` (an action) until none is asked, or a seat's turn
     comes to a prompt ``answer`` leaves (None)."""
-    for _ in range(most):
-        for s in seats.values():
-            s.refresh()
+    def settled() -> Any:
+        """(the first seat asked that ``answer`` answers, its action), or None."""
         asked = [s for s in seats.values() if s.state["prompt"] is not None and s.state["status"] == "playing"]
-        if not asked:
-            return
-        action = None
         for s in asked:
             action = answer(s)
             if action is not None:
-                s.decide(action)
-                break
-        if action is None:
-            return
+                return s, action
+        return None
+
+    for _ in range(most):
+        for s in seats.values():
+            s.refresh()
+        move = settled()
+        if move is None:  # a push may still be on its way on a loaded machine: wait for it before stopping
+            for s in seats.values():
+                if s.ws is not None:
+                    while s.receive(0.15) is not None:
+                        pass
+            move = settled()
+            if move is None:
+                return
+        s, action = move
+        s.decide(action)
     raise AssertionError("the table did not settle")
 
 
