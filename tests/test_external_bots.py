@@ -18,7 +18,7 @@ from hkcore.preset import load_preset
 from hkcore.simulation import arena, simulate
 from hkcore.table import Table, replay
 from hkcore.table.players import make_bot
-from hkcore.table.players.external import CommandBot
+from hkcore.table.players.external import CommandBot, bot_or_program
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_WIN = ROOT / "examples" / "bots" / "first_win.py"
@@ -121,10 +121,11 @@ def test_a_program_name_is_a_bot_only_where_the_caller_allows_it(tmp_path: Path)
     with pytest.raises(TableError) as e:
         make_bot(command, preset)  # a server's tables make bots so: a name sent in a request runs nothing
     assert e.value.field == "bot"
-    assert isinstance(make_bot(command, preset, commands=True), CommandBot)
+    assert isinstance(bot_or_program(command, preset), CommandBot)
+    assert bot_or_program("value", preset).name == "value"  # type: ignore[attr-defined]
     for bad in ("cmd:", "cmd:no-such-program-anywhere --x", "cmd:'unclosed"):
         with pytest.raises(TableError) as e:
-            make_bot(bad, preset, commands=True)
+            bot_or_program(bad, preset)
         assert e.value.field == "bot"
     with pytest.raises(TableError) as e:
         CommandBot(_program(tmp_path, ""), preset, 0, time_limit=0)

@@ -21,6 +21,7 @@ from hkcore.table.flow.wall import SEATS
 from hkcore.table.match import Match
 from hkcore.table.players import RandomBot, available_bots, make_bot
 from hkcore.table.players.bots import decision
+from hkcore.table.players.external import bot_or_program
 from hkcore.table.records import line, lines
 from hkcore.table.replay import MAX_LINE, ReplayError, replayed
 from hkcore.table.start import resolve_preset
@@ -288,7 +289,7 @@ def _players(args: argparse.Namespace, presets: list[Preset], rng: random.Random
     names = bot_names(args.bots)
     seats = list(zip(SEATS, names * 4 if len(names) == 1 else names))
     factories = available_bots()
-    return [{s: make_bot(name, p, args.seed + i, factories, commands=True).decide for i, (s, name) in enumerate(seats)}
+    return [{s: bot_or_program(name, p, args.seed + i, factories).decide for i, (s, name) in enumerate(seats)}
             for p in presets]
 
 

@@ -41,7 +41,8 @@ from hkcore.simulation.summary import (
 )
 from hkcore.summary import resolve
 from hkcore.table.flow.wall import CODES, SEATS
-from hkcore.table.players.bots import Bot, available_bots, builtin_bots, engine_bots, make_bot
+from hkcore.table.players.bots import Bot, available_bots, builtin_bots, engine_bots
+from hkcore.table.players.external import bot_or_program
 from hkcore.table.players.fastplay import new_memo, play_bots, plays, value_params
 from hkcore.table.rotation import Progress, after_hand
 from hkcore.table.start import MAX_SEED, read_start, record_preset
@@ -93,7 +94,7 @@ def _check_bots(bots: Any, preset: Preset) -> list[str]:
     if names is None or len(names) != 4 or not all(isinstance(n, str) for n in names):
         raise HkcoreError(f"bots = {shown(bots)}: one bot name for every seat, or four names (E, S, W, N)")
     for n in set(names):
-        make_bot(n, preset, 0, commands=True)  # an unknown name: a TableError naming it
+        bot_or_program(n, preset, 0)  # an unknown name: a TableError naming it
     return names
 
 
@@ -336,7 +337,7 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
                     total = play_bots(t, [who[s] for s in SEATS], declined, detect=detect[i], memo=memo,
                                       params=params[i])
                 else:
-                    seated = [make_bot(who[s], p, bot_seed(seed, k, r, s), factories, commands=True) for s in SEATS]
+                    seated = [bot_or_program(who[s], p, bot_seed(seed, k, r, s), factories) for s in SEATS]
                     try:
                         total, declined = _play(t, seated, detect[i])
                     finally:

@@ -25,7 +25,7 @@ from hkcore.simulation.play import Plan, check_walls, played_hands, shards
 from hkcore.simulation.summary import ROTATIONS, Z95
 from hkcore.summary import resolve
 from hkcore.table.flow.wall import SEATS
-from hkcore.table.players.bots import make_bot
+from hkcore.table.players.external import bot_or_program
 from hkcore.table.start import record_preset
 
 #: the walls an arena plays unless told
@@ -228,7 +228,7 @@ def arena(preset: str | Path | Preset, challenger: str, champion: str, *, walls:
     c = compiled[0]
     for field, name in (("challenger", challenger), ("champion", champion)):
         try:
-            make_bot(name, c.preset, 0, commands=True)
+            bot_or_program(name, c.preset, 0)
         except HkcoreError as exc:
             raise HkcoreError(f"{field}: {exc}") from None
     bots = (challenger, champion, champion, champion)

@@ -370,16 +370,12 @@ def available_bots() -> dict[str, BotFactory]:
     return dict(bot_catalogue().factories)
 
 
-def make_bot(name: str, preset: Preset, seed: int = 0, bots: Mapping[str, BotFactory] | None = None, *,
-             commands: bool = False) -> Bot:
+def make_bot(name: str, preset: Preset, seed: int = 0, bots: Mapping[str, BotFactory] | None = None) -> Bot:
     """The bot ``name`` for ``preset``, seeded with ``seed``, from ``bots``
     (default: ``available_bots()``, which reads the installed entry points:
-    a caller making many bots passes the mapping it read once). With ``commands``,
-    a name ``cmd:PROGRAM ARGS`` is a program played over JSON lines
-    (``hkcore.table.players.external``); without, it is refused like any unknown name."""
-    if commands and isinstance(name, str) and name.startswith("cmd:"):
-        from hkcore.table.players.external import command_bot
-        return command_bot(name, preset, seed)
+    a caller making many bots passes the mapping it read once). A program
+    (``cmd:...``) is not a name here: ``hkcore.table.players.external.bot_or_program``
+    makes those, where a caller allows them."""
     factories = available_bots() if bots is None else bots
     if not isinstance(name, str) or name not in factories:
         raise TableError(f"bot = {shown(name)}: one of {', '.join(sorted(factories))}", "bot", name)

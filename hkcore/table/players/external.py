@@ -28,6 +28,7 @@ from typing import Any
 
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
+from hkcore.table.players.bots import Bot, BotFactory, builtin_bots, make_bot
 
 #: how a bot name says it is a program
 PREFIX = "cmd:"
@@ -56,8 +57,6 @@ class CommandBot:
 
     def __init__(self, command: str, preset: Preset, seed: int, *, time_limit: float = TIME_LIMIT,
                  fallback: str = FALLBACK) -> None:
-        from hkcore.table.players.bots import builtin_bots, make_bot
-
         try:
             argv = shlex.split(command)
         except ValueError as exc:
@@ -176,6 +175,9 @@ class _Fault(Exception):
         self.kind, self.detail = kind, detail
 
 
-def command_bot(name: str, preset: Preset, seed: int) -> CommandBot:
-    """The bot ``cmd:PROGRAM ARGS`` names, for ``preset`` and ``seed``."""
-    return CommandBot(name[len(PREFIX):], preset, seed)
+def bot_or_program(name: str, preset: Preset, seed: int = 0, bots: Mapping[str, BotFactory] | None = None) -> Bot:
+    """``make_bot(name, preset, seed, bots)``, or for a name ``cmd:PROGRAM ARGS`` the program's
+    ``CommandBot``: what the arena, ``simulate`` and ``hkscore play`` seat (a server never does)."""
+    if is_command(name):
+        return CommandBot(name[len(PREFIX):], preset, seed)
+    return make_bot(name, preset, seed, bots)
