@@ -178,8 +178,12 @@ class ValueBot:
                 return decision(prompt, a)
         if len(actions) == 1:
             return decision(prompt, actions[0])
+        return decision(prompt, actions[self._choose(prompt)])
+
+    def _choose(self, prompt: Mapping[str, Any]) -> int:
+        """The index of the chosen action (a prompt with a choice to make)."""
         choose = _twin.choice if self._compiled else _pyvalue.choice
-        return decision(prompt, actions[choose(self._p, *values(prompt, self._v))])
+        return choose(self._p, *values(prompt, self._v))
 
 
 def dragons_shown(prompt: Mapping[str, Any]) -> list[int]:
@@ -192,31 +196,20 @@ def dragons_shown(prompt: Mapping[str, Any]) -> list[int]:
     return out
 
 
-class GuardBot:
+class GuardBot(ValueBot):
     """The value bot's attack with defence (docs/bots.md, "How guard defends"): it reckons, from what it sees,
     which opponents may be waiting and what dealing into each would cost under the preset's payments; facing
-    such a threat it keeps to a safer discard of nearly the same worth, folds (discards the safest tile, and
-    claims nothing) when its own hand is far and worth less than the threats, and otherwise plays as value.
-    Needs no generator: the same prompt, the same decision."""
+    such a threat, with its own hand far and worth less than the threats, it folds (discards the safest tile,
+    and claims nothing); otherwise it plays as value. Needs no generator: the same prompt, the same decision."""
 
     name = "guard"
-    #: whether the engine's hand loop (``hkcore.table.players.fastplay``) plays this bot without prompts
-    in_engine = True
 
     def __init__(self, preset: Preset, seed: int, guard: _pyvalue.GuardParams | None = None) -> None:
-        self._v = _pyvalue.value_params(preset)
+        super().__init__(preset, seed)
         self._g = _pyvalue.guard_params(preset) if guard is None else guard
-        self._compiled = IMPLEMENTATION == "cython" and not self._v.shapes.extra
-        self._p: Any = _twin.params_of(self._v) if self._compiled else self._v
         self._gp: Any = _twin.guard_params_of(self._g) if self._compiled else self._g
 
-    def decide(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
-        actions = prompt["actions"]
-        for a in actions:
-            if a["act"] == "win":
-                return decision(prompt, a)
-        if len(actions) == 1:
-            return decision(prompt, actions[0])
+    def _choose(self, prompt: Mapping[str, Any]) -> int:
         choose = _twin.guard_choice if self._compiled else _pyvalue.guard_choice
         args = (*values(prompt, self._v), dragons_shown(prompt))
-        return decision(prompt, actions[choose(self._p, self._gp, *args)])
+        return choose(self._p, self._gp, *args)
