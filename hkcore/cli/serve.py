@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from hkcore.cli.common import bot_time_limit, bot_time_limit_option
 from hkcore.errors import HkcoreError
 
 
@@ -71,14 +72,11 @@ def _programs(args: argparse.Namespace) -> dict[str, Any]:
     found), ``--bot-time-limit`` and ``--most-programs``."""
     from hkcore.server.tables import program_bots
     from hkcore.table.players.bots import available_bots
-    from hkcore.table.players.external import FALLBACK, MOST_TIME_LIMIT, PREFIX, TIME_LIMIT
+    from hkcore.table.players.external import FALLBACK, PREFIX
 
     out: dict[str, Any] = {}
-    seconds = args.bot_time_limit
-    if seconds is not None:
-        if not 0 < seconds <= MOST_TIME_LIMIT:  # NaN fails too
-            raise HkcoreError(f"--bot-time-limit: expected seconds, more than 0 and at most {MOST_TIME_LIMIT:g}, got "
-                              f"{seconds:g}")
+    seconds = bot_time_limit(args)
+    if args.bot_time_limit is not None:
         out["program_time_limit"] = seconds
     if args.most_programs is not None:
         if not 1 <= args.most_programs <= 10_000:
@@ -94,8 +92,7 @@ def _programs(args: argparse.Namespace) -> dict[str, Any]:
             raise HkcoreError(f"--bot {given!r}: the name {name!r} is given twice")
         programs[name] = command[len(PREFIX):]
         try:
-            program_bots({name: programs[name]}, available_bots(), TIME_LIMIT if seconds is None else seconds,
-                         FALLBACK)
+            program_bots({name: programs[name]}, available_bots(), seconds, FALLBACK)
         except HkcoreError as exc:
             raise HkcoreError(f"--bot {given!r}: {exc}") from None
     if programs:
@@ -171,9 +168,7 @@ def serve_options(sv: argparse.ArgumentParser) -> None:
                          "docs/bots.md, 'Bots from any program'); the program (split as a shell splits it, no shell "
                          "run) starts when the bot is first asked at a table and ends with it. A request can never "
                          "name a program itself")
-    sv.add_argument("--bot-time-limit", type=float, metavar="SECONDS",
-                    help="seconds a program's bot has for each decision, before the fallback bot plays its seat "
-                         "(default 5)")
+    bot_time_limit_option(sv)
     sv.add_argument("--most-programs", type=int, metavar="N",
                     help="programs' bots seated at once at the unfinished tables (a table beyond them: 503; "
                          "default 16)")

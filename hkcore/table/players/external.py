@@ -78,12 +78,18 @@ def command_words(command: str) -> list[str]:
     return argv
 
 
+def check_time_limit(seconds: object, field: str = "time_limit", lowest: float = 1e-3) -> float:
+    """``seconds`` as a time limit (``lowest`` to ``MOST_TIME_LIMIT`` seconds): a TableError naming
+    ``field`` otherwise."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
+            or not lowest <= seconds <= MOST_TIME_LIMIT:  # NaN fails too
+        raise TableError(f"{field} = {shown(seconds)}: seconds, {lowest:g} to {MOST_TIME_LIMIT:g}", field, seconds)
+    return float(seconds)
+
+
 def _check_limits(time_limit: float, start_limit: float, fallback: str) -> None:
-    for field, seconds, least in (("time_limit", time_limit, False), ("start_limit", start_limit, True)):
-        lowest = 0.0 if least else 1e-3
-        if type(seconds) not in (int, float) or not lowest <= seconds <= MOST_TIME_LIMIT:  # NaN fails too
-            raise TableError(f"{field} = {shown(seconds)}: seconds, {lowest:g} to "
-                             f"{MOST_TIME_LIMIT:g}", field, seconds)
+    check_time_limit(time_limit)
+    check_time_limit(start_limit, "start_limit", 0.0)
     if not isinstance(fallback, str) or fallback not in builtin_bots():
         raise TableError(f"fallback = {shown(fallback)}: one of the built-in bots, "
                          f"{', '.join(sorted(builtin_bots()))}", "fallback", fallback)
