@@ -573,13 +573,13 @@ class LiveTable:
             if q is None:
                 break
             home = at[q["seat"]]
-            bot = self.player(home)
             if q["actions"] == [PASS]:  # asked in an open window with no claim: nothing to decide
                 self._submit({"prompt": q["prompt"], "seat": q["seat"], **PASS})
-            elif isinstance(bot, CommandBot):
-                self.thinking[home] = asyncio.get_running_loop().create_task(self.think(home, bot, q))
-                continue
             else:
+                bot = self.player(home)
+                if isinstance(bot, CommandBot):
+                    self.thinking[home] = asyncio.get_running_loop().create_task(self.think(home, bot, q))
+                    continue
                 self._submit(bot.decide(q))
             made += 1
         return made
@@ -601,7 +601,8 @@ class LiveTable:
                  f"({f['detail']}); {bot.fallback} plays the seat")
         if self.closed:
             return
-        if decision is not None:
+        still = any(p["prompt"] == q["prompt"] and p["seat"] == q["seat"] for p in self.prompts())
+        if decision is not None and still:  # (numbered through a whole match: an open prompt is this one)
             try:
                 self._submit(decision)
             except TableError as exc:  # (a bot's decision is one of its actions: never expected)
