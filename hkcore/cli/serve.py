@@ -72,7 +72,7 @@ def _programs(args: argparse.Namespace) -> dict[str, Any]:
     found), ``--bot-time-limit`` and ``--most-programs``."""
     from hkcore.server.tables import program_bots
     from hkcore.table.players.bots import available_bots
-    from hkcore.table.players.external import FALLBACK, PREFIX
+    from hkcore.table.players.external import FALLBACK, PREFIX, command_words
 
     out: dict[str, Any] = {}
     seconds = bot_time_limit(args)
@@ -92,6 +92,7 @@ def _programs(args: argparse.Namespace) -> dict[str, Any]:
             raise HkcoreError(f"--bot {given!r}: the name {name!r} is given twice")
         programs[name] = command[len(PREFIX):]
         try:
+            command_words(programs[name])
             program_bots({name: programs[name]}, available_bots(), seconds, FALLBACK)
         except HkcoreError as exc:
             raise HkcoreError(f"--bot {given!r}: {exc}") from None

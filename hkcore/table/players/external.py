@@ -118,7 +118,7 @@ class CommandBot:
         self._fallback = make_bot(fallback, preset, seed, builtin_bots())
         self._hello = {"hkcore": PROTOCOL, "preset": preset.id, "seed": seed}
         self._proc: subprocess.Popen[bytes] | None = None
-        self._stopper: weakref.finalize[[subprocess.Popen[bytes]], CommandBot] | None = None
+        self._stopper: weakref.finalize[[subprocess.Popen[bytes], int], CommandBot] | None = None
         self._buffer = b""
         self._failed = False
         self._closed = False
@@ -167,7 +167,7 @@ class CommandBot:
         except OSError as exc:
             raise _Fault("crash", f"could not start: {exc.strerror or exc}") from None
         self._proc = proc
-        self._stopper = weakref.finalize(self, _stop_process, proc)  # on garbage collection and at exit too
+        self._stopper = weakref.finalize(self, _stop_process, proc, os.getpid())  # when collected and at exit too
         assert proc.stdin is not None and proc.stdout is not None
         os.set_blocking(proc.stdin.fileno(), False)
         os.set_blocking(proc.stdout.fileno(), False)
@@ -255,8 +255,11 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
             proc.kill()
 
 
-def _stop_process(proc: subprocess.Popen[bytes]) -> int:
-    """Close ``proc``'s pipes, kill its process group, wait for it; its exit status."""
+def _stop_process(proc: subprocess.Popen[bytes], owner: int) -> int | None:
+    """Close ``proc``'s pipes, kill its process group, wait for it; its exit status. Only in the process that
+    started it (``owner``): a forked child inherits the finalizer, not the program (None there)."""
+    if os.getpid() != owner:
+        return None
     for pipe in (proc.stdin, proc.stdout):
         if pipe is not None:
             with contextlib.suppress(OSError):
