@@ -174,6 +174,25 @@ def bot_names(text: str) -> list[str]:
     return bots
 
 
+def bot_time_limit_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--bot-time-limit`` of the commands that seat programs' bots."""
+    parser.add_argument("--bot-time-limit", type=float, metavar="SECONDS",
+                        help="seconds a program's bot (cmd:PROGRAM ARGS, docs/bots.md) has for each decision, before "
+                             "the fallback bot plays its seat (default 5)")
+
+
+def bot_time_limit(args: argparse.Namespace) -> float:
+    """``--bot-time-limit``, checked (its default when not given)."""
+    from hkcore.table.players.external import MOST_TIME_LIMIT, TIME_LIMIT
+
+    seconds = args.bot_time_limit
+    if seconds is None:
+        return TIME_LIMIT
+    if not 0.001 <= seconds <= MOST_TIME_LIMIT:  # NaN fails too
+        raise HkcoreError(f"--bot-time-limit: expected seconds, 0.001 to {MOST_TIME_LIMIT:g}, got {seconds:g}")
+    return float(seconds)
+
+
 def read_position(args: Sequence[str]) -> Position:
     """A hand in play from the command line: a JSON file, ``-`` (stdin), or notation words."""
     from hkcore.models import Position

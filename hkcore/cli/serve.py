@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from hkcore.cli.common import bot_time_limit, bot_time_limit_option
 from hkcore.errors import HkcoreError
 
 
@@ -61,8 +62,43 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                               f"{args.fallback_bot!r}")
         limits["fallback_bot"] = args.fallback_bot
     limits.update(_database(args))
+    limits.update(_programs(args))
     serve(args.host, args.port, args.presets, workers=args.workers, log_level=args.log_level, **limits)
     return 0
+
+
+def _programs(args: argparse.Namespace) -> dict[str, Any]:
+    """``serve``'s programs from ``--bot NAME=cmd:PROGRAM ARGS`` (each checked: a name of its own, a program
+    found), ``--bot-time-limit`` and ``--most-programs``."""
+    from hkcore.server.tables import program_bots
+    from hkcore.table.players.bots import available_bots
+    from hkcore.table.players.external import FALLBACK, PREFIX, command_words
+
+    out: dict[str, Any] = {}
+    seconds = bot_time_limit(args)
+    if args.bot_time_limit is not None:
+        out["program_time_limit"] = seconds
+    if args.most_programs is not None:
+        if not 1 <= args.most_programs <= 10_000:
+            raise HkcoreError(f"--most-programs: expected 1..10000, got {args.most_programs}")
+        out["most_programs"] = args.most_programs
+    programs: dict[str, str] = {}
+    for given in args.programs or []:
+        name, equals, command = given.partition("=")
+        name = name.strip()
+        if not equals or not command.startswith(PREFIX):
+            raise HkcoreError(f"--bot {given!r}: expected NAME=cmd:PROGRAM ARGS")
+        if name in programs:
+            raise HkcoreError(f"--bot {given!r}: the name {name!r} is given twice")
+        programs[name] = command[len(PREFIX):]
+        try:
+            command_words(programs[name])
+            program_bots({name: programs[name]}, available_bots(), seconds, FALLBACK)
+        except HkcoreError as exc:
+            raise HkcoreError(f"--bot {given!r}: {exc}") from None
+    if programs:
+        out["programs"] = programs
+    return out
 
 
 def _database(args: argparse.Namespace) -> dict[str, Any]:
@@ -128,6 +164,15 @@ def serve_options(sv: argparse.ArgumentParser) -> None:
                          "and the fallback bot plays the seat until the person is back (default 60; 0: no clock)")
     sv.add_argument("--fallback-bot", metavar="BOT",
                     help="the bot that plays an away person's seat (default guard; hkscore bots lists them)")
+    sv.add_argument("--bot", metavar="NAME=cmd:PROGRAM ARGS", action="append", dest="programs",
+                    help="a bot that a program plays, offered to the tables by NAME like any bot (repeatable; "
+                         "docs/bots.md, 'Bots from any program'); the program (split as a shell splits it, no shell "
+                         "run) starts when the bot is first asked at a table and ends with it. A request can never "
+                         "name a program itself")
+    bot_time_limit_option(sv)
+    sv.add_argument("--most-programs", type=int, metavar="N",
+                    help="programs' bots seated at once at the unfinished tables (a table beyond them: 503; "
+                         "default 16)")
     sv.add_argument("--db", metavar="PATH",
                     help="the SQLite file the tables are kept in, made if missing (its folder must exist): every "
                          "decision is written before it is answered, and the unfinished tables are played on after a "

@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import Any
 
-from hkcore.cli.common import bot_names, output_options, preset_list, print_json
+from hkcore.cli.common import bot_names, bot_time_limit, bot_time_limit_option, output_options, preset_list, print_json
 from hkcore.errors import HkcoreError, shown
 
 
@@ -21,7 +21,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise HkcoreError("simulate: give --out DIR (summary.json and summary.md) or --json (the summary on stdout)")
     folder = report_folder(args.out, "--out") if args.out is not None else None
     refs = preset_list(args.preset) if args.preset else ["all"]
-    summary = simulate(refs, bots, hands=args.hands, seed=args.seed, jobs=args.jobs)
+    summary = simulate(refs, bots, hands=args.hands, seed=args.seed, jobs=args.jobs,
+                       bot_time_limit=bot_time_limit(args))
+    _said_faults(summary)
     if args.json:
         print(summary.model_dump_json(indent=2))
     if folder is None:
@@ -39,6 +41,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     print(f"hkscore: {summary.hands:,} walls x 4 rotations under {len(summary.presets)} preset"
           f"{'s' * (len(summary.presets) != 1)}", file=sys.stderr)
     return 0
+
+
+def _said_faults(summary: Any) -> None:
+    """A line on stderr for each preset's bot that faulted (a program's, falling back)."""
+    from hkcore.simulation.markdown import faults
+
+    for pid, name, n in faults(summary):
+        print(f"hkscore: faults: {name} under {pid}: the program faulted in {n:,} seat-hands (the fallback bot "
+              "played on; docs/bots.md)", file=sys.stderr)
 
 
 def _described(factory: Any) -> str:
@@ -81,10 +92,11 @@ def simulate_options(sm: argparse.ArgumentParser) -> None:
                     help="preset id or TOML path, repeatable; 'all' for every built-in one (default all)")
     sm.add_argument("--bots", default="guard",
                     help="one bot name for every seat, or four separated by commas (E,S,W,N; rotated through the "
-                         "seats); default guard, the strongest built-in bot")
+                         "seats); default guard, the strongest built-in bot; cmd:PROGRAM ARGS, a program's bot")
     sm.add_argument("--hands", type=int, default=100, help="walls to play; each is 4 hands a preset (default 100)")
     sm.add_argument("--seed", type=int, default=0, help="the seed the walls and bots derive from (default 0)")
     sm.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
+    bot_time_limit_option(sm)
     sm.add_argument("--out", "-o", metavar="DIR", help="the folder to write into (made if missing)")
     sm.add_argument("--json", action="store_true", help="print the summary as JSON on stdout (--out may be left off)")
     sm.set_defaults(func=_cmd_simulate)
@@ -98,7 +110,8 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     names = [b.strip() for b in args.bots.split(",")]
     if len(names) != 2 or not all(names):
         raise HkcoreError(f"--bots {shown(args.bots)}: two bot names, CHALLENGER,CHAMPION")
-    result = arena(args.preset, names[0], names[1], walls=args.walls, seed=args.seed, jobs=args.jobs)
+    result = arena(args.preset, names[0], names[1], walls=args.walls, seed=args.seed, jobs=args.jobs,
+                   bot_time_limit=bot_time_limit(args))
     print(json.dumps(result.as_dict(), indent=2) if args.json else result.text())
     return 0
 
@@ -110,7 +123,9 @@ def arena_options(ar: argparse.ArgumentParser) -> None:
     ar.add_argument("--preset", "-p", default="bga-old-style",
                     help="preset id or TOML path (default bga-old-style)")
     ar.add_argument("--bots", required=True, metavar="CHALLENGER,CHAMPION",
-                    help="the challenger and the champion, each a bot name (hkscore bots lists them)")
+                    help="the challenger and the champion, each a bot name (hkscore bots lists them) or "
+                         "cmd:PROGRAM ARGS, a program's bot")
+    bot_time_limit_option(ar)
     ar.add_argument("--walls", type=int, default=WALLS,
                     help=f"duplicate walls, each played 4 times, the challenger in each seat (default {WALLS})")
     ar.add_argument("--seed", type=int, default=0, help="the seed the walls and bots derive from (default 0)")

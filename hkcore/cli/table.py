@@ -12,7 +12,7 @@ import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
-from hkcore.cli.common import bot_names, load_presets, preset_list
+from hkcore.cli.common import bot_names, bot_time_limit, bot_time_limit_option, load_presets, preset_list
 from hkcore.errors import HkcoreError, shown
 from hkcore.lines import file_lines
 from hkcore.preset import Preset
@@ -289,8 +289,9 @@ def _players(args: argparse.Namespace, presets: list[Preset], rng: random.Random
     names = bot_names(args.bots)
     seats = list(zip(SEATS, names * 4 if len(names) == 1 else names))
     factories = available_bots()
-    return [{s: bot_or_program(name, p, args.seed + i, factories).decide for i, (s, name) in enumerate(seats)}
-            for p in presets]
+    limit = bot_time_limit(args)
+    return [{s: bot_or_program(name, p, args.seed + i, factories, time_limit=limit).decide
+             for i, (s, name) in enumerate(seats)} for p in presets]
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -378,10 +379,12 @@ def play_options(pl: argparse.ArgumentParser) -> None:
     players = pl.add_mutually_exclusive_group()
     players.add_argument("--bots", metavar="B[,B,B,B]",
                          help="one bot for every seat, or four separated by commas (E,S,W,N): any of hkscore bots "
-                              "(simple, random, efficiency, value, and those installed)")
+                              "(simple, random, efficiency, value, guard, and those installed), or cmd:PROGRAM ARGS, "
+                              "a program's bot")
     players.add_argument("--policy", choices=("simple", "random"),
                          help="deprecated, use --bots: simple (the default) is --bots simple; random, one seeded "
                               "generator for every seat (--bots random seeds each seat apart)")
+    bot_time_limit_option(pl)
     pl.add_argument("--human", metavar="SEAT", help="you play this seat (E, S, W or N) at the terminal")
     pl.add_argument("--out", "-o", metavar="FILE", help="write the log here instead of stdout")
     pl.add_argument("--json", dest="format", action="store_const", const="json",

@@ -6,7 +6,7 @@ import contextlib
 import json
 import os
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +37,14 @@ from hkcore.server.tables import (
     IDLE_SECONDS,
     MAX_MESSAGE,
     MOST_HANDS,
+    MOST_PROGRAMS,
     MOST_TABLES,
     TURN_SECONDS,
     TableRegistry,
+    program_bots,
 )
+from hkcore.table.players.bots import available_bots
+from hkcore.table.players.external import FALLBACK as PROGRAM_FALLBACK, TIME_LIMIT as PROGRAM_TIME_LIMIT
 
 
 def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BODY,
@@ -52,7 +56,8 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
                client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE, open_claims: bool = False,
                turn_seconds: float | None = TURN_SECONDS, fallback_bot: str = FALLBACK_BOT,
                now: Callable[[], float] = time.monotonic, db: str | Path | TableStore | None = None,
-               db_keep_days: float = KEEP_DAYS, db_sync: str = "NORMAL") -> FastAPI:
+               db_keep_days: float = KEEP_DAYS, db_sync: str = "NORMAL", programs: Mapping[str, str] | None = None,
+               program_time_limit: float = PROGRAM_TIME_LIMIT, most_programs: int = MOST_PROGRAMS) -> FastAPI:
     """The hkcore HTTP application. ``presets_dir``: a folder of preset files
     served beside the built-in ones (and the only files a preset sent in a
     request may extend). Tables: at most ``most_tables`` at once, each dropped
@@ -69,10 +74,18 @@ def create_app(presets_dir: str | Path | None = None, *, max_body: int = MAX_BOD
     it cannot be, its unfinished tables made again when the application starts), a finished one's log kept
     ``db_keep_days`` days, its commits made durable as ``db_sync`` says (``NORMAL``: through a
     killed process; ``FULL``: through a power cut too); None: the
-    tables are kept in memory only (docs/server.md, "The database")."""
+    tables are kept in memory only (docs/server.md, "The database"). ``programs``: bots that programs play,
+    ``{NAME: "PROGRAM ARGS"}``, offered by name like any bot (a request can never name a program itself), each
+    decision within ``program_time_limit`` seconds, at most ``most_programs`` seated at once (docs/bots.md,
+    "Bots from any program"); a bad entry is an HkcoreError naming it."""
     store = db if isinstance(db, TableStore) or db is None else TableStore(db, db_keep_days, db_sync.upper())
-    registry = TableRegistry(most_tables, table_idle, claim_seconds, now, bot_share, open_claims, turn_seconds,
-                             fallback_bot, store)
+    try:
+        registry = TableRegistry(most_tables, table_idle, claim_seconds, now, bot_share, open_claims, turn_seconds,
+                                 fallback_bot, store, programs, program_time_limit, most_programs)
+    except HkcoreError:
+        if store is not None and store is not db:
+            store.close()
+        raise
     clients = Clients(most_client_sockets, most_client_tables, client_tables_per_minute, now)
 
     @contextlib.asynccontextmanager
@@ -134,21 +147,25 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
           most_client_sockets: int = MOST_CLIENT_SOCKETS, most_client_tables: int = MOST_CLIENT_TABLES,
           client_tables_per_minute: int = CLIENT_TABLES_PER_MINUTE, open_claims: bool = False,
           turn_seconds: float | None = TURN_SECONDS, fallback_bot: str = FALLBACK_BOT,
-          db: str | Path | None = None, db_keep_days: float = KEEP_DAYS, db_sync: str = "NORMAL") -> None:
+          db: str | Path | None = None, db_keep_days: float = KEEP_DAYS, db_sync: str = "NORMAL",
+          programs: Mapping[str, str] | None = None, program_time_limit: float = PROGRAM_TIME_LIMIT,
+          most_programs: int = MOST_PROGRAMS) -> None:
     """Run the application on uvicorn until interrupted (``workers`` > 1: that many processes);
     ``port`` 0 picks a free port; the address and both pages' are printed when the service starts. An
     address that cannot be listened on is an HkcoreError saying why, before anything starts.
     ``head_time_limit``: seconds a request's head may take (408 after); ``most_connections``: connections a
     worker holds at once, its WebSockets among them (503 beyond); ``most_tables``, ``table_idle``,
-    ``claim_seconds``, ``bot_share``, ``most_hands``, the per-client caps, ``open_claims``, ``turn_seconds``
-    and ``fallback_bot``: as ``create_app`` takes them (per worker: a table lives in the worker that made
-    it). ``db``, ``db_keep_days``, ``db_sync``: as ``create_app`` takes them, with one worker only (an
-    HkcoreError otherwise: the workers cannot share one file's tables). A WebSocket message is at most
+    ``claim_seconds``, ``bot_share``, ``most_hands``, the per-client caps, ``open_claims``, ``turn_seconds``,
+    ``fallback_bot``, ``programs``, ``program_time_limit`` and ``most_programs``: as ``create_app`` takes
+    them (per worker: a table lives in the worker that made it; a bad program is an HkcoreError before
+    anything starts). ``db``, ``db_keep_days``, ``db_sync``: as ``create_app`` takes them, with one worker
+    only (an HkcoreError otherwise: the workers cannot share one file's tables). A WebSocket message is at most
     ``MAX_MESSAGE`` bytes, inflated: a longer one is closed 1009 by the protocol before it is inflated whole."""
     import uvicorn
 
     from hkcore.server.heads import protocol
 
+    program_bots(programs or {}, available_bots(), program_time_limit, PROGRAM_FALLBACK)  # (checked before it starts)
     if db is not None and workers > 1:
         raise HkcoreError(f"--db {db}: the tables' database serves one worker, not {workers} (a table lives in the "
                           "worker that made it); give --db none with --workers")
@@ -160,7 +177,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, presets_dir: str | Path | N
                               "bot_share": bot_share, "most_hands": most_hands,
                               "most_client_sockets": most_client_sockets, "most_client_tables": most_client_tables,
                               "client_tables_per_minute": client_tables_per_minute, "open_claims": open_claims,
-                              "turn_seconds": turn_seconds, "fallback_bot": fallback_bot}
+                              "turn_seconds": turn_seconds, "fallback_bot": fallback_bot,
+                              "programs": dict(programs or {}), "program_time_limit": program_time_limit,
+                              "most_programs": most_programs}
 
     if workers > 1:
         if presets_dir is not None:

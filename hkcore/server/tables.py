@@ -16,12 +16,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import secrets
 import sqlite3
 import sys
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +35,14 @@ from hkcore.server.problems import ApiError
 from hkcore.table import Match, Table
 from hkcore.table.advice import advice
 from hkcore.table.commitment import deal_salt
-from hkcore.table.players.bots import Bot, BotFactory, available_bots, make_bot
+from hkcore.table.players.bots import Bot, BotFactory, available_bots, builtin_bots, make_bot
+from hkcore.table.players.external import (
+    FALLBACK as PROGRAM_FALLBACK,
+    TIME_LIMIT as PROGRAM_TIME_LIMIT,
+    CommandBot,
+    ProgramFactory,
+    is_command,
+)
 from hkcore.table.records import line, lines
 from hkcore.table.start import MAX_NAME, record_preset, resolve_preset
 from hkcore.table.windows import PASS, Windows
@@ -107,6 +116,11 @@ def player_names(seats: Mapping[str, str], names: Mapping[str, str]) -> dict[str
     return out
 #: seconds between two checkpoints of the database (its WAL copied into the file, on a thread)
 CHECKPOINT_SECONDS = 2.0
+#: the most programs (``hkscore serve --bot NAME=cmd:...``) seated at once at the unfinished tables of one
+#: application: a table that would seat more is refused 503 (each is a process of its own)
+MOST_PROGRAMS = 16
+#: what a bot a program plays may be called: a letter or digit, then letters, digits, ``-``, ``_`` or ``.``
+PROGRAM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 
 
 def warn(message: str) -> None:
@@ -227,6 +241,12 @@ class LiveTable:
         self.cut: int | None = None
         self.stored = False
         self.ended_saved = False
+        #: by home: the decision a program's bot is making on a thread (``executor``), its table's loop waiting
+        self.thinking: dict[str, asyncio.Task[None]] = {}
+        #: the threads the programs' decisions are made on (None: the event loop's default ones)
+        self.executor: Executor | None = None
+        #: called when a table of bots alone has a program's decision, to play on (``TableRegistry`` sets it)
+        self.resume: Callable[[LiveTable], None] | None = None
         self._note_asks()
 
     # The database (hkcore.server.database): ``spec`` and ``rebuilt`` make the same table again, and its
@@ -268,7 +288,7 @@ class LiveTable:
                 continue
             seat = d.get("seat")
             home = live.at().get(seat) if isinstance(seat, str) else None
-            if home in live.bots:
+            if home in live.bots and not isinstance(live.bots[home], CommandBot):  # (a program starts afresh)
                 q = next((q for q in live.windows.prompts() if q["seat"] == seat), None)
                 if q is not None and q["actions"] != [PASS]:
                     live.bots[home].decide(q)
@@ -537,24 +557,79 @@ class LiveTable:
         if before is not None and isinstance(self.game, Match) and self.game.table is not before \
                 and not self.game.over and self.tokens:
             self.finished = before  # a match with people in it waits for one of them to ask for the next hand
+        if self.game.over:
+            self.stop_programs()
         self._note_asks()
 
     def play_bots(self, most: int | None = None) -> int:
         """Let the bots answer their prompts, and the fallback bot those of the seats whose person is away,
-        until a person is asked, the hand waits or ``most`` decisions are made; the number made."""
+        until a person is asked, the hand waits or ``most`` decisions are made; the number made. A program's
+        bot decides on a thread (``think``), its seat waiting meanwhile."""
         made = 0
-        while (most is None or made < most) and self.finished is None and not self.game.over:
+        while (most is None or made < most) and self.finished is None and not self.game.over and not self.closed:
             at = self.at()
-            q = next((q for q in self.windows.prompts() if at[q["seat"]] in self.bots or at[q["seat"]] in self.away),
-                     None)
+            q = next((q for q in self.windows.prompts() if (at[q["seat"]] in self.bots or at[q["seat"]] in self.away)
+                      and at[q["seat"]] not in self.thinking), None)
             if q is None:
                 break
+            home = at[q["seat"]]
             if q["actions"] == [PASS]:  # asked in an open window with no claim: nothing to decide
                 self._submit({"prompt": q["prompt"], "seat": q["seat"], **PASS})
             else:
-                self._submit(self.player(at[q["seat"]]).decide(q))
+                bot = self.player(home)
+                if isinstance(bot, CommandBot):
+                    self.thinking[home] = asyncio.get_running_loop().create_task(self.think(home, bot, q))
+                    continue
+                self._submit(bot.decide(q))
             made += 1
         return made
+
+    async def think(self, home: str, bot: CommandBot, q: dict[str, Any]) -> None:
+        """``home``'s program decides on ``q`` on a thread (the event loop serves everything else meanwhile,
+        for up to the program's time limit); its decision is then submitted, the bots play on, the table
+        saved and its sockets woken. A fault of the program's is said on stderr (its fallback plays on)."""
+        faults = len(bot.faults)
+        try:
+            decision = await asyncio.get_running_loop().run_in_executor(self.executor, bot.decide, q)
+        except Exception as exc:  # noqa: BLE001 - the fallback failed: this table alone stops
+            decision = None
+            self.stopped = f"{type(exc).__name__}: {exc}"
+        finally:
+            self.thinking.pop(home, None)
+        for f in bot.faults[faults:]:
+            warn(f"table {self.id}: {self.names[home]}'s program {f['kind']} at prompt {f['prompt']} "
+                 f"({f['detail']}); {bot.fallback} plays the seat")
+        if self.closed:
+            return
+        still = any(p["prompt"] == q["prompt"] and p["seat"] == q["seat"] for p in self.prompts())
+        if decision is not None and still:  # (numbered through a whole match: an open prompt is this one)
+            try:
+                self._submit(decision)
+            except TableError as exc:  # (a bot's decision is one of its actions: never expected)
+                self.stopped = f"TableError: {exc}"
+        if self.stopped is not None:
+            self.stop_programs()
+        with contextlib.suppress(ApiError):  # (not saved: the table is dropped, and said so)
+            if self.tokens and self.stopped is None:
+                self.after_change()
+            else:
+                self.save()
+                self.notify()
+                if self.resume is not None:
+                    self.resume(self)
+
+    def stop_programs(self) -> None:
+        """Stop the programs of the table's bots (the table is over, or gone)."""
+        for bot in self.bots.values():
+            if isinstance(bot, CommandBot):
+                bot.close()
+
+    @property
+    def programs(self) -> int:
+        """The programs the table seats while it plays (0 once it is over, stopped or closed)."""
+        if self.closed or self.game.over or self.stopped is not None:
+            return 0
+        return sum(isinstance(b, CommandBot) for b in self.bots.values())
 
     def player(self, home: str) -> Bot:
         """The bot that decides for ``home``: its own, or the fallback bot standing in for its person."""
@@ -622,11 +697,14 @@ class LiveTable:
             listener.wake.set()
 
     def close(self) -> None:
-        """The table is gone: timers cancelled, sockets told (4404), its bots stopped."""
+        """The table is gone: timers cancelled, sockets told (4404), its bots stopped (its programs killed)."""
         self.closed = True
         for timer in self.timers.values():
             timer.handle.cancel()
         self.timers.clear()
+        for task in list(self.thinking.values()):
+            task.cancel()
+        self.stop_programs()
         for listener in self.listeners:
             listener.closing = 4404
             listener.wake.set()
@@ -640,7 +718,7 @@ class LiveTable:
     def in_play(self) -> bool:
         """Whether the table waits on the server, not on a person: bots alone still playing, or a
         person's claim window whose clock runs (it passes for them). Such a table is never idle."""
-        return self.playing_on or bool(self.timers)
+        return self.playing_on or bool(self.timers) or bool(self.thinking)
 
 
 def result_of(t: Table) -> dict[str, Any] | None:
@@ -680,12 +758,16 @@ class TableRegistry:
     (``sweeper``). The tables of bots alone take at most ``bot_share`` of the time (``play_on``). With
     ``open_claims`` the tables it is given ask every seat in every claim window (``_build`` reads it). With a
     ``store``, every change of a table is written to it before it is answered (``LiveTable.save``), and
-    ``rebuild`` makes its unfinished tables again."""
+    ``rebuild`` makes its unfinished tables again. ``programs``: the bots that programs play, by name
+    (``NAME -> "PROGRAM ARGS"``, the operator's: ``hkscore serve --bot NAME=cmd:PROGRAM ARGS``), each decision
+    within ``program_time_limit`` seconds, at most ``most_programs`` seated at the unfinished tables at once."""
 
     def __init__(self, most: int = MOST_TABLES, idle: float = IDLE_SECONDS, claim_seconds: float = CLAIM_SECONDS,
                  now: Callable[[], float] = time.monotonic, bot_share: float = BOT_SHARE,
                  open_claims: bool = False, turn_seconds: float | None = TURN_SECONDS,
-                 fallback: str = FALLBACK_BOT, store: TableStore | None = None) -> None:
+                 fallback: str = FALLBACK_BOT, store: TableStore | None = None,
+                 programs: Mapping[str, str] | None = None, program_time_limit: float = PROGRAM_TIME_LIMIT,
+                 most_programs: int = MOST_PROGRAMS) -> None:
         if not 0 < bot_share <= 1:  # NaN fails too
             raise HkcoreError(f"bot_share = {shown(bot_share)}: more than 0 and at most 1")
         if turn_seconds is not None and not 0 < turn_seconds <= 86400:
@@ -706,6 +788,15 @@ class TableRegistry:
         self.bots: Mapping[str, BotFactory] = available_bots()
         if fallback not in self.bots:
             raise HkcoreError(f"fallback bot = {shown(fallback)}: one of {', '.join(sorted(self.bots))}")
+        if type(most_programs) is not int or not 1 <= most_programs <= 10_000:
+            raise HkcoreError(f"most_programs = {shown(most_programs)}: 1 to 10000")
+        #: the bots programs play (``programs``), at most ``most_programs`` of them seated at once, deciding
+        #: on threads of their own
+        self.programs = program_bots(programs or {}, self.bots, program_time_limit,
+                                     fallback if fallback in builtin_bots() else PROGRAM_FALLBACK)
+        self.bots = {**self.bots, **self.programs}
+        self.most_programs = most_programs
+        self.executor: ThreadPoolExecutor | None = None
         #: the database the tables are kept in (None: memory only)
         self.store = store
 
@@ -733,14 +824,31 @@ class TableRegistry:
                            f"later (a table is dropped after {self.idle:g} s without use)", "TablesFull",
                            headers={"Retry-After": "60"})
 
+    def program_room(self, table: LiveTable) -> None:
+        """Raise the 503 when ``table``'s programs would seat more than ``most_programs`` at once."""
+        wanted = table.programs
+        if not wanted:
+            return
+        seated = sum(t.programs for t in self.tables.values())
+        if seated + wanted > self.most_programs:
+            raise ApiError(503, "Programs busy", f"this server plays at most {self.most_programs:,} programs' bots "
+                           f"at once ({seated:,} are seated); try again later", "ProgramsBusy",
+                           headers={"Retry-After": "60"})
+
     def add(self, table: LiveTable, rebuilt: bool = False) -> LiveTable:
-        """Hold ``table`` (``room`` first, unless it is ``rebuilt`` from the database), written to the database
-        with the bots' first decisions; an all-bot table starts playing on by itself."""
+        """Hold ``table`` (``room`` and ``program_room`` first, unless it is ``rebuilt`` from the database),
+        written to the database with the bots' first decisions; an all-bot table starts playing on by itself."""
         if not rebuilt:
             self.room()
+            self.program_room(table)
         table.last_used = self.now()
         if self.store is not None:
             table.saver = self.save_one
+        if table.programs:
+            if self.executor is None:
+                self.executor = ThreadPoolExecutor(self.most_programs, thread_name_prefix="hkcore-program")
+            table.executor = self.executor
+            table.resume = self.resume
         if table.tokens:
             table.play_bots()
             table.arm_timers()
@@ -751,6 +859,13 @@ class TableRegistry:
             if self.runner is None:
                 self.runner = asyncio.get_running_loop().create_task(self.play_on())
         return table
+
+    def resume(self, table: LiveTable) -> None:
+        """A table of bots alone has its program's decision: it plays on, in turn with the others."""
+        if table.playing_on and not table.thinking and self.tables.get(table.id) is table and table not in self.playing:
+            self.playing.append(table)
+            if self.runner is None:
+                self.runner = asyncio.get_running_loop().create_task(self.play_on())
 
     def save_one(self, table: LiveTable) -> None:
         """Write ``table``'s change to the database (``save``)."""
@@ -839,7 +954,8 @@ class TableRegistry:
                             table.play_bots(1)
                     except Exception as exc:  # noqa: BLE001 - an installed bot's failure stops its table only
                         table.stopped = f"{type(exc).__name__}: {exc}"
-                    if not table.playing_on:
+                        table.stop_programs()
+                    if not table.playing_on or table.thinking:  # (a program's decision: back when it is made)
                         self.playing.popleft()
                 with contextlib.suppress(ApiError):  # (not saved: dropped, and said so)
                     self.save(list(played.values()))  # the slice in one transaction: nobody was answered
@@ -878,10 +994,34 @@ class TableRegistry:
                 warn(f"the database's checkpoint failed ({exc})")
 
     def close(self) -> None:
-        """Drop every table."""
+        """Drop every table (their programs killed)."""
         for t in self.tables.values():
             t.close()
         self.tables.clear()
         self.playing.clear()
         if self.runner is not None:
             self.runner.cancel()
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
+
+
+def program_bots(programs: Mapping[str, str], offered: Mapping[str, BotFactory], time_limit: float,
+                 fallback: str) -> dict[str, BotFactory]:
+    """The factories of the bots programs play (``ProgramFactory``), by name: each name ``PROGRAM_NAME``, not
+    ``human`` nor a bot ``offered``, each command a program found (with or without ``cmd:``); an HkcoreError
+    naming the entry otherwise."""
+    if not isinstance(programs, Mapping):
+        raise HkcoreError(f"programs = {shown(programs)}: bot names and their programs' commands")
+    out: dict[str, BotFactory] = {}
+    for name, command in programs.items():
+        if not isinstance(name, str) or not PROGRAM_NAME.fullmatch(name) or name == HUMAN or name in offered:
+            why = "a bot of the server's already" if name in offered else \
+                "a letter or digit, then up to 39 letters, digits, -, _ or ., and not human"
+            raise HkcoreError(f"programs: the name {shown(name)}: {why}")
+        text = command[len("cmd:"):] if is_command(command) else command
+        try:
+            out[name] = ProgramFactory(text, time_limit=time_limit, fallback=fallback)
+        except TableError as exc:
+            raise HkcoreError(f"programs.{name}: {exc}") from None
+    return out

@@ -138,6 +138,13 @@ def changes(summary: SimulationSummary) -> list[Change]:
     return out
 
 
+def faults(summary: SimulationSummary) -> list[tuple[str, str, int]]:
+    """``(preset id, bot name, seat-hands)`` for each preset's bots that faulted (programs' bots,
+    docs/bots.md), in the summary's order."""
+    return [(pid, name, bot.faults) for pid, p in summary.presets.items() for name, bot in p.bots.items()
+            if bot.faults]
+
+
 def summary_markdown(summary: SimulationSummary) -> str:
     """The summary as a Markdown page: the presets side by side, what changed
     between them, each preset's bots, and the bots' paired differences."""
@@ -166,6 +173,10 @@ def summary_markdown(summary: SimulationSummary) -> str:
             out.append(f"| {pid} | {name} | {bot.hands:,} | {pct(bot.rate(bot.wins))} "
                        f"| {pct(dealer)} | {pct(bot.rate(bot.deal_ins))} "
                        f"| {num(bot.payments.mean())} ({ci(bot.payments)}) |")
+    faulted = faults(summary)
+    if faulted:
+        out += ["", "Faults: seat-hands in which a program's bot (cmd:...) faulted and the fallback bot played on: "
+                + "; ".join(f"{pid} {name}: {n:,}" for pid, name, n in faulted) + "."]
     out += ["", "## Paired differences by bot", "",
             "A's payments per seat-hand less B's, on the same walls with the same bots in the same seats.", "",
             "| A | B | bot | difference per hand | 95 % interval |", "|---|---|---|---|---|"]
@@ -176,5 +187,5 @@ def summary_markdown(summary: SimulationSummary) -> str:
     return "\n".join(out) + "\n"
 
 
-__all__ = ["CHANGES", "GLANCE", "Change", "Figure", "changes", "ci", "glance", "num", "pct", "summary_markdown",
-           "unit"]
+__all__ = ["CHANGES", "GLANCE", "Change", "Figure", "changes", "ci", "faults", "glance", "num", "pct",
+           "summary_markdown", "unit"]

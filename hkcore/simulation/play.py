@@ -42,7 +42,7 @@ from hkcore.simulation.summary import (
 from hkcore.summary import resolve
 from hkcore.table.flow.wall import CODES, SEATS
 from hkcore.table.players.bots import Bot, available_bots, builtin_bots, engine_bots
-from hkcore.table.players.external import bot_or_program
+from hkcore.table.players.external import TIME_LIMIT, bot_or_program, check_time_limit
 from hkcore.table.players.fastplay import new_memo, play_bots, plays, value_params
 from hkcore.table.rotation import Progress, after_hand
 from hkcore.table.start import MAX_SEED, read_start, record_preset
@@ -308,11 +308,11 @@ def fast_path(bots: Sequence[str], factories: Mapping[str, Any]) -> bool:
 
 
 def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence[str], seed: int, first: int,
-            hands: int, fast: bool = True) -> Iterator[Played]:
+            hands: int, fast: bool = True, time_limit: float = TIME_LIMIT) -> Iterator[Played]:
     """Every hand of the walls, in order (wall, then preset, then rotation):
     ``(wall, preset index, rotation, seat -> bot, the finished table, complete
     hands declined, the same by seat, the faults of a program's bot by seat)``. ``fast``: the engine plays the hand
-    itself where every bot allows it (``fast_path``)."""
+    itself where every bot allows it (``fast_path``); ``time_limit``: seconds a program's bot has a decision."""
     like: list[Table | None] = [None] * len(compiled)
     detect = [not c.extra_shapes for c in compiled]
     factories = available_bots()
@@ -337,7 +337,8 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
                     total = play_bots(t, [who[s] for s in SEATS], declined, detect=detect[i], memo=memo,
                                       params=params[i])
                 else:
-                    seated = [bot_or_program(who[s], p, bot_seed(seed, k, r, s), factories) for s in SEATS]
+                    seated = [bot_or_program(who[s], p, bot_seed(seed, k, r, s), factories, time_limit=time_limit)
+                              for s in SEATS]
                     try:
                         total, declined = _play(t, seated, detect[i])
                     finally:
@@ -355,7 +356,8 @@ def played_hands(plan: Plan, first: int, hands: int) -> Iterator[Played]:
     preset, then rotation): ``(wall, preset index, rotation, seat -> bot, the finished table, complete hands
     declined, the same by seat, the faults of a program's bot by seat)``."""
     check_walls(hands, plan.seed, first)
-    return _played(compile_specs(plan.specs), plan.refs, plan.bots, plan.seed, first, hands, plan.fast)
+    return _played(compile_specs(plan.specs), plan.refs, plan.bots, plan.seed, first, hands, plan.fast,
+                   plan.bot_time_limit)
 
 
 def simulation_logs(presets: Presets, bots: str | Sequence[str], hands: int, seed: int, first: int = 0, *,
@@ -371,7 +373,7 @@ def simulation_logs(presets: Presets, bots: str | Sequence[str], hands: int, see
 
 
 def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence[str], seed: int, first: int,
-         hands: int, fast: bool = True) -> SimulationSummary:
+         hands: int, fast: bool = True, time_limit: float = TIME_LIMIT) -> SimulationSummary:
     groups = _groups(compiled)
     pair_keys = [(g[x], g[y]) for g in groups for x in range(len(g)) for y in range(x + 1, len(g))]
     tally = _Tally(compiled, bots, pair_keys)
@@ -379,7 +381,8 @@ def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence
     n = len(compiled)
     wall: list[_Wall] = []
     kept: dict[tuple[int, str | None, tuple[tuple[str, str], ...]], bool] = {}  # whether the dealer is retained
-    for _k, i, r, who, t, total, declined, faults in _played(compiled, refs, bots, seed, first, hands, fast):
+    for _k, i, r, who, t, total, declined, faults in _played(compiled, refs, bots, seed, first, hands, fast,
+                                                              time_limit):
         if i == 0 and r == 0:  # a new wall
             wall = [_Wall(tally.names) for _ in compiled]
         w = wall[i]
@@ -462,6 +465,7 @@ class Plan:
     bots: tuple[str, ...]        # the bot at each seat in rotation 0
     seed: int
     fast: bool = True            # the engine plays the hands itself where the bots allow it
+    bot_time_limit: float = TIME_LIMIT  # seconds a program's bot (cmd:...) has a decision
 
 
 def plan(presets: Presets, bots: str | Sequence[str], seed: int) -> Plan:
@@ -478,7 +482,8 @@ def play_walls(plan: Plan, first: int, hands: int) -> SimulationSummary:
     """The summary of walls ``first`` .. ``first + hands - 1`` of ``plan``'s
     simulation (a worker's task: module level, spawn-safe)."""
     check_walls(hands, plan.seed, first)
-    return _run(compile_specs(plan.specs), plan.refs, plan.bots, plan.seed, first, hands, plan.fast)
+    return _run(compile_specs(plan.specs), plan.refs, plan.bots, plan.seed, first, hands, plan.fast,
+                plan.bot_time_limit)
 
 
 def shards(hands: int, jobs: int, first: int = 0) -> list[tuple[int, int]]:
@@ -502,7 +507,8 @@ def wall_ranges(hands: int, n: int, first: int = 0) -> list[tuple[int, int]]:
 
 
 def simulate(presets: Presets = None, bots: str | Sequence[str] = "guard", *, hands: int = 100, seed: int = 0,
-             jobs: int = 1, first: int = 0, fast: bool = True) -> SimulationSummary:
+             jobs: int = 1, first: int = 0, fast: bool = True, bot_time_limit: float = TIME_LIMIT
+             ) -> SimulationSummary:
     """Play ``hands`` walls (from wall ``first``) in duplicate under each of
     ``presets`` (default, or ``"all"``: the built-in ones) with ``bots`` (one
     bot name for every seat, or four: E, S, W, N in the first rotation),
@@ -512,7 +518,8 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "guard", *, ha
     ``efficiency``, ``value`` or ``guard`` bots; ``value`` and ``guard`` under a preset whose shapes
     the compiled kernels know), it plays each hand in one call, making the same
     decisions; False asks every decision of the bots through ``prompts()``
-    (the same summary, slower).
+    (the same summary, slower). ``bot_time_limit``: seconds a program's bot (``cmd:...``, docs/bots.md)
+    has for each decision.
 
     >>> s = simulate(["hk-classic", "just-cards"], "simple", hands=2, seed=1)
     >>> s.presets["hk-classic"].hands, s.groups
@@ -520,13 +527,14 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "guard", *, ha
     """
     check_walls(hands, seed, first)
     check_jobs(jobs)
+    limit = check_time_limit(bot_time_limit, "bot_time_limit")
     refs, compiled = resolve(presets)
     names = _check_bots(bots, compiled[0].preset)
     texts = [record_preset(c.preset) for c in compiled]
     parts = shards(hands, jobs, first)
     if jobs == 1 or len(parts) == 1:
-        return _run(compiled, texts, names, seed, first, hands, fast)
-    the_plan = Plan(specs_for(zip(refs, compiled)), tuple(texts), tuple(names), seed, fast)
+        return _run(compiled, texts, names, seed, first, hands, fast, limit)
+    the_plan = Plan(specs_for(zip(refs, compiled)), tuple(texts), tuple(names), seed, fast, limit)
     # forked where this process runs no other thread: the workers begin with its imports, its compiled presets
     # and the core's tables (spawned, each paid about 2 CPU-s for them before its first hand)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=worker_context()) as pool:

@@ -25,7 +25,7 @@ from hkcore.simulation.play import Plan, check_walls, played_hands, shards
 from hkcore.simulation.summary import ROTATIONS, Z95
 from hkcore.summary import resolve
 from hkcore.table.flow.wall import SEATS
-from hkcore.table.players.external import bot_or_program
+from hkcore.table.players.external import TIME_LIMIT, bot_or_program, check_time_limit
 from hkcore.table.start import record_preset
 
 #: the walls an arena plays unless told
@@ -218,12 +218,13 @@ def _check(preset: str | Path | Preset, challenger: Any, champion: Any, walls: A
 
 
 def arena(preset: str | Path | Preset, challenger: str, champion: str, *, walls: int = WALLS, seed: int = 0,
-          jobs: int = 1) -> ArenaResult:
+          jobs: int = 1, bot_time_limit: float = TIME_LIMIT) -> ArenaResult:
     """``challenger`` against three ``champion`` bots under ``preset`` on ``walls`` duplicate walls (each
     played in four rotations, the challenger in each seat in turn, seeded as ``simulate`` seeds them), in
-    ``jobs`` processes (the result does not depend on them). Bad arguments are an HkcoreError naming the
-    field."""
+    ``jobs`` processes (the result does not depend on them). ``bot_time_limit``: seconds a program's bot
+    (``cmd:...``) has for each decision. Bad arguments are an HkcoreError naming the field."""
     _check(preset, challenger, champion, walls, seed, jobs)
+    limit = check_time_limit(bot_time_limit, "bot_time_limit")
     refs, compiled = resolve([preset])
     c = compiled[0]
     for field, name in (("challenger", challenger), ("champion", champion)):
@@ -232,7 +233,7 @@ def arena(preset: str | Path | Preset, challenger: str, champion: str, *, walls:
         except HkcoreError as exc:
             raise HkcoreError(f"{field}: {exc}") from None
     bots = (challenger, champion, champion, champion)
-    plan = Plan(specs_for(zip(refs, compiled)), (record_preset(c.preset),), bots, seed)
+    plan = Plan(specs_for(zip(refs, compiled)), (record_preset(c.preset),), bots, seed, bot_time_limit=limit)
     parts = shards(walls, jobs)
     if jobs == 1 or len(parts) == 1:
         tallies = arena_walls(plan, 0, walls)

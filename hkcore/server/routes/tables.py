@@ -32,6 +32,7 @@ from hkcore.server.tables import (
     bearer,
     player_names,
 )
+from hkcore.table.players.external import is_command
 from hkcore.table.records import lines
 from hkcore.table.start import MAX_SEED
 from hkcore.tiles import SEATS
@@ -81,6 +82,10 @@ def _build(known: ServerPresets, body: TableRequest, registry: TableRegistry, ta
                        f"{most_hands:,} hands (--most-hands)", "TableError", where, hands)
     bots = registry.bots
     for s, kind in body.seats.items():
+        if is_command(kind):
+            raise ApiError(422, "Bad request", f"seats.{s} = {shown(kind)}: a request never names a program; only "
+                           "the server's operator offers programs' bots, by name (hkscore serve --bot NAME=cmd:...): "
+                           f"\"human\" or one of {', '.join(sorted(bots))}", "TableError", f"seats.{s}", kind)
         if kind != HUMAN and kind not in bots:
             raise ApiError(422, "Bad request", f"seats.{s} = {shown(kind)}: \"human\" or a bot: "
                            f"{', '.join(sorted(bots))}", "TableError", f"seats.{s}", kind)
