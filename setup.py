@@ -65,8 +65,14 @@ def extensions() -> list:
          # the bots' hand loop inside the engine (the value bot's floats: as _cvalue)
          Extension("hkcore.table.players._cloop", ["hkcore/table/players/_cloop.pyx"],
                    depends=["hkcore/table/flow/_cengine.pxd", "hkcore/table/flow/_codes.pxd",
-                            "hkcore/table/players/_cbots.pxd", "hkcore/table/players/_cvalue.pxd"],
-                   extra_compile_args=["-O3", "-ffp-contract=off"])],
+                            "hkcore/table/players/_cbots.pxd", "hkcore/table/players/_cvalue.pxd",
+                            "hkcore/table/players/_cloop.pxd"],
+                   extra_compile_args=["-O3", "-ffp-contract=off"]),
+         Extension("hkcore.table.learning._cvec", ["hkcore/table/learning/_cvec.pyx"],
+                   depends=["hkcore/table/flow/_cengine.pxd", "hkcore/table/flow/_codes.pxd",
+                            "hkcore/table/players/_cbots.pxd", "hkcore/table/players/_cvalue.pxd",
+                            "hkcore/table/players/_cloop.pxd"],
+                   extra_compile_args=["-O3"])],
         compiler_directives={
             "language_level": "3",
             "boundscheck": False,

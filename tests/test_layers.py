@@ -95,6 +95,8 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.table.*", 7.72, "table: the table"),
     ("hkcore.table.players", 7.74, "table: players"),
     ("hkcore.table.players.*", 7.74, "table: players"),
+    ("hkcore.table.learning", 7.75, "table: learning environments"),
+    ("hkcore.table.learning.*", 7.75, "table: learning environments"),
     ("hkcore.table.rl", 7.76, "table: agent adapters and old paths"),
     ("hkcore.table.engine", 7.76, "table: agent adapters and old paths"),
     ("hkcore.table.wall", 7.76, "table: agent adapters and old paths"),

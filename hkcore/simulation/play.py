@@ -16,7 +16,6 @@ summaries of ranges add up to the whole.
 """
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -45,29 +44,13 @@ from hkcore.table.players.bots import Bot, available_bots, builtin_bots, engine_
 from hkcore.table.players.external import TIME_LIMIT, bot_or_program, check_time_limit
 from hkcore.table.players.fastplay import new_memo, play_bots, plays, value_params
 from hkcore.table.rotation import Progress, after_hand
-from hkcore.table.start import MAX_SEED, read_start, record_preset
+from hkcore.table.start import MAX_SEED, bot_seed, read_start, record_preset, wall_seed
 from hkcore.table.table import Table
 
 #: the most walls one simulation plays
 MAX_HANDS = 100_000_000
 
 Presets = Iterable[str | Path | Preset] | str | Path | Preset | None
-
-
-def _seeded(*parts: Any) -> int:
-    """A seed from ``parts`` (a stable hash, the same on every machine and Python)."""
-    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") % MAX_SEED
-
-
-def wall_seed(seed: int, k: int) -> int:
-    """The seed of wall ``k`` of a simulation seeded ``seed``: the ``seed`` of its start records."""
-    return _seeded("wall", seed, k)
-
-
-def bot_seed(seed: int, k: int, rotation: int, seat: str) -> int:
-    """The seed of the bot at ``seat`` on wall ``k`` in ``rotation``."""
-    return _seeded("bot", seed, k, rotation, seat)
 
 
 def seating(bots: Sequence[str], rotation: int) -> dict[str, str]:

@@ -148,6 +148,11 @@ class Match:
         self.log.append(record)
         return [record]
 
+    def sync(self) -> None:
+        """Bring ``log`` up to date after the hand in play was played on ``table`` directly (a hand loop
+        inside the engine) rather than through ``submit``; a hand that has ended deals the next."""
+        self._sync()
+
     def _sync(self) -> None:
         t = self.table
         self.log.extend(t.log[len(self.log) - self._done:])

@@ -2,6 +2,7 @@
 into the dealt hands and the wall (docs/table.md, "Records")."""
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,6 +21,23 @@ MAX_SEED = 2**63
 #: the fields a start record may have
 START_FIELDS = ("event", "preset", "hand", "round", "seats", "points", "seed", "hands", "live", "dead", "salt",
                 "commitment")
+
+
+def _seeded(*parts: Any) -> int:
+    """A seed from ``parts`` (a stable hash, the same on every machine and Python)."""
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % MAX_SEED
+
+
+def wall_seed(seed: int, k: int) -> int:
+    """The seed of wall ``k`` of a run seeded ``seed`` (a simulation's, an arena's, a learning environment's
+    episode ``k``): the ``seed`` of its start records."""
+    return _seeded("wall", seed, k)
+
+
+def bot_seed(seed: int, k: int, rotation: int, seat: str) -> int:
+    """The seed of the bot at ``seat`` on wall ``k`` in ``rotation`` (of a run seeded ``seed``)."""
+    return _seeded("bot", seed, k, rotation, seat)
 
 
 @dataclass(frozen=True)

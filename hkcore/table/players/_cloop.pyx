@@ -197,3 +197,13 @@ cdef int _value(Engine e, int s, bint hide, AwayMemo memo, Params params, int ro
                             e.w_tile if e.phase == CLAIM else -1)
     return value_choice(&params.p, &p, e.ncodes[s], e.code[s], e.atile[s],
                         e.w_tile if e.phase == CLAIM else -1)
+
+
+cdef int efficiency_index(Engine e, int s, bint hide, AwayMemo memo) except -3:
+    """The efficiency bot's choice (an index into ``s``'s open prompt's actions)."""
+    return _efficiency(e, s, hide, memo)
+
+
+cdef int value_index(Engine e, int s, bint hide, AwayMemo memo, Params params, int round_wind, Guard guard) except -3:
+    """The value bot's choice (an index into ``s``'s open prompt's actions); the guard bot's with ``guard``."""
+    return _value(e, s, hide, memo, params, round_wind, guard)

@@ -1,0 +1,361 @@
+"""hkcore.table.learning.VecEnv (docs/training.md): the compiled core gives the pure one's arrays and logs to
+the bit; observations hold what the acting seat's view and the log show, in the documented places; rewards are
+the log's payments; an illegal action changes nothing (or is the pass, at a cost); every episode replays."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+np = pytest.importorskip("numpy")
+
+from hkcore.errors import TableError  # noqa: E402
+from hkcore.table.env import N_ACTIONS, PASS, action_name  # noqa: E402
+from hkcore.table.learning import IMPLEMENTATION, OBS_SIZE, OFFSET, VecEnv, hand_rewards  # noqa: E402
+from hkcore.table.learning.encoding import FIELDS, MAX_DISCARDS, SCHEMES  # noqa: E402
+from hkcore.table.replay import replay  # noqa: E402
+from hkcore.table.start import wall_seed  # noqa: E402
+
+SEATS = "ESWN"
+TILES = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
+compiled_only = pytest.mark.skipif(IMPLEMENTATION != "cython", reason="the compiled core is not in use here")
+
+
+def _random_actions(mask: Any, rng: random.Random) -> Any:
+    """A uniformly random legal action of each table (from the mask)."""
+    return np.array([rng.choice(np.flatnonzero(row).tolist()) for row in mask], np.int64)
+
+
+def _snapshot(env: VecEnv) -> tuple[Any, ...]:
+    return (env.obs.copy(), env.mask.copy(), env.player.copy(), env.reward.copy(), env.done.copy())
+
+
+def _field(obs: Any, name: str) -> Any:
+    size = next(size for n, size, _ in FIELDS if n == name)
+    return obs[OFFSET[name]:OFFSET[name] + size]
+
+
+def _counts(text: str) -> list[int]:
+    out = [0] * 34
+    digits = ""
+    for ch in text:
+        if ch.isdigit():
+            digits += ch
+        else:
+            for d in digits:
+                if ch != "f" and ch != "g":
+                    out[TILES.index(d + ch)] += 1
+            digits = ""
+    return out
+
+
+# --------------------------------------------------------------- the twins
+
+@compiled_only
+@settings(max_examples=25, deadline=None)
+@given(preset=st.sampled_from(["bga-old-style", "mistboard", "just-cards", "playingcards-io", "hk-classic"]),
+       seed=st.integers(0, 2**40), n=st.integers(1, 3),
+       learners=st.sets(st.integers(0, 3), min_size=1).map(sorted),
+       bots=st.sampled_from(["random", "efficiency", "value", "guard", "simple"]),
+       episode=st.sampled_from(["hand", "hand", "match"]), steps=st.integers(1, 120))
+def test_the_compiled_core_is_the_pure_one(preset: str, seed: int, n: int, learners: list[int], bots: str,
+                                           episode: str, steps: int) -> None:
+    envs = [VecEnv(n, preset, learners=learners, bots=bots, seed=seed, episode=episode, core=core)
+            for core in ("cython", "python")]
+    first = [e.reset() for e in envs]
+    for a, b in zip(*first):
+        assert np.array_equal(a, b)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        actions = _random_actions(envs[0].mask, rng)
+        out = [e.step(actions) for e in envs]
+        for a, b in zip(*out):
+            assert np.array_equal(a, b)
+        for i in range(n):
+            assert envs[0].finished_log(i) == envs[1].finished_log(i)
+    for i in range(n):
+        assert envs[0].log(i) == envs[1].log(i)
+        assert envs[0].episode_index(i) == envs[1].episode_index(i)
+
+
+# --------------------------------------------------------------- observations
+
+def test_the_first_observation_is_easts_deal() -> None:
+    """bga-old-style, East's first turn: its 14 tiles as the start record deals them (bonus tiles replaced
+    as the log says), nothing shown, 136 - 14 tiles unseen, the preset's features (minimum 3, cap 13, 144
+    tiles with bonus tiles, base points), East is the seat and the dealer."""
+    env = VecEnv(2, "bga-old-style", seed=5)
+    obs, mask, player = env.reset()
+    for i in range(2):
+        log = env.log(i)
+        start = log[0]
+        assert start["seed"] == wall_seed(5, i)
+        view = _east_view(env, i)
+        o = obs[i]
+        hand = _counts(view["tiles"])
+        assert view["drawn"] is None  # East's first turn shows no drawn tile
+        assert _field(o, "hand").tolist() == hand and sum(hand) == 14
+        assert not _field(o, "drawn").any()
+        assert _field(o, "unseen").sum() == 136 - 14
+        assert _field(o, "live_left")[0] == view["live_left"]
+        assert _field(o, "seat_wind").tolist() == [1, 0, 0, 0]
+        assert _field(o, "dealer").tolist() == [1, 0, 0, 0]
+        assert _field(o, "round_wind").tolist() == [1, 0, 0, 0]
+        assert _field(o, "phase").tolist() == [1, 0, 0, 0, 0]
+        assert not _field(o, "melds").any() and not _field(o, "discards").any()
+        pre = _field(o, "preset")
+        assert pre[:6].tolist() == [3, 13, 13, 0, 1, 0]  # base points: 14 steps, 0 .. 13 faan
+        assert pre[6:6 + len(SCHEMES)].tolist() == [0, 1, 0, 0, 0]
+        assert player[i] == 0
+        # East may discard each tile it holds, and nothing else but its wins and kongs
+        held = {f"discard {TILES[t]}" for t in range(34) if hand[t]}
+        offered = {action_name(int(a)) for a in np.flatnonzero(mask[i])}
+        assert held <= offered and all(x.startswith(("discard", "win", "kong")) for x in offered)
+
+
+def _east_view(env: VecEnv, i: int) -> dict[str, Any]:
+    from hkcore.table.table import Table
+
+    t = Table(env.log(i)[0])
+    return t.view("E")
+
+
+def _discards_from_the_log(log: list[dict[str, Any]]) -> dict[str, list[tuple[str, bool, bool]]]:
+    """By seat, its discards in order, each (tile, claimed, drawn then discarded), worked from the records: a
+    discard is drawn-then-discarded when it is the tile the seat's last draw of the turn brought in (a bonus
+    tile's replacement, a kong's replacement draw); claimed when a set declared from the seat follows it before
+    the seat's next discard."""
+    out: dict[str, list[list[Any]]] = {s: [] for s in SEATS}
+    drawn: str | None = None
+    dealing = True
+    for r in log:
+        ev = r["event"]
+        if ev == "draw":
+            dealing = False
+            drawn = r["tile"] if r["tile"][1] in "mpsz" else None
+        elif ev == "bonus" and not dealing:
+            drawn = r["replacement"] if r["replacement"] and r["replacement"][1] in "mpsz" else None
+        elif ev in ("chow", "pung") or (ev == "kong" and r.get("from") is not None):
+            drawn = None
+            if r.get("from") is not None:
+                out[r["from"]][-1][1] = True
+        elif ev == "discard":
+            dealing = False
+            out[r["seat"]].append([r["tile"], False, r["tile"] == drawn])
+            drawn = None
+    return {s: [tuple(x) for x in v] for s, v in out.items()}  # type: ignore[misc]
+
+
+def test_discards_are_kept_in_order_with_their_flags() -> None:
+    """Every seat learned, random play: each seat's discards in the observation are those of the log in order,
+    flagged as the records show (``_discards_from_the_log``)."""
+    env = VecEnv(1, "hk-classic", seed=11)
+    env.reset()
+    rng = random.Random(3)
+    drew = claimed = 0
+    for _ in range(400):
+        obs, _mask, _player, _reward, _done = env.step(_random_actions(env.mask, rng))
+        expect = _discards_from_the_log(env.log(0))
+        me = int(np.flatnonzero(_field(obs[0], "seat_wind"))[0])
+        d = _field(obs[0], "discards").reshape(4, MAX_DISCARDS, 3)
+        for j in range(4):
+            theirs = expect[SEATS[(me + j) % 4]][:MAX_DISCARDS]
+            got = [(TILES[int(x[0]) - 1], bool(x[1]), bool(x[2])) for x in d[j, :len(theirs)]]
+            assert got == theirs
+            assert not d[j, len(theirs):].any()
+            drew += sum(x[2] for x in theirs)
+            claimed += sum(x[1] for x in theirs)
+    assert drew > 10 and claimed > 0
+
+
+def test_the_offered_tile_and_its_discarder_in_a_claim() -> None:
+    env = VecEnv(1, "bga-old-style", seed=2)
+    env.reset()
+    rng = random.Random(1)
+    seen = 0
+    for _ in range(600):
+        obs, _m, _p, _r, _d = env.step(_random_actions(env.mask, rng))
+        o = obs[0]
+        if _field(o, "phase")[2]:  # a claim
+            last = [r for r in env.log(0) if r["event"] == "discard"][-1]
+            me = int(np.flatnonzero(_field(o, "seat_wind"))[0])
+            assert _field(o, "offered").tolist() == [int(TILES[t] == last["tile"]) for t in range(34)]
+            assert np.flatnonzero(_field(o, "offered_from")).tolist() == [(SEATS.index(last["seat"]) - me) % 4]
+            seen += 1
+    assert seen > 5
+
+
+# --------------------------------------------------------------- rewards, episodes
+
+@pytest.mark.parametrize("preset", ["mistboard", "bga-old-style"])
+def test_rewards_are_the_payments_of_the_log(preset: str) -> None:
+    """Summed over an episode, each player's rewards are what the finished log pays it: under bga-old-style
+    the end record's delta; under mistboard (a faan ledger) the zero-sum measure worked from its win records
+    (winner +F; discarder -F; on a self-draw each other seat -F/3)."""
+    env = VecEnv(3, preset, seed=4)
+    env.reset()
+    rng = random.Random(9)
+    total = np.zeros((3, 4))
+    ends = 0
+    for _ in range(1500):
+        _o, _m, _p, reward, done = env.step(_random_actions(env.mask, rng))
+        total += reward
+        for i in np.flatnonzero(done):
+            log = env.finished_log(int(i))
+            end = next(r for r in reversed(log) if r["event"] == "end_hand")  # (an end_match may follow)
+            if end["delta"] is not None:
+                expect = [end["delta"][s] for s in SEATS]
+            else:
+                expect = [0.0] * 4
+                for w in (r for r in log if r["event"] == "win"):
+                    expect[SEATS.index(w["seat"])] += w["faan"]
+                    if w["from"] is None:
+                        for s in range(4):
+                            if SEATS[s] != w["seat"]:
+                                expect[s] -= w["faan"] / 3
+                    else:
+                        expect[SEATS.index(w["from"])] -= w["faan"]
+            assert total[i] == pytest.approx(expect, abs=1e-3)
+            assert sum(expect) == pytest.approx(0, abs=1e-6)
+            total[i] = 0
+            ends += 1
+            assert replay(log)  # the log replays record for record
+    assert ends >= 3
+
+
+def test_episodes_are_numbered_by_table_and_dealt_from_the_runs_walls() -> None:
+    env = VecEnv(3, "mistboard", learners=[0], bots="efficiency", seed=8)
+    env.reset()
+    assert [env.episode_index(i) for i in range(3)] == [0, 1, 2]
+    rng = random.Random(2)
+    begun = [1, 1, 1]
+    for _ in range(400):
+        _o, _m, _p, _r, done = env.step(_random_actions(env.mask, rng))
+        for i in np.flatnonzero(done):
+            i = int(i)
+            assert env.finished_log(i)[0]["seed"] == wall_seed(8, env.episode_index(i) - 3)
+            assert env.episode_index(i) == i + 3 * begun[i]
+            begun[i] += 1
+    assert sum(begun) > 6
+
+
+def test_a_match_is_one_episode() -> None:
+    env = VecEnv(1, "playingcards-io", learners=[2], bots="efficiency", episode="match", seed=1)
+    env.reset()
+    rng = random.Random(5)
+    total = 0.0
+    for _ in range(20000):
+        _o, _m, player, reward, done = env.step(_random_actions(env.mask, rng))
+        assert player[0] == 2
+        total += float(reward[0, 2])
+        if done[0]:
+            break
+    log = env.finished_log(0)
+    assert log is not None and log[-1]["event"] == "end_match"
+    hands = [r for r in log if r["event"] == "end_hand"]
+    assert len(hands) > 1
+    # player 2 (p3) won what its seat was paid in each hand
+    paid = 0.0
+    start = None
+    for r in log:
+        if r["event"] == "start":
+            start = r
+        elif r["event"] == "end_hand":
+            seat = next(s for s, name in start["seats"].items() if name == "p3")
+            paid += r["delta"][seat]
+    assert total == pytest.approx(paid)
+    assert replay(log)
+
+
+# --------------------------------------------------------------- hostile input
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    env = VecEnv(3, "bga-old-style", seed=6)
+    env.reset()
+    rng = random.Random(4)
+    for _ in range(30):
+        env.step(_random_actions(env.mask, rng))
+    before = _snapshot(env)
+    logs = [env.log(i) for i in range(3)]
+    actions = _random_actions(env.mask, rng)
+    bad = next(a for a in range(N_ACTIONS) if not env.mask[1, a])
+    actions[1] = bad
+    with pytest.raises(TableError) as exc:
+        env.step(actions)
+    assert exc.value.field == "actions[1]" and f"actions[1] = {bad}" in str(exc.value)
+    assert all(np.array_equal(a, b) for a, b in zip(before, _snapshot(env)))
+    assert [env.log(i) for i in range(3)] == logs
+    for wrong in ([0, 0], [[0, 0, 0]], ["a", "b", "c"], None):
+        with pytest.raises(TableError):
+            env.step(wrong)
+    env.step(actions[:0].tolist() + [int(np.flatnonzero(env.mask[i])[0]) for i in range(3)])
+
+
+def test_with_illegal_pass_an_illegal_action_is_the_pass_at_a_cost() -> None:
+    """Two tables on the same walls: one given illegal actions, the other what they become (the pass, else the
+    discard of the tile just drawn, else the lowest discard offered): the same play, less the penalty."""
+    cheat = VecEnv(2, "bga-old-style", learners=[0, 2], bots="efficiency", seed=6, illegal="pass", penalty=2.5)
+    fair = VecEnv(2, "bga-old-style", learners=[0, 2], bots="efficiency", seed=6)
+    cheat.reset()
+    fair.reset()
+    kinds = set()
+    for _ in range(300):
+        bad = np.array([next(a for a in range(N_ACTIONS) if not row[a]) for row in cheat.mask])
+        good = []
+        for i in range(2):
+            legal = np.flatnonzero(fair.mask[i]).tolist()
+            drawn = np.flatnonzero(_field(fair.obs[i], "drawn")).tolist()
+            if PASS in legal:
+                good.append(PASS)
+                kinds.add("pass")
+            elif drawn and drawn[0] in legal:
+                good.append(drawn[0])
+                kinds.add("drawn")
+            else:
+                good.append(min(a for a in legal if a < 34))
+                kinds.add("lowest")
+        asked = cheat.player.copy()
+        _o, _m, _p, paid, _d = cheat.step(bad)
+        fair.step(np.array(good))
+        for a, b in zip(_snapshot(cheat)[:3], _snapshot(fair)[:3]):
+            assert np.array_equal(a, b)
+        expect = fair.reward.copy()
+        expect[[0, 1], asked] -= 2.5
+        assert np.array_equal(paid, expect)
+    assert kinds == {"pass", "drawn", "lowest"}
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    ({"n": 0}, "n"), ({"n": 1.5}, "n"), ({"learners": []}, "learners"), ({"learners": [4]}, "learners"),
+    ({"learners": [0, 0]}, "learners"), ({"learners": [1], "bots": "nobody"}, "bots[0]"),
+    ({"bots": ["random"] * 3}, "bots"), ({"episode": "game"}, "episode"), ({"seed": -1}, "seed"),
+    ({"illegal": "ignore"}, "illegal"), ({"penalty": -1}, "penalty"), ({"penalty": float("nan")}, "penalty"),
+    ({"core": "rust"}, "core"), ({"preset": "nope"}, "preset"),
+])
+def test_bad_arguments_name_the_field(kwargs: dict[str, Any], field: str) -> None:
+    args: dict[str, Any] = {"n": 1, "preset": "mistboard"}
+    args.update(kwargs)
+    n = args.pop("n")
+    preset = args.pop("preset")
+    with pytest.raises(Exception) as exc:
+        VecEnv(n, preset, **args)
+    assert getattr(exc.value, "field", None) == field or field in str(exc.value)
+
+
+def test_the_encoding_is_laid_out_without_gaps() -> None:
+    at = 0
+    for name, size, what in FIELDS:
+        assert OFFSET[name] == at and size > 0 and what
+        at += size
+    assert at == OBS_SIZE
+
+
+def test_hand_rewards_worked_by_hand() -> None:
+    """A mistboard (ledger) log with one discard win of 5 faan by S from W, and one with a self-draw of 6 by N."""
+    end = {"event": "end_hand", "delta": None}
+    assert hand_rewards([{"event": "win", "seat": "S", "from": "W", "faan": 5}, end]) == [0, 5, -5, 0]
+    assert hand_rewards([{"event": "win", "seat": "N", "from": None, "faan": 6}, end]) == [-2, -2, -2, 6]
+    paid = {"event": "end_hand", "delta": {"E": -16, "S": 48, "W": -16, "N": -16}}
+    assert hand_rewards([{"event": "win", "seat": "S", "from": None, "faan": 3}, paid]) == [-16, 48, -16, -16]
