@@ -359,3 +359,66 @@ def test_hand_rewards_worked_by_hand() -> None:
     assert hand_rewards([{"event": "win", "seat": "N", "from": None, "faan": 6}, end]) == [-2, -2, -2, 6]
     paid = {"event": "end_hand", "delta": {"E": -16, "S": 48, "W": -16, "N": -16}}
     assert hand_rewards([{"event": "win", "seat": "S", "from": None, "faan": 3}, paid]) == [-16, 48, -16, -16]
+
+
+# --------------------------------------------------------------- the bots' own actions
+
+@pytest.mark.parametrize("bot", ["efficiency", "value", "guard"])
+def test_a_learner_playing_the_experts_actions_plays_the_bots_hand(bot: str) -> None:
+    """One learner given ``expert(bot)`` each step, three seats of the bot: every finished hand is the hand four
+    of the bot play inside the engine on the same wall (``fastplay.play_bots``, dealt as simulate deals wall k)."""
+    from hkcore.table.players.fastplay import new_memo, play_bots, value_params
+    from hkcore.table.start import read_start, record_preset
+    from hkcore.table.table import Table
+
+    env = VecEnv(2, "hk-classic", learners=[1], bots=bot, seed=3)
+    env.reset()
+    params = value_params(env.preset)
+    hands = 0
+    for _ in range(200):
+        _o, _m, _p, _r, done = env.step(env.expert(bot))
+        for i in np.flatnonzero(done):
+            log = env.finished_log(int(i))
+            k = env.episode_index(int(i)) - 2
+            t = Table.dealt(read_start({"event": "start", "preset": record_preset(env.preset), "hand": 1,
+                                        "round": "E", "seed": wall_seed(3, k)}, env.preset))
+            play_bots(t, [bot] * 4, [0, 0, 0, 0], memo=new_memo(), params=params)
+            assert log == t.log
+            hands += 1
+    assert hands >= 2
+
+
+@compiled_only
+@pytest.mark.parametrize("bot", ["efficiency", "value", "guard", "simple", "random"])
+def test_the_compiled_experts_are_the_pure_ones(bot: str) -> None:
+    envs = [VecEnv(3, "bga-old-style", seed=7, core=core) for core in ("cython", "python")]
+    for e in envs:
+        e.reset()
+    rng = random.Random(1)
+    for _ in range(60):
+        a, b = (e.expert(bot) for e in envs)
+        assert np.array_equal(a, b)
+        assert all(envs[0].mask[i, a[i]] for i in range(3))
+        actions = _random_actions(envs[0].mask, rng)
+        for e in envs:
+            e.step(actions)
+
+
+def test_docs_list_the_fields_as_the_encoding_lays_them_out() -> None:
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parent.parent / "docs" / "training.md"
+    if not doc.is_file():
+        pytest.skip("docs/training.md is not beside tests/")
+    rows = [line.split("|")[1:5] for line in doc.read_text(encoding="utf-8").splitlines()
+            if line.startswith("| `")]
+    assert [(a.strip(" `"), int(b), int(c), d.strip()) for a, b, c, d in rows] == \
+        [(n, OFFSET[n], size, what) for n, size, what in FIELDS]
+
+
+def test_the_modules_examples_run() -> None:
+    import doctest
+
+    from hkcore.table.learning import vecenv
+
+    assert doctest.testmod(vecenv).failed == 0

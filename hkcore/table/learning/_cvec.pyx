@@ -351,6 +351,28 @@ cdef class CompiledCore:
                 return k
         return 0
 
+    def expert(self, name, long long[::1] out):
+        """Into ``out``, by table: the action the bot ``name`` would take for the player asked."""
+        cdef int i, s, k, kind
+        cdef Engine e
+        kind = {"efficiency": EFFICIENCY, "value": VALUE, "guard": GUARD}.get(name, PROMPTED)
+        if (kind == VALUE and self.params is None) or (kind == GUARD and self.guard is None):
+            kind = PROMPTED
+        for i in range(self.n):
+            e = <Engine> self.engines[i]
+            s = self.cur[i]
+            if kind == EFFICIENCY:
+                k = efficiency_index(e, s, self.hide, self.memo)
+            elif kind == VALUE:
+                k = value_index(e, s, self.hide, self.memo, self.params, e.win_tag, None)
+            elif kind == GUARD:
+                k = value_index(e, s, self.hide, self.memo, self.params, e.win_tag, self.guard)
+            else:
+                q = next(x for x in e.prompts() if x["seat"] == _SEATS[s])
+                d = make_bot(name, self.preset, bot_seed(self.seed, self.index[i], 1, _SEATS[s])).decide(q)
+                k = q["actions"].index({key: v for key, v in d.items() if key not in ("prompt", "seat")})
+            out[i] = action_of(e, s, k)
+
     def log(self, int i):
         g = self.games[i]
         if self.match:

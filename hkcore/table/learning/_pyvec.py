@@ -188,6 +188,15 @@ class PureCore:
                 return x
         return next((x for a, x in zip(q["actions"], ids) if a.get("act") == "discard"), ids[0])
 
+    def expert(self, name: str, out: Any) -> None:
+        """Into ``out``, by table: the action the bot ``name`` would take for the player asked."""
+        for i in range(self.n):
+            q = self.open[i]
+            assert q is not None
+            d = make_bot(name, self.preset, bot_seed(self.seed, self.index[i], 1, q["seat"])).decide(q)
+            action = {k: v for k, v in d.items() if k not in ("prompt", "seat")}
+            out[i] = legal_actions(q)[q["actions"].index(action)]
+
     def log(self, i: int) -> list[dict[str, Any]]:
         return list(self.games[i].log)
 

@@ -174,6 +174,20 @@ class VecEnv:
                         self.illegal == "pass", self.penalty)
         return self.obs, self.mask, self.player, self.reward, self.done
 
+    def expert(self, bot: str) -> Any:
+        """The action the bot ``bot`` would take now for each table's asked player (int64 ids, one by table):
+        the compiled choice of ``efficiency``, ``value`` and ``guard``, any other registered bot's through its
+        prompt (a ``random`` bot's seeded ``bot_seed(seed, episode, 1, seat)``, afresh on each call). Changes
+        nothing: pass it to ``step`` to play it (an imitation dataset: ``hkscore dataset``)."""
+        np = _numpy()
+        if not self._started:
+            raise TableError("expert: reset() first", "expert", None)
+        if not isinstance(bot, str) or bot not in set(available_bots()):
+            raise TableError(f"bot = {shown(bot)}: one of {', '.join(sorted(available_bots()))}", "bot", bot)
+        out = np.empty(self.n, np.int64)
+        self._core.expert(bot, out)
+        return out
+
     def log(self, i: int) -> list[dict[str, Any]]:
         """The records of table ``i``'s episode so far (a log ``hkscore replay`` checks)."""
         return list(self._core.log(self._table(i)))
