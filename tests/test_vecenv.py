@@ -54,15 +54,15 @@ def _counts(text: str) -> list[int]:
 # --------------------------------------------------------------- the twins
 
 @compiled_only
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(preset=st.sampled_from(["bga-old-style", "mistboard", "just-cards", "playingcards-io", "hk-classic"]),
        seed=st.integers(0, 2**40), n=st.integers(1, 3),
        learners=st.sets(st.integers(0, 3), min_size=1).map(sorted),
        bots=st.sampled_from(["random", "efficiency", "value", "guard", "simple"]),
-       episode=st.sampled_from(["hand", "hand", "match"]), steps=st.integers(1, 120))
+       episode=st.sampled_from(["hand", "hand", "match"]), steps=st.integers(1, 120), logs=st.booleans())
 def test_the_compiled_core_is_the_pure_one(preset: str, seed: int, n: int, learners: list[int], bots: str,
-                                           episode: str, steps: int) -> None:
-    envs = [VecEnv(n, preset, learners=learners, bots=bots, seed=seed, episode=episode, core=core)
+                                           episode: str, steps: int, logs: bool) -> None:
+    envs = [VecEnv(n, preset, learners=learners, bots=bots, seed=seed, episode=episode, logs=logs, core=core)
             for core in ("cython", "python")]
     first = [e.reset() for e in envs]
     for a, b in zip(*first):
@@ -422,3 +422,38 @@ def test_the_modules_examples_run() -> None:
     from hkcore.table.learning import vecenv
 
     assert doctest.testmod(vecenv).failed == 0
+
+
+@pytest.mark.parametrize("preset", ["bga-old-style", "mistboard", "just-cards", "playingcards-io", "hk-classic"])
+def test_first_deal_is_read_starts_deal(preset: str) -> None:
+    from hkcore.table.start import first_deal, read_start
+    from hkcore.table.table import Table
+
+    p = Table({"event": "start", "preset": preset, "seed": 1}).preset
+    for seed in (0, 1, 2**40 + 3, 2**63 - 1):
+        a, b = first_deal(p, seed), read_start({"event": "start", "preset": preset, "hand": 1, "round": "E",
+                                                "seed": seed}, p)
+        assert (a.record, a.hands, a.wall, a.e_last) == (b.record, b.hands, b.wall, b.e_last)
+
+
+def test_without_logs_the_same_play_keeps_only_the_deal_and_the_outcome() -> None:
+    """logs=False: the same observations, masks and rewards as with logs; each finished log is the full one less
+    the records of play (bonus tiles after the deal, draws, discards, declared sets)."""
+    envs = [VecEnv(2, "bga-old-style", seed=12, logs=logs) for logs in (True, False)]
+    for e in envs:
+        e.reset()
+    rng = random.Random(6)
+    ended = 0
+    for _ in range(500):
+        actions = _random_actions(envs[0].mask, rng)
+        out = [e.step(actions) for e in envs]
+        for a, b in zip(*out):
+            assert np.array_equal(a, b)
+        for i in np.flatnonzero(out[0][4]):
+            full, short = envs[0].finished_log(int(i)), envs[1].finished_log(int(i))
+            play = ("draw", "discard", "chow", "pung", "kong", "bonus")
+            first = next(k for k, r in enumerate(full) if r["event"] in ("draw", "discard"))
+            assert short == full[:first] + [r for r in full[first:] if r["event"] not in play]
+            assert short[-1]["event"] == "end_hand" and not any(r["event"] in ("draw", "discard") for r in short)
+            ended += 1
+    assert ended >= 2

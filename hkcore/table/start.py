@@ -203,6 +203,16 @@ def read_start(record: Any, preset: Preset | None = None) -> Deal:
     return found
 
 
+def first_deal(p: Preset, seed: int, ref: str | None = None) -> Deal:
+    """The deal ``read_start`` makes of ``{"event": "start", "preset": ref, "hand": 1, "round": "E", "seed":
+    seed}`` under ``p`` (``ref``: ``record_preset(p)`` if None), unchecked: for a caller that made both."""
+    out: dict[str, Any] = {"event": "start", "preset": record_preset(p) if ref is None else ref, "hand": 1,
+                           "round": "E", "seats": default_seats(),
+                           "points": None if p.table.start_points is None else
+                           {s: p.table.start_points for s in SEATS}, "seed": seed}
+    return dealt(p, out, shuffle(tile_set(p.bonus_tiles), random.Random(seed)), None)
+
+
 def _same(given: Any, dealt_: Any, key: str) -> bool:
     if key == "hands":
         if not isinstance(given, Mapping) or sorted(given) != sorted(SEATS):

@@ -96,7 +96,7 @@ class Table(Engine):
 
     def _values(self) -> dict[str, Any]:
         """The table's own values (the log included), without the preset and its compiled ruleset."""
-        out = {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "preset", "_no_wins")}
+        out = {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "preset", "_no_wins", "quiet")}
         out["log"] = self.log
         out["_texts"] = self._texts
         return out

@@ -28,6 +28,8 @@ cdef class Engine:
     cdef int prompt_no, phase, turn, drawn, kongs, discards, last_dealt
     cdef bint by_kong, declared, e_first
     cdef readonly bint over
+    #: records of play not kept (EngineState.quiet, the pure engine's)
+    cdef public bint quiet
     cdef int draws[4]
     cdef bint instant_due[4]
     cdef int nasked

@@ -132,6 +132,11 @@ cdef str _canon_list(const int *tiles, int n):
     return text if text is not None else _wall_canonical([tiles[k] for k in range(n)])
 
 
+cdef inline bint _filled(list x) noexcept:
+    """Whether a prompt's payloads hold any (a list's size read in C)."""
+    return x is not None and len(x) > 0
+
+
 cdef inline str _set_text(int code, int low):
     if code == CHOW:
         return CHOW_TEXT[low]
@@ -244,6 +249,8 @@ cdef class Engine:
                     self.counts[s][i] += 1
 
     cdef void _rec(self, dict record, object text) except *:
+        if self.quiet:
+            return
         self.log.append(record)
         self.texts.append(text)
 
@@ -254,6 +261,8 @@ cdef class Engine:
         self.texts.append(text)
 
     cdef void _emit(self, dict record) except *:
+        if self.quiet:
+            return
         self.log.append(record)
         self.texts.append(None)
 
@@ -503,7 +512,7 @@ cdef class Engine:
         cdef int j
         for j in range(self.nasked):
             self.ncodes[self.asked[j]] = 0
-            if self.payload[self.asked[j]]:
+            if _filled(<list> self.payload[self.asked[j]]):
                 self.payload[self.asked[j]] = []
         self.nasked = 0
 
@@ -709,7 +718,8 @@ cdef class Engine:
         t = self.wall[self.front]
         self.front += 1
         self.draws[s] += 1
-        self._rec((<dict>DRAW_RECORD[(s * 42 + t) * 2]).copy(), DRAW_TEXT[(s * 42 + t) * 2])
+        if not self.quiet:  # (the record is not even copied)
+            self._rec((<dict>DRAW_RECORD[(s * 42 + t) * 2]).copy(), DRAW_TEXT[(s * 42 + t) * 2])
         self.kongs = 0
         self.by_kong = False
         self._take_in(s, t)
@@ -719,7 +729,8 @@ cdef class Engine:
         if t < 0:
             self._g4(s)
             return
-        self._rec((<dict>DRAW_RECORD[(s * 42 + t) * 2 + 1]).copy(), DRAW_TEXT[(s * 42 + t) * 2 + 1])
+        if not self.quiet:
+            self._rec((<dict>DRAW_RECORD[(s * 42 + t) * 2 + 1]).copy(), DRAW_TEXT[(s * 42 + t) * 2 + 1])
         self.by_kong = True
         self._take_in(s, t)
 
@@ -852,7 +863,8 @@ cdef class Engine:
             self.e_first = False
         self.discards += 1
         self.drawn = -1
-        self._rec((<dict>DISCARD_RECORD[s * 42 + i]).copy(), DISCARD_TEXT[s * 42 + i])
+        if not self.quiet:
+            self._rec((<dict>DISCARD_RECORD[s * 42 + i]).copy(), DISCARD_TEXT[s * 42 + i])
         last = self._live() <= 0
         sets_ok = not last or self.r_last_any
         first = self.discards == 1 and s == 0 and not self.declared
@@ -897,7 +909,7 @@ cdef class Engine:
                 asked_any = True
             else:
                 self.ncodes[o] = 0
-                if self.payload[o]:
+                if _filled(<list> self.payload[o]):
                     self.payload[o] = []
         if asked_any:
             self.w_tile = i

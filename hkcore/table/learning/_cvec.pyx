@@ -6,7 +6,7 @@ hkcore/table/players/_cloop.pxd). Its pure twin, the reference, is
 ``_pyvec.PureCore``: the same arrays to the bit (tests/test_vecenv.py).
 Deals, the ends of hands and what a hand pays stay Python (once a hand)."""
 from libc.stdlib cimport calloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from hkcore.table.flow._cengine cimport Engine
 from hkcore.table.flow._codes cimport CLAIM, DISCARD, PASS, ROB, TURN, WIN
@@ -25,12 +25,12 @@ from hkcore.table.learning.encoding import hand_rewards
 from hkcore.table.match import Match
 from hkcore.table.players.bots import make_bot
 from hkcore.table.players.fastplay import new_memo
-from hkcore.table.start import bot_seed, read_start, record_preset, wall_seed
+from hkcore.table.start import bot_seed, first_deal, record_preset, wall_seed
 from hkcore.table.table import Table
 
 IMPLEMENTATION = "cython"
 
-DEF MAXH = 160   # discards a seat's history keeps (a hand has never needed half)
+DEF MAXH = 40    # discards a seat's history keeps: encoding.MAX_DISCARDS (checked at import)
 
 # the bots a seat may have: a learner, the random policy, the compiled ones, any other through its prompts
 DEF LEARNED = 0
@@ -46,7 +46,8 @@ for _i in range(9 * 34):
 cdef int PHASE_SLOT[8]
 for _i in range(8):
     PHASE_SLOT[_i] = _PHASE_SLOT.get(_i, -1)
-cdef int MAXD = _MAX_DISCARDS
+if _MAX_DISCARDS != MAXH:
+    raise ImportError(f"_cvec keeps {MAXH} discards a seat, the encoding {_MAX_DISCARDS}: rebuild it")
 cdef int OBS_SIZE = _OBS_SIZE
 cdef int O_HAND = _OFFSET["hand"], O_DRAWN = _OFFSET["drawn"], O_SHOWN = _OFFSET["shown"]
 cdef int O_MELDS = _OFFSET["melds"], O_DISCARDS = _OFFSET["discards"], O_BONUS = _OFFSET["bonus"]
@@ -68,18 +69,21 @@ cdef class CompiledCore:
 
     cdef int n
     cdef object preset, ref, like
-    cdef bint match, hide
+    cdef bint match, hide, quiet
     cdef int kind[4]
     cdef list bots, games, engines, rngs, prompted
     cdef readonly list finished
     cdef long long seed
     cdef readonly list index
     cdef list count
-    cdef int *hist        # [n][4][MAXH][3]: tile, claimed, drawn then discarded
-    cdef int *nhist       # [n][4]
+    cdef float *hist      # [n][4][MAXH][3], as the observation holds them: tile + 1, claimed, drawn then discarded
+    cdef int *nhist       # [n][4]: discards made (the first MAXH kept)
     cdef int *npond       # [n][4]: each pond's length after the last step
+    cdef int *pondc       # [n][34]: copies of each tile in the four ponds
     cdef int *player_at   # [n][4]: the player at each seat
     cdef int *cur         # [n]: the seat asked
+    cdef int *chosen      # [n]: the action index each table takes in a step
+    cdef bint any_random, any_prompted
     cdef double *points   # [n][4]: by player
     cdef double features[64]
     cdef int nfeatures
@@ -96,11 +100,14 @@ cdef class CompiledCore:
         self.hist = NULL
         self.nhist = NULL
         self.npond = NULL
+        self.pondc = NULL
         self.player_at = NULL
         self.cur = NULL
+        self.chosen = NULL
         self.points = NULL
 
-    def __init__(self, int n, preset, learned, bots, long long seed, bint match, features, arrays, params):
+    def __init__(self, int n, preset, learned, bots, long long seed, bint match, features, arrays, params,
+                 bint logs=True):
         cdef int p
         self.n = n
         self.preset = preset
@@ -108,6 +115,7 @@ cdef class CompiledCore:
         self.like = None
         self.match = match
         self.hide = not preset.table.show_concealed_kongs
+        self.quiet = not logs
         self.bots = list(bots)
         self.seed = seed
         if len(features) > 64:
@@ -137,6 +145,8 @@ cdef class CompiledCore:
                 self.kind[p] = GUARD
             else:
                 self.kind[p] = PROMPTED
+            self.any_random |= self.kind[p] == RANDOM
+            self.any_prompted |= self.kind[p] == PROMPTED
         self.games = [None] * n
         self.engines = [None] * n
         self.finished = [None] * n
@@ -144,22 +154,26 @@ cdef class CompiledCore:
         self.prompted = [None] * n
         self.index = [0] * n
         self.count = [0] * n
-        self.hist = <int *> calloc(n * 4 * MAXH * 3, sizeof(int))
+        self.hist = <float *> calloc(n * 4 * MAXH * 3, sizeof(float))
         self.nhist = <int *> calloc(n * 4, sizeof(int))
         self.npond = <int *> calloc(n * 4, sizeof(int))
+        self.pondc = <int *> calloc(n * 34, sizeof(int))
         self.player_at = <int *> calloc(n * 4, sizeof(int))
         self.cur = <int *> calloc(n, sizeof(int))
+        self.chosen = <int *> calloc(n, sizeof(int))
         self.points = <double *> calloc(n * 4, sizeof(double))
-        if (self.hist == NULL or self.nhist == NULL or self.npond == NULL or self.player_at == NULL
-                or self.cur == NULL or self.points == NULL):
+        if (self.hist == NULL or self.nhist == NULL or self.npond == NULL or self.pondc == NULL or self.player_at == NULL
+                or self.cur == NULL or self.chosen == NULL or self.points == NULL):
             raise MemoryError()
 
     def __dealloc__(self):
         free(self.hist)
         free(self.nhist)
         free(self.npond)
+        free(self.pondc)
         free(self.player_at)
         free(self.cur)
+        free(self.chosen)
         free(self.points)
 
     # ------------------------------------------------------------ episodes
@@ -185,17 +199,18 @@ cdef class CompiledCore:
             g = Match(self.preset, seed=ws)
             self.games[i] = g
         else:
-            deal = read_start({"event": "start", "preset": self.ref, "hand": 1, "round": "E", "seed": ws},
-                              self.preset)
+            deal = first_deal(self.preset, ws, self.ref)
             g = Table.dealt(deal, like=self.like)
             self.like = g
             self.games[i] = g
         for p in range(4):
             self.points[i * 4 + p] = 0.0
-        self.rngs[i] = [random.Random(bot_seed(self.seed, k, 0, _SEATS[p])) if self.kind[p] == RANDOM else None
-                        for p in range(4)]
-        self.prompted[i] = [make_bot(str(self.bots[p]), self.preset, bot_seed(self.seed, k, 0, _SEATS[p]))
-                            if self.kind[p] == PROMPTED else None for p in range(4)]
+        if self.any_random:
+            self.rngs[i] = [random.Random(bot_seed(self.seed, k, 0, _SEATS[p])) if self.kind[p] == RANDOM else None
+                            for p in range(4)]
+        if self.any_prompted:
+            self.prompted[i] = [make_bot(str(self.bots[p]), self.preset, bot_seed(self.seed, k, 0, _SEATS[p]))
+                                if self.kind[p] == PROMPTED else None for p in range(4)]
         self._new_hand(i)
 
     cdef _new_hand(self, int i):
@@ -204,6 +219,8 @@ cdef class CompiledCore:
         g = self.games[i]
         t = g.table if self.match else g
         self.engines[i] = t
+        (<Engine> t).quiet = self.quiet
+        memset(self.pondc + i * 34, 0, 34 * sizeof(int))
         for s in range(4):
             self.nhist[i * 4 + s] = 0
             self.npond[i * 4 + s] = 0
@@ -272,23 +289,29 @@ cdef class CompiledCore:
     cdef void _play(self, int i, Engine e, int s, int k) except *:
         """Seat ``s`` takes action ``k``: its discard kept in order, the claims of discards marked."""
         cdef int o, h, tile, drawn
-        cdef int *row
+        cdef int last[4]
+        cdef float *row
         if e.code[s][k] == DISCARD:
             tile = e.atile[s][k]
             drawn = e.drawn if (s == e.turn and e.phase == TURN and e.drawn >= 0 and not (s == 0 and e.e_first)) else -1
             h = self.nhist[i * 4 + s]
             if h < MAXH:
                 row = self.hist + ((i * 4 + s) * MAXH + h) * 3
-                row[0] = tile
+                row[0] = tile + 1
                 row[1] = 0
                 row[2] = tile == drawn
-                self.nhist[i * 4 + s] = h + 1
+            self.nhist[i * 4 + s] = h + 1
+        for o in range(4):
+            last[o] = e.pond[o][e.npond[o] - 1] if e.npond[o] > 0 else -1
         e._step(s, k)
         for o in range(4):
             if e.npond[o] < self.npond[i * 4 + o]:
                 h = self.nhist[i * 4 + o]
-                if h > 0:
+                if 0 < h <= MAXH:
                     self.hist[((i * 4 + o) * MAXH + h - 1) * 3 + 1] = 1
+                self.pondc[i * 34 + last[o]] -= 1
+            elif e.npond[o] > self.npond[i * 4 + o]:
+                self.pondc[i * 34 + e.pond[o][e.npond[o] - 1]] += 1
             self.npond[i * 4 + o] = e.npond[o]
 
     # ------------------------------------------------------------ steps
@@ -298,10 +321,7 @@ cdef class CompiledCore:
         cdef int i, k, s, a, n = self.n, p
         cdef Engine e
         cdef long long[::1] acts = actions
-        cdef int[::1] chosen
-        import numpy
-        chosen_arr = numpy.empty(n, dtype=numpy.intc)
-        chosen = chosen_arr
+        cdef int *chosen = self.chosen
         for i in range(n):
             e = <Engine> self.engines[i]
             s = self.cur[i]
@@ -393,11 +413,10 @@ cdef class CompiledCore:
         cdef int seen[34]
         cdef int j, seat, t, mm, low, kind, n, d, at, nd
         cdef int drawn
-        cdef int *row
         memset(o, 0, OBS_SIZE * sizeof(float))
         memset(m, 0, self.mask.shape[1])
         for t in range(34):
-            seen[t] = e.counts[s][t]
+            seen[t] = e.counts[s][t] + self.pondc[i * 34 + t]
             o[O_HAND + t] = e.counts[s][t]
         drawn = e.drawn if (s == e.turn and e.phase == TURN and e.drawn >= 0 and not (s == 0 and e.e_first)) else -1
         if drawn >= 0:
@@ -422,17 +441,10 @@ cdef class CompiledCore:
                 o[at + 2] = e.mconc[seat][mm] != 0
                 if not e.mconc[seat][mm] and e.msrc[seat][mm] >= 0:
                     o[at + 3] = (e.msrc[seat][mm] - s + 4) % 4 + 1
-            for d in range(e.npond[seat]):
-                seen[e.pond[seat][d]] += 1
             nd = self.nhist[i * 4 + seat]
-            if nd > MAXD:
-                nd = MAXD
-            for d in range(nd):
-                row = self.hist + ((i * 4 + seat) * MAXH + d) * 3
-                at = O_DISCARDS + (j * MAXD + d) * 3
-                o[at] = row[0] + 1
-                o[at + 1] = row[1]
-                o[at + 2] = row[2]
+            if nd > MAXH:
+                nd = MAXH
+            memcpy(o + O_DISCARDS + j * MAXH * 3, self.hist + (i * 4 + seat) * MAXH * 3, nd * 3 * sizeof(float))
             for d in range(e.nbonus[seat]):
                 o[O_BONUS + j * 8 + e.bonus[seat][d] - 34] = 1
             o[O_POINTS + j] = <float> self.points[i * 4 + self.player_at[i * 4 + seat]]

@@ -15,7 +15,7 @@ from hkcore.table.flow.wall import CODES, SEATS
 from hkcore.table.learning.encoding import MAX_DISCARDS, OBS_SIZE, OFFSET, hand_rewards
 from hkcore.table.match import Match
 from hkcore.table.players.bots import Bot, make_bot
-from hkcore.table.start import bot_seed, read_start, record_preset, wall_seed
+from hkcore.table.start import bot_seed, first_deal, record_preset, wall_seed
 from hkcore.table.table import Table
 
 IMPLEMENTATION = "python"
@@ -42,7 +42,7 @@ class PureCore:
     """N tables, their episodes and the arrays they write (``VecEnv``'s docstring says what each holds)."""
 
     def __init__(self, n: int, preset: Preset, learned: Sequence[bool], bots: Sequence[str | None], seed: int,
-                 match: bool, features: Sequence[float], arrays: Mapping[str, Any]) -> None:
+                 match: bool, features: Sequence[float], arrays: Mapping[str, Any], logs: bool = True) -> None:
         self.n = n
         self.preset = preset
         self.ref = record_preset(preset)
@@ -62,6 +62,7 @@ class PureCore:
         self.finished: list[list[dict[str, Any]] | None] = [None] * n
         self.open: list[dict[str, Any] | None] = [None] * n
         self.like: Table | None = None
+        self.quiet = not logs
 
     # ------------------------------------------------------------ episodes
 
@@ -81,9 +82,11 @@ class PureCore:
         s = wall_seed(self.seed, k)
         if self.match:
             self.games[i] = Match(self.preset, seed=s)
+            self.games[i].table.quiet = self.quiet
         else:
-            deal = read_start({"event": "start", "preset": self.ref, "hand": 1, "round": "E", "seed": s}, self.preset)
+            deal = first_deal(self.preset, s, self.ref)
             t = Table.dealt(deal, like=self.like)
+            t.quiet = self.quiet
             self.like = t
             self.games[i] = t
         self.hist[i] = [[], [], [], []]
@@ -129,22 +132,29 @@ class PureCore:
             tile = _INDEX[decision["tile"]]
             if len(self.hist[i][s]) < MAX_DISCARDS + 64:  # (bounded; only the first MAX_DISCARDS are written)
                 self.hist[i][s].append([tile, 0, int(q["phase"] == "turn" and q["view"]["drawn"] == decision["tile"])])
+        ponds = self._ponds(g)
         g.submit(dict(decision))
+        if not any(r["event"] in ("start", "end_hand") for r in g.log[before:]):  # (the same hand goes on)
+            for s, (was, now) in enumerate(zip(ponds, self._ponds(g))):
+                if now < was and self.hist[i][s]:  # a discard claimed leaves its pond
+                    self.hist[i][s][-1][1] = 1
         for j, rec in enumerate(g.log[before:], before):
-            ev = rec["event"]
-            if ev in ("chow", "pung", "kong") and rec.get("from") is not None:
-                h = self.hist[i][SEATS.index(rec["from"])]
-                if h:
-                    h[-1][1] = 1
-            elif ev == "end_hand":
+            if rec["event"] == "end_hand":
                 first = max(x for x in range(j + 1) if g.log[x]["event"] == "start")
                 pay = hand_rewards(g.log[first:j + 1])
                 for s in range(4):
                     self.reward[i, seats[s]] += pay[s]
                     self.points[i][seats[s]] += pay[s]
-            elif ev == "start":
+            elif rec["event"] == "start":  # a match's next hand
                 self.hist[i] = [[], [], [], []]
                 seats = self._seats(i)
+                g.table.quiet = self.quiet
+
+    def _ponds(self, g: Any) -> list[int]:
+        """How many unclaimed discards each seat's pond holds, by seat."""
+        t = g.table if self.match else g
+        ponds = t.view("E")["ponds"]
+        return [len(ponds[s]) // 2 for s in SEATS]
 
     # ------------------------------------------------------------ steps
 

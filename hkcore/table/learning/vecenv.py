@@ -73,13 +73,15 @@ class VecEnv:
     seed. A random seat of episode k draws from ``bot_seed(seed, k, 0, seat)``. An action not in the mask is
     a TableError naming the table and the action, nothing changed; with ``illegal="pass"`` it becomes the
     pass (else the discard of the tile just drawn, else the first discard offered) and costs ``penalty``.
-    ``core``: "cython" (the compiled core), "python" (the pure one, the reference) or None (``IMPLEMENTATION``).
+    ``logs=False`` keeps, of each hand's log, only the start, the deal and the outcome (wins, the end): faster
+    and lighter, but not a log that replays. ``core``: "cython" (the compiled core), "python" (the pure one, the
+    reference) or None (``IMPLEMENTATION``).
     """
 
     def __init__(self, n: int = 1, preset: str | Preset = "bga-old-style", *,
                  learners: Sequence[int] = (0, 1, 2, 3), bots: str | Sequence[str | None] = RANDOM,
                  episode: str = "hand", seed: int = 0, illegal: str = "raise", penalty: float = 0.0,
-                 core: str | None = None) -> None:
+                 logs: bool = True, core: str | None = None) -> None:
         np = _numpy()
         if type(n) is not int or not 1 <= n <= MAX_TABLES:
             raise TableError(f"n = {shown(n)}: a whole number of tables from 1 to {MAX_TABLES:,}", "n", n)
@@ -94,6 +96,8 @@ class VecEnv:
             raise TableError(f"illegal = {shown(illegal)}: \"raise\" or \"pass\"", "illegal", illegal)
         if isinstance(penalty, bool) or not isinstance(penalty, (int, float)) or not 0 <= penalty < float("inf"):
             raise TableError(f"penalty = {shown(penalty)}: a number, 0 or more", "penalty", penalty)
+        if type(logs) is not bool:
+            raise TableError(f"logs = {shown(logs)}: true or false", "logs", logs)
         if core is None:
             core = IMPLEMENTATION
         if core not in ("cython", "python") or (core == "cython" and IMPLEMENTATION != "cython"):
@@ -109,6 +113,7 @@ class VecEnv:
         self.illegal = illegal
         self.penalty = float(penalty)
         self.core = core
+        self.logs = logs
         self.obs = np.zeros((n, OBS_SIZE), np.float32)
         self.mask = np.zeros((n, N_ACTIONS), np.uint8)
         self.player = np.zeros(n, np.int8)
@@ -119,9 +124,10 @@ class VecEnv:
         features = preset_features(p, engine_rules(p).flags())
         params = value_params(p) if {"value", "guard"} & set(names) else None
         if core == "cython":
-            self._core: Any = _CompiledCore(n, p, learned, names, seed, episode == "match", features, arrays, params)
+            self._core: Any = _CompiledCore(n, p, learned, names, seed, episode == "match", features, arrays, params,
+                                            logs)
         else:
-            self._core = _pyvec.PureCore(n, p, learned, names, seed, episode == "match", features, arrays)
+            self._core = _pyvec.PureCore(n, p, learned, names, seed, episode == "match", features, arrays, logs)
         self._started = False
 
     @staticmethod

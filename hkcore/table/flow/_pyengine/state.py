@@ -21,6 +21,10 @@ from hkcore.table.flow.wall import BONUS, CODES, SEATS, canonical
 class EngineState:
     """The state of a hand in play, its accessors and the subclass's hooks."""
 
+    #: while true, the engine keeps none of the records of play it writes itself (bonus tiles, draws, discards,
+    #: declared sets): the log holds what was there, and what the class built on it adds (wins, the end); a
+    #: copy or a pickle keeps every record again
+    quiet = False
     #: the records of the hand so far (the subclass begins it with the start record)
     log: list[dict[str, Any]]
     _no_wins: set[bytes] | None = None
@@ -181,6 +185,8 @@ class EngineState:
     # --------------------------------------------------------------- hooks
 
     def _emit(self, record: dict[str, Any]) -> None:
+        if self.quiet:
+            return
         self.log.append(record)
         self._texts.append(None)
 
