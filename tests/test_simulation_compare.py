@@ -109,16 +109,19 @@ def test_distinct_hands_are_those_the_logs_tell_apart(bots: list[str]) -> None:
 # how well a pair is paired
 
 
-def _taken(log: list[dict[str, Any]]) -> list[str]:
-    """The tiles the hand took from the wall in order: draws (a kong's replacement among them) and the
-    replacements of bonus tiles."""
-    return [x["tile"] if x["event"] == "draw" else x["replacement"] for x in log if x["event"] in ("draw", "bonus")]
+def _taken(log: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
+    """The tiles the hand took from the wall in order: by live draws, and by replacement draws (a kong's
+    replacement, a bonus tile's)."""
+    live = [x["tile"] for x in log if x["event"] == "draw" and x["source"] == "live"]
+    spare = [x["tile"] if x["event"] == "draw" else x["replacement"] for x in log
+             if (x["event"] == "draw" and x["source"] != "live") or x["event"] == "bonus"]
+    return live, spare
 
 
 def test_each_pair_says_how_well_it_shares_its_walls() -> None:
     s = simulate(TILES144, BOTS, hands=4, seed=5)
     logs = play_again(TILES144, BOTS, 4, seed=5)
-    taken: dict[tuple[str, int, int], list[str]] = {}
+    taken: dict[tuple[str, int, int], tuple[list[str], list[str]]] = {}
     net: dict[tuple[str, int], dict[str, int]] = defaultdict(lambda: dict.fromkeys(SEATS, 0))
     bonus: dict[tuple[str, int], bool] = defaultdict(bool)
     for k, pid, r, _who, log in logs:
@@ -135,9 +138,9 @@ def test_each_pair_says_how_well_it_shares_its_walls() -> None:
         for k in range(4):
             ok = True
             for r in range(4):
-                x, y = taken[a, k, r], taken[b, k, r]
-                n = min(len(x), len(y))
-                ok &= x[:n] == y[:n]
+                for x, y in zip(taken[a, k, r], taken[b, k, r]):   # live draws, then replacements
+                    n = min(len(x), len(y))
+                    ok &= x[:n] == y[:n]
             in_step += ok
         xs = [net[a, k][seat] for k in range(4) for seat in SEATS]
         ys = [net[b, k][seat] for k in range(4) for seat in SEATS]

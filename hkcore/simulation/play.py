@@ -152,17 +152,27 @@ def play_of(log: Sequence[dict[str, Any]]) -> tuple[tuple[Any, ...], ...]:
                   r.get("faan") if r.get("event") == "win" else None) for r in log)
 
 
-def drawn(log: Sequence[dict[str, Any]]) -> tuple[str | None, ...]:
-    """The tiles a hand took from the wall, in order: each draw's (a kong's replacement included) and each
-    bonus tile's replacement."""
-    return tuple(r["tile"] if r["event"] == "draw" else r.get("replacement") for r in log
-                 if r["event"] == "draw" or r["event"] == "bonus")
+Drawn = tuple[tuple[str, ...], tuple[str, ...]]
 
 
-def _in_step(a: Sequence[Any], b: Sequence[Any]) -> bool:
-    """Whether one sequence begins with the other."""
-    n = min(len(a), len(b))
-    return a[:n] == b[:n]
+def drawn(log: Sequence[dict[str, Any]]) -> Drawn:
+    """The tiles a hand took from the wall, in order: by live draws, and by replacement draws (a kong's, and
+    each bonus tile's replacement)."""
+    live: list[str] = []
+    spare: list[str] = []
+    for r in log:
+        event = r["event"]
+        if event == "draw":
+            (live if r.get("source") == "live" else spare).append(r["tile"])
+        elif event == "bonus" and r.get("replacement") is not None:
+            spare.append(r["replacement"])
+    return tuple(live), tuple(spare)
+
+
+def in_step(a: Drawn, b: Drawn) -> bool:
+    """Whether two hands of one wall took the same tiles in the same order (``drawn``), live and replacement
+    draws apart, as far as both went: the wall paired them."""
+    return all(x[:min(len(x), len(y))] == y[:min(len(x), len(y))] for x, y in zip(a, b))
 
 
 class _Wall:
@@ -175,7 +185,7 @@ class _Wall:
         self.by_seat = [[0] * 4 for _ in range(ROTATIONS)]     # rotation -> seat index -> payment
         self.q = [0] * len(PAIRED)                              # the paired quantities, in PAIRED's order
         self.seat = [0, 0, 0, 0]                                # seat index -> payments
-        self.draws: list[tuple[str | None, ...]] = [()] * ROTATIONS   # rotation -> the tiles taken from the wall
+        self.draws: list[Drawn] = [((), ())] * ROTATIONS            # rotation -> the tiles taken from the wall
         self.plays: set[tuple[tuple[Any, ...], ...]] = set()           # the distinct hands played (play_of)
 
 
@@ -231,7 +241,7 @@ class _Tally:
         for (a, b), acc in self.pairs.items():
             wa, wb = wall[a], wall[b]
             pairing = acc["pairing"]   # in step, then the sums of a, b, a², b², ab over the wall's seats
-            pairing[0] += all(_in_step(wa.draws[r], wb.draws[r]) for r in range(ROTATIONS))
+            pairing[0] += all(in_step(wa.draws[r], wb.draws[r]) for r in range(ROTATIONS))
             for j in range(4):
                 x, y = wa.seat[j], wb.seat[j]
                 pairing[1] += x
@@ -636,6 +646,6 @@ def simulate(presets: Presets = None, bots: Bots = "guard", *, hands: int = 100,
     return reduce(add, results)
 
 
-__all__ = ["MAX_HANDS", "Bots", "Plan", "Played", "bot_seed", "check_walls", "drawn", "fast_path", "plan",
+__all__ = ["MAX_HANDS", "Bots", "Plan", "Played", "bot_seed", "check_walls", "drawn", "fast_path", "in_step", "plan",
            "play_of", "play_walls", "played_hands", "seating", "shards", "simulate", "simulation_logs",
            "simulation_starts", "wall_ranges", "wall_seed"]

@@ -213,8 +213,9 @@ class Pairing(_Counts):
 
     walls: int = Field(0, description="walls played under both")
     in_step: int = Field(0, description="walls on which, in each of the four rotations, the tiles taken from the "
-                                        "wall (draws, replacements of bonus tiles and kongs) came in the same "
-                                        "order under both presets, as far as both hands went")
+                                        "wall came in the same order under both presets, live draws and "
+                                        "replacement draws (of bonus tiles and kongs) apart, as far as both hands "
+                                        "went")
     cells: int = Field(0, description="(wall, seat) cells the correlation is over: 4 a wall")
     a: int = Field(0, description="the sum over cells of the seat's net on the wall (four hands) under A")
     b: int = Field(0, description="the same under B")
