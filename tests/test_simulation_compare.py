@@ -7,6 +7,7 @@ Expected values are tallied here from logs the tests play again from the documen
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import statistics
 from collections import defaultdict
@@ -195,6 +196,18 @@ def test_a_house_preset_is_shown_by_name_and_named_as_base(tmp_path: Path,
     assert s.presets["house"].name == "Our club"
     md = (out / "summary.md").read_text(encoding="utf-8")
     assert "Our club (house)" in md
+    # the summary carries the house preset's TOML: its report, from summary.json alone, shows its rules
+    assert s.presets["house"].toml is not None and "minimum = 0" in s.presets["house"].toml
+    assert s.presets["hk-classic"].toml is None
+    if importlib.util.find_spec("matplotlib") is not None:
+        from hkcore.reports.simulation import simulation_page
+
+        page = simulation_page(s)
+        assert 'Our club<span class="name">house</span></th>' in page
+        rules = page[page.index('<table class="rules" data-a="hk-classic" data-b="house">'):]
+        rules = rules[:rules.index("</table>")]
+        # house (the base) first, then hk-classic: the minimum the house lowered from 3 to 0
+        assert '<td class="id">minimum</td><td>0</td><td>3</td>' in rules
     code, _, err = run(capsys, "simulate", "-p", "hk-classic", "--base", "mistboard", "--hands", "1", "--json")
     assert code == 2 and "base" in err
 

@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from hkcore.errors import HkcoreError, shown
-from hkcore.preset import Preset
+from hkcore.preset import Preset, load_preset
 from hkcore.reports.page import (
     CSS,
     cell,
@@ -116,7 +116,8 @@ section.pair { border-left: 3px solid #c8d3e0; padding-left: 0.8em; margin-botto
 section.pair h3 { margin: 0.4em 0 0.2em; font-size: 1.05em; }
 .pairing.weak { color: #a52a2a; }
 td.flag { color: #a52a2a; font-weight: 600; text-align: left; }
-table.rules td, table.rules th { text-align: left; overflow-wrap: anywhere; } section.pair h4 { margin: 0.3em 0 0; font-size: 0.95em; }
+table.rules td, table.rules th { text-align: left; overflow-wrap: anywhere; }
+section.pair h4 { margin: 0.3em 0 0; font-size: 0.95em; }
 @media (max-width: 600px) {
   body { margin: 0.5em auto; padding: 0 0.5em; } h1 { font-size: 1.25em; }
   table { font-size: 0.8em; } th, td { padding: 0.15em 0.3em; }
@@ -158,8 +159,8 @@ def _pair_rules(a: str, b: str, known: dict[str, Preset], names: dict[str, tuple
     e = html.escape
     if a not in known or b not in known:
         missing = ", ".join(x for x in (a, b) if x not in known)
-        return (f'<p class="note rules-unknown">Rules that differ: not known here for {e(missing)} (a house '
-                "preset: its report written with its TOML shows them).</p>")
+        return (f'<p class="note rules-unknown">Rules that differ: not known here for {e(missing)} (a summary '
+                "older than the presets' TOML in it).</p>")
     rows = rule_rows({b: known[b], a: known[a]})
     rows.sort(key=lambda row: row[0] not in PAIRING_RULES)   # stable: the rest in rule_rows' order
     if not rows:
@@ -196,8 +197,8 @@ def _pairing_note(a: str, b: str, mixes: list[SimulationSummary], known: dict[st
         if a in known and b in known and known[a].table.replacement != known[b].table.replacement:
             why = (f"table.replacement: {known[a].table.replacement} under {a}, {known[b].table.replacement} under "
                    f"{b}")
-        return (f'<p class="pairing weak"><b>Paired in name only</b>: {text}. After the deal the two presets draw other '
-                f"tiles ({e(why)}): their differences are those of unpaired samples, with wider intervals.</p>")
+        return (f'<p class="pairing weak"><b>Paired in name only</b>: {text}. After the deal the two presets draw '
+                f"other tiles ({e(why)}): their differences are those of unpaired samples, with wider intervals.</p>")
     return f'<p class="pairing note">Pairing: {text}.</p>'
 
 
@@ -243,6 +244,9 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
     names = pattern_names()
     plots = _figures(summary)
     known = known_presets(ids, presets)
+    for pid, p in summary.presets.items():   # a house preset the summary carries
+        if pid not in known and p.toml is not None:
+            known[pid] = load_preset(p.toml)
     title_text = f"Rule economics: {summary.hands:,} walls under {len(ids)} preset{'s' * (len(ids) != 1)}"
     if len(mixes) == 1:
         bots = f"Bots {e(', '.join(summary.bots))} (E, S, W, N in the first rotation)"

@@ -162,7 +162,8 @@ def changes(summary: SimulationSummary) -> list[Change]:
                                       or unit(summary.presets[a]) != unit(summary.presets[b])):
                     out.append(Change(a, b, field, label, None, None, "- (other units)"))
                     continue
-                s = d.payments_by_seat["E"] if field == "dealer_payments" else getattr(d, field)
+                s = d.payments_by_seat["E"] if field == "dealer_payments" and d.payments_by_seat is not None \
+                    else getattr(d, field)
                 mean = s.mean()
                 iv = s.interval()
                 text = "-" if mean is None else f"{scale * mean:+,.2f}" + (" pp" if rate else "")
@@ -290,8 +291,8 @@ def summary_markdown(summary: SimulationSummary) -> str:
     for m in mixes:
         if one_bot(m.bots):
             continue
-        for a, row in m.pairs.items():
-            for other, per_bot in row.items():
+        for a, per_pair in m.pairs.items():
+            for other, per_bot in per_pair.items():
                 for name, st in per_bot.items():
                     rows.append([*([mix_label(m.bots)] if len(mixes) > 1 else []), a, other, name, num(st.mean()),
                                  ci(st)])

@@ -264,8 +264,8 @@ class _Tally:
                 _sq(acc["seats"][j], wa.seat[j] - wb.seat[j])
         self.walls += 1
 
-    def summary(self, compiled: Sequence[CompiledPreset], groups: list[list[int]], seed: int, bots: Sequence[str],
-                first: int, hands: int, base: int = 0) -> SimulationSummary:
+    def summary(self, compiled: Sequence[CompiledPreset], refs: Sequence[str], groups: list[list[int]], seed: int,
+                bots: Sequence[str], first: int, hands: int, base: int = 0) -> SimulationSummary:
         def stat(v: list[int], per: int) -> Stat:
             return Stat(walls=self.walls, hands=self.walls * per, total=v[0], squares=v[1])
 
@@ -298,7 +298,9 @@ class _Tally:
                 e["payments"] = stat(e["payments"], ROTATIONS * self.copies[name])
                 bots_out[name] = BotSimulation(**e)
             presets[c.preset.id] = PresetSimulation(unit=c.preset.unit, pays=c.preset.table.start_points is not None,
-                                                    tiles=c.preset.tiles, name=c.preset.name, bots=bots_out, **d)
+                                                    tiles=c.preset.tiles, name=c.preset.name,
+                                                    toml=None if refs[i] == c.preset.id else refs[i],
+                                                    bots=bots_out, **d)
         ids = [c.preset.id for c in compiled]
         pairs: dict[str, dict[str, dict[str, Stat]]] = {}
         differences: dict[str, dict[str, PairSimulation]] = {}
@@ -306,7 +308,7 @@ class _Tally:
             same = self.comparable[a, b]
             pairs.setdefault(ids[a], {})[ids[b]] = {
                 m: stat(v, ROTATIONS * self.copies[m]) for m, v in acc["bots"].items()} if same else {}
-            qs = {q: stat(v, ROTATIONS) for q, v in zip(PAIRED, acc["q"])}
+            qs: dict[str, Any] = {q: stat(v, ROTATIONS) for q, v in zip(PAIRED, acc["q"])}
             if not same:
                 qs["won"] = None
             in_step, sa, sb, saa, sbb, sab = acc["pairing"][:6]
@@ -538,7 +540,7 @@ def _run_mix(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequ
             tally.wall_done(i, w)
             if i == n - 1:
                 tally.pairs_done(wall, bots)
-    return tally.summary(compiled, groups, seed, bots, first, hands, base)
+    return tally.summary(compiled, refs, groups, seed, bots, first, hands, base)
 
 
 @dataclass(frozen=True)

@@ -138,12 +138,15 @@ class BotSimulation(_Counts):
 class PresetSimulation(_Counts):
     """One preset over every hand played under it."""
 
-    KEYS: ClassVar[tuple[str, ...]] = ("unit", "pays", "tiles", "name")
+    KEYS: ClassVar[tuple[str, ...]] = ("unit", "pays", "tiles", "name", "toml")
 
     unit: Literal["faan", "points"]
     pays: bool = Field(description="the preset settles payments (else a faan ledger: payments are faan won)")
     tiles: int = Field(description="the tile set (136, or 144 with bonus tiles): presets pair within one")
     name: str = Field("", description="the preset's name, to show beside its id (empty in older summaries)")
+    toml: str | None = Field(None, description="a preset not built in: its whole TOML, as its start records "
+                                               "carry it (the report shows its rules from it); None for a "
+                                               "built-in one")
     hands: int = Field(0, description="hands played (walls x 4 rotations)")
     distinct_hands: int | None = Field(None, description="hands that differ in their play: the four rotations of a "
                                                          "wall played alike count once (None in older summaries)")
@@ -341,7 +344,8 @@ class SimulationSummary(Value):
     def _consistent(self) -> SimulationSummary:
         if self.hands != sum(b - a for a, b in self.walls):
             raise ValueError("hands: the number of walls in walls")
-        for mix in (self, *self.mixes):
+        mixes: list[SimulationSummary | MixSimulation] = [self, *self.mixes]
+        for mix in mixes:
             if any(p.hands != ROTATIONS * self.hands for p in mix.presets.values()):
                 raise ValueError("every preset plays every wall in 4 rotations: each preset's hands must be "
                                  "4 x hands")
