@@ -145,8 +145,13 @@ def test_each_pair_says_how_well_it_shares_its_walls() -> None:
             in_step += ok
         xs = [net[a, k][seat] for k in range(4) for seat in SEATS]
         ys = [net[b, k][seat] for k in range(4) for seat in SEATS]
+        r = statistics.correlation(xs, ys)
         assert (pairing.walls, pairing.in_step) == (4, in_step), (a, b)
-        assert pairing.correlation() == pytest.approx(statistics.correlation(xs, ys), abs=1e-12), (a, b)
+        assert pairing.correlation() == pytest.approx(r, abs=1e-12), (a, b)
+        # the page's verdict: in name only when in step on under half the walls with a correlation under 0.3
+        verdict = "paired in name only" if in_step < 2 and r < 0.3 else "paired"
+        row = f"| {a} | {b} | {100 * in_step / 4:.1f} % ({in_step} of 4) | {r:.2f} | {verdict} |"
+        assert row in summary_markdown(s), row
     # a bonus tile surfaced on every wall, and playingcards-io replaced it from the other end: no wall in step
     assert all(bonus["bga-old-style", k] for k in range(4))
     assert s.differences["playingcards-io"]["bga-old-style"].pairing.in_step == 0

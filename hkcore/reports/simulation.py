@@ -46,6 +46,7 @@ from hkcore.simulation import (
     ci,
     depends_on_bots,
     glance,
+    in_name_only,
     mix_label,
     num,
     one_bot,
@@ -124,11 +125,6 @@ section.pair h4 { margin: 0.3em 0 0; font-size: 0.95em; }
 }
 """
 
-#: a pair whose draws stay in step on fewer walls than this, and whose correlation is below ``WEAK_R``, is
-#: paired in name only (the page says so)
-WEAK_STEP = 0.5
-#: see ``WEAK_STEP``
-WEAK_R = 0.3
 #: the rules a pair's section shows before the rest are folded away
 RULES_SHOWN = 8
 #: the rules that decide whether two presets draw the same tiles from a wall (docs/simulation.md, "Duplicate
@@ -184,8 +180,8 @@ def _pairing_note(a: str, b: str, mixes: list[SimulationSummary], known: dict[st
     for i, m in enumerate(mixes):
         pairing = m.differences[a][b].pairing
         steps, r = pairing_text(pairing)
-        share, corr = pairing.in_step_share(), pairing.correlation()
-        weak |= share is not None and share < WEAK_STEP and (corr is None or corr < WEAK_R)
+        corr = pairing.correlation()
+        weak |= in_name_only(pairing)
         who = f"{e(mix_label(m.bots))}: " if len(mixes) > 1 else ""
         parts.append(f'{who}draws in step on <span data-a="{e(a)}" data-b="{e(b)}" data-mix="{i}" '
                      f'data-field="in_step" data-value="{pairing.in_step}">{e(steps)}</span> of the walls, '

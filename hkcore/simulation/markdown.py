@@ -74,6 +74,20 @@ def hands_text(p: PresetSimulation) -> str:
     return f"{p.hands:,} ({p.distinct_hands:,} distinct)"
 
 
+#: a pair whose draws stayed in step on fewer walls than this share, with a correlation below ``WEAK_R``, is
+#: paired in name only
+WEAK_STEP = 0.5
+#: see ``WEAK_STEP``
+WEAK_R = 0.3
+
+
+def in_name_only(pairing: Pairing) -> bool:
+    """Whether a pair shared its walls in name only: its draws seldom stayed in step and its results on a wall
+    hardly go together (``WEAK_STEP``, ``WEAK_R``)."""
+    share, r = pairing.in_step_share(), pairing.correlation()
+    return share is not None and share < WEAK_STEP and (r is None or r < WEAK_R)
+
+
 def pairing_text(pairing: Pairing) -> tuple[str, str]:
     """A pair's pairing as two texts: its walls whose draws stayed in step, and the correlation."""
     share = pairing.in_step_share()
@@ -256,11 +270,12 @@ def summary_markdown(summary: SimulationSummary) -> str:
                 "Draws in step: walls whose tiles came off the wall in the same order under both presets, in "
                 "every rotation (a rule that replaces bonus tiles or kongs from another end breaks it). "
                 "Correlation: of a seat's net on a wall under A and under B (near 0: paired in name only).", ""]
-        rows = [["A", "B", *(["bots"] if len(mixes) > 1 else []), "draws in step", "correlation"]]
+        rows = [["A", "B", *(["bots"] if len(mixes) > 1 else []), "draws in step", "correlation", ""]]
         for m in mixes:
             for a, row in m.differences.items():
                 for b, d in row.items():
-                    rows.append([a, b, *([mix_label(m.bots)] if len(mixes) > 1 else []), *pairing_text(d.pairing)])
+                    rows.append([a, b, *([mix_label(m.bots)] if len(mixes) > 1 else []), *pairing_text(d.pairing),
+                                 "paired in name only" if in_name_only(d.pairing) else "paired"])
         out += [md_table(rows)]
     out += ["", "## Bots", ""]
     table = ["| " + " | ".join([*(["bots"] if len(mixes) > 1 else []), "preset", "bot", "seat-hands", "win rate",
@@ -305,6 +320,6 @@ def summary_markdown(summary: SimulationSummary) -> str:
     return "\n".join(out) + "\n"
 
 
-__all__ = ["CHANGES", "GLANCE", "Across", "Change", "Figure", "across_mixes", "changes", "ci", "depends_on_bots",
-           "faults", "glance", "hands_text", "mix_label", "num", "one_bot", "pairing_text", "pct", "summary_markdown",
-           "title", "unit"]
+__all__ = ["CHANGES", "GLANCE", "WEAK_R", "WEAK_STEP", "Across", "Change", "Figure", "across_mixes", "changes", "ci",
+           "depends_on_bots", "faults", "glance", "hands_text", "in_name_only", "mix_label", "num", "one_bot",
+           "pairing_text", "pct", "summary_markdown", "title", "unit"]
