@@ -273,3 +273,22 @@ def test_hkscore_simulate_takes_several_mixes(tmp_path: Path, capsys: pytest.Cap
     assert "depends on the bots" in changed
     for c in ("hands won", "hands drawn", "hand length (discards)"):
         assert changed.count(f"| {c} |") == 1, c
+
+
+def test_hkscore_report_simulate_takes_the_base_and_several_mixes(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    if importlib.util.find_spec("matplotlib") is None:
+        pytest.skip("hkcore[report] draws the plots")
+    out = tmp_path / "rep"
+    code, _, err = run(capsys, "report", "--simulate", "-p", "bga-old-style", "-p", "mistboard", "--base",
+                       "mistboard", "--bots", "efficiency", "--bots", "random", "--hands", "2", "--seed", "3",
+                       "--out", str(out))
+    assert code == 0, err
+    s = SimulationSummary.model_validate_json((out / "summary.json").read_text(encoding="utf-8"))
+    assert s == simulate(["bga-old-style", "mistboard"], [["efficiency"], ["random"]], hands=2, seed=3,
+                         base="mistboard")
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert 'id="pair-bga-old-style--mistboard"' in html and "depends on the bots" in html
+    code, _, err = run(capsys, "report", str(out / "summary.json"), "--base", "mistboard", "--out",
+                       str(tmp_path / "x"))
+    assert code == 2 and "--base go with --simulate" in err
