@@ -8,7 +8,7 @@ import csv
 import json
 import sys
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -164,6 +164,16 @@ def load_presets(refs: Sequence[str]) -> list[Preset]:
     """Each preset of ``refs`` loaded (``all``: every built-in one); a ``PresetError`` names one that cannot be."""
     from hkcore.preset import builtin_ids, load_preset
     return [load_preset(pid) for ref in refs for pid in (builtin_ids() if ref == "all" else [ref])]
+
+
+def said_warnings(presets: Iterable[Preset]) -> None:
+    """Each warning of ``presets`` (``Preset.warnings``) as a line on stderr,
+    ``hkscore: warning: FILE: path: code: message`` (FILE: the preset's file,
+    or its id for a built-in or a preset given as TOML text)."""
+    for p in presets:
+        name = p.file if Path(p.file).is_absolute() else p.id
+        for w in p.warnings:
+            print(f"hkscore: warning: {name}: {w}", file=sys.stderr)
 
 
 def bot_names(text: str) -> list[str]:
