@@ -68,18 +68,23 @@ PLUGIN_MOST_COUNT = 64
 @dataclass(frozen=True)
 class Lint:
     """One warning about a preset: its ``code`` (a key of ``CODES``), the
-    dotted TOML ``path`` to change and a ``message`` naming the value."""
+    dotted TOML ``path`` to change and a ``message`` naming the value.
+    ``at_table``: it holds where the preset is played (a table, a
+    simulation), not for hands given to score, which may say what play never
+    does (a robbed kong where nobody may rob, a concealed kong under a table
+    without them)."""
 
     code: str
     path: str
     message: str
+    at_table: bool = False
 
     def __str__(self) -> str:
         return f"{self.path}: {self.code}: {self.message}"
 
-    def as_dict(self) -> dict[str, str]:
-        """The warning as JSON-ready data: ``code``, ``path`` and ``message``."""
-        return {"code": self.code, "path": self.path, "message": self.message}
+    def as_dict(self) -> dict[str, Any]:
+        """The warning as JSON-ready data: ``code``, ``path``, ``message`` and ``at_table``."""
+        return {"code": self.code, "path": self.path, "message": self.message, "at_table": self.at_table}
 
 
 def lint(preset: Preset, catalogue: Catalogue | None = None) -> tuple[Lint, ...]:
@@ -179,7 +184,7 @@ def robbing(p: Preset, cat: Catalogue) -> Iterator[Lint]:
         yield Lint("never-holds", "patterns.robbing_kong",
                    f"{_named(r, p, cat)} needs a robbed kong, and claims.robbing_kong = \"none\" "
                    f"lets no kong be robbed: it is never met at the table; {_off(r)} or let added kongs be robbed "
-                   "(robbing_kong = \"added\")")
+                   "(robbing_kong = \"added\")", at_table=True)
 
 
 def kongs(p: Preset, cat: Catalogue) -> Iterator[Lint]:
@@ -191,7 +196,7 @@ def kongs(p: Preset, cat: Catalogue) -> Iterator[Lint]:
                    f"{_named(r, p, cat)} needs a second kong declared on the replacement draw "
                    "of a first, and [table] concealed_kong = false and added_kong = false allow no kong from the "
                    f"hand: it is never met at the table (only in hands given to score); {_off(r)} or allow "
-                   "concealed or added kongs")
+                   "concealed or added kongs", at_table=True)
 
 
 def shapes(p: Preset, cat: Catalogue) -> Iterator[Lint]:
@@ -282,15 +287,15 @@ def knobs(p: Preset, cat: Catalogue) -> Iterator[Lint]:
     if not self_kongs and t.kong_tile != "any":
         yield Lint("unused-knob", "table.kong_tile",
                    f"kong_tile = {_toml(t.kong_tile)} is never read: [table] concealed_kong = false and added_kong "
-                   "= false, so no kong is made from the hand")
+                   "= false, so no kong is made from the hand", at_table=True)
     if not t.concealed_kong and not t.show_concealed_kongs:
         yield Lint("unused-knob", "table.show_concealed_kongs",
                    "show_concealed_kongs = false is never read: [table] concealed_kong = false, so no concealed "
-                   "kong is declared")
+                   "kong is declared", at_table=True)
     if not t.dealer_stays and t.max_dealer_repeats is not None:
         yield Lint("unused-knob", "table.max_dealer_repeats",
                    f"max_dealer_repeats = {t.max_dealer_repeats} is never read: dealer_stays = [], so the deal "
-                   "passes after every hand")
+                   "passes after every hand", at_table=True)
     if not t.concealed_kong:
         for r in p.patterns:
             for (pid, option), default in CONCEALED_KONG_OPTIONS.items():
@@ -298,11 +303,11 @@ def knobs(p: Preset, cat: Catalogue) -> Iterator[Lint]:
                     yield Lint("unused-knob", f"patterns.{pid}.{option}",
                                f"{option} = {_toml(r.options[option])} is never read at the table: [table] "
                                "concealed_kong = false, so no hand holds a concealed kong (it is read only for "
-                               "hands given to score with one)")
+                               "hands given to score with one)", at_table=True)
     if p.claims.get("robbing_kong") == "added_and_concealed_orphans" and "thirteen_orphans" not in p.shapes:
         yield Lint("unused-knob", "claims.robbing_kong",
                    'robbing_kong = "added_and_concealed_orphans" lets thirteen orphans rob a concealed kong, and '
-                   "shapes leaves thirteen_orphans off: it plays as \"added\"")
+                   "shapes leaves thirteen_orphans off: it plays as \"added\"", at_table=True)
     if p.payments is None:
         for pid in p.plugins:
             yield Lint("unused-knob", f"plugins.{pid}",
