@@ -121,6 +121,8 @@ def _cmd_presets(args: argparse.Namespace) -> int:
         return 0
     if args.action == "check":
         return _check(args, fmt)
+    if args.ref is None and args.other:  # the preset named after an option (presets show --json ID)
+        args.ref = args.other.pop(0)
     if args.action in ("show", "export") and not args.ref:
         raise HkcoreError(f"presets {args.action}: give a preset id or path")
     if args.action in ("show", "export") and args.other:
@@ -171,7 +173,7 @@ def _check(args: argparse.Namespace, fmt: str) -> int:
     from hkcore.preset import PresetError, load_preset
     from hkcore.registry import PresetWarning
 
-    refs = [args.ref, *args.other] if args.ref else []
+    refs = [r for r in (args.ref, *args.other) if r]
     if not refs:
         raise HkcoreError("presets check: give one or more preset files (or ids)")
     if fmt not in ("table", "json"):
@@ -267,7 +269,7 @@ def presets_options(pr: argparse.ArgumentParser) -> None:
                        'diff: {"a": ..., "b": ..., "differences": [...]}; check: [{"file": ..., "preset": ..., '
                        '"warnings": [{"code": ..., "path": ..., "message": ...}]} or {"file": ..., "error": ...}]',
                    table=True)
-    pr.set_defaults(func=_cmd_presets)
+    pr.set_defaults(func=_cmd_presets, intermixed="other")  # check FILE --strict FILE
 
 
 def plugins_options(pl: argparse.ArgumentParser) -> None:

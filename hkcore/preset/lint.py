@@ -222,11 +222,10 @@ def conditions(p: Preset, cat: Catalogue) -> Iterator[Lint]:
             implied = ON_IMPLIES.get(str(r.options.get("on")), frozenset())
         if not _builtin(r, cat):
             implied = frozenset()  # a plugin's pattern of the same id means what its plugin says
-        for i, word in enumerate(r.when):
+        for word in r.when:
             needs = OPPOSITE[word]
             if needs in implied:
-                at = f"patterns.{r.id}.when" + (f"[{i}]" if len(r.when) > 1 else "")
-                yield Lint("never-holds", at,
+                yield Lint("never-holds", f"patterns.{r.id}.when",
                            f"when = {_toml(word)} never holds with {_name(r, cat)}, which is met only "
                            f"{_WORDS[needs]}: the pattern never counts; drop the condition, or {_off(r)}")
 
