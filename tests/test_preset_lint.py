@@ -17,7 +17,7 @@ import pytest
 
 import hkcore
 from helpers.cli import run
-from hkcore.preset import CODES, Lint, Preset, builtin_ids, lint, load_preset
+from hkcore.preset import LINT_CODES, Lint, Preset, builtin_ids, lint, load_preset
 from hkcore.registry import PresetWarning
 
 #: the house rule of the issue: BGA Old Style with the flowers taken out
@@ -86,7 +86,7 @@ def test_warnings_are_frozen_values_computed_from_the_preset() -> None:
     a, b = house(FLOWERS_OFF), house(FLOWERS_OFF + "name = 'again'\n")
     assert isinstance(a.warnings, tuple) and all(isinstance(w, Lint) for w in a.warnings)
     assert a.warnings == b.warnings == lint(a)
-    assert all(w.code in CODES for w in a.warnings)
+    assert all(w.code in LINT_CODES for w in a.warnings)
     with pytest.raises(dataclasses.FrozenInstanceError):
         a.warnings[0].code = "x"  # type: ignore[misc]
     assert str(a.warnings[0]).startswith("patterns.no_bonus: always-holds: no_bonus")

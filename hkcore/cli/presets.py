@@ -190,10 +190,11 @@ def _check(args: argparse.Namespace, fmt: str) -> int:
             entries.append({"file": ref, "error": str(exc)})
             print(f"hkscore: error: {exc}", file=sys.stderr)
             continue
-        found += len(p.warnings)
-        entries.append({"file": ref, "preset": p.id, "warnings": [w.as_dict() for w in p.warnings]})
+        said = p.warnings
+        found += len(said)
+        entries.append({"file": ref, "preset": p.id, "warnings": [w.as_dict() for w in said]})
         if fmt != "json":
-            for w in p.warnings:
+            for w in said:
                 print(f"{ref}: {w}", file=sys.stderr)
     if fmt == "json":
         print_json(entries)

@@ -38,7 +38,7 @@ from hkcore.options import nearest
 from hkcore.preset.checks import shape_options
 from hkcore.preset.errors import PresetError, freeze, thaw
 from hkcore.preset.export import Difference, diff, export_toml
-from hkcore.preset.lint import CODES, Lint, lint
+from hkcore.preset.lint import LINT_CODES, Lint, lint
 from hkcore.preset.model import Preset
 from hkcore.preset.reading import MAX_EXTENDS, MAX_FILE, MAX_KEY_PARTS, builtin_ids, builtin_root, is_path, toml_data
 from hkcore.preset.rules import PatternRule, pattern_worth
@@ -68,10 +68,10 @@ _nearest = nearest
 _toml_data = toml_data
 
 __all__ = [
-    "BUILTIN_SHAPES", "CACHE_SIZE", "CLAIM_RULES", "CODES", "ENTRY_KEYS", "MAX_BY_COUNT", "MAX_EXTENDS", "MAX_FILE",
-    "MAX_KEY_PARTS", "MAX_VALUE", "TOP_KEYS", "Claims", "Difference", "Lint", "PatternEntry", "PatternRule",
-    "Payments", "Preset", "PresetData", "PresetError", "PresetFile", "PresetStore", "builtin_ids", "builtin_root",
-    "diff", "docs_claims_table", "docs_entry_table", "docs_table", "export_toml", "freeze", "is_path", "lint",
-    "load_preset", "nearest", "pattern_worth", "presets", "read_preset", "shape_options", "store", "thaw",
+    "BUILTIN_SHAPES", "CACHE_SIZE", "CLAIM_RULES", "ENTRY_KEYS", "LINT_CODES", "MAX_BY_COUNT", "MAX_EXTENDS",
+    "MAX_FILE", "MAX_KEY_PARTS", "MAX_VALUE", "TOP_KEYS", "Claims", "Difference", "Lint", "PatternEntry",
+    "PatternRule", "Payments", "Preset", "PresetData", "PresetError", "PresetFile", "PresetStore", "builtin_ids",
+    "builtin_root", "diff", "docs_claims_table", "docs_entry_table", "docs_table", "export_toml", "freeze", "is_path",
+    "lint", "load_preset", "nearest", "pattern_worth", "presets", "read_preset", "shape_options", "store", "thaw",
     "toml_data",
 ]

@@ -4,7 +4,7 @@ A preset may be valid key by key and still hold a trap: ``tiles = 136`` on a
 preset with ``no_bonus`` (無花) makes it score in every win; a robbing pattern
 under a table where nobody may rob is never met; a limit below the minimum
 never counts. ``lint(preset)`` names each such rule as a ``Lint``: a code
-(``CODES``), the dotted TOML path to change and a message naming the value.
+(``LINT_CODES``), the dotted TOML path to change and a message naming the value.
 Each check reads only the preset (and, for a plugin's pattern, what the
 catalogue says it needs); docs/house-rules.md, "Warnings", explains them.
 """
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from hkcore.preset.model import Preset
 
 #: the codes of the warnings, each with what it says (docs/house-rules.md, "Warnings")
-CODES = {
+LINT_CODES = {
     "always-holds": "a pattern met in every win under the preset's own rules",
     "never-holds": "a pattern, or its condition, that the preset's own rules never let be met",
     "limit-below-minimum": "a limit hand, or an instant win, worth less than the minimum: it never counts",
@@ -67,7 +67,7 @@ PLUGIN_MOST_COUNT = 64
 
 @dataclass(frozen=True)
 class Lint:
-    """One warning about a preset: its ``code`` (a key of ``CODES``), the
+    """One warning about a preset: its ``code`` (a key of ``LINT_CODES``), the
     dotted TOML ``path`` to change and a ``message`` naming the value.
     ``at_table``: it holds where the preset is played (a table, a
     simulation), not for hands given to score, which may say what play never
@@ -193,8 +193,8 @@ def kongs(p: Preset, cat: Catalogue) -> Iterator[Lint]:
     r = p.rule("kong_on_kong")
     if r is not None and not p.table.concealed_kong and not p.table.added_kong:
         yield Lint("never-holds", "patterns.kong_on_kong",
-                   f"{_named(r, p, cat)} needs a second kong declared on the replacement draw "
-                   "of a first, and [table] concealed_kong = false and added_kong = false allow no kong from the "
+                   f"{_named(r, p, cat)} needs a second kong declared right after a kong's replacement "
+                   "draw, and [table] concealed_kong = false and added_kong = false allow no kong from the "
                    f"hand: it is never met at the table (only in hands given to score); {_off(r)} or allow "
                    "concealed or added kongs", at_table=True)
 
@@ -321,4 +321,4 @@ CHECKS: tuple[Callable[[Preset, Catalogue], Iterator[Lint]], ...] = (
     bonus_tiles, robbing, kongs, shapes, conditions, minimum, cap, knobs)
 
 
-__all__ = ["CHECKS", "CODES", "Lint", "lint"]
+__all__ = ["CHECKS", "LINT_CODES", "Lint", "lint"]
