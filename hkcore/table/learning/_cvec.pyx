@@ -68,7 +68,7 @@ cdef class CompiledCore:
     """N tables, their episodes and the arrays they write (``VecEnv``'s docstring says what each holds)."""
 
     cdef int n
-    cdef object preset, ref, like
+    cdef object preset, ref, like, progress
     cdef bint match, hide, quiet
     cdef int kind[4]
     cdef list bots, games, engines, rngs, prompted
@@ -113,6 +113,7 @@ cdef class CompiledCore:
         self.preset = preset
         self.ref = record_preset(preset)
         self.like = None
+        self.progress = None
         self.match = match
         self.hide = not preset.table.show_concealed_kongs
         self.quiet = not logs
@@ -200,8 +201,10 @@ cdef class CompiledCore:
             self.games[i] = g
         else:
             deal = first_deal(self.preset, ws, self.ref)
-            g = Table.dealt(deal, like=self.like)
+            g = Table.dealt(deal, self.progress, like=self.like)
             self.like = g
+            if self.progress is None:  # (a hand's progress before it is never changed: the next hands share it)
+                self.progress = g.progress
             self.games[i] = g
         for p in range(4):
             self.points[i * 4 + p] = 0.0

@@ -62,6 +62,7 @@ class PureCore:
         self.finished: list[list[dict[str, Any]] | None] = [None] * n
         self.open: list[dict[str, Any] | None] = [None] * n
         self.like: Table | None = None
+        self.progress: Any = None
         self.quiet = not logs
 
     # ------------------------------------------------------------ episodes
@@ -85,7 +86,9 @@ class PureCore:
             self.games[i].table.quiet = self.quiet
         else:
             deal = first_deal(self.preset, s, self.ref)
-            t = Table.dealt(deal, like=self.like)
+            t = Table.dealt(deal, self.progress, like=self.like)
+            if self.progress is None:  # (a hand's progress before it is never changed: the next hands share it)
+                self.progress = t.progress
             t.quiet = self.quiet
             self.like = t
             self.games[i] = t
