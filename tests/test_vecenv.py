@@ -457,3 +457,31 @@ def test_without_logs_the_same_play_keeps_only_the_deal_and_the_outcome() -> Non
             assert short[-1]["event"] == "end_hand" and not any(r["event"] in ("draw", "discard") for r in short)
             ended += 1
     assert ended >= 2
+
+
+@pytest.mark.io
+def test_finished_episodes_replay_with_hkscore_replay() -> None:
+    """A hand and a match, one learner against three guard bots: their logs, as JSON lines, pass ``hkscore
+    replay`` (exit 0); a log whose first discard is changed to another tile does not (exit 1)."""
+    import json
+
+    from helpers.command import hkscore
+
+    logs = []
+    for episode in ("hand", "match"):
+        env = VecEnv(1, "mistboard" if episode == "hand" else "playingcards-io", learners=[3], bots="guard",
+                     episode=episode, seed=21)
+        env.reset()
+        while True:
+            _o, _m, _p, _r, done = env.step(env.expert("efficiency"))
+            if done[0]:
+                logs.append(env.finished_log(0))
+                break
+    for log in logs:
+        done = hkscore("replay", "-", stdin="".join(json.dumps(r) + "\n" for r in log))
+        assert done.returncode == 0, done.stderr
+    bad = [dict(r) for r in logs[0]]
+    k = next(k for k, r in enumerate(bad) if r["event"] == "discard")
+    bad[k]["tile"] = next(t for t in TILES if t != bad[k]["tile"])
+    done = hkscore("replay", "-", stdin="".join(json.dumps(r) + "\n" for r in bad))
+    assert done.returncode == 1
