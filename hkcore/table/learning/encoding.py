@@ -27,6 +27,7 @@ from hkcore.table.env import (
     WIN as WIN_ID,
 )
 from hkcore.table.flow import codes as _codes
+from hkcore.table.rotation import zero_sum
 
 #: the discards of each seat kept in order (a seat has never been seen to make more than 40 in a hand; later
 #: ones are not written)
@@ -113,27 +114,13 @@ def preset_features(preset: Preset, rule_flags: Sequence[int]) -> list[float]:
 
 def hand_rewards(log: Sequence[Mapping[str, Any]]) -> list[float]:
     """By seat (E S W N), what a finished hand pays each: its ``delta``, or under a faan ledger (no delta) the
-    zero-sum measure: a winner +F, the discarder -F on a discard win, each other seat -F/3 on a self-draw."""
+    zero-sum measure (``hkcore.table.rotation.zero_sum``)."""
     end = log[-1]
     if end["event"] != "end_hand":
         end = next(x for x in reversed(log) if x["event"] == "end_hand")
-    seats = ("E", "S", "W", "N")
     if end["delta"] is not None:
-        return [float(end["delta"][s]) for s in seats]
-    out = [0.0, 0.0, 0.0, 0.0]
-    for rec in log:
-        if rec["event"] != "win":
-            continue
-        f = rec["faan"]
-        w = seats.index(rec["seat"])
-        out[w] += f
-        if rec.get("from") is None:
-            for o in range(4):
-                if o != w:
-                    out[o] -= f / 3
-        else:
-            out[seats.index(rec["from"])] -= f
-    return out
+        return [float(end["delta"][s]) for s in ("E", "S", "W", "N")]
+    return zero_sum(log)
 
 
 #: by engine action code and tile (code * 34 + tile), the action id (what the compiled core reads)
