@@ -106,8 +106,8 @@ def test_the_first_observation_is_easts_deal() -> None:
         assert _field(o, "phase").tolist() == [1, 0, 0, 0, 0]
         assert not _field(o, "melds").any() and not _field(o, "discards").any()
         pre = _field(o, "preset")
-        assert pre[:6].tolist() == [3, 13, 13, 0, 1, 0]  # base points: 14 steps, 0 .. 13 faan
-        assert pre[6:6 + len(SCHEMES)].tolist() == [0, 1, 0, 0, 0]
+        assert pre[:8].tolist() == [3, 13, 13, 0, 1, 0, 0, 0]  # base points: 14 steps, 0 .. 13 faan
+        assert pre[8:8 + len(SCHEMES)].tolist() == [0, 1, 0, 0, 0]
         assert player[i] == 0
         # East may discard each tile it holds, and nothing else but its wins and kongs
         held = {f"discard {TILES[t]}" for t in range(34) if hand[t]}
@@ -485,3 +485,21 @@ def test_finished_episodes_replay_with_hkscore_replay() -> None:
     bad[k]["tile"] = next(t for t in TILES if t != bad[k]["tile"])
     done = hkscore("replay", "-", stdin="".join(json.dumps(r) + "\n" for r in bad))
     assert done.returncode == 1
+
+
+def test_the_presets_features_tell_just_cards_liability_and_seven_pairs() -> None:
+    """just-cards: minimum 3, cap 10, a faan table from 3 faan of 8 steps (limit 10), 136 tiles, no bonus
+    tiles, liability; a house preset adding the seven_pairs shape says so."""
+    from hkcore.table.learning.encoding import preset_features
+    from hkcore.table.table import Table, engine_rules
+
+    p = Table({"event": "start", "preset": "just-cards", "seed": 1}).preset
+    f = preset_features(p, engine_rules(p).flags())
+    assert f[:8] == [3, 10, 10, 1, 0, p.table.dead_wall, 1, 0]
+    assert f[8:8 + len(SCHEMES)] == [0, 0, 1, 0, 0]
+    from hkcore.table.start import given_preset
+
+    house = given_preset('extends = "bga-old-style"\nshapes = ["standard", "thirteen_orphans", "seven_pairs"]\n'
+                         "[patterns]\nseven_pairs = { value = 4 }\n")
+    g = preset_features(house, engine_rules(house).flags())
+    assert g[6:8] == [0, 1] and g[:6] == [3, 13, 13, 0, 1, 0]

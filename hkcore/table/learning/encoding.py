@@ -58,10 +58,11 @@ FIELDS: tuple[tuple[str, int, str], ...] = (
     ("offered", 34, "1 at the tile offered to claim or rob"),
     ("offered_from", 4, "1 at the seat that offered it"),
     ("points", 4, "by seat: what it has won in the episode so far, in the preset's unit"),
-    ("preset", 6 + len(SCHEMES) + len(RULE_FLAGS), "the preset: minimum faan, cap (0: none), limit faan of the "
-                                                  "scheme's table, 136 tiles (1), bonus tiles (1), dead wall; "
-                                                  "payment scheme one-hot (" + ", ".join(SCHEMES) + "); rule "
-                                                  "flags (" + ", ".join(RULE_FLAGS) + ")"),
+    ("preset", 8 + len(SCHEMES) + len(RULE_FLAGS), "the preset: minimum faan, cap (0: none), limit faan of the "
+                                                  "scheme's table, 136 tiles (1), bonus tiles (1), dead wall, "
+                                                  "liability (1), seven pairs (1); payment scheme one-hot ("
+                                                  + ", ".join(SCHEMES) + "); rule flags ("
+                                                  + ", ".join(RULE_FLAGS) + ")"),
 )
 
 
@@ -106,7 +107,8 @@ def preset_features(preset: Preset, rule_flags: Sequence[int]) -> list[float]:
     elif pay and scheme == "base_points" and table:
         limit = float(len(table) - 1)
     out = [float(preset.minimum), float(preset.cap or 0), limit, float(preset.tiles == 136),
-           float(bool(preset.bonus_tiles)), float(preset.table.dead_wall)]
+           float(bool(preset.bonus_tiles)), float(preset.table.dead_wall), float("liability" in preset.plugins),
+           float("seven_pairs" in preset.shapes)]
     out += [float(scheme == s or (s == "other" and scheme not in SCHEMES)) for s in SCHEMES]
     out += [float(f) for f in rule_flags]
     return out
