@@ -89,6 +89,61 @@ def vec_once(seconds: float, seed: int, n: int, bots: str = "random", logs: bool
     return {"steps_s": steps / wall, "steps_cpu_s": steps / cpu, "steps_per_episode": steps / max(1, episodes)}
 
 
+def adapter_once(seconds: float, seed: int, kind: str) -> dict[str, float]:
+    """Steps of an adapter (or the raw VecEnv it wraps) for about ``seconds``, the first legal action of each
+    mask; one learner against three efficiency bots, logs off."""
+
+    from hkcore.table.learning import VecEnv
+    from hkcore.table.rl import GymEnv, GymVectorEnv, parallel_env
+
+    steps = 0
+    t0, c0 = time.perf_counter(), time.process_time()
+    if kind in ("raw1", "raw64"):
+        n = 1 if kind == "raw1" else 64
+        env = VecEnv(n, PRESET, learners=[0], bots="efficiency", seed=seed, logs=False)
+        _o, mask, _p = env.reset()
+        while time.perf_counter() - t0 < seconds:
+            for _ in range(100):
+                env.step(mask.argmax(axis=1))
+            steps += 100 * n
+    elif kind == "gym":
+        g = GymEnv(PRESET, "E", "efficiency", seed=seed, logs=False)
+        obs, _ = g.reset(seed=seed)
+        while time.perf_counter() - t0 < seconds:
+            for _ in range(100):
+                obs, _r, done, _t, _i = g.step(int(obs["action_mask"].argmax()))
+                if done:
+                    obs, _ = g.reset()
+            steps += 100
+    elif kind == "vector64":
+        v = GymVectorEnv(64, PRESET, "E", "efficiency", seed=seed, logs=False)
+        obs, _ = v.reset(seed=seed)
+        while time.perf_counter() - t0 < seconds:
+            for _ in range(100):
+                obs, *_rest = v.step(obs["action_mask"].argmax(axis=1))
+            steps += 100 * 64
+    else:  # the PettingZoo parallel env, all four players learned, against the raw VecEnv(1) of four
+        if kind == "raw4":
+            env = VecEnv(1, PRESET, seed=seed, logs=False)
+            _o, mask, _p = env.reset()
+            while time.perf_counter() - t0 < seconds:
+                for _ in range(100):
+                    env.step(mask.argmax(axis=1))
+                steps += 100
+        else:
+            par = parallel_env(PRESET, seed, logs=False)
+            obs, _ = par.reset()
+            while time.perf_counter() - t0 < seconds:
+                for _ in range(100):
+                    a = par.asked
+                    obs, _r, terms, _t, _i = par.step({a: int(obs[a]["action_mask"].argmax())})
+                    if terms[a]:
+                        obs, _ = par.reset()
+                steps += 100
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"steps_s": steps / wall, "steps_cpu_s": steps / cpu}
+
+
 def memory(steps: int, n: int = 64) -> dict[str, float]:
     """Peak RSS (MiB) after a tenth of ``steps`` and after all of them, all four seats random."""
     from hkcore.table.learning import VecEnv
@@ -126,6 +181,8 @@ def main() -> None:
     runs["vec64_logs"] = lambda s: vec_once(seconds, s, 64, logs=True)
     for bot in ("efficiency", "value", "guard"):
         runs[f"learner_{bot}"] = lambda s, bot=bot: vec_once(seconds, s, 64, bot)
+    for kind in ("raw1", "gym", "raw64", "vector64", "raw4", "parallel"):
+        runs[f"adapter_{kind}"] = lambda s, kind=kind: adapter_once(seconds, s, kind)
     peer_hands = 0
     try:
         import riichienv  # noqa: F401
@@ -183,6 +240,13 @@ def main() -> None:
         v, vc = med(f"learner_{bot}"), med(f"learner_{bot}", "steps_cpu_s")
         lines.append(f"| VecEnv(64, logs=False), one learner against three `{bot}`, learner steps | {v[0]:,.0f} | "
                      f"{v[1]:,.0f}–{v[2]:,.0f} | {vc[0]:,.0f} | {med(f'learner_{bot}', 'steps_per_episode')[0]:.1f} |")
+    lines += ["", "| adapter (one learner against three `efficiency`, logs off; the first legal action) | steps/s "
+              "(median) | the raw `VecEnv` it wraps | ratio |", "|---|---:|---:|---:|"]
+    for label, kind, raw in (("`GymEnv`", "gym", "raw1"), ("`GymVectorEnv(64)`", "vector64", "raw64"),
+                             ("PettingZoo `parallel_env` (four players learned)", "parallel", "raw4")):
+        a, b = med(f"adapter_{kind}")[0], med(f"adapter_{raw}")[0]
+        lines.append(f"| {label} | {a:,.0f} | {b:,.0f} | {b / a:.2f}× slower (target ≤ 3×: "
+                     f"{'met' if b / a <= 3 else '**not met**'}) |")
     ratio = ""
     if "riichienv" in results:
         p, pc = med("riichienv"), med("riichienv", "steps_cpu_s")
