@@ -374,6 +374,12 @@ cdef class CompiledCore:
                 return k
         return 0
 
+    def use_params(self, params):
+        """The value and guard bots' parameters (``fastplay.value_params``) for ``expert``, if not given."""
+        if self.params is None and params is not None:
+            self.params = params.compiled
+            self.guard = params.guard_compiled
+
     def expert(self, name, long long[::1] out):
         """Into ``out``, by table: the action the bot ``name`` would take for the player asked."""
         cdef int i, s, k, kind

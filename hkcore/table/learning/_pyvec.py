@@ -201,6 +201,9 @@ class PureCore:
                 return x
         return next((x for a, x in zip(q["actions"], ids) if a.get("act") == "discard"), ids[0])
 
+    def use_params(self, params: Any) -> None:
+        """(The pure core plays every bot through its prompts: nothing to keep.)"""
+
     def expert(self, name: str, out: Any) -> None:
         """Into ``out``, by table: the action the bot ``name`` would take for the player asked."""
         for i in range(self.n):

@@ -123,6 +123,7 @@ class VecEnv:
                   "done": self.done}
         features = preset_features(p, engine_rules(p).flags())
         params = value_params(p) if {"value", "guard"} & set(names) else None
+        self._params = params is not None
         if core == "cython":
             self._core: Any = _CompiledCore(n, p, learned, names, seed, episode == "match", features, arrays, params,
                                             logs)
@@ -141,9 +142,10 @@ class VecEnv:
                              learners)
         return [x in given for x in range(4)]
 
-    @staticmethod
-    def _bots(bots: Any, learned: list[bool]) -> list[str | None]:
-        known = set(available_bots()) | {RANDOM}
+    def _bots(self, bots: Any, learned: list[bool]) -> list[str | None]:
+        #: the bots this environment may seat or ask (the registry as it was when it was made)
+        self._known = frozenset(available_bots()) | {RANDOM}
+        known = self._known
         names = [bots] * 4 if isinstance(bots, str) else list(bots) if isinstance(bots, (list, tuple)) else None
         if names is None or len(names) != 4:
             raise TableError(f"bots = {shown(bots)}: a bot's name, or four by player", "bots", bots)
@@ -188,8 +190,11 @@ class VecEnv:
         np = _numpy()
         if not self._started:
             raise TableError("expert: reset() first", "expert", None)
-        if not isinstance(bot, str) or bot not in set(available_bots()):
-            raise TableError(f"bot = {shown(bot)}: one of {', '.join(sorted(available_bots()))}", "bot", bot)
+        if not isinstance(bot, str) or bot not in self._known:
+            raise TableError(f"bot = {shown(bot)}: one of {', '.join(sorted(self._known))}", "bot", bot)
+        if bot in ("value", "guard") and not self._params:
+            self._core.use_params(value_params(self.preset))
+            self._params = True
         out = np.empty(self.n, np.int64)
         self._core.expert(bot, out)
         return out
