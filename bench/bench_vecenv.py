@@ -144,6 +144,23 @@ def adapter_once(seconds: float, seed: int, kind: str) -> dict[str, float]:
     return {"steps_s": steps / wall, "steps_cpu_s": steps / cpu}
 
 
+def dataset_once(seconds: float, seed: int, bot: str, jobs: int) -> dict[str, float]:
+    """``write_dataset`` of ``bot`` with ``jobs`` into a fresh folder, sized for about ``seconds`` (a value bot
+    decides about 60 times a hand); decisions written per second, the files' bytes per decision."""
+    import tempfile
+
+    from hkcore.table.learning.dataset import write_dataset
+
+    hands = max(20, int(seconds * 300 * jobs))
+    with tempfile.TemporaryDirectory() as folder:
+        t0, c0 = time.perf_counter(), time.process_time()
+        m = write_dataset(folder, PRESET, bot, hands, seed=seed, jobs=jobs)
+        wall = time.perf_counter() - t0
+        size = sum(f.stat().st_size for f in Path(folder).iterdir())
+    return {"steps_s": m["decisions"] / wall, "steps_cpu_s": m["decisions"] / max(1e-9, time.process_time() - c0),
+            "bytes_per_decision": size / m["decisions"], "decisions": m["decisions"]}
+
+
 def memory(steps: int, n: int = 64) -> dict[str, float]:
     """Peak RSS (MiB) after a tenth of ``steps`` and after all of them, all four seats random."""
     from hkcore.table.learning import VecEnv
@@ -183,6 +200,8 @@ def main() -> None:
         runs[f"learner_{bot}"] = lambda s, bot=bot: vec_once(seconds, s, 64, bot)
     for kind in ("raw1", "gym", "raw64", "vector64", "raw4", "parallel"):
         runs[f"adapter_{kind}"] = lambda s, kind=kind: adapter_once(seconds, s, kind)
+    for bot in ("efficiency", "value"):
+        runs[f"dataset_{bot}"] = lambda s, bot=bot: dataset_once(seconds, s, bot, 2)
     peer_hands = 0
     try:
         import riichienv  # noqa: F401
@@ -247,6 +266,13 @@ def main() -> None:
         a, b = med(f"adapter_{kind}")[0], med(f"adapter_{raw}")[0]
         lines.append(f"| {label} | {a:,.0f} | {b:,.0f} | {b / a:.2f}× slower (target ≤ 3×: "
                      f"{'met' if b / a <= 3 else '**not met**'}) |")
+    lines += ["", "| `hkscore dataset` (`write_dataset`, `--jobs 2`) | decisions written/s (median) | min–max | "
+              "bytes a decision on disk | a million decisions in |", "|---|---:|---:|---:|---:|"]
+    for bot in ("efficiency", "value"):
+        d = med(f"dataset_{bot}")
+        size = statistics.median(x["bytes_per_decision"] for x in results[f"dataset_{bot}"])
+        lines.append(f"| `--bots {bot}` | {d[0]:,.0f} | {d[1]:,.0f}–{d[2]:,.0f} | {size:,.0f} | "
+                     f"{1e6 / d[0]:.0f} s (target ≤ 60 s: {'met' if 1e6 / d[0] <= 60 else '**not met**'}) |")
     ratio = ""
     if "riichienv" in results:
         p, pc = med("riichienv"), med("riichienv", "steps_cpu_s")

@@ -73,7 +73,7 @@ cdef class CompiledCore:
     cdef int kind[4]
     cdef list bots, games, engines, rngs, prompted
     cdef readonly list finished
-    cdef long long seed
+    cdef long long seed, first
     cdef readonly list index
     cdef list count
     cdef float *hist      # [n][4][MAXH][3], as the observation holds them: tile + 1, claimed, drawn then discarded
@@ -107,7 +107,7 @@ cdef class CompiledCore:
         self.points = NULL
 
     def __init__(self, int n, preset, learned, bots, long long seed, bint match, features, arrays, params,
-                 bint logs=True):
+                 bint logs=True, long long first=0):
         cdef int p
         self.n = n
         self.preset = preset
@@ -119,6 +119,7 @@ cdef class CompiledCore:
         self.quiet = not logs
         self.bots = list(bots)
         self.seed = seed
+        self.first = first
         if len(features) > 64:
             raise TableError(f"features = {shown(features)}: at most 64", "features", features)
         self.nfeatures = len(features)
@@ -192,7 +193,7 @@ cdef class CompiledCore:
 
     cdef _begin(self, int i):
         cdef int s, p
-        k = self.count[i] * self.n + i
+        k = self.first + self.count[i] * self.n + i
         self.count[i] += 1
         self.index[i] = k
         ws = wall_seed(self.seed, k)

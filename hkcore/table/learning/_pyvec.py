@@ -42,13 +42,15 @@ class PureCore:
     """N tables, their episodes and the arrays they write (``VecEnv``'s docstring says what each holds)."""
 
     def __init__(self, n: int, preset: Preset, learned: Sequence[bool], bots: Sequence[str | None], seed: int,
-                 match: bool, features: Sequence[float], arrays: Mapping[str, Any], logs: bool = True) -> None:
+                 match: bool, features: Sequence[float], arrays: Mapping[str, Any], logs: bool = True,
+                 first: int = 0) -> None:
         self.n = n
         self.preset = preset
         self.ref = record_preset(preset)
         self.learned = list(learned)
         self.bots = list(bots)
         self.seed = seed
+        self.first = first
         self.match = match
         self.features = list(features)
         self.obs, self.mask, self.player = arrays["obs"], arrays["mask"], arrays["player"]
@@ -77,7 +79,7 @@ class PureCore:
             self._advance(i)
 
     def _begin(self, i: int) -> None:
-        k = self.count[i] * self.n + i
+        k = self.first + self.count[i] * self.n + i
         self.count[i] += 1
         self.index[i] = k
         s = wall_seed(self.seed, k)

@@ -68,7 +68,7 @@ class VecEnv:
     observation, and ``finished_log(i)`` the log of the one that ended. The arrays are the same objects on
     every call, written in place.
 
-    Each table's episodes are numbered ``i``, ``i + n``, ``i + 2n``, ...; episode ``k`` is dealt from
+    Each table's episodes are numbered ``first + i``, ``first + i + n``, ...; episode ``k`` is dealt from
     ``hkcore.table.start.wall_seed(seed, k)``: the walls ``hkscore simulate`` and the arena deal with the same
     seed. A random seat of episode k draws from ``bot_seed(seed, k, 0, seat)``. An action not in the mask is
     a TableError naming the table and the action, nothing changed; with ``illegal="pass"`` it becomes the
@@ -81,7 +81,7 @@ class VecEnv:
     def __init__(self, n: int = 1, preset: str | Preset = "bga-old-style", *,
                  learners: Sequence[int] = (0, 1, 2, 3), bots: str | Sequence[str | None] = RANDOM,
                  episode: str = "hand", seed: int = 0, illegal: str = "raise", penalty: float = 0.0,
-                 logs: bool = True, core: str | None = None) -> None:
+                 logs: bool = True, first: int = 0, core: str | None = None) -> None:
         np = _numpy()
         if type(n) is not int or not 1 <= n <= MAX_TABLES:
             raise TableError(f"n = {shown(n)}: a whole number of tables from 1 to {MAX_TABLES:,}", "n", n)
@@ -96,6 +96,8 @@ class VecEnv:
             raise TableError(f"illegal = {shown(illegal)}: \"raise\" or \"pass\"", "illegal", illegal)
         if isinstance(penalty, bool) or not isinstance(penalty, (int, float)) or not 0 <= penalty < float("inf"):
             raise TableError(f"penalty = {shown(penalty)}: a number, 0 or more", "penalty", penalty)
+        if type(first) is not int or not 0 <= first <= MAX_SEED:
+            raise TableError(f"first = {shown(first)}: an episode number from 0 to {MAX_SEED}", "first", first)
         if type(logs) is not bool:
             raise TableError(f"logs = {shown(logs)}: true or false", "logs", logs)
         if core is None:
@@ -114,6 +116,7 @@ class VecEnv:
         self.penalty = float(penalty)
         self.core = core
         self.logs = logs
+        self.first = first
         self.obs = np.zeros((n, OBS_SIZE), np.float32)
         self.mask = np.zeros((n, N_ACTIONS), np.uint8)
         self.player = np.zeros(n, np.int8)
@@ -126,9 +129,10 @@ class VecEnv:
         self._params = params is not None
         if core == "cython":
             self._core: Any = _CompiledCore(n, p, learned, names, seed, episode == "match", features, arrays, params,
-                                            logs)
+                                            logs, first)
         else:
-            self._core = _pyvec.PureCore(n, p, learned, names, seed, episode == "match", features, arrays, logs)
+            self._core = _pyvec.PureCore(n, p, learned, names, seed, episode == "match", features, arrays, logs,
+                                         first)
         self._started = False
 
     @staticmethod
