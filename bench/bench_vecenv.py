@@ -130,6 +130,16 @@ def adapter_once(seconds: float, seed: int, kind: str) -> dict[str, float]:
                 for _ in range(100):
                     env.step(mask.argmax(axis=1))
                 steps += 100
+        elif kind == "aec":
+            from hkcore.table.rl import aec_env
+
+            env_ = aec_env(PRESET, seed, logs=False)
+            while time.perf_counter() - t0 < seconds:
+                env_.reset()
+                for _agent in env_.agent_iter():
+                    obs_, _r, term, trunc, _i = env_.last()
+                    env_.step(None if term or trunc else int(obs_["action_mask"].argmax()))
+                    steps += not (term or trunc)
         else:
             par = parallel_env(PRESET, seed, logs=False)
             obs, _ = par.reset()
@@ -198,7 +208,7 @@ def main() -> None:
     runs["vec64_logs"] = lambda s: vec_once(seconds, s, 64, logs=True)
     for bot in ("efficiency", "value", "guard"):
         runs[f"learner_{bot}"] = lambda s, bot=bot: vec_once(seconds, s, 64, bot)
-    for kind in ("raw1", "gym", "raw64", "vector64", "raw4", "parallel"):
+    for kind in ("raw1", "gym", "raw64", "vector64", "raw4", "parallel", "aec"):
         runs[f"adapter_{kind}"] = lambda s, kind=kind: adapter_once(seconds, s, kind)
     for bot in ("efficiency", "value"):
         runs[f"dataset_{bot}"] = lambda s, bot=bot: dataset_once(seconds, s, bot, 2)
@@ -262,7 +272,8 @@ def main() -> None:
     lines += ["", "| adapter (one learner against three `efficiency`, logs off; the first legal action) | steps/s "
               "(median) | the raw `VecEnv` it wraps | ratio |", "|---|---:|---:|---:|"]
     for label, kind, raw in (("`GymEnv`", "gym", "raw1"), ("`GymVectorEnv(64)`", "vector64", "raw64"),
-                             ("PettingZoo `parallel_env` (four players learned)", "parallel", "raw4")):
+                             ("PettingZoo `parallel_env` (four players learned)", "parallel", "raw4"),
+                             ("PettingZoo `aec_env` (four players learned)", "aec", "raw4")):
         a, b = med(f"adapter_{kind}")[0], med(f"adapter_{raw}")[0]
         lines.append(f"| {label} | {a:,.0f} | {b:,.0f} | {b / a:.2f}× slower (target ≤ 3×: "
                      f"{'met' if b / a <= 3 else '**not met**'}) |")

@@ -35,6 +35,11 @@ from hkcore.table.learning.vecenv import VecEnv
 from hkcore.table.start import MAX_SEED
 
 SEATS = ("E", "S", "W", "N")
+#: what an agent not yet asked sees, and the mask of an agent not asked now (read-only, shared)
+_NO_VIEW = np.zeros(OBS_SIZE, np.float32)
+_NO_VIEW.flags.writeable = False
+_NO_ACTIONS = np.zeros(N_ACTIONS, np.int8)
+_NO_ACTIONS.flags.writeable = False
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 
 
@@ -204,7 +209,9 @@ class GymVectorEnv(VectorEnv[Any, Any, Any]):
 class HkcoreParallel(ParallelEnv):  # type: ignore[misc]
     """The four players of one table as a PettingZoo ``ParallelEnv``: each step, only the player asked has a
     legal action (its mask); the others' actions are ignored and their masks empty. Observations are given
-    for every agent: the asked one's view, the others' last view (all zero before their first)."""
+    for every agent: the asked one's view, the others' last view (all zero before their first; arrays not
+    asked now are shared and read-only). ``reset()``
+    after an episode's end plays the run's next wall (``reset(seed=S)``: the walls of seed S from the first)."""
 
     metadata: ClassVar[dict[str, Any]] = {"name": "hkcore_v1", "render_modes": ["ansi", "human"],
                                           "is_parallelizable": True}
@@ -221,7 +228,10 @@ class HkcoreParallel(ParallelEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self._space = observation_space()
         self._actions = spaces.Discrete(N_ACTIONS)
-        self._seen = np.zeros((4, OBS_SIZE), np.float32)
+        self._given: dict[str, dict[str, Any]] = {}
+        self._last_asked: str | None = None
+        self._action = np.zeros(1, np.int64)
+        self._fresh = False
         self.log: list[dict[str, Any]] | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -236,21 +246,27 @@ class HkcoreParallel(ParallelEnv):  # type: ignore[misc]
         return AGENTS[int(self.vec.player[0])]
 
     def _observations(self) -> dict[str, dict[str, Any]]:
+        """Every agent's observation: the asked one's new, the others' as last given (their masks empty)."""
         p = int(self.vec.player[0])
-        self._seen[p] = self.vec.obs[0]
-        out = {}
-        for q, agent in enumerate(AGENTS):
-            mask = self.vec.mask[0].view(np.int8).copy() if q == p else np.zeros(N_ACTIONS, np.int8)
-            out[agent] = {"observation": self._seen[q].copy(), "action_mask": mask}
-        return out
+        agent = AGENTS[p]
+        if self._last_asked is not None and self._last_asked != agent:
+            before = self._given[self._last_asked]
+            self._given[self._last_asked] = {"observation": before["observation"], "action_mask": _NO_ACTIONS}
+        self._given[agent] = {"observation": self.vec.obs[0].copy(),
+                              "action_mask": self.vec.mask[0].view(np.int8).copy()}
+        self._last_asked = agent
+        return dict(self._given)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
-        if seed is not None:
-            self._seed = _seed(seed)
-        self.vec = VecEnv(1, seed=self._seed, **self._kw)
-        self.vec.reset()
-        self._seen[:] = 0
+        if seed is not None or not self._fresh:  # (after an episode's end the table already shows the next)
+            if seed is not None:
+                self._seed = _seed(seed)
+            self.vec = VecEnv(1, seed=self._seed, **self._kw)
+            self.vec.reset()
+        self._fresh = False
+        self._given = {a: {"observation": _NO_VIEW, "action_mask": _NO_ACTIONS} for a in AGENTS}
+        self._last_asked = None
         self.agents = list(AGENTS)
         self.log = None
         return self._observations(), {a: {} for a in AGENTS}
@@ -262,19 +278,29 @@ class HkcoreParallel(ParallelEnv):  # type: ignore[misc]
         if not isinstance(actions, dict) or asked not in actions:
             raise TableError(f"actions = {shown(actions)}: an action for {asked}, the agent asked", "actions",
                              actions)
-        self.vec.step(np.array([actions[asked]], np.int64) if isinstance(actions[asked], (int, np.integer))
-                      else [actions[asked]])
-        rewards = {a: float(self.vec.reward[0, q]) for q, a in enumerate(AGENTS)}
+        rewards, done = self._play(actions[asked])
+        obs = self._observations()
+        terms = {"player_0": done, "player_1": done, "player_2": done, "player_3": done}
+        truncs = {"player_0": False, "player_1": False, "player_2": False, "player_3": False}
+        if done:
+            infos: dict[str, dict[str, Any]] = {a: {"log": self.log} for a in AGENTS}
+            self.agents = []
+        else:
+            infos = {"player_0": {}, "player_1": {}, "player_2": {}, "player_3": {}}
+        return obs, rewards, terms, truncs, infos
+
+    def _play(self, action: Any) -> tuple[dict[str, float], bool]:
+        """The asked agent takes ``action``; every agent's reward, and whether the episode ended."""
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            self._action[0] = action
+            self.vec.step(self._action)
+        else:
+            self.vec.step([action])
         done = bool(self.vec.done[0])
         if done:
             self.log = self.vec.finished_log(0)
-        obs = self._observations()
-        terms = dict.fromkeys(AGENTS, done)
-        truncs = dict.fromkeys(AGENTS, False)
-        infos: dict[str, dict[str, Any]] = {a: ({"log": self.log} if done else {}) for a in AGENTS}
-        if done:
-            self.agents = []
-        return obs, rewards, terms, truncs, infos
+            self._fresh = True
+        return dict(zip(AGENTS, self.vec.reward[0].tolist())), done
 
     def render(self) -> str | None:
         text = describe(self.vec.obs[0], self.vec.mask[0])
@@ -310,6 +336,7 @@ class HkcoreAEC(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: self.par._space for a in AGENTS}
         self.action_spaces = {a: self.par._actions for a in AGENTS}
         self._obs: dict[str, dict[str, Any]] = {}
+        self._stale = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.par._space
@@ -319,6 +346,7 @@ class HkcoreAEC(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._obs, _ = self.par.reset(seed, options)
+        self._stale = False
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -328,6 +356,9 @@ class HkcoreAEC(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.par.asked
 
     def observe(self, agent: str) -> dict[str, Any]:
+        if self._stale:  # (made when first asked for after a step)
+            self._obs = self.par._observations()
+            self._stale = False
         return self._obs[agent]
 
     def step(self, action: Any) -> None:
@@ -336,11 +367,12 @@ class HkcoreAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0
-        self._obs, rewards, terms, _truncs, infos = self.par.step({agent: action})
-        self.rewards = rewards
-        if terms[agent]:
+        self.rewards, done = self.par._play(action)
+        self._stale = True
+        if done:
+            self.par.agents = []
             self.terminations = dict.fromkeys(AGENTS, True)
-            self.infos = infos
+            self.infos = {a: {"log": self.par.log} for a in AGENTS}
             self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.par.asked
