@@ -410,8 +410,10 @@ def test_docs_list_the_fields_as_the_encoding_lays_them_out() -> None:
     doc = Path(__file__).resolve().parent.parent / "docs" / "training.md"
     if not doc.is_file():
         pytest.skip("docs/training.md is not beside tests/")
-    rows = [line.split("|")[1:5] for line in doc.read_text(encoding="utf-8").splitlines()
-            if line.startswith("| `")]
+    text = doc.read_text(encoding="utf-8")
+    section = text[text.index("## The observation"):]
+    section = section[:section.index("\n## ", 1)]
+    rows = [line.split("|")[1:5] for line in section.splitlines() if line.startswith("| `")]
     assert [(a.strip(" `"), int(b), int(c), d.strip()) for a, b, c, d in rows] == \
         [(n, OFFSET[n], size, what) for n, size, what in FIELDS]
 

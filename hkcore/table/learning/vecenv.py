@@ -134,6 +134,8 @@ class VecEnv:
             self._core = _pyvec.PureCore(n, p, learned, names, seed, episode == "match", features, arrays, logs,
                                          first)
         self._started = False
+        self._pass = illegal == "pass"
+        self._ndarray, self._int64, self._shape = np.ndarray, np.dtype(np.int64), (n,)
 
     @staticmethod
     def _learners(learners: Any) -> list[bool]:
@@ -172,9 +174,13 @@ class VecEnv:
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, Any]:
         """Each table's asked player takes ``actions[i]`` (an action id); ``(obs, mask, player, reward, done)``."""
-        np = _numpy()
         if not self._started:
             raise TableError("step: reset() first", "step", None)
+        if (type(actions) is self._ndarray and actions.dtype == self._int64 and actions.shape == self._shape
+                and actions.flags.c_contiguous and self.core == "cython"):  # (the common case, checked at once)
+            self._core.step(actions, self._pass, self.penalty)
+            return self.obs, self.mask, self.player, self.reward, self.done
+        np = _numpy()
         try:
             acts = np.ascontiguousarray(actions)
             ok = acts.shape == (self.n,) and (acts.dtype.kind in "iu" or acts.size == 0)
@@ -183,7 +189,7 @@ class VecEnv:
         if not ok:
             raise TableError(f"actions = {shown(actions)}: {self.n} action ids, one by table", "actions", actions)
         self._core.step(acts.astype(np.int64, copy=False) if self.core == "cython" else acts.tolist(),
-                        self.illegal == "pass", self.penalty)
+                        self._pass, self.penalty)
         return self.obs, self.mask, self.player, self.reward, self.done
 
     def expert(self, bot: str) -> Any:
