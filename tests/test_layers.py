@@ -99,6 +99,7 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.table.learning", 7.75, "table: learning environments"),
     ("hkcore.table.learning.*", 7.75, "table: learning environments"),
     ("hkcore.table.rl", 7.76, "table: agent adapters and old paths"),
+    ("hkcore.table.rl_rllib", 7.77, "table: agent adapters and old paths"),
     ("hkcore.table.engine", 7.76, "table: agent adapters and old paths"),
     ("hkcore.table.wall", 7.76, "table: agent adapters and old paths"),
     ("hkcore.table.bots", 7.76, "table: agent adapters and old paths"),

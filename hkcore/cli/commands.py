@@ -36,6 +36,8 @@ COMMANDS: tuple[tuple[str, str, Callable[[argparse.ArgumentParser], None]], ...]
      simulate.simulate_options),
     ("arena", "one challenger bot against three champions on duplicate walls, with 95 % intervals by wall",
      simulate.arena_options),
+    ("dataset", "a bot's decisions with what its seat saw, as numpy arrays for imitation (docs/training.md)",
+     simulate.dataset_options),
 )
 
 
