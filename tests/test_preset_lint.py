@@ -221,6 +221,13 @@ def test_a_knob_the_table_reads_or_left_at_its_default(extra: str) -> None:
                  ).warnings == ()
 
 
+def test_what_a_robbed_kong_pays_where_none_is_robbed() -> None:
+    no_robbing = 'extends = "bga-old-style"\n[claims]\nrobbing_kong = "none"\n[patterns]\nrobbing_kong = false\n'
+    p = house(no_robbing + "[payments]\nrobbing_kong = 3\n")
+    assert found(p) == [("unused-knob", "payments.robbing_kong")] and p.warnings[0].at_table
+    assert house(no_robbing).warnings == ()   # bga-old-style's 6, the scheme's default: nothing said
+
+
 def test_a_payment_adjustment_without_payments() -> None:
     p = house('extends = "hk-classic"\nplugins = ["liability"]\n')
     assert found(p) == [("unused-knob", "plugins.liability")] and not p.warnings[0].at_table

@@ -279,8 +279,9 @@ def knobs(p: Preset, cat: Catalogue) -> Iterator[Lint]:
     the preset: ``[table]`` keys about kongs the table never allows, the
     dealer's repeats when the deal always passes, a concealed-kong option of
     a pattern under a table without concealed kongs, robbing a concealed kong
-    for thirteen orphans without that shape, payment adjustments without
-    payments, ``limit_adds`` without a limit hand."""
+    for thirteen orphans without that shape, what a robbed kong pays where
+    none is robbed, payment adjustments without payments, ``limit_adds``
+    without a limit hand."""
     t = p.table
     self_kongs = t.concealed_kong or t.added_kong
     if not self_kongs and t.kong_tile != "any":
@@ -307,6 +308,13 @@ def knobs(p: Preset, cat: Catalogue) -> Iterator[Lint]:
         yield Lint("unused-knob", "claims.robbing_kong",
                    'robbing_kong = "added_and_concealed_orphans" lets thirteen orphans rob a concealed kong, and '
                    "shapes leaves thirteen_orphans off: it plays as \"added\"", at_table=True)
+    scheme = cat.schemes.get(p.payments["scheme"]) if p.payments is not None else None
+    rob = scheme.params.model_fields.get("robbing_kong") if scheme is not None else None
+    if (p.payments is not None and rob is not None and p.claims.get("robbing_kong") == "none"
+            and p.payments.get("robbing_kong", rob.default) != rob.default):
+        yield Lint("unused-knob", "payments.robbing_kong",
+                   f"robbing_kong = {p.payments['robbing_kong']} is never read at the table: claims.robbing_kong = "
+                   "\"none\" lets no kong be robbed", at_table=True)
     if p.payments is None:
         for pid in p.plugins:
             yield Lint("unused-knob", f"plugins.{pid}",
