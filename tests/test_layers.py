@@ -63,6 +63,7 @@ LAYERS: list[tuple[str, float, str]] = [
     ("hkcore.preset.rules", 5.2, "presets: values"),
     ("hkcore.preset.checks", 5.3, "presets: checks"),
     ("hkcore.preset.reading", 5.4, "presets: reading"),
+    ("hkcore.preset.lint", 5.45, "presets: lint"),
     ("hkcore.preset.model", 5.5, "presets: Preset"),
     ("hkcore.preset.store", 5.6, "presets: store"),
     ("hkcore.preset.export", 5.6, "presets: store"),

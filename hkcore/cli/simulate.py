@@ -8,7 +8,15 @@ import argparse
 import sys
 from typing import Any
 
-from hkcore.cli.common import bot_names, bot_time_limit, bot_time_limit_option, output_options, preset_list, print_json
+from hkcore.cli.common import (
+    bot_names,
+    bot_time_limit,
+    bot_time_limit_option,
+    output_options,
+    preset_list,
+    print_json,
+    said_preset_warnings,
+)
 from hkcore.errors import HkcoreError, shown
 
 
@@ -21,6 +29,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise HkcoreError("simulate: give --out DIR (summary.json and summary.md) or --json (the summary on stdout)")
     folder = report_folder(args.out, "--out") if args.out is not None else None
     refs = preset_list(args.preset) if args.preset else ["all"]
+    said_preset_warnings(refs)
     summary = simulate(refs, bots, hands=args.hands, seed=args.seed, jobs=args.jobs,
                        bot_time_limit=bot_time_limit(args))
     _said_faults(summary)

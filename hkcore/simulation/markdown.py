@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from hkcore.reports.page import md_table
+from hkcore.reports.page import md_table, warnings_markdown
 from hkcore.simulation.summary import PresetSimulation, SimulationSummary, Stat
 
 
@@ -147,7 +147,8 @@ def faults(summary: SimulationSummary) -> list[tuple[str, str, int]]:
 
 def summary_markdown(summary: SimulationSummary) -> str:
     """The summary as a Markdown page: the presets side by side, what changed
-    between them, each preset's bots, and the bots' paired differences."""
+    between them, each preset's bots, the bots' paired differences, and the
+    presets' warnings (``Preset.warnings``), if any."""
     ids = list(summary.presets)
     figures = glance(summary)
     out = [f"# Simulation: {summary.hands:,} walls, seed {summary.seed}", "",
@@ -184,6 +185,8 @@ def summary_markdown(summary: SimulationSummary) -> str:
         for other, per_bot in rows.items():
             for name, st in per_bot.items():
                 out.append(f"| {a} | {other} | {name} | {num(st.mean())} | {ci(st)} |")
+    warned = warnings_markdown({pid: p.warnings for pid, p in summary.presets.items()})
+    out += ["", *warned[:-1]] if warned else []
     return "\n".join(out) + "\n"
 
 

@@ -213,7 +213,8 @@ class _Tally:
                 e["payments"] = stat(e["payments"], ROTATIONS * self.copies[name])
                 bots_out[name] = BotSimulation(**e)
             presets[c.preset.id] = PresetSimulation(unit=c.preset.unit, pays=c.preset.table.start_points is not None,
-                                                    tiles=c.preset.tiles, bots=bots_out, **d)
+                                                    tiles=c.preset.tiles, bots=bots_out,
+                                                    warnings=list(c.preset.warnings), **d)
         ids = [c.preset.id for c in compiled]
         pairs: dict[str, dict[str, dict[str, Stat]]] = {}
         differences: dict[str, dict[str, PairSimulation]] = {}
