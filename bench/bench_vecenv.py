@@ -51,16 +51,20 @@ SIZES = (16, 64, 256)
 
 def _picker(seed: int) -> Any:
     """A random legal action of each table from its mask row: a random byte for each action (PCG64's raw
-    output), | 1, times the mask, argmax (ties, 1 in 255 a pair, go to the lower id)."""
+    output) times the mask, argmax (ties, 1 in 256 a pair, go to the lower id); a row whose legal bytes all
+    drew 0 takes its first legal action."""
     import numpy as np
 
     raw = np.random.default_rng(seed).bit_generator.random_raw
 
     def pick(mask: Any) -> Any:
         r = raw((mask.size + 7) // 8).view(np.uint8)[:mask.size].reshape(mask.shape)
-        np.bitwise_or(r, 1, out=r)
         np.multiply(r, mask, out=r)
-        return r.argmax(axis=1)
+        a = r.argmax(axis=1)
+        rows = np.flatnonzero(mask[np.arange(len(a)), a] == 0)
+        if len(rows):
+            a[rows] = mask[rows].argmax(axis=1)
+        return a
 
     return pick
 
@@ -83,6 +87,88 @@ def vec_once(seconds: float, seed: int, n: int, bots: str = "random", logs: bool
         steps += 50 * n
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {"steps_s": steps / wall, "steps_cpu_s": steps / cpu, "steps_per_episode": steps / max(1, episodes)}
+
+
+def adapter_once(seconds: float, seed: int, kind: str) -> dict[str, float]:
+    """Steps of an adapter (or the raw VecEnv it wraps) for about ``seconds``, the first legal action of each
+    mask; one learner against three efficiency bots, logs off."""
+
+    from hkcore.table.learning import VecEnv
+    from hkcore.table.rl import GymEnv, GymVectorEnv, parallel_env
+
+    steps = 0
+    t0, c0 = time.perf_counter(), time.process_time()
+    if kind in ("raw1", "raw64"):
+        n = 1 if kind == "raw1" else 64
+        env = VecEnv(n, PRESET, learners=[0], bots="efficiency", seed=seed, logs=False)
+        _o, mask, _p = env.reset()
+        while time.perf_counter() - t0 < seconds:
+            for _ in range(100):
+                env.step(mask.argmax(axis=1))
+            steps += 100 * n
+    elif kind == "gym":
+        g = GymEnv(PRESET, "E", "efficiency", seed=seed, logs=False)
+        obs, _ = g.reset(seed=seed)
+        while time.perf_counter() - t0 < seconds:
+            for _ in range(100):
+                obs, _r, done, _t, _i = g.step(int(obs["action_mask"].argmax()))
+                if done:
+                    obs, _ = g.reset()
+            steps += 100
+    elif kind == "vector64":
+        v = GymVectorEnv(64, PRESET, "E", "efficiency", seed=seed, logs=False)
+        obs, _ = v.reset(seed=seed)
+        while time.perf_counter() - t0 < seconds:
+            for _ in range(100):
+                obs, *_rest = v.step(obs["action_mask"].argmax(axis=1))
+            steps += 100 * 64
+    else:  # the PettingZoo parallel env, all four players learned, against the raw VecEnv(1) of four
+        if kind == "raw4":
+            env = VecEnv(1, PRESET, seed=seed, logs=False)
+            _o, mask, _p = env.reset()
+            while time.perf_counter() - t0 < seconds:
+                for _ in range(100):
+                    env.step(mask.argmax(axis=1))
+                steps += 100
+        elif kind == "aec":
+            from hkcore.table.rl import aec_env
+
+            env_ = aec_env(PRESET, seed, logs=False)
+            while time.perf_counter() - t0 < seconds:
+                env_.reset()
+                for _agent in env_.agent_iter():
+                    obs_, _r, term, trunc, _i = env_.last()
+                    env_.step(None if term or trunc else int(obs_["action_mask"].argmax()))
+                    steps += not (term or trunc)
+        else:
+            par = parallel_env(PRESET, seed, logs=False)
+            obs, _ = par.reset()
+            while time.perf_counter() - t0 < seconds:
+                for _ in range(100):
+                    a = par.asked
+                    obs, _r, terms, _t, _i = par.step({a: int(obs[a]["action_mask"].argmax())})
+                    if terms[a]:
+                        obs, _ = par.reset()
+                steps += 100
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"steps_s": steps / wall, "steps_cpu_s": steps / cpu}
+
+
+def dataset_once(seconds: float, seed: int, bot: str, jobs: int) -> dict[str, float]:
+    """``write_dataset`` of ``bot`` with ``jobs`` into a fresh folder, sized for about ``seconds`` (a value bot
+    decides about 60 times a hand); decisions written per second, the files' bytes per decision."""
+    import tempfile
+
+    from hkcore.table.learning.dataset import write_dataset
+
+    hands = max(20, int(seconds * 300 * jobs))
+    with tempfile.TemporaryDirectory() as folder:
+        t0, c0 = time.perf_counter(), time.process_time()
+        m = write_dataset(folder, PRESET, bot, hands, seed=seed, jobs=jobs)
+        wall = time.perf_counter() - t0
+        size = sum(f.stat().st_size for f in Path(folder).iterdir())
+    return {"steps_s": m["decisions"] / wall, "steps_cpu_s": m["decisions"] / max(1e-9, time.process_time() - c0),
+            "bytes_per_decision": size / m["decisions"], "decisions": m["decisions"]}
 
 
 def memory(steps: int, n: int = 64) -> dict[str, float]:
@@ -122,6 +208,10 @@ def main() -> None:
     runs["vec64_logs"] = lambda s: vec_once(seconds, s, 64, logs=True)
     for bot in ("efficiency", "value", "guard"):
         runs[f"learner_{bot}"] = lambda s, bot=bot: vec_once(seconds, s, 64, bot)
+    for kind in ("raw1", "gym", "raw64", "vector64", "raw4", "parallel", "aec"):
+        runs[f"adapter_{kind}"] = lambda s, kind=kind: adapter_once(seconds, s, kind)
+    for bot in ("efficiency", "value"):
+        runs[f"dataset_{bot}"] = lambda s, bot=bot: dataset_once(seconds, s, bot, 2)
     peer_hands = 0
     try:
         import riichienv  # noqa: F401
@@ -161,7 +251,7 @@ def main() -> None:
         f"{m['loadavg_at_start']}",
         f"- Method: preset `{PRESET}`; {args.repeats} repetitions of each measurement, ≥ {seconds:g} s each, their "
         "order rotating; medians quoted, min–max beside (raw runs in `bench/results_vecenv.json`). VecEnv: random "
-        "legal actions drawn from the masks in numpy inside the time (random bytes | 1, times the mask, argmax); "
+        "legal actions drawn from the masks in numpy inside the time (random bytes times the mask, argmax); "
         "a step is one seat's decision at one table. RiichiEnv: its `step()` with `RandomAgent`, log off (a step "
         f"is one call; {peer_hands:,} hands a run).",
         "",
@@ -190,6 +280,21 @@ def main() -> None:
                  f"{'met' if r >= 10 else '**not met**'}); per CPU-second "
                  f"{med(f'vec{best}', 'steps_cpu_s')[0] / pc[0]:.1f}×; with logs kept "
                  f"{med('vec64_logs')[0] / p[0]:.1f}×.")
+    lines += ["", "| adapter (one learner against three `efficiency`, logs off; the first legal action) | steps/s "
+              "(median) | the raw `VecEnv` it wraps | ratio |", "|---|---:|---:|---:|"]
+    for label, kind, raw in (("`GymEnv`", "gym", "raw1"), ("`GymVectorEnv(64)`", "vector64", "raw64"),
+                             ("PettingZoo `parallel_env` (four players learned)", "parallel", "raw4"),
+                             ("PettingZoo `aec_env` (four players learned)", "aec", "raw4")):
+        a, b = med(f"adapter_{kind}")[0], med(f"adapter_{raw}")[0]
+        lines.append(f"| {label} | {a:,.0f} | {b:,.0f} | {b / a:.2f}× slower (target ≤ 3×: "
+                     f"{'met' if b / a <= 3 else '**not met**'}) |")
+    lines += ["", "| `hkscore dataset` (`write_dataset`, `--jobs 2`) | decisions written/s (median) | min–max | "
+              "bytes a decision on disk | a million decisions in |", "|---|---:|---:|---:|---:|"]
+    for bot in ("efficiency", "value"):
+        d = med(f"dataset_{bot}")
+        size = statistics.median(x["bytes_per_decision"] for x in results[f"dataset_{bot}"])
+        lines.append(f"| `--bots {bot}` | {d[0]:,.0f} | {d[1]:,.0f}–{d[2]:,.0f} | {size:,.0f} | "
+                     f"{1e6 / d[0]:.0f} s (target ≤ 60 s: {'met' if 1e6 / d[0] <= 60 else '**not met**'}) |")
     eff, val = med("learner_efficiency")[0], med("learner_value")[0]
     lines += [
         "",

@@ -602,7 +602,7 @@ def test_every_command_takes_json() -> None:
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert set(commands.choices) == {"score", "compare", "waits", "example", "presets", "plugins", "schema",
                                      "decompose", "sample", "report", "serve", "claims", "play", "replay",
-                                     "simulate", "bots", "arena"}
+                                     "simulate", "bots", "arena", "dataset"}
     for name, sub in commands.choices.items():
         if name == "serve":  # runs the HTTP service: it prints no data
             continue

@@ -171,7 +171,7 @@ def guard_positions(draw: st.DrawFn) -> tuple[Any, ...]:
 
 
 @needs_compiled
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.large_base_example,
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.large_base_example,
                                                                  HealthCheck.too_slow])
 @given(guard_positions())
 def test_the_compiled_guard_choice_is_the_pure_one(position: tuple[Any, ...]) -> None:

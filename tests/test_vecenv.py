@@ -106,8 +106,8 @@ def test_the_first_observation_is_easts_deal() -> None:
         assert _field(o, "phase").tolist() == [1, 0, 0, 0, 0]
         assert not _field(o, "melds").any() and not _field(o, "discards").any()
         pre = _field(o, "preset")
-        assert pre[:6].tolist() == [3, 13, 13, 0, 1, 0]  # base points: 14 steps, 0 .. 13 faan
-        assert pre[6:6 + len(SCHEMES)].tolist() == [0, 1, 0, 0, 0]
+        assert pre[:8].tolist() == [3, 13, 13, 0, 1, 0, 0, 0]  # base points: 14 steps, 0 .. 13 faan
+        assert pre[8:8 + len(SCHEMES)].tolist() == [0, 1, 0, 0, 0]
         assert player[i] == 0
         # East may discard each tile it holds, and nothing else but its wins and kongs
         held = {f"discard {TILES[t]}" for t in range(34) if hand[t]}
@@ -410,8 +410,10 @@ def test_docs_list_the_fields_as_the_encoding_lays_them_out() -> None:
     doc = Path(__file__).resolve().parent.parent / "docs" / "training.md"
     if not doc.is_file():
         pytest.skip("docs/training.md is not beside tests/")
-    rows = [line.split("|")[1:5] for line in doc.read_text(encoding="utf-8").splitlines()
-            if line.startswith("| `")]
+    text = doc.read_text(encoding="utf-8")
+    section = text[text.index("## The observation"):]
+    section = section[:section.index("\n## ", 1)]
+    rows = [line.split("|")[1:5] for line in section.splitlines() if line.startswith("| `")]
     assert [(a.strip(" `"), int(b), int(c), d.strip()) for a, b, c, d in rows] == \
         [(n, OFFSET[n], size, what) for n, size, what in FIELDS]
 
@@ -457,3 +459,49 @@ def test_without_logs_the_same_play_keeps_only_the_deal_and_the_outcome() -> Non
             assert short[-1]["event"] == "end_hand" and not any(r["event"] in ("draw", "discard") for r in short)
             ended += 1
     assert ended >= 2
+
+
+@pytest.mark.io
+def test_finished_episodes_replay_with_hkscore_replay() -> None:
+    """A hand and a match, one learner against three guard bots: their logs, as JSON lines, pass ``hkscore
+    replay`` (exit 0); a log whose first discard is changed to another tile does not (exit 1)."""
+    import json
+
+    from helpers.command import hkscore
+
+    logs = []
+    for episode in ("hand", "match"):
+        env = VecEnv(1, "mistboard" if episode == "hand" else "playingcards-io", learners=[3], bots="guard",
+                     episode=episode, seed=21)
+        env.reset()
+        while True:
+            _o, _m, _p, _r, done = env.step(env.expert("efficiency"))
+            if done[0]:
+                logs.append(env.finished_log(0))
+                break
+    for log in logs:
+        done = hkscore("replay", "-", stdin="".join(json.dumps(r) + "\n" for r in log))
+        assert done.returncode == 0, done.stderr
+    bad = [dict(r) for r in logs[0]]
+    k = next(k for k, r in enumerate(bad) if r["event"] == "discard")
+    bad[k]["tile"] = next(t for t in TILES if t != bad[k]["tile"])
+    done = hkscore("replay", "-", stdin="".join(json.dumps(r) + "\n" for r in bad))
+    assert done.returncode == 1
+
+
+def test_the_presets_features_tell_just_cards_liability_and_seven_pairs() -> None:
+    """just-cards: minimum 3, cap 10, a faan table from 3 faan of 8 steps (limit 10), 136 tiles, no bonus
+    tiles, liability; a house preset adding the seven_pairs shape says so."""
+    from hkcore.table.learning.encoding import preset_features
+    from hkcore.table.table import Table, engine_rules
+
+    p = Table({"event": "start", "preset": "just-cards", "seed": 1}).preset
+    f = preset_features(p, engine_rules(p).flags())
+    assert f[:8] == [3, 10, 10, 1, 0, p.table.dead_wall, 1, 0]
+    assert f[8:8 + len(SCHEMES)] == [0, 0, 1, 0, 0]
+    from hkcore.table.start import given_preset
+
+    house = given_preset('extends = "bga-old-style"\nshapes = ["standard", "thirteen_orphans", "seven_pairs"]\n'
+                         "[patterns]\nseven_pairs = { value = 4 }\n")
+    g = preset_features(house, engine_rules(house).flags())
+    assert g[6:8] == [0, 1] and g[:6] == [3, 13, 13, 0, 1, 0]

@@ -6,6 +6,8 @@
     hkscore waits HAND [--preset P]        a hand in play: tiles away, waits and their value
     hkscore presets [show|export ID]       the presets, everything one preset holds, or it resolved as TOML
     hkscore presets diff A B               every rule on which two presets differ
+    hkscore presets check FILE...          what a preset says that cannot mean what it says (stderr;
+                                           --strict: exit 1 when any)
     hkscore plugins                        installed plugins, what each provides, any problem
     hkscore schema [MODEL]                 JSON Schema of the data (hand, meld, position, result,
                                            analysis, comparison, claim, preset, summary)
@@ -22,9 +24,9 @@
 
 Every command takes ``--json``; the commands that print a table (compare,
 waits, presets list/show/diff) take ``--format table|json|csv|markdown``.
-Exit status: 0 done; 1 some preset, line or plugin failed, or the presets
-differ (presets diff); 2 a usage or input error (one line on stderr); 3 an
-internal error.
+Exit status: 0 done; 1 some preset, line or plugin failed, the presets
+differ (presets diff), or a preset warns (presets check --strict); 2 a usage
+or input error (one line on stderr); 3 an internal error.
 
 The package holds one module per family of commands: ``scoring`` (score,
 compare, example, sample), ``hand`` (waits, claims, decompose), ``presets``

@@ -36,6 +36,8 @@ COMMANDS: tuple[tuple[str, str, Callable[[argparse.ArgumentParser], None]], ...]
      simulate.simulate_options),
     ("arena", "one challenger bot against three champions on duplicate walls, with 95 % intervals by wall",
      simulate.arena_options),
+    ("dataset", "a bot's decisions with what its seat saw, as numpy arrays for imitation (docs/training.md)",
+     simulate.dataset_options),
 )
 
 
@@ -66,11 +68,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _intermixed(parser: argparse.ArgumentParser, args: argparse.Namespace, extra: list[str]) -> None:
     """Words after an option are more of the hand (``score 123m... win:2z -p hk-classic flowers:1``):
-    a hand's notation words may sit anywhere among the options; anything else is refused."""
+    a hand's notation words may sit anywhere among the options (and ``presets``' preset names, the list
+    its ``intermixed`` default names); anything else is refused."""
     unknown = [w for w in extra if w.startswith("-") and w != "-"]
-    if unknown or not isinstance(getattr(args, "hand", None), list):
+    words = getattr(args, getattr(args, "intermixed", "hand"), None)  # the list that takes more words
+    if unknown or not isinstance(words, list):
         parser.error(f"unrecognized arguments: {' '.join(unknown or extra)}")
-    args.hand.extend(extra)
+    words.extend(extra)
 
 
 def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,

@@ -8,7 +8,7 @@ import csv
 import json
 import sys
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -164,6 +164,35 @@ def load_presets(refs: Sequence[str]) -> list[Preset]:
     """Each preset of ``refs`` loaded (``all``: every built-in one); a ``PresetError`` names one that cannot be."""
     from hkcore.preset import builtin_ids, load_preset
     return [load_preset(pid) for ref in refs for pid in (builtin_ids() if ref == "all" else [ref])]
+
+
+def said_preset_warnings(refs: Sequence[str], table: bool = True) -> list[Preset]:
+    """The presets of ``refs`` loaded (as ``load_presets``), each one's warnings
+    said on stderr (``said_warnings``; ``table``: those that hold only at the
+    table too): a pattern without its shape is told there, not also as a
+    Python warning."""
+    import warnings
+
+    from hkcore.registry import PresetWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PresetWarning)
+        presets = load_presets(refs)
+    said_warnings(presets, table)
+    return presets
+
+
+def said_warnings(presets: Iterable[Preset], table: bool = True) -> None:
+    """Each warning of ``presets`` (``Preset.warnings``) as a line on stderr,
+    ``hkscore: warning: FILE: path: code: message`` (FILE: the preset's file,
+    or its id for a built-in or a preset given as TOML text). Without
+    ``table``, those that hold only at the table (``Lint.at_table``) are left
+    out: the command scores hands given to it."""
+    for p in presets:
+        name = p.file if Path(p.file).is_absolute() else p.id
+        for w in p.warnings:
+            if table or not w.at_table:
+                print(f"hkscore: warning: {name}: {w}", file=sys.stderr)
 
 
 def bot_names(text: str) -> list[str]:

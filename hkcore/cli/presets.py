@@ -119,8 +119,14 @@ def _cmd_presets(args: argparse.Namespace) -> int:
                         *((p.id, p.name, p.unit, p.minimum, p.cap if p.cap is not None else "none", p.tiles)
                           for p in listed)], fmt)
         return 0
+    if args.action == "check":
+        return _check(args, fmt)
+    if args.ref is None and args.other:  # the preset named after an option (presets show --json ID)
+        args.ref = args.other.pop(0)
     if args.action in ("show", "export") and not args.ref:
         raise HkcoreError(f"presets {args.action}: give a preset id or path")
+    if args.action in ("show", "export") and args.other:
+        raise HkcoreError(f"presets {args.action}: give one preset id or path, not {len(args.other) + 1}")
     if args.action == "show":
         p = load_preset(args.ref)
         if fmt == "json":
@@ -144,9 +150,9 @@ def _cmd_presets(args: argparse.Namespace) -> int:
             sys.stdout.write(text)
         return 0
     if args.action == "diff":
-        if not args.ref or not args.other:
+        if not args.ref or len(args.other) != 1:
             raise HkcoreError("presets diff: give two preset ids or paths")
-        a, b = load_preset(args.ref), load_preset(args.other)
+        a, b = load_preset(args.ref), load_preset(args.other[0])
         found = diff(a, b)
         if fmt == "json":
             print_json({"a": a.id, "b": b.id, "differences": [{"path": d.path, "a": d.a, "b": d.b} for d in found]})
@@ -156,6 +162,43 @@ def _cmd_presets(args: argparse.Namespace) -> int:
             print_rows([("rule", a.id, b.id), *((d.path, show(d.a), show(d.b)) for d in found)], fmt)
         return 1 if found else 0  # as diff(1): 1 when the presets differ
     raise HkcoreError(f"presets: unknown action {args.action!r}")
+
+
+def _check(args: argparse.Namespace, fmt: str) -> int:
+    """``presets check FILE...``: each preset's warnings (``Preset.warnings``) on
+    stderr as ``FILE: path: code: message``; exit 1 with ``--strict`` when any,
+    2 when a file cannot be loaded (its one-line error, the others still checked)."""
+    import warnings
+
+    from hkcore.preset import PresetError, load_preset
+    from hkcore.registry import PresetWarning
+
+    refs = [r for r in (args.ref, *args.other) if r]
+    if not refs:
+        raise HkcoreError("presets check: give one or more preset files (or ids)")
+    if fmt not in ("table", "json"):
+        raise HkcoreError(f"presets check prints its warnings, or JSON with --json; not {fmt}")
+    entries: list[dict[str, Any]] = []
+    bad = found = 0
+    for ref in refs:
+        try:
+            with warnings.catch_warnings():  # a pattern without its shape: told below, with the rest
+                warnings.simplefilter("ignore", PresetWarning)
+                p = load_preset(ref)
+        except PresetError as exc:
+            bad += 1
+            entries.append({"file": ref, "error": str(exc)})
+            print(f"hkscore: error: {exc}", file=sys.stderr)
+            continue
+        said = p.warnings
+        found += len(said)
+        entries.append({"file": ref, "preset": p.id, "warnings": [w.as_dict() for w in said]})
+        if fmt != "json":
+            for w in said:
+                print(f"{ref}: {w}", file=sys.stderr)
+    if fmt == "json":
+        print_json(entries)
+    return 2 if bad else 1 if found and args.strict else 0
 
 
 def _cmd_plugins(args: argparse.Namespace) -> int:
@@ -215,15 +258,19 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 def presets_options(pr: argparse.ArgumentParser) -> None:
     """``hkscore presets``' arguments."""
-    pr.add_argument("action", nargs="?", choices=["show", "export", "diff"],
+    pr.add_argument("action", nargs="?", choices=["show", "export", "diff", "check"],
                     help="show: everything one preset holds; export: the resolved preset as TOML (JSON with --json); "
-                         "diff: every rule on which two presets differ")
+                         "diff: every rule on which two presets differ; check: what each preset's rules say that "
+                         "cannot mean what they say (patterns that always or never hold, ...), on stderr")
     pr.add_argument("ref", nargs="?", help="preset id or TOML path")
-    pr.add_argument("other", nargs="?", help="the second preset (diff)")
+    pr.add_argument("other", nargs="*", help="the second preset (diff); more presets (check)")
+    pr.add_argument("--strict", action="store_true", help="check: exit 1 when any preset has a warning")
     pr.add_argument("--output", "-o", help="export: write to this file instead of stdout")
     output_options(pr, "list: a list of presets; show and export: the preset's TOML data; "
-                       'diff: {"a": ..., "b": ..., "differences": [...]}', table=True)
-    pr.set_defaults(func=_cmd_presets)
+                       'diff: {"a": ..., "b": ..., "differences": [...]}; check: [{"file": ..., "preset": ..., '
+                       '"warnings": [{"code": ..., "path": ..., "message": ...}]} or {"file": ..., "error": ...}]',
+                   table=True)
+    pr.set_defaults(func=_cmd_presets, intermixed="other")  # check FILE --strict FILE
 
 
 def plugins_options(pl: argparse.ArgumentParser) -> None:

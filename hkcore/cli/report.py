@@ -6,8 +6,17 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
+from typing import Any
 
-from hkcore.cli.common import bot_mixes, failures, jsonl_lines, load_presets, output_options, preset_list, print_json
+from hkcore.cli.common import (
+    bot_mixes,
+    failures,
+    jsonl_lines,
+    output_options,
+    preset_list,
+    print_json,
+    said_preset_warnings,
+)
 from hkcore.errors import HkcoreError, shown
 
 
@@ -31,8 +40,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
     require_matplotlib()  # before reading any hand
     report_folder(args.out)
     refs = preset_list(args.preset) if args.preset else ["all"]
+    presets = said_preset_warnings(refs, table=False)  # hands given: what holds only at a table is not said
     summary = compare_many(_counted(jsonl_lines(args.source, "source"), args.source), refs, jobs=args.jobs)
-    written = write_report(summary, args.out, load_presets(refs))
+    written = write_report(summary, args.out, presets)
     if args.format == "json":
         print_json(summary.model_dump())
     else:
@@ -76,17 +86,25 @@ def write_simulation_report_for(args: argparse.Namespace) -> int:
     if args.simulate:
         bots = bot_mixes(args.bots, "simple")
         refs = preset_list(args.preset) if args.preset else ["all"]
+        given = said_preset_warnings(refs)
         summary = simulate(refs, bots, hands=100 if args.hands is None else args.hands,
                            seed=0 if args.seed is None else args.seed, jobs=args.jobs, base=args.base)
-        given = load_presets(refs)
     else:
         summary = read_summary(args.source)
+        _said_summary_warnings(summary)
     written = write_simulation_report(summary, args.out, given)
     if args.format == "json":
         print_json(summary.model_dump(mode="json"))
     else:
         print("\n".join(map(str, written)))
     return 0
+
+
+def _said_summary_warnings(summary: Any) -> None:
+    """The warnings a simulation's summary.json keeps for its presets, on stderr as ``said_warnings`` says them."""
+    for pid, p in summary.presets.items():
+        for w in p.warnings:
+            print(f"hkscore: warning: {pid}: {w}", file=sys.stderr)
 
 
 def report_options(rp: argparse.ArgumentParser) -> None:

@@ -21,6 +21,7 @@ from hkcore.cli.common import (
     progress_bar,
     read_hand,
     run_jsonl,
+    said_preset_warnings,
     show,
 )
 from hkcore.errors import HkcoreError
@@ -185,6 +186,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from hkcore.notation import format_hand, unicode_hand
     from hkcore.preset import builtin_ids
     refs = preset_list(args.preset) if args.preset else builtin_ids()
+    said_preset_warnings(refs, table=False)  # hands given: what holds only at a table is not said
     if args.jsonl is not None:
         jsonl_only(args, "compare")
         return run_jsonl(jsonl_lines(args.jsonl), lambda lines: _compare_lines(lines, refs, args.jobs))

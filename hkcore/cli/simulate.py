@@ -15,6 +15,7 @@ from hkcore.cli.common import (
     output_options,
     preset_list,
     print_json,
+    said_preset_warnings,
 )
 from hkcore.errors import HkcoreError, shown
 
@@ -28,6 +29,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise HkcoreError("simulate: give --out DIR (summary.json and summary.md) or --json (the summary on stdout)")
     folder = report_folder(args.out, "--out") if args.out is not None else None
     refs = preset_list(args.preset) if args.preset else ["all"]
+    said_preset_warnings(refs)
     summary = simulate(refs, bots, hands=args.hands, seed=args.seed, jobs=args.jobs,
                        bot_time_limit=bot_time_limit(args), base=args.base)
     _said_faults(summary)
@@ -143,3 +145,38 @@ def arena_options(ar: argparse.ArgumentParser) -> None:
     ar.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
     ar.add_argument("--json", action="store_true", help="print the result as one JSON object")
     ar.set_defaults(func=_cmd_arena)
+
+
+def _cmd_dataset(args: argparse.Namespace) -> int:
+    import json
+    import time
+
+    from hkcore.table.learning.dataset import write_dataset
+
+    started = time.perf_counter()
+    manifest = write_dataset(args.out, args.preset, args.bots, args.hands, seed=args.seed, first=args.first,
+                             chunk=args.chunk, tables=args.tables, jobs=args.jobs, force=args.force)
+    took = time.perf_counter() - started
+    if args.json:
+        print(json.dumps(manifest, indent=1))
+    print(f"{manifest['decisions']:,} decisions of {args.bots} in {args.hands:,} hands under {manifest['preset']} "
+          f"(seed {args.seed}) -> {args.out}: {len(manifest['files'])} files and manifest.json, {took:.1f} s",
+          file=sys.stderr)
+    return 0
+
+
+def dataset_options(ds: argparse.ArgumentParser) -> None:
+    """``hkscore dataset``'s arguments."""
+    ds.add_argument("--preset", "-p", default="bga-old-style", help="preset id or TOML path (default bga-old-style)")
+    ds.add_argument("--bots", default="value", metavar="BOT",
+                    help="the bot whose decisions are written, in every seat (default value; hkscore bots lists them)")
+    ds.add_argument("--hands", type=int, required=True, help="hands (episodes) to play and write")
+    ds.add_argument("--out", "-o", required=True, metavar="DIR", help="the folder to write (made if missing)")
+    ds.add_argument("--seed", type=int, default=0, help="the seed the walls derive from (default 0)")
+    ds.add_argument("--first", type=int, default=0, help="the first episode's number (default 0)")
+    ds.add_argument("--chunk", type=int, default=100_000, help="decisions a file holds at most (default 100000)")
+    ds.add_argument("--tables", type=int, default=64, help="tables played at once in each job (default 64)")
+    ds.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
+    ds.add_argument("--force", action="store_true", help="write over the dataset a folder already holds")
+    ds.add_argument("--json", action="store_true", help="print the manifest (what the files hold) as JSON")
+    ds.set_defaults(func=_cmd_dataset)

@@ -28,7 +28,8 @@ The package, by job: ``errors`` (``PresetError``), ``schema`` (the models of
 a preset file: the one source of its validation, its JSON Schema and the key
 tables of docs/house-rules.md), ``rules`` (``PatternRule``), ``checks`` (a
 file's merged data to a preset's fields), ``reading`` (TOML, files inside a
-root, ``extends``), ``model`` (``Preset``), ``store`` (the presets of a
+root, ``extends``), ``lint`` (``Lint``: what loads but cannot mean what it says, ``Preset.warnings``),
+``model`` (``Preset``), ``store`` (the presets of a
 registry, ``load_preset``) and ``export`` (TOML out, ``diff``).
 """
 from __future__ import annotations
@@ -37,6 +38,7 @@ from hkcore.options import nearest
 from hkcore.preset.checks import shape_options
 from hkcore.preset.errors import PresetError, freeze, thaw
 from hkcore.preset.export import Difference, diff, export_toml
+from hkcore.preset.lint import LINT_CODES, Lint, lint
 from hkcore.preset.model import Preset
 from hkcore.preset.reading import MAX_EXTENDS, MAX_FILE, MAX_KEY_PARTS, builtin_ids, builtin_root, is_path, toml_data
 from hkcore.preset.rules import PatternRule, pattern_worth
@@ -66,9 +68,10 @@ _nearest = nearest
 _toml_data = toml_data
 
 __all__ = [
-    "BUILTIN_SHAPES", "CACHE_SIZE", "CLAIM_RULES", "ENTRY_KEYS", "MAX_BY_COUNT", "MAX_EXTENDS", "MAX_FILE",
-    "MAX_KEY_PARTS", "MAX_VALUE", "TOP_KEYS", "Claims", "Difference", "PatternEntry", "PatternRule", "Payments",
-    "Preset", "PresetData", "PresetError", "PresetFile", "PresetStore", "builtin_ids", "builtin_root", "diff",
-    "docs_claims_table", "docs_entry_table", "docs_table", "export_toml", "freeze", "is_path", "load_preset",
-    "nearest", "pattern_worth", "presets", "read_preset", "shape_options", "store", "thaw", "toml_data",
+    "BUILTIN_SHAPES", "CACHE_SIZE", "CLAIM_RULES", "ENTRY_KEYS", "LINT_CODES", "MAX_BY_COUNT", "MAX_EXTENDS",
+    "MAX_FILE", "MAX_KEY_PARTS", "MAX_VALUE", "TOP_KEYS", "Claims", "Difference", "Lint", "PatternEntry",
+    "PatternRule", "Payments", "Preset", "PresetData", "PresetError", "PresetFile", "PresetStore", "builtin_ids",
+    "builtin_root", "diff", "docs_claims_table", "docs_entry_table", "docs_table", "export_toml", "freeze", "is_path",
+    "lint", "load_preset", "nearest", "pattern_worth", "presets", "read_preset", "shape_options", "store", "thaw",
+    "toml_data",
 ]

@@ -16,6 +16,7 @@ from hkcore import registry
 from hkcore.errors import SHOWN, shown
 from hkcore.preset.checks import checked
 from hkcore.preset.errors import EMPTY, PresetError, freeze, thaw
+from hkcore.preset.lint import Lint, lint
 from hkcore.preset.reading import apply_extends, existing_folder, resolve, toml_data
 from hkcore.preset.rules import Frozen, PatternRule
 from hkcore.preset.schema import CLAIM_RULES, PresetFile
@@ -78,6 +79,15 @@ class Preset:
     def bonus_tiles(self) -> bool:
         """True when the table plays with flowers and seasons (144 tiles)."""
         return self.tiles == 144
+
+    @property
+    def warnings(self) -> tuple[Lint, ...]:
+        """What in this preset loads but cannot mean what it says: patterns that
+        always or never hold under its own rules, limits below the minimum,
+        values above the cap, keys nothing reads (``hkcore.preset.lint``; each a
+        ``Lint`` with its code, dotted TOML path and message). Empty for a
+        preset that lints clean."""
+        return lint(self)
 
     def rule(self, pattern_id: str) -> PatternRule | None:
         """The rule for a pattern id, or None when it is not in play."""

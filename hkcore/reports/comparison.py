@@ -18,7 +18,7 @@ from typing import Any
 from hkcore.errors import HkcoreError
 from hkcore.models import Hand
 from hkcore.notation import unicode_hand
-from hkcore.preset import Preset
+from hkcore.preset import Lint, Preset
 from hkcore.reports.page import (
     cell,
     data_attrs,
@@ -32,6 +32,8 @@ from hkcore.reports.page import (
     require_matplotlib,
     rule_rows,
     rule_table_rows,
+    warnings_html,
+    warnings_markdown,
     write_files,
 )
 from hkcore.reports.plots import figures, hist, pct, unit
@@ -45,7 +47,7 @@ def write_report(summary: ComparisonSummary, out: str | Path, presets: Sequence[
     and scores each flip example under both presets."""
     require_matplotlib()
     folder = report_folder(out)
-    files = {"summary.json": summary_json(summary), "summary.md": markdown(summary),
+    files = {"summary.json": summary_json(summary), "summary.md": markdown(summary, presets),
              "report.html": page(summary, presets)}
     return write_files(folder, files)
 
@@ -194,8 +196,14 @@ def _unicode(notation: str) -> str:
 # markdown
 
 
-def markdown(summary: ComparisonSummary) -> str:
-    """The summary's tables in GitHub markdown."""
+def _scoring_warnings(known: dict[str, Preset]) -> dict[str, list[Lint]]:
+    """Each preset's warnings that hold for hands given to score (not ``Lint.at_table``)."""
+    return {pid: [w for w in p.warnings if not w.at_table] for pid, p in known.items()}
+
+
+def markdown(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) -> str:
+    """The summary's tables in GitHub markdown, and the warnings of the presets
+    known (``presets``: see ``write_report``), if any."""
     ids = list(summary.presets)
     common = _common(summary)
     out = [f"# {summary.hands:,} hands under {len(ids)} presets", ""]
@@ -237,6 +245,7 @@ def markdown(summary: ComparisonSummary) -> str:
             out += [f"### {a}, not {b}", ""]
             out += [f"- #{e.index}: `{e.hand}` {_unicode(e.hand)}" for e in flip.examples]
             out.append("")
+    out += warnings_markdown(_scoring_warnings(known_presets(ids, presets)))
     return "\n".join(out)
 
 
@@ -306,6 +315,7 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
                      + "".join(f"<th>{e(p)}</th>" for p in shown_ids) + "</tr>")
         parts.extend(rule_table_rows(rules, names))
         parts.append("</table>")
+    parts.append(warnings_html(_scoring_warnings(known)))
     # overview
     compared = data_attrs(field="compared", value=summary.compared())
     parts.append(f'<h2 id="s-presets">Presets</h2><p class="note"{compared}>{e(_compared_line(summary))}</p>'

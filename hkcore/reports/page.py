@@ -1,17 +1,17 @@
 """What the report pages share (``hkcore.reports.comparison`` and
 ``hkcore.reports.simulation``): the page's head and style sheet, table
 cells with ``data-`` attributes, Markdown tables, the rules on which presets
-differ, the pattern names, the figures, and the files written."""
+differ, the pattern names, the figures, the presets' warnings, and the files written."""
 from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from hkcore.errors import HkcoreError, shown
-from hkcore.preset import Preset, builtin_ids, diff, load_preset
+from hkcore.preset import Lint, Preset, builtin_ids, diff, load_preset
 
 INSTALL = "hkscore report needs matplotlib: pip install 'hkcore[report]'"
 
@@ -195,3 +195,30 @@ def rule_rows(presets: dict[str, Preset]) -> list[tuple[str, list[Any]]]:
         base = next(by_path[path].a for by_path in found.values() if path in by_path)
         rows.append((path, [base, *(at(found[pid], path, base) for pid in ids[1:])]))
     return rows
+
+
+#: what the warnings block of a report says first
+WARNINGS_NOTE = ("Rules of these presets that cannot mean what they say (hkscore presets check; docs/house-rules.md, "
+                 "\"Warnings\"): the figures above are those of the rules as written.")
+
+
+def warnings_markdown(found: Mapping[str, Sequence[Lint]]) -> list[str]:
+    """The presets' warnings (``Preset.warnings`` by preset id) as a Markdown
+    section, one item each; no lines when there are none."""
+    if not any(found.values()):
+        return []
+    return ["## Preset warnings", "", WARNINGS_NOTE, "",
+            *(f"- {pid}: `{w.path}`: {w.code}: {w.message}" for pid, ws in found.items() for w in ws), ""]
+
+
+def warnings_html(found: Mapping[str, Sequence[Lint]]) -> str:
+    """The presets' warnings (``Preset.warnings`` by preset id) as a short list
+    (``id="warnings"``, each item's ``data-preset``, ``data-path`` and
+    ``data-code``); empty when there are none."""
+    if not any(found.values()):
+        return ""
+    e = html.escape
+    items = "".join(f"<li{data_attrs(preset=pid, path=w.path, code=w.code)}><b>{e(pid)}</b> <code>{e(w.path)}</code>"
+                    f" {e(w.code)}: {e(w.message)}</li>" for pid, ws in found.items() for w in ws)
+    return (f'<section id="warnings"><h2 id="s-warnings">Preset warnings</h2><p class="note">{e(WARNINGS_NOTE)}'
+            f"</p><ul>{items}</ul></section>")

@@ -35,6 +35,7 @@ from hkcore.reports.page import (
     require_matplotlib,
     rule_rows,
     rule_table_rows,
+    warnings_html,
     write_files,
 )
 from hkcore.reports.plots import colours, plain_text, preset_bars, svg
@@ -285,6 +286,7 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
     parts.append("</div>")
     if pairs:
         parts.append(figure("changes", plots["changes"]))
+    parts.append(warnings_html({pid: p.warnings for pid, p in summary.presets.items()}))
     # the plots
     parts.append('<h2 id="s-outcomes">How hands end</h2>' + figure("outcomes", plots["outcomes"])
                  + '<h2 id="s-length">How long hands last</h2>' + figure("length", plots["length"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from hkcore.reports.page import md_table
+from hkcore.reports.page import md_table, warnings_markdown
 from hkcore.simulation.summary import Pairing, PresetSimulation, SimulationSummary, Stat
 
 
@@ -232,8 +232,9 @@ def faults(summary: SimulationSummary) -> list[tuple[str, str, int]]:
 def summary_markdown(summary: SimulationSummary) -> str:
     """The summary as a Markdown page: the presets side by side, what changed
     between each and its base (under each mix of bots, flagged where it depends
-    on them), how well each pair shares its walls, each preset's bots, and the
-    bots' paired differences."""
+    on them), how well each pair shares its walls, each preset's bots, the
+    bots' paired differences, and the presets' warnings (``Preset.warnings``),
+    if any."""
     ids = list(summary.presets)
     mixes = summary.by_mix()
     figures = glance(summary)
@@ -317,6 +318,8 @@ def summary_markdown(summary: SimulationSummary) -> str:
                 "(presets that pay in different units are not compared).", ""]
         out += [md_table([[*(["bots"] if len(mixes) > 1 else []), "A", "B", "bot", "difference per hand",
                            "95 % interval"], *rows])]
+    warned = warnings_markdown({pid: p.warnings for pid, p in summary.presets.items()})
+    out += ["", *warned[:-1]] if warned else []
     return "\n".join(out) + "\n"
 
 

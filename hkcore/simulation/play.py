@@ -300,7 +300,7 @@ class _Tally:
             presets[c.preset.id] = PresetSimulation(unit=c.preset.unit, pays=c.preset.table.start_points is not None,
                                                     tiles=c.preset.tiles, name=c.preset.name,
                                                     toml=None if refs[i] == c.preset.id else refs[i],
-                                                    bots=bots_out, **d)
+                                                    warnings=list(c.preset.warnings), bots=bots_out, **d)
         ids = [c.preset.id for c in compiled]
         pairs: dict[str, dict[str, dict[str, Stat]]] = {}
         differences: dict[str, dict[str, PairSimulation]] = {}

@@ -26,6 +26,7 @@ from hkcore.simulation.summary import ROTATIONS, Z95
 from hkcore.summary import resolve
 from hkcore.table.flow.wall import SEATS
 from hkcore.table.players.external import TIME_LIMIT, bot_or_program, check_time_limit
+from hkcore.table.rotation import zero_sum
 from hkcore.table.start import record_preset
 
 #: the walls an arena plays unless told
@@ -166,20 +167,16 @@ def tally_wall(hands: Sequence[tuple[int, list[dict[str, Any]], Sequence[int]]])
         pays = end["delta"] is not None
         wins = [x for x in log if x["event"] == "win"]
         draws += not wins
+        measure = zero_sum(wins)
         for j, s in enumerate(SEATS):
             faults[s != challenger] += by_seat[j] > 0
             side = ch if s == challenger else cp
             side[0] += end["delta"][s] if pays else end["faan"][s]
+            side[1] += measure[j]
             for w in wins:
-                f = w["faan"]
                 if w["seat"] == s:
-                    side[1] += f
                     side[2] += 1
-                    side[4] += f
-                elif w["from"] is None:
-                    side[1] -= f / 3
-                elif w["from"] == s:
-                    side[1] -= f
+                    side[4] += w["faan"]
             side[3] += sum(1 for w in wins if w["from"] == s) > 0
     return (ch[0], ch[1], int(ch[2]), int(ch[3]), int(ch[4]), cp[0], cp[1], int(cp[2]), int(cp[3]), int(cp[4]),
             draws, len(seen), faults[0], faults[1])

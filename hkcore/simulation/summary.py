@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, model_validator
 
 from hkcore.errors import HkcoreError, shown
+from hkcore.preset.lint import Lint
 from hkcore.tiles import SEATS
 from hkcore.values import Value
 
@@ -172,6 +173,8 @@ class PresetSimulation(_Counts):
     payments_by_seat: dict[str, Stat] = Field(default_factory=_seat_stats,
                                               description="seat -> its net payment per hand (E: the dealer)")
     bots: dict[str, BotSimulation] = Field(default_factory=dict, description="bot name -> its seats' counts")
+    warnings: list[Lint] = Field(default_factory=list, description="the preset's warnings (Preset.warnings: "
+                                 "docs/house-rules.md, 'Warnings'), each its code, TOML path and message")
 
     def rate(self, count: int) -> float | None:
         """``count`` per hand played."""

@@ -1,183 +1,398 @@
-"""Gymnasium and PettingZoo adapters of ``hkcore.table.Env`` (docs/env.md;
-the ``rl`` extra: ``pip install "hkcore[rl]"``).
+"""Gymnasium and PettingZoo adapters, all built on ``VecEnv``
+(docs/training.md, "Adapters"; the ``rl`` extra: ``pip install "hkcore[rl]"``).
 
-``aec_env(preset)`` is a PettingZoo AEC environment of the four seats: in a
-claim window each seat asked answers in turn and the window is played once
-all have answered. ``GymEnv(preset, seat, opponents)`` is a Gymnasium
-environment for one learning seat, the other three played by bots
-(``hkcore.table.players.bots``). Observations are ``{"observation": vector,
-"action_mask": mask}`` (numpy ``uint8`` and ``int8``), the convention of
-PettingZoo's classic games; an action not in the mask is refused with a
-``TableError``.
+- ``GymEnv``: one learning player against three bots, a Gymnasium ``Env``.
+- ``GymVectorEnv``: ``num_envs`` such tables, a Gymnasium ``VectorEnv``
+  stepped by one call (its autoreset mode ``SAME_STEP``).
+- ``parallel_env`` and ``aec_env``: the four players of one table as a
+  PettingZoo ``ParallelEnv`` and ``AECEnv`` (agents ``player_0`` ..
+  ``player_3``; player p sits at seat p of a hand, and where a match seats
+  it).
+
+Observations are ``{"observation": float32[OBS_SIZE], "action_mask":
+int8[N_ACTIONS]}``, the convention of PettingZoo's classic games (the
+encoding: ``hkcore.table.learning.encoding``). One player is asked at a
+time; an action outside the mask is refused with a ``TableError`` and
+changes nothing (``illegal="pass"``: the pass at a ``penalty``, as
+``VecEnv`` takes it). ``render()`` (text) shows what the player asked sees.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from gymnasium.vector import AutoresetMode, VectorEnv
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
-from hkcore.table.env import N_ACTIONS, OBS_SIZE, Env, Observation, decision_to_action
-from hkcore.table.flow.wall import SEATS
-from hkcore.table.players.bots import make_bot
+from hkcore.table.env import N_ACTIONS
+from hkcore.table.learning.encoding import OBS_SIZE, describe
+from hkcore.table.learning.vecenv import VecEnv
+from hkcore.table.start import MAX_SEED
+
+SEATS = ("E", "S", "W", "N")
+#: what an agent not yet asked sees, and the mask of an agent not asked now (read-only, shared)
+_NO_VIEW = np.zeros(OBS_SIZE, np.float32)
+_NO_VIEW.flags.writeable = False
+_NO_ACTIONS = np.zeros(N_ACTIONS, np.int8)
+_NO_ACTIONS.flags.writeable = False
+AGENTS = ("player_0", "player_1", "player_2", "player_3")
 
 
-def _spaces() -> tuple[spaces.Dict, spaces.Discrete]:
-    obs = spaces.Dict({"observation": spaces.Box(0, 255, (OBS_SIZE,), np.uint8),
-                       "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)})
-    return obs, spaces.Discrete(N_ACTIONS)
+def observation_space() -> spaces.Dict:
+    """One player's observation: the encoded view and the mask of its legal actions."""
+    return spaces.Dict({"observation": spaces.Box(-np.inf, np.inf, (OBS_SIZE,), np.float32),
+                        "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)})
 
 
-def _arrays(o: Observation) -> dict[str, Any]:
-    return {"observation": np.frombuffer(o.vector, np.uint8).copy(),
-            "action_mask": np.frombuffer(o.mask, np.int8).copy()}
+def _player(seat: Any) -> int:
+    if isinstance(seat, str) and seat in SEATS:
+        return SEATS.index(seat)
+    if type(seat) is int and 0 <= seat < 4:
+        return seat
+    raise TableError(f"seat = {shown(seat)}: E, S, W or N (or a player, 0 to 3)", "seat", seat)
+
+
+def _opponents(opponents: Any, learner: int) -> list[str | None]:
+    names = [opponents] * 3 if isinstance(opponents, str) else list(opponents) \
+        if isinstance(opponents, (list, tuple)) else []
+    if len(names) != 3:
+        raise TableError(f"opponents = {shown(opponents)}: one bot name, or three in seat order", "opponents",
+                         opponents)
+    out: list[str | None] = []
+    for p in range(4):
+        out.append(None if p == learner else names.pop(0))
+    return out
+
+
+def _seed(seed: Any) -> int:
+    if seed is None:
+        return int(np.random.default_rng().integers(0, MAX_SEED))
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        raise TableError(f"seed = {shown(seed)}: a whole number from 0 to {MAX_SEED}", "seed", seed)
+    return seed
+
+
+class GymEnv(gymnasium.Env[dict[str, Any], Any]):
+    """One learning player (``seat``) against ``opponents`` (a bot's name, or three in seat order) under
+    ``preset``, episodes of a hand or a match; the reward is the player's payments in the step (``VecEnv``'s).
+    ``reset(seed=S)`` begins the walls of seed S (episode 0, then 1, 2, ... at each later ``reset()``); a
+    hand that ends before the player is asked is played through (its payments in ``info["skipped"]``)."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 - gymnasium's own attribute
+
+    def __init__(self, preset: str | Preset = "bga-old-style", seat: str | int = "E",
+                 opponents: str | Sequence[str] = "efficiency", seed: int | None = None, *, episode: str = "hand",
+                 illegal: str = "raise", penalty: float = 0.0, logs: bool = True,
+                 render_mode: str | None = None) -> None:
+        if render_mode not in (None, "ansi", "human"):
+            raise TableError(f"render_mode = {shown(render_mode)}: None, \"ansi\" or \"human\"", "render_mode",
+                             render_mode)
+        self.learner = _player(seat)
+        self._kw: dict[str, Any] = {"preset": preset, "learners": [self.learner],
+                                    "bots": _opponents(opponents, self.learner), "episode": episode,
+                                    "illegal": illegal, "penalty": penalty, "logs": logs}
+        self.vec = VecEnv(1, seed=_seed(seed), **self._kw)
+        self.render_mode = render_mode
+        self.observation_space = observation_space()
+        self.action_space = spaces.Discrete(N_ACTIONS)
+        self._fresh = False  # the table shows an episode's first observation, not yet returned by reset
+        self._begun = False
+
+    def _obs(self) -> dict[str, Any]:
+        return {"observation": self.vec.obs[0].copy(), "action_mask": self.vec.mask[0].view(np.int8).copy()}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        skipped = 0.0
+        if seed is not None or not self._begun:
+            self.vec = VecEnv(1, seed=_seed(seed if seed is not None else self.vec.seed), **self._kw)
+            self.vec.reset()
+            self._begun = True
+        elif not self._fresh:  # an episode left half-played: the next one is dealt from the run's next wall
+            self.vec = VecEnv(1, seed=_seed(self.vec.seed), **self._kw)
+            self.vec.reset()
+        skipped = float(self.vec.reward[0, self.learner])
+        self._fresh = False
+        return self._obs(), ({"skipped": skipped} if skipped else {})
+
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        if not self._begun:
+            raise TableError("action: call reset() first", "action", action)
+        if self._fresh:
+            raise TableError("action: the episode is over; call reset()", "action", action)
+        self.vec.step(np.array([action], np.int64) if isinstance(action, (int, np.integer)) else action)
+        done = bool(self.vec.done[0])
+        info: dict[str, Any] = {}
+        if done:
+            info["log"] = self.vec.finished_log(0)
+            self._fresh = True
+        return self._obs(), float(self.vec.reward[0, self.learner]), done, False, info
+
+    def render(self) -> str | None:
+        text = describe(self.vec.obs[0], self.vec.mask[0])
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+class GymVectorEnv(VectorEnv[Any, Any, Any]):
+    """``num_envs`` tables, one learning player (``seat``) at each against ``opponents``, as a Gymnasium
+    ``VectorEnv`` on one ``VecEnv``: observations batched as ``{"observation": (n, OBS_SIZE) float32,
+    "action_mask": (n, N_ACTIONS) int8}``, actions one id a table. Autoreset in the same step: a table whose
+    episode ended shows the next one's first observation; ``infos["final_obs"]`` holds the last observation
+    its player acted on, ``infos["final_info"]`` the ended episode's ``log`` (``_final_obs`` and
+    ``_final_info`` mark those tables)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}  # noqa: RUF012
+
+    def __init__(self, num_envs: int = 8, preset: str | Preset = "bga-old-style", seat: str | int = "E",
+                 opponents: str | Sequence[str] = "efficiency", seed: int | None = None, *, episode: str = "hand",
+                 illegal: str = "raise", penalty: float = 0.0, logs: bool = True) -> None:
+        self.learner = _player(seat)
+        self._kw: dict[str, Any] = {"preset": preset, "learners": [self.learner],
+                                    "bots": _opponents(opponents, self.learner), "episode": episode,
+                                    "illegal": illegal, "penalty": penalty, "logs": logs}
+        self.vec = VecEnv(num_envs, seed=_seed(seed), **self._kw)
+        self.num_envs = num_envs
+        self.single_observation_space = observation_space()
+        self.single_action_space = spaces.Discrete(N_ACTIONS)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (num_envs, OBS_SIZE), np.float32),
+            "action_mask": spaces.Box(0, 1, (num_envs, N_ACTIONS), np.int8)})
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, N_ACTIONS))
+        self.render_mode = "ansi"
+        self._last = np.zeros((num_envs, OBS_SIZE), np.float32)
+        self._begun = False
+
+    def _obs(self) -> dict[str, Any]:
+        return {"observation": self.vec.obs, "action_mask": self.vec.mask.view(np.int8)}
+
+    def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        if isinstance(seed, list):
+            seed = seed[0] if seed else None
+        self.vec = VecEnv(self.num_envs, seed=_seed(seed if seed is not None else self.vec.seed), **self._kw)
+        self.vec.reset()
+        self._begun = True
+        return self._obs(), {}
+
+    def step(self, actions: Any) -> tuple[dict[str, Any], Any, Any, Any, dict[str, Any]]:
+        if not self._begun:
+            raise TableError("actions: call reset() first", "actions", actions)
+        np.copyto(self._last, self.vec.obs)
+        self.vec.step(actions)
+        done = self.vec.done.copy()
+        infos: dict[str, Any] = {}
+        if done.any():
+            rows = np.flatnonzero(done)
+            final_obs = np.empty(self.num_envs, object)
+            final_info = np.empty(self.num_envs, object)
+            for i in rows:
+                final_obs[i] = {"observation": self._last[i].copy(),
+                                "action_mask": np.zeros(N_ACTIONS, np.int8)}
+                final_info[i] = {"log": self.vec.finished_log(int(i))}
+            infos = {"final_obs": final_obs, "_final_obs": done, "final_info": final_info, "_final_info": done}
+        return (self._obs(), self.vec.reward[:, self.learner].copy(), done,
+                np.zeros(self.num_envs, np.bool_), infos)
+
+    def render(self) -> tuple[str, ...] | None:
+        return tuple(describe(self.vec.obs[i], self.vec.mask[i]) for i in range(self.num_envs))
+
+
+class HkcoreParallel(ParallelEnv):  # type: ignore[misc]
+    """The four players of one table as a PettingZoo ``ParallelEnv``: each step, only the player asked has a
+    legal action (its mask); the others' actions are ignored and their masks empty. Observations are given
+    for every agent: the asked one's view, the others' last view (all zero before their first; arrays not
+    asked now are shared and read-only). ``reset()``
+    after an episode's end plays the run's next wall (``reset(seed=S)``: the walls of seed S from the first)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "hkcore_v1", "render_modes": ["ansi", "human"],
+                                          "is_parallelizable": True}
+
+    def __init__(self, preset: str | Preset = "bga-old-style", seed: int | None = None, *, episode: str = "hand",
+                 illegal: str = "raise", penalty: float = 0.0, logs: bool = True,
+                 render_mode: str | None = None) -> None:
+        self._kw: dict[str, Any] = {"preset": preset, "learners": [0, 1, 2, 3], "episode": episode,
+                                    "illegal": illegal, "penalty": penalty, "logs": logs}
+        self._seed = _seed(seed)
+        self.vec = VecEnv(1, seed=self._seed, **self._kw)
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        self.render_mode = render_mode
+        self._space = observation_space()
+        self._actions = spaces.Discrete(N_ACTIONS)
+        self._given: dict[str, dict[str, Any]] = {}
+        self._last_asked: str | None = None
+        self._action = np.zeros(1, np.int64)
+        self._fresh = False
+        self.log: list[dict[str, Any]] | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._actions
+
+    @property
+    def asked(self) -> str:
+        """The agent asked now."""
+        return AGENTS[int(self.vec.player[0])]
+
+    def _observations(self) -> dict[str, dict[str, Any]]:
+        """Every agent's observation: the asked one's new, the others' as last given (their masks empty)."""
+        p = int(self.vec.player[0])
+        agent = AGENTS[p]
+        if self._last_asked is not None and self._last_asked != agent:
+            before = self._given[self._last_asked]
+            self._given[self._last_asked] = {"observation": before["observation"], "action_mask": _NO_ACTIONS}
+        self._given[agent] = {"observation": self.vec.obs[0].copy(),
+                              "action_mask": self.vec.mask[0].view(np.int8).copy()}
+        self._last_asked = agent
+        return dict(self._given)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        if seed is not None or not self._fresh:  # (after an episode's end the table already shows the next)
+            if seed is not None:
+                self._seed = _seed(seed)
+            self.vec = VecEnv(1, seed=self._seed, **self._kw)
+            self.vec.reset()
+        self._fresh = False
+        self._given = {a: {"observation": _NO_VIEW, "action_mask": _NO_ACTIONS} for a in AGENTS}
+        self._last_asked = None
+        self.agents = list(AGENTS)
+        self.log = None
+        return self._observations(), {a: {} for a in AGENTS}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        if not self.agents:
+            raise TableError("actions: the episode is over; call reset()", "actions", actions)
+        asked = self.asked
+        if not isinstance(actions, dict) or asked not in actions:
+            raise TableError(f"actions = {shown(actions)}: an action for {asked}, the agent asked", "actions",
+                             actions)
+        rewards, done = self._play(actions[asked])
+        obs = self._observations()
+        terms = {"player_0": done, "player_1": done, "player_2": done, "player_3": done}
+        truncs = {"player_0": False, "player_1": False, "player_2": False, "player_3": False}
+        if done:
+            infos: dict[str, dict[str, Any]] = {a: {"log": self.log} for a in AGENTS}
+            self.agents = []
+        else:
+            infos = {"player_0": {}, "player_1": {}, "player_2": {}, "player_3": {}}
+        return obs, rewards, terms, truncs, infos
+
+    def _play(self, action: Any) -> tuple[dict[str, float], bool]:
+        """The asked agent takes ``action``; every agent's reward, and whether the episode ended."""
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            self._action[0] = action
+            self.vec.step(self._action)
+        else:
+            self.vec.step([action])
+        done = bool(self.vec.done[0])
+        if done:
+            self.log = self.vec.finished_log(0)
+            self._fresh = True
+        return dict(zip(AGENTS, self.vec.reward[0].tolist())), done
+
+    def render(self) -> str | None:
+        text = describe(self.vec.obs[0], self.vec.mask[0])
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(preset: str | Preset = "bga-old-style", seed: int | None = None, **kwargs: Any) -> HkcoreParallel:
+    """The four players of one table as a PettingZoo ``ParallelEnv`` (``HkcoreParallel``)."""
+    return HkcoreParallel(preset, seed, **kwargs)
 
 
 class HkcoreAEC(AECEnv):  # type: ignore[misc]
-    """The four seats of one hand as a PettingZoo AEC environment; one
-    episode is one hand. ``reset(seed, options)``: ``options`` may give
-    ``preset`` or a ``start`` record."""
+    """The four players of one table as a PettingZoo ``AECEnv``: ``agent_selection`` is the player asked
+    (in a claim window each player asked answers in turn, none seeing another's answer). An episode is a
+    hand or a match; the finished log is in every agent's info."""
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "hkcore_v0", "render_modes": [], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"name": "hkcore_v1", "render_modes": ["ansi", "human"],
+                                          "is_parallelizable": True}
 
-    def __init__(self, preset: str | Preset = "bga-old-style", seed: int | None = None) -> None:
+    def __init__(self, preset: str | Preset = "bga-old-style", seed: int | None = None, *, episode: str = "hand",
+                 illegal: str = "raise", penalty: float = 0.0, logs: bool = True,
+                 render_mode: str | None = None) -> None:
         super().__init__()
-        self.env = Env(preset, seed)
-        self.possible_agents = list(SEATS)
-        self._obs_space, self._act_space = _spaces()
-        self.observation_spaces = {a: self._obs_space for a in SEATS}
-        self.action_spaces = {a: self._act_space for a in SEATS}
-        self._pending: dict[str, int] = {}
-        self._current: dict[str, Observation] = {}
+        self.par = HkcoreParallel(preset, seed, episode=episode, illegal=illegal, penalty=penalty, logs=logs)
+        self.possible_agents = list(AGENTS)
+        self.render_mode = render_mode
+        self.observation_spaces = {a: self.par._space for a in AGENTS}
+        self.action_spaces = {a: self.par._actions for a in AGENTS}
+        self._obs: dict[str, dict[str, Any]] = {}
+        self._stale = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._obs_space
+        return self.par._space
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._act_space
+        return self.par._actions
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        opts = dict(options or {})
-        if "start" in opts:
-            self._current = self.env.reset(start=opts["start"])
-        else:
-            self._current = self.env.reset(seed, opts.get("preset"))
-        self.agents = list(SEATS)
-        self.rewards = dict.fromkeys(SEATS, 0)
-        self._cumulative_rewards = dict.fromkeys(SEATS, 0)
-        self.terminations = dict.fromkeys(SEATS, False)
-        self.truncations = dict.fromkeys(SEATS, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in SEATS}
-        self._pending = {}
-        self._select()
-
-    def _select(self) -> None:
-        for seat in self._current:
-            if seat not in self._pending:
-                self.agent_selection = seat
-                return
+        self._obs, _ = self.par.reset(seed, options)
+        self._stale = False
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self.agent_selection = self.par.asked
 
     def observe(self, agent: str) -> dict[str, Any]:
-        o = self._current.get(agent)
-        if o is None:
-            o = self.env.observe(agent)
-        elif agent in self._pending:  # answered: nothing more to do until the window is played
-            o = Observation(agent, None, bytes(N_ACTIONS), o.vector)
-        return _arrays(o)
+        if self._stale:  # (made when first asked for after a step)
+            self._obs = self.par._observations()
+            self._stale = False
+        return self._obs[agent]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._current[agent].decision(action)  # checked now: a wrong action leaves everything as it was
         self._cumulative_rewards[agent] = 0
-        self._pending[agent] = int(action)
-        self.rewards = dict.fromkeys(SEATS, 0)
-        if len(self._pending) == len(self._current):
-            self._current, rewards, done, info = self.env.step(self._pending)
-            self._pending = {}
-            self.rewards = rewards
-            if done:
-                self.terminations = dict.fromkeys(SEATS, True)
-                for a in SEATS:
-                    self.infos[a] = {"records": info["records"]}
-        if self.env.done:
+        self.rewards, done = self.par._play(action)
+        self._stale = True
+        if done:
+            self.par.agents = []
+            self.terminations = dict.fromkeys(AGENTS, True)
+            self.infos = {a: {"log": self.par.log} for a in AGENTS}
             self.agent_selection = self.agents[0]
         else:
-            self._select()
+            self.agent_selection = self.par.asked
         self._accumulate_rewards()
 
+    def render(self) -> str | None:
+        text = self.par.render()
+        if self.render_mode == "human" and text is not None:
+            print(text)
+            return None
+        return text
 
-def aec_env(preset: str | Preset = "bga-old-style", seed: int | None = None) -> HkcoreAEC:
-    """A PettingZoo AEC environment of one hand under ``preset``."""
-    return HkcoreAEC(preset, seed)
+    def close(self) -> None:
+        pass
 
 
-class GymEnv(gymnasium.Env[dict[str, Any], Any]):
-    """One seat of one hand as a Gymnasium environment: the agent plays
-    ``seat``, ``opponents`` (a bot name, or three by seat order) play the
-    others. The reward is the agent's share of the hand's payments (faan
-    under a ledger), given on the step that ends it. A hand that ends
-    before the agent is asked anything is skipped at ``reset``: the next
-    seed is dealt."""
+def aec_env(preset: str | Preset = "bga-old-style", seed: int | None = None, **kwargs: Any) -> HkcoreAEC:
+    """The four players of one table as a PettingZoo ``AECEnv`` (``HkcoreAEC``)."""
+    return HkcoreAEC(preset, seed, **kwargs)
 
-    metadata = {"render_modes": []}  # noqa: RUF012 - gymnasium's own attribute
 
-    def __init__(self, preset: str | Preset = "bga-old-style", seat: str = "E",
-                 opponents: str | list[str] = "efficiency", seed: int | None = None) -> None:
-        if seat not in SEATS:
-            raise TableError(f"seat = {shown(seat)}: E, S, W or N", "seat", seat)
-        names = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
-        if len(names) != 3:
-            raise TableError(f"opponents = {shown(opponents)}: one bot name, or three", "opponents", opponents)
-        self.env = Env(preset, seed)
-        self.seat = seat
-        self._names = names
-        self.observation_space, self.action_space = _spaces()
-        self._obs: dict[str, Observation] = {}
-        self._bots: dict[str, Any] = {}
-
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, Any], dict[str, Any]]:
-        super().reset(seed=seed)
-        preset = (options or {}).get("preset")
-        while True:
-            self._obs = self.env.reset(seed, preset)
-            others = [s for s in SEATS if s != self.seat]
-            hand_seed = self.env.table.log[0].get("seed", 0)
-            self._bots = {s: make_bot(n, self.env.table.preset, hand_seed + k)
-                          for k, (s, n) in enumerate(zip(others, self._names))}
-            reward, done, _ = self._play_others()
-            if not done:
-                return _arrays(self._obs[self.seat]), {"skipped_reward": reward} if reward else {}
-            seed = None
-
-    def _play_others(self, mine: int | None = None) -> tuple[int, bool, list[dict[str, Any]]]:
-        """Step until the agent must act (its action ``mine`` given in the first step)."""
-        total, records = 0, list[dict[str, Any]]()
-        while True:
-            if self.seat in self._obs and mine is None:
-                return total, False, records
-            actions = {s: decision_to_action(o.prompt, self._bots[s].decide(o.prompt))  # type: ignore[arg-type]
-                       for s, o in self._obs.items() if s != self.seat}
-            if mine is not None:
-                actions[self.seat] = mine
-                mine = None
-            self._obs, rewards, done, info = self.env.step(actions)
-            total += rewards[self.seat]
-            records += info["records"]
-            if done:
-                return total, True, records
-
-    def step(self, action: Any) -> tuple[dict[str, Any], int, bool, bool, dict[str, Any]]:
-        if self.env.done or self.seat not in self._obs:
-            raise TableError("action: the hand is over; call reset()", "action", action)
-        self._obs[self.seat].decision(action)  # checked before anything is played
-        reward, done, records = self._play_others(int(action))
-        obs = self.env.observe(self.seat)
-        return _arrays(obs), reward, done, False, {"records": records}
+__all__ = ["AGENTS", "GymEnv", "GymVectorEnv", "HkcoreAEC", "HkcoreParallel", "aec_env", "observation_space",
+           "parallel_env"]

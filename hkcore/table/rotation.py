@@ -104,3 +104,24 @@ def standings(players: Sequence[str], tally: Mapping[str, Tally]) -> list[dict[s
         t = tally[name]
         out.append({"place": place, "player": name, "points": t.points, "hands_won": t.hands_won, "faan": t.faan})
     return out
+
+
+def zero_sum(log: Sequence[Mapping[str, Any]]) -> list[float]:
+    """By seat (E S W N), a hand's wins as the zero-sum measure: each winner +F, its discarder -F on a
+    discard win, each other seat -F/3 on a self-draw (F the win's faan); what a faan ledger's hand is worth
+    to each seat, beside the payments of a paying preset."""
+    out = [0.0, 0.0, 0.0, 0.0]
+    for rec in log:
+        if rec["event"] != "win":
+            continue
+        f = rec["faan"]
+        w = SEATS.index(rec["seat"])
+        out[w] += f
+        if rec.get("from") is None:
+            for o in range(4):
+                if o != w:
+                    out[o] -= f / 3
+        else:
+            out[SEATS.index(rec["from"])] -= f
+    return out
+

@@ -57,6 +57,7 @@ cdef class Engine:
     cdef void _open(self, int phase) noexcept
     cdef void _clear(self) noexcept
     cdef void _add(self, int s, int code, int tile, object payload=*, int f0=*, int f1=*) noexcept
+    cdef void _put(self, int s, int code, int tile) noexcept
     cdef void _ask(self, int s) noexcept
     cpdef dict _action(self, int s, int k)
     cdef _step(self, int s, int k)

@@ -529,6 +529,15 @@ cdef class Engine:
                 lst.append(None)
             lst.append(payload)
 
+    cdef void _put(self, int s, int code, int tile) noexcept:
+        """``_add`` of an action that is not a win and forbids no discard after it (no payload to pass)."""
+        cdef int k = self.ncodes[s]
+        self.code[s][k] = code
+        self.atile[s][k] = tile
+        self.forbid[s][k][0] = -1
+        self.forbid[s][k][1] = -1
+        self.ncodes[s] = k + 1
+
     cdef void _ask(self, int s) noexcept:
         self.asked[self.nasked] = s
         self.nasked += 1
@@ -693,7 +702,7 @@ cdef class Engine:
                 found = self._instant_win(s)
                 if found is not None:
                     self._ask(s)
-                    self._add(s, PASS, -1)
+                    self._put(s, PASS, -1)
                     self._add(s, WIN, -1, found)
                     any_ = True
         if any_:
@@ -751,7 +760,7 @@ cdef class Engine:
             found = self._instant_win(s)
             if found is not None:
                 self._ask(s)
-                self._add(s, PASS, -1)
+                self._put(s, PASS, -1)
                 self._add(s, WIN, -1, found)
                 self.w_tile = -1
                 self.w_after = AFTER_G4
@@ -783,15 +792,15 @@ cdef class Engine:
                 if not c or (self.r_drawn_only and i != drawn):
                     continue
                 if c == 4 and self.r_concealed:
-                    self._add(s, CONCEALED, i)
+                    self._put(s, CONCEALED, i)
                 elif self.r_added and self._has_pung(s, i):
-                    self._add(s, ADDED, i)
+                    self._put(s, ADDED, i)
         if (self.r_self_pung and drawn >= 0 and self.counts[s][drawn] >= 3 and not (s == 0 and self.e_first)
                 and self.nmeld[s] < 4):
-            self._add(s, SELF_PUNG, drawn)
+            self._put(s, SELF_PUNG, drawn)
         for i in range(34):
             if self.counts[s][i]:
-                self._add(s, DISCARD, i)
+                self._put(s, DISCARD, i)
         self.instant_due[s] = False
         self._open(TURN)
 
@@ -848,7 +857,7 @@ cdef class Engine:
         self._ask(s)
         for i in range(34):
             if self.counts[s][i] and i != f0 and i != f1:
-                self._add(s, DISCARD, i)
+                self._put(s, DISCARD, i)
         self.turn = s
         self.drawn = -1
         self._open(DISCARD_ONLY)
@@ -871,7 +880,7 @@ cdef class Engine:
         o = s
         for _ in range(3):
             o = NEXT[o]
-            self._add(o, PASS, -1)
+            self._put(o, PASS, -1)
             if self._could_win(o, i):
                 if self._no_wins is not None:
                     key = self._win_key(o, i, 0, s, last, first, 0, 0)
@@ -885,7 +894,7 @@ cdef class Engine:
             if sets_ok and self.nmeld[o] < 4:
                 held = self.counts[o][i]
                 if held >= 3 and self.back > self.front:  # a kong needs a replacement
-                    self._add(o, EXPOSED, i)
+                    self._put(o, EXPOSED, i)
                 if held >= 2:
                     if not self.r_swap or self._can_discard_after(o, i, i, i, -1):  # G10
                         self._add(o, PUNG, i, None, i if self.r_swap else -1, -1)
@@ -990,7 +999,7 @@ cdef class Engine:
                 win = self._rob_win(o, i, s, concealed)
                 if win is not None:
                     self._ask(o)
-                    self._add(o, PASS, -1)
+                    self._put(o, PASS, -1)
                     self._add(o, WIN, i, win)
                     any_ = True
         if any_:

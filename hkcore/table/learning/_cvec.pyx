@@ -68,12 +68,12 @@ cdef class CompiledCore:
     """N tables, their episodes and the arrays they write (``VecEnv``'s docstring says what each holds)."""
 
     cdef int n
-    cdef object preset, ref, like
+    cdef object preset, ref, like, progress
     cdef bint match, hide, quiet
     cdef int kind[4]
     cdef list bots, games, engines, rngs, prompted
     cdef readonly list finished
-    cdef long long seed
+    cdef long long seed, first
     cdef readonly list index
     cdef list count
     cdef float *hist      # [n][4][MAXH][3], as the observation holds them: tile + 1, claimed, drawn then discarded
@@ -107,17 +107,19 @@ cdef class CompiledCore:
         self.points = NULL
 
     def __init__(self, int n, preset, learned, bots, long long seed, bint match, features, arrays, params,
-                 bint logs=True):
+                 bint logs=True, long long first=0):
         cdef int p
         self.n = n
         self.preset = preset
         self.ref = record_preset(preset)
         self.like = None
+        self.progress = None
         self.match = match
         self.hide = not preset.table.show_concealed_kongs
         self.quiet = not logs
         self.bots = list(bots)
         self.seed = seed
+        self.first = first
         if len(features) > 64:
             raise TableError(f"features = {shown(features)}: at most 64", "features", features)
         self.nfeatures = len(features)
@@ -191,7 +193,7 @@ cdef class CompiledCore:
 
     cdef _begin(self, int i):
         cdef int s, p
-        k = self.count[i] * self.n + i
+        k = self.first + self.count[i] * self.n + i
         self.count[i] += 1
         self.index[i] = k
         ws = wall_seed(self.seed, k)
@@ -200,8 +202,10 @@ cdef class CompiledCore:
             self.games[i] = g
         else:
             deal = first_deal(self.preset, ws, self.ref)
-            g = Table.dealt(deal, like=self.like)
+            g = Table.dealt(deal, self.progress, like=self.like)
             self.like = g
+            if self.progress is None:  # (a hand's progress before it is never changed: the next hands share it)
+                self.progress = g.progress
             self.games[i] = g
         for p in range(4):
             self.points[i * 4 + p] = 0.0
@@ -370,6 +374,12 @@ cdef class CompiledCore:
             if e.code[s][k] == DISCARD:
                 return k
         return 0
+
+    def use_params(self, params):
+        """The value and guard bots' parameters (``fastplay.value_params``) for ``expert``, if not given."""
+        if self.params is None and params is not None:
+            self.params = params.compiled
+            self.guard = params.guard_compiled
 
     def expert(self, name, long long[::1] out):
         """Into ``out``, by table: the action the bot ``name`` would take for the player asked."""

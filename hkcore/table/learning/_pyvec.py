@@ -42,13 +42,15 @@ class PureCore:
     """N tables, their episodes and the arrays they write (``VecEnv``'s docstring says what each holds)."""
 
     def __init__(self, n: int, preset: Preset, learned: Sequence[bool], bots: Sequence[str | None], seed: int,
-                 match: bool, features: Sequence[float], arrays: Mapping[str, Any], logs: bool = True) -> None:
+                 match: bool, features: Sequence[float], arrays: Mapping[str, Any], logs: bool = True,
+                 first: int = 0) -> None:
         self.n = n
         self.preset = preset
         self.ref = record_preset(preset)
         self.learned = list(learned)
         self.bots = list(bots)
         self.seed = seed
+        self.first = first
         self.match = match
         self.features = list(features)
         self.obs, self.mask, self.player = arrays["obs"], arrays["mask"], arrays["player"]
@@ -62,6 +64,7 @@ class PureCore:
         self.finished: list[list[dict[str, Any]] | None] = [None] * n
         self.open: list[dict[str, Any] | None] = [None] * n
         self.like: Table | None = None
+        self.progress: Any = None
         self.quiet = not logs
 
     # ------------------------------------------------------------ episodes
@@ -76,7 +79,7 @@ class PureCore:
             self._advance(i)
 
     def _begin(self, i: int) -> None:
-        k = self.count[i] * self.n + i
+        k = self.first + self.count[i] * self.n + i
         self.count[i] += 1
         self.index[i] = k
         s = wall_seed(self.seed, k)
@@ -85,7 +88,9 @@ class PureCore:
             self.games[i].table.quiet = self.quiet
         else:
             deal = first_deal(self.preset, s, self.ref)
-            t = Table.dealt(deal, like=self.like)
+            t = Table.dealt(deal, self.progress, like=self.like)
+            if self.progress is None:  # (a hand's progress before it is never changed: the next hands share it)
+                self.progress = t.progress
             t.quiet = self.quiet
             self.like = t
             self.games[i] = t
@@ -197,6 +202,9 @@ class PureCore:
             if a.get("act") == "discard" and a.get("tile") == drawn:
                 return x
         return next((x for a, x in zip(q["actions"], ids) if a.get("act") == "discard"), ids[0])
+
+    def use_params(self, params: Any) -> None:
+        """(The pure core plays every bot through its prompts: nothing to keep.)"""
 
     def expert(self, name: str, out: Any) -> None:
         """Into ``out``, by table: the action the bot ``name`` would take for the player asked."""

@@ -27,6 +27,7 @@ from hkcore.table.env import (
     WIN as WIN_ID,
 )
 from hkcore.table.flow import codes as _codes
+from hkcore.table.rotation import zero_sum
 
 #: the discards of each seat kept in order (a seat has never been seen to make more than 40 in a hand; later
 #: ones are not written)
@@ -57,10 +58,11 @@ FIELDS: tuple[tuple[str, int, str], ...] = (
     ("offered", 34, "1 at the tile offered to claim or rob"),
     ("offered_from", 4, "1 at the seat that offered it"),
     ("points", 4, "by seat: what it has won in the episode so far, in the preset's unit"),
-    ("preset", 6 + len(SCHEMES) + len(RULE_FLAGS), "the preset: minimum faan, cap (0: none), limit faan of the "
-                                                  "scheme's table, 136 tiles (1), bonus tiles (1), dead wall; "
-                                                  "payment scheme one-hot (" + ", ".join(SCHEMES) + "); rule "
-                                                  "flags (" + ", ".join(RULE_FLAGS) + ")"),
+    ("preset", 8 + len(SCHEMES) + len(RULE_FLAGS), "the preset: minimum faan, cap (0: none), limit faan of the "
+                                                  "scheme's table, 136 tiles (1), bonus tiles (1), dead wall, "
+                                                  "liability (1), seven pairs (1); payment scheme one-hot ("
+                                                  + ", ".join(SCHEMES) + "); rule flags ("
+                                                  + ", ".join(RULE_FLAGS) + ")"),
 )
 
 
@@ -105,7 +107,8 @@ def preset_features(preset: Preset, rule_flags: Sequence[int]) -> list[float]:
     elif pay and scheme == "base_points" and table:
         limit = float(len(table) - 1)
     out = [float(preset.minimum), float(preset.cap or 0), limit, float(preset.tiles == 136),
-           float(bool(preset.bonus_tiles)), float(preset.table.dead_wall)]
+           float(bool(preset.bonus_tiles)), float(preset.table.dead_wall), float("liability" in preset.plugins),
+           float("seven_pairs" in preset.shapes)]
     out += [float(scheme == s or (s == "other" and scheme not in SCHEMES)) for s in SCHEMES]
     out += [float(f) for f in rule_flags]
     return out
@@ -113,27 +116,64 @@ def preset_features(preset: Preset, rule_flags: Sequence[int]) -> list[float]:
 
 def hand_rewards(log: Sequence[Mapping[str, Any]]) -> list[float]:
     """By seat (E S W N), what a finished hand pays each: its ``delta``, or under a faan ledger (no delta) the
-    zero-sum measure: a winner +F, the discarder -F on a discard win, each other seat -F/3 on a self-draw."""
+    zero-sum measure (``hkcore.table.rotation.zero_sum``)."""
     end = log[-1]
     if end["event"] != "end_hand":
         end = next(x for x in reversed(log) if x["event"] == "end_hand")
-    seats = ("E", "S", "W", "N")
     if end["delta"] is not None:
-        return [float(end["delta"][s]) for s in seats]
-    out = [0.0, 0.0, 0.0, 0.0]
-    for rec in log:
-        if rec["event"] != "win":
-            continue
-        f = rec["faan"]
-        w = seats.index(rec["seat"])
-        out[w] += f
-        if rec.get("from") is None:
-            for o in range(4):
-                if o != w:
-                    out[o] -= f / 3
-        else:
-            out[seats.index(rec["from"])] -= f
-    return out
+        return [float(end["delta"][s]) for s in ("E", "S", "W", "N")]
+    return zero_sum(log)
+
+
+_TILE = tuple(f"{n}{suit}" for suit in "mps" for n in range(1, 10)) + tuple(f"{n}z" for n in range(1, 8))
+_BONUS = ("1f", "2f", "3f", "4f", "1g", "2g", "3g", "4g")
+_WHO = ("you", "next", "opposite", "previous")
+_KINDS = ("", "chow", "pung", "kong")
+
+
+def _tiles_text(counts: Sequence[float]) -> str:
+    return " ".join(_TILE[t] for t in range(34) for _ in range(int(counts[t]))) or "-"
+
+
+def describe(obs: Sequence[float], mask: Sequence[int]) -> str:
+    """The seat's observation and legal actions in words (a few lines of text): what ``render()`` shows. Read
+    from the observation alone, it shows nothing the seat may not see."""
+    from hkcore.table.env import action_name
+
+    def field(name: str) -> Sequence[float]:
+        size = next(size for n, size, _what in FIELDS if n == name)
+        return obs[OFFSET[name]:OFFSET[name] + size]
+
+    winds = "ESWN"
+    seat = winds[[int(x) for x in field("seat_wind")].index(1)]
+    phase = ("turn", "discard", "claim", "rob", "instant")[[int(x) for x in field("phase")].index(1)] \
+        if any(field("phase")) else "-"
+    lines = [f"seat {seat}, round {winds[[int(x) for x in field('round_wind')].index(1)]}, "
+             f"{int(field('live_left')[0])} tiles left in the wall; asked: {phase}"]
+    drawn = [t for t in range(34) if field("drawn")[t]]
+    lines.append(f"  hand: {_tiles_text(field('hand'))}" + (f" (drew {_TILE[drawn[0]]})" if drawn else ""))
+    if any(field("offered")):
+        t = next(t for t in range(34) if field("offered")[t])
+        who = _WHO[[int(x) for x in field("offered_from")].index(1)]
+        lines.append(f"  offered: {_TILE[t]} from {who}")
+    melds, discards, bonus = field("melds"), field("discards"), field("bonus")
+    for j, who in enumerate(_WHO):
+        sets = []
+        for m in range(4):
+            kind, low, concealed, _src = (int(x) for x in melds[(j * 4 + m) * 4:(j * 4 + m) * 4 + 4])
+            if kind:
+                tile = _TILE[low - 1] if low else "?"
+                text = (f"{tile[0]}{int(tile[0]) + 1}{int(tile[0]) + 2}{tile[1]}" if kind == 1 else
+                        tile[0] * (4 if kind == 3 else 3) + tile[1] if low else "????")
+                sets.append(f"{_KINDS[kind]} {text}" + (" (concealed)" if concealed else ""))
+        pond = [_TILE[int(discards[(j * MAX_DISCARDS + d) * 3]) - 1]
+                + ("*" if discards[(j * MAX_DISCARDS + d) * 3 + 1] else "")
+                for d in range(MAX_DISCARDS) if discards[(j * MAX_DISCARDS + d) * 3]]
+        flowers = [_BONUS[b] for b in range(8) if bonus[j * 8 + b]]
+        lines.append(f"  {who}: sets [{', '.join(sets)}] bonus [{' '.join(flowers)}] "
+                     f"discards [{' '.join(pond)}] (* claimed)")
+    lines.append("  legal: " + ", ".join(action_name(a) for a in range(len(mask)) if mask[a]))
+    return "\n".join(lines)
 
 
 #: by engine action code and tile (code * 34 + tile), the action id (what the compiled core reads)
@@ -141,4 +181,4 @@ ACTION_OF = tuple(code_action(c, t if c not in (_codes.WIN, _codes.PASS) else 0)
                   for c in range(9) for t in range(34))
 
 __all__ = ["ACTION_OF", "FIELDS", "MAX_DISCARDS", "N_ACTIONS", "OBS_SIZE", "OFFSET", "PHASE_SLOT", "RULE_FLAGS",
-           "SCHEMES", "code_action", "hand_rewards", "preset_features"]
+           "SCHEMES", "code_action", "describe", "hand_rewards", "preset_features"]

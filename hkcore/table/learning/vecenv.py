@@ -68,7 +68,7 @@ class VecEnv:
     observation, and ``finished_log(i)`` the log of the one that ended. The arrays are the same objects on
     every call, written in place.
 
-    Each table's episodes are numbered ``i``, ``i + n``, ``i + 2n``, ...; episode ``k`` is dealt from
+    Each table's episodes are numbered ``first + i``, ``first + i + n``, ...; episode ``k`` is dealt from
     ``hkcore.table.start.wall_seed(seed, k)``: the walls ``hkscore simulate`` and the arena deal with the same
     seed. A random seat of episode k draws from ``bot_seed(seed, k, 0, seat)``. An action not in the mask is
     a TableError naming the table and the action, nothing changed; with ``illegal="pass"`` it becomes the
@@ -81,7 +81,7 @@ class VecEnv:
     def __init__(self, n: int = 1, preset: str | Preset = "bga-old-style", *,
                  learners: Sequence[int] = (0, 1, 2, 3), bots: str | Sequence[str | None] = RANDOM,
                  episode: str = "hand", seed: int = 0, illegal: str = "raise", penalty: float = 0.0,
-                 logs: bool = True, core: str | None = None) -> None:
+                 logs: bool = True, first: int = 0, core: str | None = None) -> None:
         np = _numpy()
         if type(n) is not int or not 1 <= n <= MAX_TABLES:
             raise TableError(f"n = {shown(n)}: a whole number of tables from 1 to {MAX_TABLES:,}", "n", n)
@@ -96,6 +96,8 @@ class VecEnv:
             raise TableError(f"illegal = {shown(illegal)}: \"raise\" or \"pass\"", "illegal", illegal)
         if isinstance(penalty, bool) or not isinstance(penalty, (int, float)) or not 0 <= penalty < float("inf"):
             raise TableError(f"penalty = {shown(penalty)}: a number, 0 or more", "penalty", penalty)
+        if type(first) is not int or not 0 <= first <= MAX_SEED:
+            raise TableError(f"first = {shown(first)}: an episode number from 0 to {MAX_SEED}", "first", first)
         if type(logs) is not bool:
             raise TableError(f"logs = {shown(logs)}: true or false", "logs", logs)
         if core is None:
@@ -114,6 +116,7 @@ class VecEnv:
         self.penalty = float(penalty)
         self.core = core
         self.logs = logs
+        self.first = first
         self.obs = np.zeros((n, OBS_SIZE), np.float32)
         self.mask = np.zeros((n, N_ACTIONS), np.uint8)
         self.player = np.zeros(n, np.int8)
@@ -123,12 +126,16 @@ class VecEnv:
                   "done": self.done}
         features = preset_features(p, engine_rules(p).flags())
         params = value_params(p) if {"value", "guard"} & set(names) else None
+        self._params = params is not None
         if core == "cython":
             self._core: Any = _CompiledCore(n, p, learned, names, seed, episode == "match", features, arrays, params,
-                                            logs)
+                                            logs, first)
         else:
-            self._core = _pyvec.PureCore(n, p, learned, names, seed, episode == "match", features, arrays, logs)
+            self._core = _pyvec.PureCore(n, p, learned, names, seed, episode == "match", features, arrays, logs,
+                                         first)
         self._started = False
+        self._pass = illegal == "pass"
+        self._ndarray, self._int64, self._shape = np.ndarray, np.dtype(np.int64), (n,)
 
     @staticmethod
     def _learners(learners: Any) -> list[bool]:
@@ -141,9 +148,10 @@ class VecEnv:
                              learners)
         return [x in given for x in range(4)]
 
-    @staticmethod
-    def _bots(bots: Any, learned: list[bool]) -> list[str | None]:
-        known = set(available_bots()) | {RANDOM}
+    def _bots(self, bots: Any, learned: list[bool]) -> list[str | None]:
+        #: the bots this environment may seat or ask (the registry as it was when it was made)
+        self._known = frozenset(available_bots()) | {RANDOM}
+        known = self._known
         names = [bots] * 4 if isinstance(bots, str) else list(bots) if isinstance(bots, (list, tuple)) else None
         if names is None or len(names) != 4:
             raise TableError(f"bots = {shown(bots)}: a bot's name, or four by player", "bots", bots)
@@ -166,9 +174,13 @@ class VecEnv:
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, Any]:
         """Each table's asked player takes ``actions[i]`` (an action id); ``(obs, mask, player, reward, done)``."""
-        np = _numpy()
         if not self._started:
             raise TableError("step: reset() first", "step", None)
+        if (type(actions) is self._ndarray and actions.dtype == self._int64 and actions.shape == self._shape
+                and actions.flags.c_contiguous and self.core == "cython"):  # (the common case, checked at once)
+            self._core.step(actions, self._pass, self.penalty)
+            return self.obs, self.mask, self.player, self.reward, self.done
+        np = _numpy()
         try:
             acts = np.ascontiguousarray(actions)
             ok = acts.shape == (self.n,) and (acts.dtype.kind in "iu" or acts.size == 0)
@@ -177,7 +189,7 @@ class VecEnv:
         if not ok:
             raise TableError(f"actions = {shown(actions)}: {self.n} action ids, one by table", "actions", actions)
         self._core.step(acts.astype(np.int64, copy=False) if self.core == "cython" else acts.tolist(),
-                        self.illegal == "pass", self.penalty)
+                        self._pass, self.penalty)
         return self.obs, self.mask, self.player, self.reward, self.done
 
     def expert(self, bot: str) -> Any:
@@ -188,8 +200,11 @@ class VecEnv:
         np = _numpy()
         if not self._started:
             raise TableError("expert: reset() first", "expert", None)
-        if not isinstance(bot, str) or bot not in set(available_bots()):
-            raise TableError(f"bot = {shown(bot)}: one of {', '.join(sorted(available_bots()))}", "bot", bot)
+        if not isinstance(bot, str) or bot not in self._known:
+            raise TableError(f"bot = {shown(bot)}: one of {', '.join(sorted(self._known))}", "bot", bot)
+        if bot in ("value", "guard") and not self._params:
+            self._core.use_params(value_params(self.preset))
+            self._params = True
         out = np.empty(self.n, np.int64)
         self._core.expert(bot, out)
         return out
