@@ -292,3 +292,27 @@ def test_hkscore_report_simulate_takes_the_base_and_several_mixes(tmp_path: Path
     code, _, err = run(capsys, "report", str(out / "summary.json"), "--base", "mistboard", "--out",
                        str(tmp_path / "x"))
     assert code == 2 and "--base go with --simulate" in err
+
+
+def test_a_summary_written_before_shows_no_difference_across_units() -> None:
+    s = simulate(["bga-old-style", "mistboard"], BOTS, hands=2, seed=5)
+    data = json.loads(s.model_dump_json())
+    # as an older hkcore wrote it: no base, pairing, mixes or new preset fields, and payments compared across units
+    for key in ("base", "mixes"):
+        del data[key]
+    for p in data["presets"].values():
+        for key in ("name", "toml", "distinct_hands"):
+            del p[key]
+    d = data["differences"]["mistboard"]["bga-old-style"]
+    del d["pairing"]
+    st = {"walls": 2, "hands": 16, "total": 5, "squares": 13}
+    d["won"] = dict(st)
+    d["payments_by_seat"] = {seat: dict(st) for seat in SEATS}
+    data["pairs"]["mistboard"]["bga-old-style"] = {"efficiency": dict(st), "random": dict(st)}
+    old = SimulationSummary.model_validate(data)
+    assert old.base is None and old.presets["mistboard"].distinct_hands is None
+    md = summary_markdown(old)
+    assert "| mistboard | bga-old-style | efficiency |" not in md
+    assert "| mistboard | bga-old-style | won per hand | - (other units) |" in md
+    assert "| mistboard | bga-old-style | - | - | - |" in md   # the pairing was not counted
+    assert "| hands played | 8 | 8 |" in md

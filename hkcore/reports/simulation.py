@@ -53,6 +53,7 @@ from hkcore.simulation import (
     one_bot,
     pairing_text,
     pct,
+    same_measure,
     summary_markdown,
     title,
     unit,
@@ -178,6 +179,8 @@ def _pairing_note(a: str, b: str, mixes: list[SimulationSummary], known: dict[st
     e = html.escape
     parts = []
     weak = False
+    if not any(m.differences[a][b].pairing.walls for m in mixes):
+        return '<p class="pairing note">Pairing: not counted in this summary (written before it was).</p>'
     for i, m in enumerate(mixes):
         pairing = m.differences[a][b].pairing
         steps, r = pairing_text(pairing)
@@ -327,7 +330,7 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
                             + "</tr>")
         parts.append(_scroll("".join(rows) + "</table>"))
         compared = [(a, b_, name, st) for a, r in m.pairs.items() for b_, per_bot in r.items()
-                    for name, st in per_bot.items()]
+                    if same_measure(summary, a, b_) for name, st in per_bot.items()]
         if compared:
             rows = ['<table class="bot-pairs"><tr><th class="id">A</th><th class="id">B</th><th class="id">bot</th>'
                     "<th>A &minus; B per seat-hand (95 % interval)</th></tr>"]

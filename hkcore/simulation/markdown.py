@@ -88,6 +88,19 @@ def in_name_only(pairing: Pairing) -> bool:
     return share is not None and share < WEAK_STEP and (r is None or r < WEAK_R)
 
 
+def same_measure(summary: SimulationSummary, a: str, b: str) -> bool:
+    """Whether presets ``a`` and ``b`` count their payments alike (points, or a ledger's faan): only then is a
+    difference of payments shown (a summary written before kept some across units)."""
+    return unit(summary.presets[a]) == unit(summary.presets[b])
+
+
+def pairing_verdict(pairing: Pairing) -> str:
+    """"paired", "paired in name only" (``in_name_only``), or "-" where the summary did not count it."""
+    if not pairing.walls:
+        return "-"
+    return "paired in name only" if in_name_only(pairing) else "paired"
+
+
 def pairing_text(pairing: Pairing) -> tuple[str, str]:
     """A pair's pairing as two texts: its walls whose draws stayed in step, and the correlation."""
     share = pairing.in_step_share()
@@ -276,7 +289,7 @@ def summary_markdown(summary: SimulationSummary) -> str:
             for a, row in m.differences.items():
                 for b, d in row.items():
                     rows.append([a, b, *([mix_label(m.bots)] if len(mixes) > 1 else []), *pairing_text(d.pairing),
-                                 "paired in name only" if in_name_only(d.pairing) else "paired"])
+                                 pairing_verdict(d.pairing)])
         out += [md_table(rows)]
     out += ["", "## Bots", ""]
     table = ["| " + " | ".join([*(["bots"] if len(mixes) > 1 else []), "preset", "bot", "seat-hands", "win rate",
@@ -309,6 +322,8 @@ def summary_markdown(summary: SimulationSummary) -> str:
             continue
         for a, per_pair in m.pairs.items():
             for other, per_bot in per_pair.items():
+                if not same_measure(summary, a, other):
+                    continue
                 for name, st in per_bot.items():
                     rows.append([*([mix_label(m.bots)] if len(mixes) > 1 else []), a, other, name, num(st.mean()),
                                  ci(st)])
@@ -325,4 +340,4 @@ def summary_markdown(summary: SimulationSummary) -> str:
 
 __all__ = ["CHANGES", "GLANCE", "WEAK_R", "WEAK_STEP", "Across", "Change", "Figure", "across_mixes", "changes", "ci",
            "depends_on_bots", "faults", "glance", "hands_text", "in_name_only", "mix_label", "num", "one_bot",
-           "pairing_text", "pct", "summary_markdown", "title", "unit"]
+           "pairing_text", "pairing_verdict", "pct", "same_measure", "summary_markdown", "title", "unit"]
