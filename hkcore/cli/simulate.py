@@ -47,8 +47,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             raise HkcoreError(f"--out: cannot write {shown(str(path))}: {exc.strerror or exc}") from None
         written.append(path)
     print("\n".join(map(str, written)), file=sys.stderr if args.json else sys.stdout)
+    mixes = len(summary.mixes) + 1
     print(f"hkscore: {summary.hands:,} walls x 4 rotations under {len(summary.presets)} preset"
-          f"{'s' * (len(summary.presets) != 1)}", file=sys.stderr)
+          f"{'s' * (len(summary.presets) != 1)}" + (f", {mixes} mixes of bots" if mixes > 1 else ""), file=sys.stderr)
     return 0
 
 

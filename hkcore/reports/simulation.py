@@ -433,24 +433,31 @@ def _figures(summary: SimulationSummary) -> dict[str, str]:
     fig.tight_layout()
     out["seats"] = svg(fig)
 
-    # what changed: the rates' paired differences with their intervals
+    # what changed: the rates' paired differences with their intervals, under each mix (one marker a mix)
     rates = [(f, label) for f, label, rate in CHANGES if rate]
-    found = {(c.a, c.b, c.field): c for c in changes(summary)}
+    mixes = summary.by_mix()
+    found = [{(c.a, c.b, c.field): c for c in changes(m)} for m in mixes]
     pairs = _pair_cells(summary)
     if pairs:
-        fig = Figure(figsize=(8, 0.5 + 0.3 * len(rates) * len(pairs)))
+        fig = Figure(figsize=(8, 0.5 + 0.3 * len(rates) * len(pairs) * (1 + 0.3 * (len(mixes) - 1))))
         ax = fig.subplots()
-        y = 0
+        y = 0.0
         ticks, labels = [], []
+        markers = "osD^v<>"
+        step = 0.8 / len(mixes)
         for k, (a, b) in enumerate(pairs):
             for field, label in rates:
-                c = found[a, b, field]
-                m = 100 * (c.mean or 0.0)
-                if c.interval is not None:
-                    ax.errorbar(m, y, xerr=[[m - 100 * c.interval[0]], [100 * c.interval[1] - m]], fmt="o",
-                                color=matplotlib.colormaps["tab10"](k % 10), capsize=3)
-                else:
-                    ax.plot(m, y, "o", color=matplotlib.colormaps["tab10"](k % 10))
+                for i, by in enumerate(found):
+                    c = by[a, b, field]
+                    m = 100 * (c.mean or 0.0)
+                    at = y + (i - (len(mixes) - 1) / 2) * step
+                    style = {"fmt": markers[i % len(markers)], "color": matplotlib.colormaps["tab10"](k % 10),
+                             "capsize": 3, "label": plain_text(mix_label(mixes[i].bots))
+                             if k == 0 and field == rates[0][0] and len(mixes) > 1 else None}
+                    if c.interval is not None:
+                        ax.errorbar(m, at, xerr=[[m - 100 * c.interval[0]], [100 * c.interval[1] - m]], **style)
+                    else:
+                        ax.errorbar(m, at, **style)
                 ticks.append(y)
                 labels.append(plain_text(f"{a} − {b}: {label}"))
                 y += 1
@@ -458,6 +465,8 @@ def _figures(summary: SimulationSummary) -> dict[str, str]:
         ax.set_yticks(ticks, labels, fontsize=8)
         ax.invert_yaxis()
         ax.set_xlabel("A less B, percentage points (95 % interval)")
+        if len(mixes) > 1:
+            ax.legend(fontsize=8, title="bots", title_fontsize=8)
         out["changes"] = svg(fig)
     return out
 
