@@ -241,6 +241,7 @@ def test_the_page_in_a_browser(tmp_path: Path) -> None:
                 s.querySelector('table.rules tr:nth-child(2) td').textContent : null,
             weak: s.querySelector('p.pairing.weak') !== null}))""")
         heads = page.eval_on_selector_all("#glance th[data-preset]", "els => els.map(e => e.innerText)")
+        width = page.evaluate("() => document.documentElement.scrollWidth")
         narrow = browser.new_page(viewport={"width": 390, "height": 844})
         narrow.goto((out / "report.html").as_uri())
         narrow.screenshot(path=str(tmp_path / "simulation-report-390.png"), full_page=True)
@@ -258,6 +259,7 @@ def test_the_page_in_a_browser(tmp_path: Path) -> None:
     assert headings[:2] == ["At a glance", "What changed"]
     # at 390 px the page does not run off the side: a wide table scrolls in its own box
     assert wide == [390, []], wide
+    assert width == 1280   # nor at 1280 px: one section a pair, not a column a pair
     # every preset of the pairs compared with the base (the first given): their rules first
     assert [x["id"] for x in sections] == ["pair-playingcards-io--bga-old-style", "pair-mistboard--bga-old-style"]
     for x in sections:   # (the rules past the first few in a second table, folded)
