@@ -13,6 +13,7 @@ naming where it comes from (``data-preset``, ``data-field``, ``data-value``;
 """
 from __future__ import annotations
 
+import contextlib
 import html
 import re
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from hkcore.errors import HkcoreError, shown
-from hkcore.preset import Preset, load_preset
+from hkcore.preset import Preset
 from hkcore.reports.page import (
     CSS,
     cell,
@@ -58,6 +59,7 @@ from hkcore.simulation import (
     title,
     unit,
 )
+from hkcore.table.start import resolve_preset
 
 #: the largest summary.json read (a summary is a few kilobytes a preset)
 MAX_SUMMARY_BYTES = 64 * 1024 * 1024
@@ -244,9 +246,10 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
     names = pattern_names()
     plots = _figures(summary)
     known = known_presets(ids, presets)
-    for pid, p in summary.presets.items():   # a house preset the summary carries
+    for pid, p in summary.presets.items():   # a house preset the summary carries, read as a record reads it
         if pid not in known and p.toml is not None:
-            known[pid] = load_preset(p.toml)
+            with contextlib.suppress(HkcoreError):   # unreadable: its rules are said to be unknown here
+                known[pid] = resolve_preset(p.toml, f"presets.{pid}.toml")
     title_text = f"Rule economics: {summary.hands:,} walls under {len(ids)} preset{'s' * (len(ids) != 1)}"
     if len(mixes) == 1:
         bots = f"Bots {e(', '.join(summary.bots))} (E, S, W, N in the first rotation)"
