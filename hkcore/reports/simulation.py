@@ -444,8 +444,9 @@ def _figures(summary: SimulationSummary) -> dict[str, str]:
     if pairs:
         fig = Figure(figsize=(8, 0.5 + 0.3 * len(rates) * len(pairs) * (1 + 0.3 * (len(mixes) - 1))))
         ax = fig.subplots()
-        y = 0.0
-        ticks, labels = [], []
+        row = 0.0
+        ticks: list[float] = []
+        labels: list[str] = []
         markers = "osD^v<>"
         step = 0.8 / len(mixes)
         for k, (a, b) in enumerate(pairs):
@@ -453,17 +454,18 @@ def _figures(summary: SimulationSummary) -> dict[str, str]:
                 for i, by in enumerate(found):
                     c = by[a, b, field]
                     m = 100 * (c.mean or 0.0)
-                    at = y + (i - (len(mixes) - 1) / 2) * step
-                    style = {"fmt": markers[i % len(markers)], "color": matplotlib.colormaps["tab10"](k % 10),
-                             "capsize": 3, "label": plain_text(mix_label(mixes[i].bots))
-                             if k == 0 and field == rates[0][0] and len(mixes) > 1 else None}
+                    at = row + (i - (len(mixes) - 1) / 2) * step
+                    style: dict[str, Any] = {
+                        "fmt": markers[i % len(markers)], "color": matplotlib.colormaps["tab10"](k % 10), "capsize": 3,
+                        "label": plain_text(mix_label(mixes[i].bots))
+                        if k == 0 and field == rates[0][0] and len(mixes) > 1 else None}
                     if c.interval is not None:
                         ax.errorbar(m, at, xerr=[[m - 100 * c.interval[0]], [100 * c.interval[1] - m]], **style)
                     else:
                         ax.errorbar(m, at, **style)
-                ticks.append(y)
+                ticks.append(row)
                 labels.append(plain_text(f"{a} − {b}: {label}"))
-                y += 1
+                row += 1
         ax.axvline(0, color="#444", linewidth=0.8)
         ax.set_yticks(ticks, labels, fontsize=8)
         ax.invert_yaxis()
