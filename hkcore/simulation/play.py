@@ -223,7 +223,8 @@ class _Tally:
                     "payments": [0, 0]} for name in self.names} for _ in range(n)]
         self.pairs: dict[tuple[int, int], dict[str, Any]] = {
             k: {"bots": {m: [0, 0] for m in self.names}, "q": [[0, 0] for _ in PAIRED],
-                "seats": [[0, 0] for _ in SEATS], "pairing": [0] * 6} for k in pair_keys}
+                "seats": [[0, 0] for _ in SEATS], "in_step": 0,
+                "pairing": [[0] * 5 for _ in SEATS]} for k in pair_keys}
         self.walls = 0
 
     def wall_done(self, i: int, w: _Wall) -> None:
@@ -240,15 +241,14 @@ class _Tally:
         """Every preset has played the wall: its paired differences."""
         for (a, b), acc in self.pairs.items():
             wa, wb = wall[a], wall[b]
-            pairing = acc["pairing"]   # in step, then the sums of a, b, a², b², ab over the wall's seats
-            pairing[0] += all(in_step(wa.draws[r], wb.draws[r]) for r in range(ROTATIONS))
-            for j in range(4):
+            acc["in_step"] += all(in_step(wa.draws[r], wb.draws[r]) for r in range(ROTATIONS))
+            for j, sums in enumerate(acc["pairing"]):   # each seat's sums of a, b, a², b², ab over walls
                 x, y = wa.seat[j], wb.seat[j]
-                pairing[1] += x
-                pairing[2] += y
-                pairing[3] += x * x
-                pairing[4] += y * y
-                pairing[5] += x * y
+                sums[0] += x
+                sums[1] += y
+                sums[2] += x * x
+                sums[3] += y * y
+                sums[4] += x * y
             for x in range(len(PAIRED)):
                 _sq(acc["q"][x], wa.q[x] - wb.q[x])
             if not self.comparable[a, b]:
@@ -311,11 +311,11 @@ class _Tally:
             qs: dict[str, Any] = {q: stat(v, ROTATIONS) for q, v in zip(PAIRED, acc["q"])}
             if not same:
                 qs["won"] = None
-            in_step, sa, sb, saa, sbb, sab = acc["pairing"][:6]
+            sums = {k: {seat: acc["pairing"][j][x] for j, seat in enumerate(SEATS)}
+                    for x, k in enumerate(("a", "b", "aa", "bb", "ab"))}
             differences.setdefault(ids[a], {})[ids[b]] = PairSimulation(
                 **qs, payments_by_seat={s: stat(v, ROTATIONS) for s, v in zip(SEATS, acc["seats"])} if same else None,
-                pairing=Pairing(walls=self.walls, in_step=in_step, cells=4 * self.walls, a=sa, b=sb, aa=saa, bb=sbb,
-                                ab=sab))
+                pairing=Pairing(walls=self.walls, in_step=acc["in_step"], **sums))
         return SimulationSummary(duplicate=DUPLICATE, seed=seed, bots=list(bots),
                                  walls=[(first, first + hands)] if hands else [], hands=hands, presets=presets,
                                  groups=[[ids[i] for i in g] for g in groups], base=ids[base], pairs=pairs,

@@ -222,28 +222,32 @@ class Pairing(_Counts):
                                         "wall came in the same order under both presets, live draws and "
                                         "replacement draws (of bonus tiles and kongs) apart, as far as both hands "
                                         "went")
-    cells: int = Field(0, description="(wall, seat) cells the correlation is over: 4 a wall")
-    a: int = Field(0, description="the sum over cells of the seat's net on the wall (four hands) under A")
-    b: int = Field(0, description="the same under B")
-    aa: int = Field(0, description="the sum over cells of the square of that net under A")
-    bb: int = Field(0, description="the same under B")
-    ab: int = Field(0, description="the sum over cells of the product of the two nets")
+    a: dict[str, int] = Field(default_factory=_seats, description="seat -> the sum over walls of the seat's net "
+                                                                   "on the wall (its four hands) under A")
+    b: dict[str, int] = Field(default_factory=_seats, description="the same under B")
+    aa: dict[str, int] = Field(default_factory=_seats, description="seat -> the sum over walls of the square of "
+                                                                    "that net under A")
+    bb: dict[str, int] = Field(default_factory=_seats, description="the same under B")
+    ab: dict[str, int] = Field(default_factory=_seats, description="seat -> the sum over walls of the product of "
+                                                                    "the two nets")
 
     def in_step_share(self) -> float | None:
         """The share of walls whose draws stayed identical (None without walls)."""
         return self.in_step / self.walls if self.walls else None
 
     def correlation(self) -> float | None:
-        """The correlation of a seat's net on a wall under A and under B, over walls and seats (None without
-        two cells or when either side never varies): near 1 the walls are paired, near 0 in name only."""
-        n = self.cells
+        """The correlation of a seat's net on a wall under A and under B, over walls and seats, each seat
+        apart from its own mean (None below two walls or when either side never varies): near 1 the walls
+        are paired, near 0 in name only."""
+        n = self.walls
         if n < 2:
             return None
-        va = n * self.aa - self.a * self.a
-        vb = n * self.bb - self.b * self.b
-        if va <= 0 or vb <= 0:
+        sab = sum(n * self.ab[s] - self.a[s] * self.b[s] for s in self.a)   # n x the co-moments, exact
+        saa = sum(n * self.aa[s] - self.a[s] ** 2 for s in self.a)
+        sbb = sum(n * self.bb[s] - self.b[s] ** 2 for s in self.a)
+        if saa <= 0 or sbb <= 0:
             return None
-        return (n * self.ab - self.a * self.b) / math.sqrt(va * vb)
+        return sab / math.sqrt(saa * sbb)
 
 
 def _pairing() -> Pairing:
