@@ -257,17 +257,16 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
         bots = ("Mixes of bots, each on the same walls: " + "; ".join(e(mix_label(m.bots)) for m in mixes)
                 + " (E, S, W, N in the first rotation; the presets side by side are under the first)")
     based = "" if summary.base is None else (
-        f" Each preset is compared with <b>{e(title(summary.base, summary.presets[summary.base]))}</b> (presets of "
-        "another tile set, which cannot share its walls, with the first of theirs).")
+        f" Each preset is compared with <b>{e(title(summary.base, summary.presets[summary.base]))}</b> (another "
+        "tile set's with the first of theirs).")
     page_head = head(f"hkcore: {title_text}", _CSS).replace(
         "<title>", '<meta name="viewport" content="width=device-width, initial-scale=1"><title>', 1)
     parts = [page_head + "<body>",
              f'<h1 data-field="hands" data-value="{summary.hands}">{e(title_text)}</h1>',
              f'<p class="note">{bots}, seed '
-             f'<span data-field="seed" data-value="{summary.seed}">{summary.seed}</span>. Every wall is played '
-             "under every preset with the same bots in the same seats, four times (the bots rotated through the "
-             "seats): a difference between two presets is a paired one, the same hands under other rules, as far "
-             "as their draws stay in step." + based + " Rates are per hand played; payments in each preset's unit ("
+             f'<span data-field="seed" data-value="{summary.seed}">{summary.seed}</span>: the same walls and bots '
+             "under every preset, so a difference is a paired one, as far as the draws stay in step (how, at the "
+             "foot of the page)." + based + " Payments in each preset's unit ("
              + "; ".join(f"{e(pid)}: {e(unit(p))}" for pid, p in summary.presets.items()) + ").</p>"]
     # the first screen: the presets side by side, and what changed
     parts.append('<div class="first"><section><h2 id="s-glance">At a glance</h2>'
