@@ -252,7 +252,8 @@ def simulation_page(summary: SimulationSummary, presets: list[Preset] | None = N
                 known[pid] = resolve_preset(p.toml, f"presets.{pid}.toml")
     title_text = f"Rule economics: {summary.hands:,} walls under {len(ids)} preset{'s' * (len(ids) != 1)}"
     if len(mixes) == 1:
-        bots = f"Bots {e(', '.join(summary.bots))} (E, S, W, N in the first rotation)"
+        bots = (f"Bots {e(mix_label(summary.bots))}" if one_bot(summary.bots)
+                else f"Bots {e(', '.join(summary.bots))} (E, S, W, N in the first rotation)")
     else:
         bots = ("Mixes of bots, each on the same walls: " + "; ".join(e(mix_label(m.bots)) for m in mixes)
                 + " (E, S, W, N in the first rotation; the presets side by side are under the first)")
