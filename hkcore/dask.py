@@ -50,6 +50,7 @@ from hkcore.errors import HkcoreError, shown
 from hkcore.lines import block_lines, check_compression
 from hkcore.preset import Preset
 from hkcore.simulation import (
+    Bots,
     Plan,
     SimulationSummary,
     check_walls,
@@ -231,18 +232,19 @@ def _merge(parts: Iterable[ComparisonSummary], empty: ComparisonSummary) -> Comp
     return reduce(add, parts) if parts else empty
 
 
-def simulate(presets: Presets = None, bots: str | Sequence[str] = "simple", *, hands: int = 100, seed: int = 0,
-             first: int = 0, shards: int | None = None, scheduler: str | None = None) -> SimulationSummary:
+def simulate(presets: Presets = None, bots: Bots = "simple", *, hands: int = 100, seed: int = 0,
+             first: int = 0, shards: int | None = None, scheduler: str | None = None,
+             base: str | None = None) -> SimulationSummary:
     """``hkcore.simulate`` on Dask: the walls ``first`` .. ``first + hands - 1``
     split into ``shards`` ranges of consecutive walls (default: up to 32),
     each played by one task, their summaries added. Equal to
-    ``hkcore.simulate(presets, bots, hands=hands, seed=seed, first=first)``.
+    ``hkcore.simulate(presets, bots, hands=hands, seed=seed, first=first, base=base)``.
     ``scheduler``: as for ``dask.compute`` (default: the active client, else
     Dask's default for bags)."""
     check_walls(hands, seed, first)
     if shards is not None and not (type(shards) is int and shards >= 1):
         raise HkcoreError(f"shards: expected a whole number 1 or more, got {shown(shards)}")
-    the_plan = plan(presets, bots, seed)  # a bad preset or bot is an error here, before any task runs
+    the_plan = plan(presets, bots, seed, base)  # a bad preset or bot is an error here, before any task runs
     check_picklable(the_plan.specs.plugins, cloudpickle.dumps)
     parts = wall_ranges(hands, shards or 32, first)
     bag = db.from_sequence(parts, npartitions=len(parts))

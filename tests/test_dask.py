@@ -342,7 +342,12 @@ def test_a_simulation_on_a_cluster_is_the_process_pool_s(client: distributed.Cli
         got = on_dask(presets, ["efficiency", "random", "random", "random"], hands=5, seed=9, first=3, shards=shards)
         assert got == want and got.walls == [(3, 8)]
     assert on_dask(presets, "random", hands=0, seed=9).hands == 0
+    # several mixes of bots and another base: the same summary as the process pool's
+    mixes = [["efficiency", "random", "random", "random"], ["efficiency"]]
+    want = simulate(presets, mixes, hands=3, seed=9, base="just-cards")
+    assert on_dask(presets, mixes, hands=3, seed=9, base="just-cards", shards=2) == want
+    assert len(want.mixes) == 1 and want.base == "just-cards"
     for kwargs, field in (({"hands": -1}, "hands"), ({"seed": "1"}, "seed"), ({"shards": 0}, "shards"),
-                          ({"bots": "nobody"}, "nobody")):
+                          ({"bots": "nobody"}, "nobody"), ({"base": "nobody"}, "base")):
         with pytest.raises(HkcoreError, match=field):
             on_dask(presets, **{"bots": "random", "hands": 2, "seed": 1, **kwargs})

@@ -85,14 +85,21 @@ def test_the_new_fields_are_what_the_logs_say(whole: SimulationSummary) -> None:
             assert b.win_turns_histogram == dict(sorted(win_turns[pid, name].items(), key=lambda kv: int(kv[0])))
     assert whole.presets["mistboard"].paid_by_discarder == 0   # a ledger: nobody pays
     assert whole.presets["mistboard"].discarder_share() is None
+    # each preset against the base, the first given
     assert [(a, list(r)) for a, r in whole.differences.items()] == [
-        ("bga-old-style", ["playingcards-io", "mistboard"]), ("playingcards-io", ["mistboard"])]
+        ("playingcards-io", ["bga-old-style"]), ("mistboard", ["bga-old-style"])]
     for a, rows in whole.differences.items():
         for b, d in rows.items():
             for field in ("wins", "exhausted", "self_draw", "turns", "won"):
+                if field == "won" and a == "mistboard":   # faan won against points: not compared
+                    assert d.won is None
+                    continue
                 want = [wall_sums[a][k][field] - wall_sums[b][k][field] for k in range(4)]
                 assert getattr(d, field) == _stat_of(want, 4), (a, b, field)
-            assert d.payments_by_seat["E"] == _stat_of(
+            if a == "mistboard":
+                assert d.payments_by_seat is None
+                continue
+            assert d.payments_by_seat is not None and d.payments_by_seat["E"] == _stat_of(
                 [wall_sums[a][k]["seat"]["E"] - wall_sums[b][k]["seat"]["E"] for k in range(4)], 4)
 
 
@@ -144,7 +151,7 @@ def test_hkscore_report_of_a_simulation(tmp_path: Path, capsys: pytest.CaptureFi
     md = (out / "summary.md").read_text(encoding="utf-8")
     assert "| hands played | 16 | 16 | 16 |" in md
     # payments of a points preset and a faan ledger are not compared
-    assert "| bga-old-style | mistboard | won per hand | - (other units) |" in md
+    assert "| mistboard | bga-old-style | won per hand | - (other units) |" in md
     for args, words in ((["--simulate", str(out / "summary.json")], "leave out FILE"),
                         ([str(out / "summary.json"), "--hands", "3"], "--hands go with --simulate"),
                         ([str(out / "summary.json"), "-p", "mistboard"], "leave out --preset"),
@@ -182,8 +189,17 @@ def _expected(p: Any, field: str) -> float | None:
     return figures[field]
 
 
+def _depends(by_mix: list[dict[str, Any]]) -> str:
+    """Whether a difference depends on the bots, by the page's note: the sign of its means, or whether its
+    interval is clear of 0, not the same under every mix."""
+    known = [c for c in by_mix if c["value"] is not None]
+    signs = {c["value"] > 0 for c in known if c["value"] != 0}
+    sure = {c["low"] is not None and (c["low"] > 0 or c["high"] < 0) for c in known}
+    return " and ".join(n for n, v in (("sign", len(signs) > 1), ("significance", len(sure) > 1)) if v)
+
+
 @pytest.mark.io
-def test_the_page_in_a_browser(tmp_path: Path, whole: SimulationSummary) -> None:
+def test_the_page_in_a_browser(tmp_path: Path) -> None:
     if os.environ.get("HKCORE_PURE_PYTHON") == "1":
         pytest.skip("the page does not depend on the core: checked in the browser on the compiled core only")
     for name, why in (("matplotlib", "hkcore[report] draws the plots"), ("playwright", "drives the browser")):
@@ -194,35 +210,71 @@ def test_the_page_in_a_browser(tmp_path: Path, whole: SimulationSummary) -> None
 
     from hkcore.reports.simulation import write_simulation_report
 
+    # two mixes on the same walls: the page shows each difference under each, and one bot in every seat
+    mixed = simulate(PRESETS, [BOTS, ["efficiency"]], hands=4, seed=5)
     out = tmp_path / "report"
-    write_simulation_report(whole, out)
+    write_simulation_report(mixed, out)
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-    shot = tmp_path / "simulation-report.png"
+    mixes = [summary, *summary["mixes"]]
     requests: list[str] = []
     with launched() as browser:
         page = file_page(browser, out / "report.html", requests)
-        page.screenshot(path=str(shot))
+        page.screenshot(path=str(tmp_path / "simulation-report.png"))
         cells = page.eval_on_selector_all("[data-field]", """els => els.map(e => ({
             field: e.dataset.field, preset: e.dataset.preset || null, key: e.dataset.key || null,
             bot: e.dataset.bot || null, value: e.dataset.value === undefined ? null : Number(e.dataset.value),
             low: e.dataset.low === undefined ? null : Number(e.dataset.low),
             high: e.dataset.high === undefined ? null : Number(e.dataset.high),
+            mix: e.dataset.mix === undefined ? null : Number(e.dataset.mix),
+            depends: e.dataset.depends === undefined ? null : e.dataset.depends,
             a: e.dataset.a || null, b: e.dataset.b || null, text: e.textContent.trim(),
-            table: e.closest('table') ? e.closest('table').id : null}))""")
-        # the first screen holds both tables: what each preset does, and what changed
-        first = page.evaluate("""() => ['glance', 'changes'].map(id =>
-            document.getElementById(id).getBoundingClientRect().bottom)""")
+            table: e.closest('table') ? (e.closest('table').id || e.closest('table').className) : null}))""")
+        # the first screen holds the presets side by side and the first pair's section begins on it
+        first = page.evaluate("""() => [document.getElementById('glance').getBoundingClientRect().bottom,
+            document.querySelector('section.pair').getBoundingClientRect().top]""")
         headings = page.eval_on_selector_all("h2", "els => els.map(e => e.textContent)")
+        # each pair: its rules that differ come first, then how well it is paired, then what changed
+        sections = page.eval_on_selector_all("section.pair", """els => els.map(s => ({
+            id: s.id, order: [...s.querySelectorAll('table.rules, p.pairing, table.changes')].map(e =>
+                e.tagName === 'P' ? 'pairing' : e.className),
+            first_rule: s.querySelector('table.rules tr:nth-child(2) td') ?
+                s.querySelector('table.rules tr:nth-child(2) td').textContent : null,
+            weak: s.querySelector('p.pairing.weak') !== null}))""")
+        heads = page.eval_on_selector_all("#glance th[data-preset]", "els => els.map(e => e.innerText)")
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        narrow = browser.new_page(viewport={"width": 390, "height": 844})
+        narrow.goto((out / "report.html").as_uri())
+        narrow.screenshot(path=str(tmp_path / "simulation-report-390.png"), full_page=True)
+        wide = narrow.evaluate("""() => [document.documentElement.scrollWidth,
+            [...document.querySelectorAll('body *')].filter(e => !e.closest('.scroll')
+                && e.getBoundingClientRect().right > window.innerWidth + 0.5)
+                .map(e => e.tagName + '.' + e.className)]""")
     ARTIFACTS.mkdir(exist_ok=True)
-    shutil.copy(shot, ARTIFACTS / "simulation-report.png")
+    for name in ("simulation-report.png", "simulation-report-390.png"):
+        shutil.copy(tmp_path / name, ARTIFACTS / name)
     assert requests == [(out / "report.html").as_uri()]  # nothing fetched beyond the page itself
-    image = Image.open(shot).convert("RGB")
+    image = Image.open(tmp_path / "simulation-report.png").convert("RGB")
     assert image.size == (1280, 1000) and len(image.getcolors(1 << 24)) > 100
-    assert all(bottom <= 1000 for bottom in first), first
+    assert first[0] <= 1000 and first[1] < 1000, first
     assert headings[:2] == ["At a glance", "What changed"]
+    # at 390 px the page does not run off the side: a wide table scrolls in its own box
+    assert wide == [390, []], wide
+    assert width == 1280   # nor at 1280 px: one section a pair, not a column a pair
+    # every preset of the pairs compared with the base (the first given): their rules first
+    assert [x["id"] for x in sections] == ["pair-playingcards-io--bga-old-style", "pair-mistboard--bga-old-style"]
+    for x in sections:   # (the rules past the first few in a second table, folded)
+        assert [k for i, k in enumerate(x["order"]) if i == 0 or x["order"][i - 1] != k] == [
+            "rules", "pairing", "changes"], x
+    # playingcards-io replaces bonus tiles from the front, bga-old-style from the back (their TOML): the rule
+    # that decides the pairing comes first, and no wall stays in step
+    assert sections[0]["first_rule"] == "table.replacement" and sections[0]["weak"]
+    assert not sections[1]["weak"]   # mistboard replaces from the back as bga-old-style does
+    assert heads == ["Board Game Arena: Hong Kong Old Style\nbga-old-style", "PlayingCards.io\nplayingcards-io",
+                     "Mistboard\nmistboard"]
 
     seen: Counter[str] = Counter()
     presets = summary["presets"]
+    changed: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for c in cells:
         seen[c["table"] or c["field"]] += 1
         if c["table"] == "glance":
@@ -232,28 +284,36 @@ def test_the_page_in_a_browser(tmp_path: Path, whole: SimulationSummary) -> None
                 assert abs(c["value"] - want) < 1e-9, c
                 if c["field"].endswith("rate") or c["field"] == "discarder_share":
                     assert c["text"] == f"{100 * want:.1f} %", c
-        elif c["table"] == "changes":
-            d = summary["differences"][c["a"]][c["b"]]
-            st = d["payments_by_seat"]["E"] if c["field"] == "dealer_payments" else d[c["field"]]
+        elif c["table"] == "changes" and c["mix"] is not None:
+            d = mixes[c["mix"]]["differences"][c["a"]][c["b"]]
+            changed[c["a"], c["b"], c["field"]].append(c)
             units = {presets[x]["pays"] for x in (c["a"], c["b"])}
             if c["field"] in ("won", "dealer_payments") and len(units) > 1:
                 assert c["value"] is None and c["text"] == "- (other units)"
+                assert d["won"] is None and d["payments_by_seat"] is None
                 continue
+            st = d["payments_by_seat"]["E"] if c["field"] == "dealer_payments" else d[c["field"]]
             stat = Stat(**st)
             assert c["value"] == pytest.approx(st["total"] / st["hands"], abs=1e-12), c
             assert (c["low"], c["high"]) == pytest.approx(stat.interval(), abs=1e-9), c
+        elif c["table"] == "changes":   # the flag: whether the difference depends on the bots
+            assert c["depends"] == _depends(changed[c["a"], c["b"], c["field"]]), c
+            assert c["text"] == c["depends"]
         elif c["table"] == "seats":
             st = presets[c["preset"]]["payments_by_seat"][c["key"]]
             assert c["value"] == pytest.approx(st["total"] / st["hands"], abs=1e-12)
         elif c["table"] == "patterns":
             assert c["value"] == presets[c["preset"]]["patterns"].get(c["key"]), c
         elif c["table"] == "bots" and c["field"] == "hands":
+            assert c["mix"] == 0   # one bot in every seat: no table of its payments
             assert c["value"] == presets[c["preset"]]["bots"][c["bot"]]["hands"]
         elif c["table"] == "bot-pairs":
+            assert c["mix"] == 0 and presets[c["a"]]["pays"] == presets[c["b"]]["pays"], c   # one unit only
             st = summary["pairs"][c["a"]][c["b"]][c["bot"]]
             assert c["value"] == pytest.approx(st["total"] / st["hands"], abs=1e-12)
     n = len(presets)
-    assert seen["glance"] == 15 * n and seen["changes"] == 8 * 3 and seen["seats"] == 4 * n
+    assert seen["glance"] == 15 * n and seen["changes"] == 8 * 2 * 3 and seen["seats"] == 4 * n
+    assert seen["bot-pairs"] == 2   # playingcards-io less bga-old-style, each bot; mistboard pays in faan
     assert seen["patterns"] == n * len({k for p in presets.values() for k in p["patterns"]})
 
 

@@ -203,6 +203,12 @@ def bot_names(text: str) -> list[str]:
     return bots
 
 
+def bot_mixes(given: list[str] | None, default: str) -> str | list[str] | list[list[str]]:
+    """Repeated ``--bots``: each one mix (``bot_names``); one given (or ``default``) is that mix alone."""
+    mixes = [bot_names(text) for text in given or [default]]
+    return mixes[0] if len(mixes) == 1 else mixes
+
+
 def bot_time_limit_option(parser: argparse.ArgumentParser) -> None:
     """The ``--bot-time-limit`` of the commands that seat programs' bots."""
     parser.add_argument("--bot-time-limit", type=float, metavar="SECONDS",

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from hkcore.cli.common import (
-    bot_names,
+    bot_mixes,
     failures,
     jsonl_lines,
     output_options,
@@ -55,7 +55,8 @@ def simulation_report_wanted(args: argparse.Namespace) -> bool:
     FILE that is a simulation's summary.json; an ``HkcoreError`` for options that do not go together."""
     from hkcore.reports.simulation import is_simulation_summary
 
-    given = [o for o, v in (("--bots", args.bots), ("--hands", args.hands), ("--seed", args.seed)) if v is not None]
+    given = [o for o, v in (("--bots", args.bots), ("--hands", args.hands), ("--seed", args.seed),
+                            ("--base", args.base)) if v is not None]
     if args.simulate:
         if args.source is not None:
             raise HkcoreError(f"report: --simulate runs the simulation; leave out FILE ({shown(args.source)})")
@@ -83,11 +84,11 @@ def write_simulation_report_for(args: argparse.Namespace) -> int:
     report_folder(args.out)
     given: list[Preset] = []
     if args.simulate:
-        bots = bot_names(args.bots or "simple")
+        bots = bot_mixes(args.bots, "simple")
         refs = preset_list(args.preset) if args.preset else ["all"]
         given = said_preset_warnings(refs)
         summary = simulate(refs, bots, hands=100 if args.hands is None else args.hands,
-                           seed=0 if args.seed is None else args.seed, jobs=args.jobs)
+                           seed=0 if args.seed is None else args.seed, jobs=args.jobs, base=args.base)
     else:
         summary = read_summary(args.source)
         _said_summary_warnings(summary)
@@ -117,8 +118,11 @@ def report_options(rp: argparse.ArgumentParser) -> None:
     rp.add_argument("--simulate", action="store_true",
                     help="run a simulation (--preset, --bots, --hands, --seed, --jobs as hkscore simulate) and "
                          "write its report (no FILE)")
-    rp.add_argument("--bots", help="with --simulate: one bot name for every seat, or four separated by commas "
-                                   "(default simple)")
+    rp.add_argument("--bots", action="append",
+                    help="with --simulate: one bot name for every seat, or four separated by commas (default "
+                         "simple); repeatable, each a mix of its own on the same walls")
+    rp.add_argument("--base", metavar="PRESET",
+                    help="with --simulate: the preset each other is compared with (default the first given)")
     rp.add_argument("--hands", type=int, help="with --simulate: walls to play (default 100)")
     rp.add_argument("--seed", type=int, help="with --simulate: the seed the walls and bots derive from (default 0)")
     output_options(rp, "summary.json's content instead of the paths written")

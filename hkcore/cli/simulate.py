@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from hkcore.cli.common import (
-    bot_names,
+    bot_mixes,
     bot_time_limit,
     bot_time_limit_option,
     output_options,
@@ -24,14 +24,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from hkcore.reports.page import report_folder
     from hkcore.simulation import simulate, summary_markdown
 
-    bots = bot_names(args.bots)
+    bots = bot_mixes(args.bots, "guard")
     if args.out is None and not args.json:
         raise HkcoreError("simulate: give --out DIR (summary.json and summary.md) or --json (the summary on stdout)")
     folder = report_folder(args.out, "--out") if args.out is not None else None
     refs = preset_list(args.preset) if args.preset else ["all"]
     said_preset_warnings(refs)
     summary = simulate(refs, bots, hands=args.hands, seed=args.seed, jobs=args.jobs,
-                       bot_time_limit=bot_time_limit(args))
+                       bot_time_limit=bot_time_limit(args), base=args.base)
     _said_faults(summary)
     if args.json:
         print(summary.model_dump_json(indent=2))
@@ -47,8 +47,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             raise HkcoreError(f"--out: cannot write {shown(str(path))}: {exc.strerror or exc}") from None
         written.append(path)
     print("\n".join(map(str, written)), file=sys.stderr if args.json else sys.stdout)
+    mixes = len(summary.mixes) + 1
     print(f"hkscore: {summary.hands:,} walls x 4 rotations under {len(summary.presets)} preset"
-          f"{'s' * (len(summary.presets) != 1)}", file=sys.stderr)
+          f"{'s' * (len(summary.presets) != 1)}" + (f", {mixes} mixes of bots" if mixes > 1 else ""), file=sys.stderr)
     return 0
 
 
@@ -99,9 +100,13 @@ def simulate_options(sm: argparse.ArgumentParser) -> None:
     """``hkscore simulate``'s arguments."""
     sm.add_argument("--preset", "-p", action="append",
                     help="preset id or TOML path, repeatable; 'all' for every built-in one (default all)")
-    sm.add_argument("--bots", default="guard",
+    sm.add_argument("--bots", action="append",
                     help="one bot name for every seat, or four separated by commas (E,S,W,N; rotated through the "
-                         "seats); default guard, the strongest built-in bot; cmd:PROGRAM ARGS, a program's bot")
+                         "seats); default guard, the strongest built-in bot; cmd:PROGRAM ARGS, a program's bot. "
+                         "Repeatable: each a mix of its own on the same walls, every difference shown under each")
+    sm.add_argument("--base", metavar="PRESET",
+                    help="the preset each other is compared with, by id (default the first given; presets of "
+                         "another tile set compare with the first of theirs)")
     sm.add_argument("--hands", type=int, default=100, help="walls to play; each is 4 hands a preset (default 100)")
     sm.add_argument("--seed", type=int, default=0, help="the seed the walls and bots derive from (default 0)")
     sm.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")

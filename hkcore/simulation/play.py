@@ -33,6 +33,8 @@ from hkcore.simulation.summary import (
     DUPLICATE,
     ROTATIONS,
     BotSimulation,
+    MixSimulation,
+    Pairing,
     PairSimulation,
     PresetSimulation,
     SimulationSummary,
@@ -51,6 +53,8 @@ from hkcore.table.table import Table
 MAX_HANDS = 100_000_000
 
 Presets = Iterable[str | Path | Preset] | str | Path | Preset | None
+#: one mix of bots (one name for every seat, or four: E, S, W, N), or a list of mixes, each played on the same walls
+Bots = str | Sequence[str] | Sequence[str | Sequence[str]]
 
 
 def seating(bots: Sequence[str], rotation: int) -> dict[str, str]:
@@ -68,6 +72,38 @@ def _groups(compiled: Sequence[CompiledPreset]) -> list[list[int]]:
     for i, c in enumerate(compiled):
         by.setdefault(c.preset.tiles, []).append(i)
     return list(by.values())
+
+
+def _pair_keys(groups: list[list[int]], base: int) -> list[tuple[int, int]]:
+    """``(A, B)`` of each pair compared: every preset of a group with the group's base (``base`` where it is in the
+    group, else the group's first)."""
+    out = []
+    for g in groups:
+        b = base if base in g else g[0]
+        out += [(a, b) for a in g if a != b]
+    return out
+
+
+def _base_index(base: Any, refs: Sequence[str], compiled: Sequence[CompiledPreset]) -> int:
+    """The index of the preset ``base`` names (its id, or the reference it was given by; None: the first)."""
+    if base is None:
+        return 0
+    if isinstance(base, str):
+        for i, (ref, c) in enumerate(zip(refs, compiled)):
+            if base in (c.preset.id, ref):
+                return i
+    raise HkcoreError(f"base = {shown(base)}: one of the presets simulated, by id "
+                      f"({', '.join(c.preset.id for c in compiled)})")
+
+
+def _check_mixes(bots: Any, preset: Preset) -> list[list[str]]:
+    """Each mix of bots, checked (``bots``: one mix, or a list of mixes each a name or a list of names)."""
+    if isinstance(bots, (list, tuple)) and bots and any(isinstance(m, (list, tuple)) for m in bots):
+        mixes = [_check_bots(m, preset) for m in bots]
+        if len({tuple(m) for m in mixes}) != len(mixes):
+            raise HkcoreError(f"bots = {shown(bots)}: a mix of bots given twice")
+        return mixes
+    return [_check_bots(bots, preset)]
 
 
 def _check_bots(bots: Any, preset: Preset) -> list[str]:
@@ -109,16 +145,48 @@ def simulation_starts(presets: Presets, hands: int, seed: int,
             yield k, c.preset.id, read_start(_start(name, seed, k), c.preset).record
 
 
+def play_of(log: Sequence[dict[str, Any]]) -> tuple[tuple[Any, ...], ...]:
+    """What was played in a hand: each record's event, seat, tiles, act, and a win's discarder and faan (two
+    hands of one wall are the same hand when these are)."""
+    return tuple((r.get("event"), r.get("seat"), r.get("tile"), r.get("tiles"), r.get("act"), r.get("from"),
+                  r.get("faan") if r.get("event") == "win" else None) for r in log)
+
+
+Drawn = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def drawn(log: Sequence[dict[str, Any]]) -> Drawn:
+    """The tiles a hand took from the wall, in order: by live draws, and by replacement draws (a kong's, and
+    each bonus tile's replacement)."""
+    live: list[str] = []
+    spare: list[str] = []
+    for r in log:
+        event = r["event"]
+        if event == "draw":
+            (live if r.get("source") == "live" else spare).append(r["tile"])
+        elif event == "bonus" and r.get("replacement") is not None:
+            spare.append(r["replacement"])
+    return tuple(live), tuple(spare)
+
+
+def in_step(a: Drawn, b: Drawn) -> bool:
+    """Whether two hands of one wall took the same tiles in the same order (``drawn``), live and replacement
+    draws apart, as far as both went: the wall paired them."""
+    return all(x[:min(len(x), len(y))] == y[:min(len(x), len(y))] for x, y in zip(a, b))
+
+
 class _Wall:
     """One preset's sums over the four rotations of the wall being played."""
 
-    __slots__ = ("bot", "by_seat", "q", "seat")
+    __slots__ = ("bot", "by_seat", "draws", "plays", "q", "seat")
 
     def __init__(self, names: Sequence[str]) -> None:
         self.bot = {m: 0 for m in names}                        # bot name -> its payments
         self.by_seat = [[0] * 4 for _ in range(ROTATIONS)]     # rotation -> seat index -> payment
         self.q = [0] * len(PAIRED)                              # the paired quantities, in PAIRED's order
         self.seat = [0, 0, 0, 0]                                # seat index -> payments
+        self.draws: list[Drawn] = [((), ())] * ROTATIONS            # rotation -> the tiles taken from the wall
+        self.plays: set[tuple[tuple[Any, ...], ...]] = set()           # the distinct hands played (play_of)
 
 
 #: the quantities two presets are compared on hand by hand (``PairSimulation``'s fields, seats apart)
@@ -135,12 +203,17 @@ class _Tally:
 
     def __init__(self, compiled: Sequence[CompiledPreset], bots: Sequence[str],
                  pair_keys: Sequence[tuple[int, int]]) -> None:
+        # payments compare only between presets that count the same (points, or a ledger's faan)
+        measure = ["points" if c.preset.table.start_points is not None else f"{c.preset.unit} (ledger)"
+                   for c in compiled]
+        self.comparable = {(a, b): measure[a] == measure[b] for a, b in pair_keys}
         self.names = sorted(set(bots), key=list(bots).index)
         self.copies = {n: list(bots).count(n) for n in self.names}
         n = len(compiled)
         self.p: list[dict[str, Any]] = [
             {"hands": 0, "wins": 0, "exhausted": 0, "self_draw": 0, "discard": 0, "robbing": 0, "instant": 0,
              "win_records": 0, "wins_by_seat": Counter(), "dealer_retained": 0, "declined": 0, "hands_declined": 0,
+             "distinct_hands": 0,
              "turns_histogram": Counter(), "faan_histogram": Counter(), "patterns": Counter(), "won": [0, 0],
              "paid_by_discarder": 0, "payments_by_seat": [[0, 0] for _ in SEATS]} for _ in range(n)]
         self.b: list[dict[str, dict[str, Any]]] = [
@@ -150,12 +223,14 @@ class _Tally:
                     "payments": [0, 0]} for name in self.names} for _ in range(n)]
         self.pairs: dict[tuple[int, int], dict[str, Any]] = {
             k: {"bots": {m: [0, 0] for m in self.names}, "q": [[0, 0] for _ in PAIRED],
-                "seats": [[0, 0] for _ in SEATS]} for k in pair_keys}
+                "seats": [[0, 0] for _ in SEATS], "in_step": 0,
+                "pairing": [[0] * 5 for _ in SEATS]} for k in pair_keys}
         self.walls = 0
 
     def wall_done(self, i: int, w: _Wall) -> None:
         """Preset ``i``'s four rotations of a wall are played: its per-wall sums."""
         pt, bt = self.p[i], self.b[i]
+        pt["distinct_hands"] += len(w.plays)
         _sq(pt["won"], w.q[PAIRED.index("won")])
         for j in range(4):
             _sq(pt["payments_by_seat"][j], w.seat[j])
@@ -166,6 +241,18 @@ class _Tally:
         """Every preset has played the wall: its paired differences."""
         for (a, b), acc in self.pairs.items():
             wa, wb = wall[a], wall[b]
+            acc["in_step"] += all(in_step(wa.draws[r], wb.draws[r]) for r in range(ROTATIONS))
+            for j, sums in enumerate(acc["pairing"]):   # each seat's sums of a, b, a², b², ab over walls
+                x, y = wa.seat[j], wb.seat[j]
+                sums[0] += x
+                sums[1] += y
+                sums[2] += x * x
+                sums[3] += y * y
+                sums[4] += x * y
+            for x in range(len(PAIRED)):
+                _sq(acc["q"][x], wa.q[x] - wb.q[x])
+            if not self.comparable[a, b]:
+                continue
             diff = {m: 0 for m in self.names}
             for r in range(ROTATIONS):
                 seats = seating(bots, r)
@@ -173,14 +260,12 @@ class _Tally:
                     diff[seats[s]] += wa.by_seat[r][j] - wb.by_seat[r][j]
             for m in self.names:
                 _sq(acc["bots"][m], diff[m])
-            for x in range(len(PAIRED)):
-                _sq(acc["q"][x], wa.q[x] - wb.q[x])
             for j in range(4):
                 _sq(acc["seats"][j], wa.seat[j] - wb.seat[j])
         self.walls += 1
 
-    def summary(self, compiled: Sequence[CompiledPreset], groups: list[list[int]], seed: int, bots: Sequence[str],
-                first: int, hands: int) -> SimulationSummary:
+    def summary(self, compiled: Sequence[CompiledPreset], refs: Sequence[str], groups: list[list[int]], seed: int,
+                bots: Sequence[str], first: int, hands: int, base: int = 0) -> SimulationSummary:
         def stat(v: list[int], per: int) -> Stat:
             return Stat(walls=self.walls, hands=self.walls * per, total=v[0], squares=v[1])
 
@@ -213,20 +298,28 @@ class _Tally:
                 e["payments"] = stat(e["payments"], ROTATIONS * self.copies[name])
                 bots_out[name] = BotSimulation(**e)
             presets[c.preset.id] = PresetSimulation(unit=c.preset.unit, pays=c.preset.table.start_points is not None,
-                                                    tiles=c.preset.tiles, bots=bots_out,
-                                                    warnings=list(c.preset.warnings), **d)
+                                                    tiles=c.preset.tiles, name=c.preset.name,
+                                                    toml=None if refs[i] == c.preset.id else refs[i],
+                                                    warnings=list(c.preset.warnings), bots=bots_out, **d)
         ids = [c.preset.id for c in compiled]
         pairs: dict[str, dict[str, dict[str, Stat]]] = {}
         differences: dict[str, dict[str, PairSimulation]] = {}
         for (a, b), acc in self.pairs.items():
+            same = self.comparable[a, b]
             pairs.setdefault(ids[a], {})[ids[b]] = {
-                m: stat(v, ROTATIONS * self.copies[m]) for m, v in acc["bots"].items()}
+                m: stat(v, ROTATIONS * self.copies[m]) for m, v in acc["bots"].items()} if same else {}
+            qs: dict[str, Any] = {q: stat(v, ROTATIONS) for q, v in zip(PAIRED, acc["q"])}
+            if not same:
+                qs["won"] = None
+            sums = {k: {seat: acc["pairing"][j][x] for j, seat in enumerate(SEATS)}
+                    for x, k in enumerate(("a", "b", "aa", "bb", "ab"))}
             differences.setdefault(ids[a], {})[ids[b]] = PairSimulation(
-                **{q: stat(v, ROTATIONS) for q, v in zip(PAIRED, acc["q"])},
-                payments_by_seat={s: stat(v, ROTATIONS) for s, v in zip(SEATS, acc["seats"])})
+                **qs, payments_by_seat={s: stat(v, ROTATIONS) for s, v in zip(SEATS, acc["seats"])} if same else None,
+                pairing=Pairing(walls=self.walls, in_step=acc["in_step"], **sums))
         return SimulationSummary(duplicate=DUPLICATE, seed=seed, bots=list(bots),
                                  walls=[(first, first + hands)] if hands else [], hands=hands, presets=presets,
-                                 groups=[[ids[i] for i in g] for g in groups], pairs=pairs, differences=differences)
+                                 groups=[[ids[i] for i in g] for g in groups], base=ids[base], pairs=pairs,
+                                 differences=differences)
 
 
 def _play(t: Table, seated: list[Bot], detect: bool) -> tuple[int, list[int]]:
@@ -356,10 +449,19 @@ def simulation_logs(presets: Presets, bots: str | Sequence[str], hands: int, see
         yield k, compiled[i].preset.id, r, who, t.log
 
 
-def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence[str], seed: int, first: int,
-         hands: int, fast: bool = True, time_limit: float = TIME_LIMIT) -> SimulationSummary:
+def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], mixes: Sequence[Sequence[str]], seed: int,
+         first: int, hands: int, fast: bool = True, time_limit: float = TIME_LIMIT, base: int = 0
+         ) -> SimulationSummary:
+    """The summary of each mix of bots on the same walls, the first's at the top and the others' in ``mixes``."""
+    runs = [_run_mix(compiled, refs, bots, seed, first, hands, fast, time_limit, base) for bots in mixes]
+    return runs[0].model_copy(update={"mixes": [
+        MixSimulation(bots=r.bots, presets=r.presets, pairs=r.pairs, differences=r.differences) for r in runs[1:]]})
+
+
+def _run_mix(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence[str], seed: int, first: int,
+             hands: int, fast: bool = True, time_limit: float = TIME_LIMIT, base: int = 0) -> SimulationSummary:
     groups = _groups(compiled)
-    pair_keys = [(g[x], g[y]) for g in groups for x in range(len(g)) for y in range(x + 1, len(g))]
+    pair_keys = _pair_keys(groups, base)
     tally = _Tally(compiled, bots, pair_keys)
     players = ("p1", "p2", "p3", "p4")
     n = len(compiled)
@@ -372,6 +474,8 @@ def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence
         w = wall[i]
         pt, bt = tally.p[i], tally.b[i]
         log = t.log
+        w.draws[r] = drawn(log)
+        w.plays.add(play_of(log))
         e = len(log) - 1
         while log[e]["event"] != "end_hand":
             e -= 1
@@ -436,7 +540,7 @@ def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequence
             tally.wall_done(i, w)
             if i == n - 1:
                 tally.pairs_done(wall, bots)
-    return tally.summary(compiled, groups, seed, bots, first, hands)
+    return tally.summary(compiled, refs, groups, seed, bots, first, hands, base)
 
 
 @dataclass(frozen=True)
@@ -450,24 +554,31 @@ class Plan:
     seed: int
     fast: bool = True            # the engine plays the hands itself where the bots allow it
     bot_time_limit: float = TIME_LIMIT  # seconds a program's bot (cmd:...) has a decision
+    mixes: tuple[tuple[str, ...], ...] = ()  # each further mix of bots, on the same walls
+    base: int = 0                # the index of the preset the others are compared with
+
+    def all_mixes(self) -> list[tuple[str, ...]]:
+        """Every mix of bots, ``bots`` first."""
+        return [self.bots, *self.mixes]
 
 
-def plan(presets: Presets, bots: str | Sequence[str], seed: int) -> Plan:
-    """The ``Plan`` of a simulation (presets and bots as ``simulate`` takes
-    them); an ``HkcoreError`` naming a bad one."""
+def plan(presets: Presets, bots: Bots, seed: int, base: str | None = None) -> Plan:
+    """The ``Plan`` of a simulation (presets, bots and base as ``simulate``
+    takes them); an ``HkcoreError`` naming a bad one."""
     check_walls(0, seed, 0)
     refs, compiled = resolve(presets)
-    names = _check_bots(bots, compiled[0].preset)
+    mixes = _check_mixes(bots, compiled[0].preset)
     texts = [record_preset(c.preset) for c in compiled]
-    return Plan(specs_for(zip(refs, compiled)), tuple(texts), tuple(names), seed)
+    return Plan(specs_for(zip(refs, compiled)), tuple(texts), tuple(mixes[0]), seed,
+                mixes=tuple(tuple(m) for m in mixes[1:]), base=_base_index(base, _given(refs), compiled))
 
 
 def play_walls(plan: Plan, first: int, hands: int) -> SimulationSummary:
     """The summary of walls ``first`` .. ``first + hands - 1`` of ``plan``'s
     simulation (a worker's task: module level, spawn-safe)."""
     check_walls(hands, plan.seed, first)
-    return _run(compile_specs(plan.specs), plan.refs, plan.bots, plan.seed, first, hands, plan.fast,
-                plan.bot_time_limit)
+    return _run(compile_specs(plan.specs), plan.refs, plan.all_mixes(), plan.seed, first, hands, plan.fast,
+                plan.bot_time_limit, plan.base)
 
 
 def shards(hands: int, jobs: int, first: int = 0) -> list[tuple[int, int]]:
@@ -490,13 +601,21 @@ def wall_ranges(hands: int, n: int, first: int = 0) -> list[tuple[int, int]]:
     return out
 
 
-def simulate(presets: Presets = None, bots: str | Sequence[str] = "guard", *, hands: int = 100, seed: int = 0,
-             jobs: int = 1, first: int = 0, fast: bool = True, bot_time_limit: float = TIME_LIMIT
-             ) -> SimulationSummary:
+def _given(refs: Sequence[str | Path | Preset]) -> list[str]:
+    """The references the presets were given by, as text (a Preset by its id), in order."""
+    return [r.id if isinstance(r, Preset) else str(r) for r in refs]
+
+
+def simulate(presets: Presets = None, bots: Bots = "guard", *, hands: int = 100, seed: int = 0,
+             jobs: int = 1, first: int = 0, fast: bool = True, bot_time_limit: float = TIME_LIMIT,
+             base: str | None = None) -> SimulationSummary:
     """Play ``hands`` walls (from wall ``first``) in duplicate under each of
     ``presets`` (default, or ``"all"``: the built-in ones) with ``bots`` (one
-    bot name for every seat, or four: E, S, W, N in the first rotation),
-    and summarise them. ``jobs``: worker processes, each playing ranges of
+    bot name for every seat, or four: E, S, W, N in the first rotation; or a
+    list of such mixes, each played on the same walls: the summary's
+    ``mixes``), and summarise them. ``base``: the preset each other is
+    compared with (its id or the reference given; default the first; a
+    group of another tile set compares with its own first). ``jobs``: worker processes, each playing ranges of
     walls; the summary does not depend on ``jobs``. ``fast``: where every
     seat's bot is one the engine can play itself (``fast_path``: built-in
     ``efficiency``, ``value`` or ``guard`` bots; ``value`` and ``guard`` under a preset whose shapes
@@ -513,12 +632,14 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "guard", *, ha
     check_jobs(jobs)
     limit = check_time_limit(bot_time_limit, "bot_time_limit")
     refs, compiled = resolve(presets)
-    names = _check_bots(bots, compiled[0].preset)
+    mixes = _check_mixes(bots, compiled[0].preset)
+    at = _base_index(base, _given(refs), compiled)
     texts = [record_preset(c.preset) for c in compiled]
     parts = shards(hands, jobs, first)
     if jobs == 1 or len(parts) == 1:
-        return _run(compiled, texts, names, seed, first, hands, fast, limit)
-    the_plan = Plan(specs_for(zip(refs, compiled)), tuple(texts), tuple(names), seed, fast, limit)
+        return _run(compiled, texts, mixes, seed, first, hands, fast, limit, at)
+    the_plan = Plan(specs_for(zip(refs, compiled)), tuple(texts), tuple(mixes[0]), seed, fast, limit,
+                    tuple(tuple(m) for m in mixes[1:]), at)
     # forked where this process runs no other thread: the workers begin with its imports, its compiled presets
     # and the core's tables (spawned, each paid about 2 CPU-s for them before its first hand)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=worker_context()) as pool:
@@ -527,8 +648,6 @@ def simulate(presets: Presets = None, bots: str | Sequence[str] = "guard", *, ha
     return reduce(add, results)
 
 
-
-
-__all__ = ["MAX_HANDS", "Plan", "Played", "bot_seed", "check_walls", "fast_path", "plan", "play_walls",
-           "played_hands", "seating", "shards", "simulate", "simulation_logs", "simulation_starts", "wall_ranges",
-           "wall_seed"]
+__all__ = ["MAX_HANDS", "Bots", "Plan", "Played", "bot_seed", "check_walls", "drawn", "fast_path", "in_step", "plan",
+           "play_of", "play_walls", "played_hands", "seating", "shards", "simulate", "simulation_logs",
+           "simulation_starts", "wall_ranges", "wall_seed"]

@@ -21,7 +21,7 @@ from typing import Any
 from hkcore.batch import check_jobs, specs_for, worker_context
 from hkcore.errors import HkcoreError, shown
 from hkcore.preset import Preset
-from hkcore.simulation.play import Plan, check_walls, played_hands, shards
+from hkcore.simulation.play import Plan, check_walls, play_of, played_hands, shards
 from hkcore.simulation.summary import ROTATIONS, Z95
 from hkcore.summary import resolve
 from hkcore.table.flow.wall import SEATS
@@ -151,13 +151,6 @@ def _ratio(num: Sequence[float], den: Sequence[float]) -> Interval:
     return Interval(r, r - half, r + half)
 
 
-def _play_of(log: Sequence[dict[str, Any]]) -> tuple[tuple[Any, ...], ...]:
-    """What was played in a hand: each record's event, seat, tiles, act, and a win's discarder and faan (two
-    hands of one wall are the same hand when these are)."""
-    return tuple((r.get("event"), r.get("seat"), r.get("tile"), r.get("tiles"), r.get("act"), r.get("from"),
-                  r.get("faan") if r.get("event") == "win" else None) for r in log)
-
-
 def tally_wall(hands: Sequence[tuple[int, list[dict[str, Any]], Sequence[int]]]) -> Wall:
     """One wall's tally from its four hands: (rotation, log, faults by seat); in rotation r the challenger sits at seat
     (4 - r) % 4, where ``seating`` puts bot 0. A hand's payments are its ``delta``, or under a faan ledger
@@ -168,7 +161,7 @@ def tally_wall(hands: Sequence[tuple[int, list[dict[str, Any]], Sequence[int]]])
     faults = [0, 0]
     seen = set()
     for r, log, by_seat in hands:
-        seen.add(_play_of(log))
+        seen.add(play_of(log))
         challenger = SEATS[(4 - r) % 4]
         end = next(x for x in reversed(log) if x["event"] == "end_hand")
         pays = end["delta"] is not None

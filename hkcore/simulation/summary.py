@@ -19,10 +19,11 @@ ROTATIONS = 4
 Z95 = 1.959964
 #: how the simulation plays, as the summary says it
 DUPLICATE = ("duplicate play: wall k is dealt from a seed derived from (seed, k) only; presets with the same tile "
-             "set play the same walls (presets of 136 and of 144 tiles cannot share one); each wall is played "
-             "under every preset and once per rotation of the bots through the seats (seat i plays bot "
-             "(i + r) mod 4 in rotation r); bots are seeded from (seed, k, rotation, seat); one hand per wall, "
-             "dealt by East")
+             "set play the same walls (presets of 136 and of 144 tiles cannot share one; presets that replace "
+             "bonus tiles or kongs from other ends of the wall share the deal only: see each pair's pairing); "
+             "each wall is played under every preset and once per rotation of the bots through the seats "
+             "(seat i plays bot (i + r) mod 4 in rotation r); bots are seeded from (seed, k, rotation, seat); "
+             "one hand per wall, dealt by East")
 
 
 class Stat(Value):
@@ -91,7 +92,7 @@ class _Counts(Value):
                 if a != b:
                     raise HkcoreError(f"summaries: {name} differs ({shown(a)} and {shown(b)}): they cannot be added")
                 data[name] = a
-            elif isinstance(a, Stat):
+            elif isinstance(a, (Stat, _Counts)) and b is not None:
                 data[name] = a + b
             elif isinstance(a, dict) and any(isinstance(v, Stat) for v in (*a.values(), *b.values())):
                 if list(a) != list(b):
@@ -138,12 +139,18 @@ class BotSimulation(_Counts):
 class PresetSimulation(_Counts):
     """One preset over every hand played under it."""
 
-    KEYS: ClassVar[tuple[str, ...]] = ("unit", "pays", "tiles")
+    KEYS: ClassVar[tuple[str, ...]] = ("unit", "pays", "tiles", "name", "toml")
 
     unit: Literal["faan", "points"]
     pays: bool = Field(description="the preset settles payments (else a faan ledger: payments are faan won)")
     tiles: int = Field(description="the tile set (136, or 144 with bonus tiles): presets pair within one")
+    name: str = Field("", description="the preset's name, to show beside its id (empty in older summaries)")
+    toml: str | None = Field(None, description="a preset not built in: its whole TOML, as its start records "
+                                               "carry it (the report shows its rules from it); None for a "
+                                               "built-in one")
     hands: int = Field(0, description="hands played (walls x 4 rotations)")
+    distinct_hands: int | None = Field(None, description="hands that differ in their play: the four rotations of a "
+                                                         "wall played alike count once (None in older summaries)")
     wins: int = Field(0, description="hands won")
     exhausted: int = Field(0, description="hands ended by an exhaustive draw")
     self_draw: int = Field(0, description="hands won on the winner's own draw (instant bonus wins included)")
@@ -173,6 +180,11 @@ class PresetSimulation(_Counts):
         """``count`` per hand played."""
         return count / self.hands if self.hands else None
 
+    def measure(self) -> str:
+        """What its payments count: ``points``, or ``faan (ledger)`` (``points (ledger)``): payments of two
+        presets compare only when they count the same."""
+        return "points" if self.pays else f"{self.unit} (ledger)"
+
     def mean_turns(self) -> float | None:
         """The mean number of discards in a hand."""
         n = sum(self.turns_histogram.values())
@@ -201,18 +213,63 @@ class PresetSimulation(_Counts):
         return merged.model_copy(update={"bots": bots})
 
 
+class Pairing(_Counts):
+    """How well two presets share their walls: whether the wall gave the same tiles in the same order, and how
+    alike each seat's result on a wall is under the one and the other."""
+
+    walls: int = Field(0, description="walls played under both")
+    in_step: int = Field(0, description="walls on which, in each of the four rotations, the tiles taken from the "
+                                        "wall came in the same order under both presets, live draws and "
+                                        "replacement draws (of bonus tiles and kongs) apart, as far as both hands "
+                                        "went")
+    a: dict[str, int] = Field(default_factory=_seats, description="seat -> the sum over walls of the seat's net "
+                                                                   "on the wall (its four hands) under A")
+    b: dict[str, int] = Field(default_factory=_seats, description="the same under B")
+    aa: dict[str, int] = Field(default_factory=_seats, description="seat -> the sum over walls of the square of "
+                                                                    "that net under A")
+    bb: dict[str, int] = Field(default_factory=_seats, description="the same under B")
+    ab: dict[str, int] = Field(default_factory=_seats, description="seat -> the sum over walls of the product of "
+                                                                    "the two nets")
+
+    def in_step_share(self) -> float | None:
+        """The share of walls whose draws stayed identical (None without walls)."""
+        return self.in_step / self.walls if self.walls else None
+
+    def correlation(self) -> float | None:
+        """The correlation of a seat's net on a wall under A and under B, over walls and seats, each seat
+        apart from its own mean (None below two walls or when either side never varies): near 1 the walls
+        are paired, near 0 in name only."""
+        n = self.walls
+        if n < 2:
+            return None
+        sab = sum(n * self.ab[s] - self.a[s] * self.b[s] for s in self.a)   # n x the co-moments, exact
+        saa = sum(n * self.aa[s] - self.a[s] ** 2 for s in self.a)
+        sbb = sum(n * self.bb[s] - self.b[s] ** 2 for s in self.a)
+        if saa <= 0 or sbb <= 0:
+            return None
+        return sab / math.sqrt(saa * sbb)
+
+
+def _pairing() -> Pairing:
+    return Pairing()
+
+
 class PairSimulation(_Counts):
-    """Two presets on the same walls and seats: per hand, the quantity under A less under B."""
+    """Two presets on the same walls and seats: per hand, the quantity under A less under B. Payments (``won``,
+    ``payments_by_seat``) are None when the two count different things (points and a faan ledger)."""
 
     wins: Stat = Field(default_factory=_stat, description="hand won (1) or not (0): the win rate's difference")
     exhausted: Stat = Field(default_factory=_stat, description="hand drawn (1) or not (0)")
     self_draw: Stat = Field(default_factory=_stat, description="hand won on the winner's own draw (1) or not (0)")
     turns: Stat = Field(default_factory=_stat, description="discards in the hand")
-    won: Stat = Field(default_factory=_stat, description="the winners' net gain (0 on a draw)")
+    won: Stat | None = Field(default_factory=_stat, description="the winners' net gain (0 on a draw); None when "
+                                                                 "A and B pay in different units")
     dealer_retained: Stat = Field(default_factory=_stat, description="the dealer keeps the deal (1) or not (0)")
     declined: Stat = Field(default_factory=_stat, description="complete hands that could not be won")
-    payments_by_seat: dict[str, Stat] = Field(default_factory=_seat_stats,
-                                              description="seat -> its net payment (E: the dealer)")
+    payments_by_seat: dict[str, Stat] | None = Field(
+        default_factory=_seat_stats, description="seat -> its net payment (E: the dealer); None when A and B pay "
+                                                 "in different units")
+    pairing: Pairing = Field(default_factory=_pairing, description="how well A and B share their walls")
 
 
 def _ranges(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -228,16 +285,49 @@ def _ranges(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
+def _add_pairs(a: dict[str, dict[str, dict[str, Stat]]],
+               b: dict[str, dict[str, dict[str, Stat]]]) -> dict[str, dict[str, dict[str, Stat]]]:
+    return {x: {y: {n: s + b[x][y][n] for n, s in row.items()} for y, row in rows.items()} for x, rows in a.items()}
+
+
+def _add_differences(a: dict[str, dict[str, PairSimulation]],
+                     b: dict[str, dict[str, PairSimulation]]) -> dict[str, dict[str, PairSimulation]]:
+    return {x: {y: d + b[x][y] for y, d in rows.items()} for x, rows in a.items()}
+
+
+class MixSimulation(Value):
+    """One more mix of bots on the same walls as the summary's first (``SimulationSummary.mixes``): the fields
+    of a summary that depend on the bots."""
+
+    bots: list[str] = Field(description="the bot at each seat in rotation 0 (E, S, W, N)")
+    presets: dict[str, PresetSimulation]
+    pairs: dict[str, dict[str, dict[str, Stat]]]
+    differences: dict[str, dict[str, PairSimulation]] = Field(default_factory=dict)
+
+    def __add__(self, other: MixSimulation) -> MixSimulation:
+        if not isinstance(other, MixSimulation):
+            return NotImplemented
+        if self.bots != other.bots:
+            raise HkcoreError(f"summaries with different bots cannot be added: {shown(self.bots)} and "
+                              f"{shown(other.bots)}")
+        return MixSimulation(bots=self.bots, presets={k: v + other.presets[k] for k, v in self.presets.items()},
+                             pairs=_add_pairs(self.pairs, other.pairs),
+                             differences=_add_differences(self.differences, other.differences))
+
+
 class SimulationSummary(Value):
     """Bots playing the same walls under several presets (docs/simulation.md).
 
     ``presets``: each preset's ``PresetSimulation``, in the order asked.
     ``groups``: the presets by tile set; only presets of one group share walls.
-    ``pairs[A][B][bot]``: for A before B in one group, the paired difference
-    of the bot's net payment per seat-hand, A less B; ``differences[A][B]``
-    the same pairs' paired differences per hand of the table's counts (win,
-    draw, length, the winners' gain, each seat's payment). ``a + b`` is the
-    summary of the walls of both (walls counted twice are refused)."""
+    ``base``: the preset the others are compared with (in a group without it,
+    the group's first); None in older summaries, which compared every pair.
+    ``pairs[A][B][bot]``: for A compared with B (the base of its group), the paired difference
+    of the bot's net payment per seat-hand, A less B (no bot when A and B pay in different units);
+    ``differences[A][B]`` the same pairs' paired differences per hand of the table's counts (win,
+    draw, length, the winners' gain, each seat's payment) and how well they share their walls.
+    ``mixes``: the same for each further mix of bots, on the same walls and seeds (``by_mix()``).
+    ``a + b`` is the summary of the walls of both (walls counted twice are refused)."""
 
     duplicate: str = Field(DUPLICATE, description="how the walls are shared between presets and seats")
     seed: int = Field(description="the seed the walls and bots are derived from")
@@ -246,20 +336,37 @@ class SimulationSummary(Value):
     hands: int = Field(description="walls played")
     presets: dict[str, PresetSimulation]
     groups: list[list[str]] = Field(description="the presets by tile set: each group shares its walls")
+    base: str | None = Field(None, description="the preset each other is compared with (in a group without it, "
+                                               "the group's first); None in older summaries: every pair")
     pairs: dict[str, dict[str, dict[str, Stat]]] = Field(
-        description="A -> B -> bot -> A's net payment per seat-hand less B's, on the same walls and seats")
+        description="A -> B -> bot -> A's net payment per seat-hand less B's, on the same walls and seats (no bot "
+                    "when A and B pay in different units)")
     differences: dict[str, dict[str, PairSimulation]] = Field(
         default_factory=dict, description="A -> B -> per hand, A's counts less B's, on the same walls and seats")
+    mixes: list[MixSimulation] = Field(
+        default_factory=list, description="each further mix of bots on the same walls: its bots, presets, pairs "
+                                          "and differences (empty with one mix)")
 
     @model_validator(mode="after")
     def _consistent(self) -> SimulationSummary:
         if self.hands != sum(b - a for a, b in self.walls):
             raise ValueError("hands: the number of walls in walls")
-        if any(p.hands != ROTATIONS * self.hands for p in self.presets.values()):
-            raise ValueError("every preset plays every wall in 4 rotations: each preset's hands must be 4 x hands")
-        if [(a, list(r)) for a, r in self.differences.items()] != [(a, list(r)) for a, r in self.pairs.items()]:
-            raise ValueError("differences: the same pairs of presets as pairs")
+        mixes: list[SimulationSummary | MixSimulation] = [self, *self.mixes]
+        for mix in mixes:
+            if any(p.hands != ROTATIONS * self.hands for p in mix.presets.values()):
+                raise ValueError("every preset plays every wall in 4 rotations: each preset's hands must be "
+                                 "4 x hands")
+            if [(a, list(r)) for a, r in mix.differences.items()] != [(a, list(r)) for a, r in self.pairs.items()]:
+                raise ValueError("differences: the same pairs of presets as pairs, in every mix")
+            if list(mix.presets) != list(self.presets):
+                raise ValueError("mixes: the same presets as the summary's")
         return self
+
+    def by_mix(self) -> list[SimulationSummary]:
+        """A summary for each mix of bots, the first this one's (each with no ``mixes``)."""
+        first = self.model_copy(update={"mixes": []})
+        return [first, *(first.model_copy(update={"bots": m.bots, "presets": m.presets, "pairs": m.pairs,
+                                                  "differences": m.differences}) for m in self.mixes)]
 
     def __add__(self, other: SimulationSummary) -> SimulationSummary:
         if not isinstance(other, SimulationSummary):
@@ -267,19 +374,20 @@ class SimulationSummary(Value):
         if list(self.presets) != list(other.presets):
             raise HkcoreError(f"summaries of different presets cannot be added: {list(self.presets)} and "
                               f"{list(other.presets)}")
-        for name in ("seed", "bots", "groups"):
+        for name in ("seed", "bots", "groups", "base"):
             if getattr(self, name) != getattr(other, name):
                 raise HkcoreError(f"summaries with different {name} cannot be added: {shown(getattr(self, name))} "
                                   f"and {shown(getattr(other, name))}")
+        if [m.bots for m in self.mixes] != [m.bots for m in other.mixes]:
+            raise HkcoreError(f"summaries with different mixes of bots cannot be added: "
+                              f"{shown([m.bots for m in self.mixes])} and {shown([m.bots for m in other.mixes])}")
         return SimulationSummary(
             duplicate=self.duplicate, seed=self.seed, bots=self.bots, walls=_ranges([*self.walls, *other.walls]),
             hands=self.hands + other.hands, presets={k: v + other.presets[k] for k, v in self.presets.items()},
-            groups=self.groups,
-            pairs={a: {b: {n: s + other.pairs[a][b][n] for n, s in row.items()} for b, row in rows.items()}
-                   for a, rows in self.pairs.items()},
-            differences={a: {b: d + other.differences[a][b] for b, d in rows.items()}
-                         for a, rows in self.differences.items()})
+            groups=self.groups, base=self.base, pairs=_add_pairs(self.pairs, other.pairs),
+            differences=_add_differences(self.differences, other.differences),
+            mixes=[m + n for m, n in zip(self.mixes, other.mixes)])
 
 
-__all__ = ["DUPLICATE", "ROTATIONS", "Z95", "BotSimulation", "PairSimulation", "PresetSimulation",
-           "SimulationSummary", "Stat"]
+__all__ = ["DUPLICATE", "ROTATIONS", "Z95", "BotSimulation", "MixSimulation", "PairSimulation", "Pairing",
+           "PresetSimulation", "SimulationSummary", "Stat"]
