@@ -166,7 +166,11 @@ def guard_positions(draw: st.DrawFn) -> tuple[Any, ...]:
     preset = load_preset(draw(st.sampled_from(builtin_ids())))
     g = _pyvalue.guard_params(preset, threat=draw(st.sampled_from([0.0, 0.1, 0.2, 0.5])),
                               fold_weight=draw(st.sampled_from([0.0, 0.15, 1.0, 10.0])),
-                              fold_away=draw(st.integers(0, 3)))
+                              fold_away=draw(st.integers(0, 3)),
+                              suji=draw(st.sampled_from([1.0, 0.5, 0.0])),
+                              push=draw(st.sampled_from([1.0, 0.3, 3.0, 0.0])),
+                              keep=draw(st.sampled_from([0.0, 0.5, 0.9])),
+                              speed=draw(st.sampled_from([0.0, 0.5, 1.0])))
     return (v, g, *rest, dragons)
 
 

@@ -33,6 +33,10 @@ cdef struct GParams:
     double flush_suit
     double flush_honour
     double flush_off
+    double suji
+    double push
+    double keep
+    double speed
 
 
 cdef class Guard:

@@ -567,6 +567,10 @@ cdef class Guard:
         self.g.flush_suit = g.flush_suit
         self.g.flush_honour = g.flush_honour
         self.g.flush_off = g.flush_off
+        self.g.suji = g.suji
+        self.g.push = g.push
+        self.g.keep = g.keep
+        self.g.speed = g.speed
         self.plain = g
 
     def __reduce__(self):
@@ -578,7 +582,7 @@ def guard_params_of(g):
     return Guard(g)
 
 
-cdef int _ways(const int *u, int i) noexcept nogil:
+cdef int _ways(const int *u, int i, double low, double high) noexcept nogil:
     cdef double w
     cdef int r, b
     if i >= 27:
@@ -587,9 +591,9 @@ cdef int _ways(const int *u, int i) noexcept nogil:
         r = i % 9
         w = 0.0
         if r >= 2:
-            w += u[i - 2] * u[i - 1]
+            w += (u[i - 2] * u[i - 1]) * low
         if r <= 6:
-            w += u[i + 1] * u[i + 2]
+            w += (u[i + 1] * u[i + 2]) * high
         if 1 <= r <= 7:
             w += u[i - 1] * u[i + 1] * 0.5
         w += <double>(u[i] * (u[i] - 1)) / 2.0 + u[i] * 0.3
@@ -631,9 +635,17 @@ cdef int _threats(const VParams *v, const GParams *g, const VPos *p, int *who, d
 cdef double _danger(const GParams *g, int m, const int *who, const double *pt, const int *flush,
                     const double *cost, const VPos *p, int i) noexcept nogil:
     """``_pyvalue.guard_danger``."""
-    cdef int b = _ways(p.unseen, i), j
-    cdef double total = 0.0, q
+    cdef int b, j
+    cdef double total = 0.0, q, low, high
     for j in range(m):
+        low = 1.0
+        high = 1.0
+        if i < 27:
+            if i % 9 >= 3 and p.pond[who[j]][i - 3]:
+                low = g.suji
+            if i % 9 <= 5 and p.pond[who[j]][i + 3]:
+                high = g.suji
+        b = _ways(p.unseen, i, low, high)
         q = WAIT_HONOUR[b] if i >= 27 else WAIT_SUITED[b]
         if p.pond[who[j]][i]:
             q *= g.pond
@@ -656,8 +668,10 @@ cdef int guard_decide(const VParams *v, const GParams *g, VPos *p, int n, const 
     cdef int flush[3]
     cdef double pt[3]
     cdef double cost[3]
-    cdef int m, left, j, i, low, safest, now, after
-    cdef double gain, pressure = 0.0
+    cdef int m, left, j, i, low, safest, now, after, chosen, c, best
+    cdef double gain, pressure = 0.0, worth, top, e, share, kept
+    cdef bint pool[34]
+    cdef int helps[34]
     cdef bint which[34]
     cdef double scored[34]
     cdef int plain[34]
@@ -665,7 +679,7 @@ cdef int guard_decide(const VParams *v, const GParams *g, VPos *p, int n, const 
     if code[k] == WIN or n == 1:
         return k
     m = _threats(v, g, p, who, pt, flush, cost)
-    if m == 0:
+    if m == 0 and (code[k] != DISCARD or g.speed <= 0):
         return k
     left = p.live_left // 16
     if left > 5:
@@ -686,14 +700,46 @@ cdef int guard_decide(const VParams *v, const GParams *g, VPos *p, int n, const 
                 risk[i] = _danger(g, m, who, pt, flush, cost, p, i)
                 if plain[i] < low:
                     low = plain[i]
-        if low >= g.fold_away and pressure > WIN_BY_AWAY[low if low < 4 else 4][left] * gain:
+        if m > 0 and low >= g.fold_away and pressure > WIN_BY_AWAY[low if low < 4 else 4][left] * gain:
             safest = -1
             for i in range(34):
                 if which[i] and (safest < 0 or risk[i] < risk[safest]
                                  or (risk[i] == risk[safest] and scored[i] > scored[safest])):
                     safest = i
             return _discard_of(n, code, tile, safest)
-        return k
+        c = tile[k]
+        if scored[c] <= 0:
+            return k
+        for i in range(34):
+            pool[i] = which[i] and (i == c or scored[i] >= g.keep * scored[c])
+        _gains(v, p, pool, plain, helps)
+        for i in range(34):
+            if pool[i]:
+                helps[i] += 1
+        chosen = c
+        if g.speed > 0:  # the attack: worth times (the tiles that help against value's choice) ** speed
+            top = scored[c]
+            for i in range(34):
+                if pool[i]:
+                    e = scored[i] * pow(<double>helps[i] / helps[c], g.speed)
+                    if e > top:
+                        top = e
+                        chosen = i
+        best = chosen
+        if risk[best] > 0:  # the defence: a safer discard, weighed by what it gives up
+            worth = g.push * WIN_BY_AWAY[plain[best] if plain[best] < 4 else 4][left] * gain
+            kept = scored[best] * (<double>helps[best] / helps[c])
+            top = worth - risk[best]
+            for i in range(34):
+                if pool[i] and risk[i] < risk[best]:
+                    share = scored[i] * (<double>helps[i] / helps[c]) / kept
+                    e = worth * (share if share <= 1.0 else 1.0) - risk[i]
+                    if e > top:
+                        top = e
+                        chosen = i
+        if chosen == c:
+            return k
+        return _discard_of(n, code, tile, chosen)
     if code[k] == CHOW or code[k] == PUNG or code[k] == EXPOSED:
         now = away_shapes_memo(p.c, p.k, p.used, v.orphans, p.memo)
         after = now - 1
