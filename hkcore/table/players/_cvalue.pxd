@@ -34,9 +34,10 @@ cdef struct GParams:
     double flush_honour
     double flush_off
     double suji
+    double honour
+    double pond_honour
     double push
     double keep
-    double speed
 
 
 cdef class Guard:

@@ -568,9 +568,10 @@ cdef class Guard:
         self.g.flush_honour = g.flush_honour
         self.g.flush_off = g.flush_off
         self.g.suji = g.suji
+        self.g.honour = g.honour
+        self.g.pond_honour = g.pond_honour
         self.g.push = g.push
         self.g.keep = g.keep
-        self.g.speed = g.speed
         self.plain = g
 
     def __reduce__(self):
@@ -582,7 +583,7 @@ def guard_params_of(g):
     return Guard(g)
 
 
-cdef int _ways(const int *u, int i, double low, double high) noexcept nogil:
+cdef int _ways(const int *u, int i, double below, double above) noexcept nogil:
     cdef double w
     cdef int r, b
     if i >= 27:
@@ -591,9 +592,9 @@ cdef int _ways(const int *u, int i, double low, double high) noexcept nogil:
         r = i % 9
         w = 0.0
         if r >= 2:
-            w += (u[i - 2] * u[i - 1]) * low
+            w += (u[i - 2] * u[i - 1]) * below
         if r <= 6:
-            w += (u[i + 1] * u[i + 2]) * high
+            w += (u[i + 1] * u[i + 2]) * above
         if 1 <= r <= 7:
             w += u[i - 1] * u[i + 1] * 0.5
         w += <double>(u[i] * (u[i] - 1)) / 2.0 + u[i] * 0.3
@@ -636,19 +637,19 @@ cdef double _danger(const GParams *g, int m, const int *who, const double *pt, c
                     const double *cost, const VPos *p, int i) noexcept nogil:
     """``_pyvalue.guard_danger``."""
     cdef int b, j
-    cdef double total = 0.0, q, low, high
+    cdef double total = 0.0, q, below, above
     for j in range(m):
-        low = 1.0
-        high = 1.0
+        below = 1.0
+        above = 1.0
         if i < 27:
             if i % 9 >= 3 and p.pond[who[j]][i - 3]:
-                low = g.suji
+                below = g.suji
             if i % 9 <= 5 and p.pond[who[j]][i + 3]:
-                high = g.suji
-        b = _ways(p.unseen, i, low, high)
-        q = WAIT_HONOUR[b] if i >= 27 else WAIT_SUITED[b]
+                above = g.suji
+        b = _ways(p.unseen, i, below, above)
+        q = WAIT_HONOUR[b] * g.honour if i >= 27 else WAIT_SUITED[b]
         if p.pond[who[j]][i]:
-            q *= g.pond
+            q *= g.pond_honour if i >= 27 else g.pond
         if flush[j] >= 0:
             if i >= 27:
                 q *= g.flush_honour
@@ -668,9 +669,10 @@ cdef int guard_decide(const VParams *v, const GParams *g, VPos *p, int n, const 
     cdef int flush[3]
     cdef double pt[3]
     cdef double cost[3]
-    cdef int m, left, j, i, low, safest, now, after, chosen, c, best
-    cdef double gain, pressure = 0.0, worth, top, e, share, kept
-    cdef bint pool[34]
+    cdef int m, left, j, i, low, safest, now, after, c, chosen
+    cdef double gain, pressure = 0.0, worth, top, e, kept, base
+    cdef bint safer[34]
+    cdef bint any_safer
     cdef int helps[34]
     cdef bint which[34]
     cdef double scored[34]
@@ -679,7 +681,7 @@ cdef int guard_decide(const VParams *v, const GParams *g, VPos *p, int n, const 
     if code[k] == WIN or n == 1:
         return k
     m = _threats(v, g, p, who, pt, flush, cost)
-    if m == 0 and (code[k] != DISCARD or g.speed <= 0):
+    if m == 0:
         return k
     left = p.live_left // 16
     if left > 5:
@@ -700,7 +702,7 @@ cdef int guard_decide(const VParams *v, const GParams *g, VPos *p, int n, const 
                 risk[i] = _danger(g, m, who, pt, flush, cost, p, i)
                 if plain[i] < low:
                     low = plain[i]
-        if m > 0 and low >= g.fold_away and pressure > WIN_BY_AWAY[low if low < 4 else 4][left] * gain:
+        if low >= g.fold_away and pressure > WIN_BY_AWAY[low if low < 4 else 4][left] * gain:
             safest = -1
             for i in range(34):
                 if which[i] and (safest < 0 or risk[i] < risk[safest]
@@ -708,35 +710,29 @@ cdef int guard_decide(const VParams *v, const GParams *g, VPos *p, int n, const 
                     safest = i
             return _discard_of(n, code, tile, safest)
         c = tile[k]
-        if scored[c] <= 0:
+        if g.push <= 0 or scored[c] <= 0 or risk[c] <= 0:
             return k
+        any_safer = False
         for i in range(34):
-            pool[i] = which[i] and (i == c or scored[i] >= g.keep * scored[c])
-        _gains(v, p, pool, plain, helps)
-        for i in range(34):
-            if pool[i]:
-                helps[i] += 1
+            safer[i] = (which[i] and plain[i] == plain[c] and risk[i] < risk[c]
+                        and scored[i] >= g.keep * scored[c])
+            if safer[i]:
+                any_safer = True
+        if not any_safer:
+            return k
+        safer[c] = True
+        _gains(v, p, safer, plain, helps)
+        base = helps[c] + 1
+        worth = g.push * WIN_BY_AWAY[plain[c] if plain[c] < 4 else 4][left] * gain
         chosen = c
-        if g.speed > 0:  # the attack: worth times (the tiles that help against value's choice) ** speed
-            top = scored[c]
-            for i in range(34):
-                if pool[i]:
-                    e = scored[i] * pow(<double>helps[i] / helps[c], g.speed)
-                    if e > top:
-                        top = e
-                        chosen = i
-        best = chosen
-        if risk[best] > 0:  # the defence: a safer discard, weighed by what it gives up
-            worth = g.push * WIN_BY_AWAY[plain[best] if plain[best] < 4 else 4][left] * gain
-            kept = scored[best] * (<double>helps[best] / helps[c])
-            top = worth - risk[best]
-            for i in range(34):
-                if pool[i] and risk[i] < risk[best]:
-                    share = scored[i] * (<double>helps[i] / helps[c]) / kept
-                    e = worth * (share if share <= 1.0 else 1.0) - risk[i]
-                    if e > top:
-                        top = e
-                        chosen = i
+        top = worth - risk[c]
+        for i in range(34):
+            if safer[i] and i != c:
+                kept = scored[i] / scored[c] * ((helps[i] + 1) / base)
+                e = worth * (kept if kept <= 1.0 else 1.0) - risk[i]
+                if e > top:
+                    top = e
+                    chosen = i
         if chosen == c:
             return k
         return _discard_of(n, code, tile, chosen)

@@ -483,17 +483,18 @@ class GuardParams(NamedTuple):
     flush_suit: float
     flush_honour: float
     flush_off: float
-    #: the ways a suited tile is waited on from one side (a two-sided wait) count this much less where the
-    #: opponent has discarded that wait's other tile
+    #: a suited tile's two-sided waits count this much where the opponent has discarded that wait's other
+    #: tile (three up or down: "suji")
     suji: float
-    #: not folding, a discard safer than value's and worth at least ``keep`` times as much is weighed: push x
-    #: the chance of winning x what a win pays x its worth and the tiles that help it against value's (at most
-    #: 1), less its danger
+    #: P(wait) multipliers of an honour: against the measured table, and in the opponent's own pond
+    honour: float
+    pond_honour: float
+    #: the weighed defence (0: none): not folding, it discards instead of value's choice the discard that keeps
+    #: the hand as near, is worth at least ``keep`` times as much and is safer, where push x its chance of
+    #: winning x what a win pays x what the discard keeps (its worth and the tiles that help it against
+    #: value's, at most 1) less its danger is the most
     push: float
     keep: float
-    #: the attack: among discards worth at least ``keep`` times value's, the most of worth x (the unseen
-    #: tiles that would bring the hand nearer, against value's choice) ** ``speed`` (0: value's choice)
-    speed: float
 
 
 def guard_params(preset: Preset, **changes: Any) -> GuardParams:
@@ -512,17 +513,17 @@ def guard_params(preset: Preset, **changes: Any) -> GuardParams:
         gain.append(0.6 * (d + 2 * o) + 0.4 * 3 * sd)
     g = GuardParams(cost=tuple(cost), gain=tuple(gain), base_faan=max(preset.minimum, 1) + 1, threat=0.2,
                     fold_weight=0.15, fold_away=2, pond=0.12, flush_suit=2.0,
-                    flush_honour=5.0, flush_off=0.15, suji=1.0, push=1.0, keep=0.5, speed=0.0)
+                    flush_honour=5.0, flush_off=0.15, suji=1.0, honour=1.0, pond_honour=0.12, push=0.0, keep=0.5)
     for name, value in changes.items():
         if name not in GuardParams._fields or name in ("cost", "gain") or type(value) not in (int, float):
             raise TableError(f"{name} = {_shown(value)}: a number field of GuardParams", name, value)
     return g._replace(**changes)
 
 
-def _ways(unseen: Sequence[int], i: int, low: float = 1.0, high: float = 1.0) -> int:
+def _ways(unseen: Sequence[int], i: int, below: float = 1.0, above: float = 1.0) -> int:
     """The bin (0..8) of the ways a waiting hand may wait on tile ``i``, from the copies unseen of it and
-    its neighbours: sides (the lower side's ways times ``low``, the upper's times ``high``), middle, pairs and
-    a single tile."""
+    its neighbours: the sides (the one below counted ``below`` times, the one above ``above`` times), middle,
+    pairs and a single tile."""
     u = unseen
     if i >= 27:
         w = u[i] * (u[i] - 1) / 2 + u[i] * 0.5
@@ -530,9 +531,9 @@ def _ways(unseen: Sequence[int], i: int, low: float = 1.0, high: float = 1.0) ->
         r = i % 9
         w = 0.0
         if r >= 2:
-            w += u[i - 2] * u[i - 1] * low
+            w += u[i - 2] * u[i - 1] * below
         if r <= 6:
-            w += u[i + 1] * u[i + 2] * high
+            w += u[i + 1] * u[i + 2] * above
         if 1 <= r <= 7:
             w += u[i - 1] * u[i + 1] * 0.5
         w += u[i] * (u[i] - 1) / 2 + u[i] * 0.3
@@ -565,20 +566,19 @@ def guard_threats(v: ValueParams, g: GuardParams, seat: int, shown: Sequence[tup
 def guard_danger(g: GuardParams, threats: Sequence[tuple[int, float, int, float]], unseen: Sequence[int],
                  ponds: Sequence[Sequence[int]], i: int) -> float:
     """What discarding tile ``i`` is expected to cost: over the threats, P(waiting) x P(waiting on ``i``) x
-    the cost of dealing in; a two-sided wait on ``i`` whose other tile the opponent has discarded counts
-    ``suji`` times."""
+    the cost of dealing in."""
     total = 0.0
     for o, pt, flush, cost in threats:
-        low = high = 1.0
+        below = above = 1.0
         if i < 27:
             if i % 9 >= 3 and i - 3 in ponds[o]:
-                low = g.suji
+                below = g.suji
             if i % 9 <= 5 and i + 3 in ponds[o]:
-                high = g.suji
-        b = _ways(unseen, i, low, high)
-        p = _WAIT_HONOUR[b] if i >= 27 else _WAIT_SUITED[b]
+                above = g.suji
+        b = _ways(unseen, i, below, above)
+        p = _WAIT_HONOUR[b] * g.honour if i >= 27 else _WAIT_SUITED[b]
         if i in ponds[o]:
-            p *= g.pond
+            p *= g.pond_honour if i >= 27 else g.pond
         if flush >= 0:
             if i >= 27:
                 p *= g.flush_honour
@@ -596,14 +596,15 @@ def guard_choice(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple
                  ponds: Sequence[Sequence[int]], dragons: Sequence[int]) -> int:
     """The guard bot's choice: value's (``choice``), but for folding: facing a threat, with its hand at least
     ``fold_away`` tiles away and its chance of winning (by tiles away and the wall left) worth less than the
-    threats' pressure, it discards the safest tile and declines claims. ``dragons[o]``: the dragon sets seat
-    o shows."""
+    threats' pressure, it discards the safest tile and declines claims; with ``push`` above 0, not folding,
+    it may discard a safer tile than value's that costs its hand little (``GuardParams.push``).
+    ``dragons[o]``: the dragon sets seat o shows."""
     k = choice(v, counts, melds, claimed, unseen, codes, tiles, offered, live_left, seat, round_wind, fixed,
                shown, ponds)
     if codes[k] == WIN or len(codes) == 1:
         return k
     threats = guard_threats(v, g, seat, shown, ponds, dragons)
-    if not threats and (codes[k] != DISCARD or g.speed <= 0):
+    if not threats:
         return k
     left = min(live_left // 16, 5)
     gain = g.gain[min(g.base_faan, _MOST_FAAN)]
@@ -623,32 +624,24 @@ def guard_choice(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple
             pos.counts[i] += 1
         risk = {i: guard_danger(g, threats, unseen, ponds, i) for i in sorted(index)}
         low = min(away.values())
-        if threats and low >= g.fold_away and pressure > _WIN_BY_AWAY[min(low, 4)][left] * gain:
+        if low >= g.fold_away and pressure > _WIN_BY_AWAY[min(low, 4)][left] * gain:
             safest = min(sorted(index), key=lambda i: (risk[i], -scored[i]))
             return index[safest]
         c = tiles[k]
-        if scored[c] <= 0:
+        if g.push <= 0 or scored[c] <= 0 or risk[c] <= 0:
             return k
-        pool = [i for i in sorted(index) if i == c or scored[i] >= g.keep * scored[c]]
-        helps = {i: _gain(v, pos, i) + 1 for i in pool}
-        chosen = c
-        if g.speed > 0:  # the attack: worth times (the tiles that help against value's choice) ** speed
-            top = scored[c]
-            for i in pool:
-                e = scored[i] * (helps[i] / helps[c]) ** g.speed
-                if e > top:
-                    top, chosen = e, i
-        best = chosen
-        if risk[best] > 0:  # the defence: a safer discard, weighed by what it gives up
-            worth = g.push * _WIN_BY_AWAY[min(away[best], 4)][left] * gain
-            kept = scored[best] * (helps[best] / helps[c])
-            top = worth - risk[best]
-            for i in pool:
-                if risk[i] < risk[best]:
-                    share = scored[i] * (helps[i] / helps[c]) / kept
-                    e = worth * min(share, 1.0) - risk[i]
-                    if e > top:
-                        top, chosen = e, i
+        safer = [i for i in sorted(index)
+                 if away[i] == away[c] and risk[i] < risk[c] and scored[i] >= g.keep * scored[c]]
+        if not safer:
+            return k
+        base = _gain(v, pos, c) + 1
+        worth = g.push * _WIN_BY_AWAY[min(away[c], 4)][left] * gain
+        chosen, top = c, worth - risk[c]
+        for i in safer:
+            kept = scored[i] / scored[c] * ((_gain(v, pos, i) + 1) / base)
+            e = worth * min(kept, 1.0) - risk[i]
+            if e > top:
+                top, chosen = e, i
         return k if chosen == c else index[chosen]
     if codes[k] in (CHOW, PUNG, EXPOSED):
         now = core.tiles_away_of_counts(list(counts), melds, melds_k, v.shapes)
