@@ -92,6 +92,28 @@ def test_a_tile_is_as_dangerous_as_the_ways_to_wait_on_it() -> None:
     assert _pyvalue.guard_danger(g, threat, none, ponds, 22) == 0.0  # no copy left to wait with
 
 
+def test_a_two_sided_wait_whose_other_tile_the_opponent_discarded_counts_less() -> None:
+    """5s with 3s and 4s two unseen each, 6s and 7s one each, 5s one: 2*2 below + 1*1 above + 2*1*0.5 in
+    the middle + 0.3 a single = 6.3 ways (bin <= 8: 0.081). The opponent has discarded 2s: with suji 0.4 the
+    side below counts 1.6, 3.9 ways (bin <= 5: 0.063); at the default (1) nothing changes. The red dragon,
+    3 unseen (4.5 ways, 0.032): honour 3 makes it three times as dangerous, pond_honour 0.4 in the
+    opponent's pond."""
+    mb = load_preset("mistboard")
+    unseen = [4] * 34
+    unseen[20] = unseen[21] = 2
+    unseen[22] = unseen[23] = unseen[24] = 1
+    unseen[32] = 3
+    threat = [(1, 1.0, -1, 21.0)]
+    calm: list[list[int]] = [[], [], [], []]
+    suji = [[], [19], [], []]
+    g = _pyvalue.guard_params(mb, suji=0.4, honour=3.0, pond_honour=0.4)
+    assert _pyvalue.guard_danger(g, threat, unseen, calm, 22) == pytest.approx(0.081 * 21)
+    assert _pyvalue.guard_danger(g, threat, unseen, suji, 22) == pytest.approx(0.063 * 21)
+    assert _pyvalue.guard_danger(_pyvalue.guard_params(mb), threat, unseen, suji, 22) == pytest.approx(0.081 * 21)
+    assert _pyvalue.guard_danger(g, threat, unseen, calm, 32) == pytest.approx(0.032 * 3 * 21)
+    assert _pyvalue.guard_danger(g, threat, unseen, [[], [32], [], []], 32) == pytest.approx(0.032 * 3 * 0.4 * 21)
+
+
 # ---------------------------------------------------------------- folding
 
 #: East's 14 tiles, no sets: 11m 9m 2p 6p 9p 1s 4s 7s, E S W wind and red, green dragons (far from any hand)
@@ -155,6 +177,34 @@ def test_folding_it_declines_a_claim() -> None:
     assert _pyvalue.guard_choice(v, g, *calm, [0, 0, 0, 0]) == 1  # no threat: it claims as value does
 
 
+def test_with_push_it_takes_the_safer_of_two_waits_of_equal_worth() -> None:
+    """East holds 234p 567p 234s 555s with 1m and 9m: either discard leaves a single-tile wait, worth the same,
+    on a tile with 2 copies unseen, so value discards the lower, 1m. South shows two sets of two suits after
+    18 discards (P(waiting) 0.31: a threat to guard, not yet to value), 9m among them. 1m: 16 ways from 2m
+    3m, 1.6 as a pair or single (bin <= 18: 0.096); 9m the same, in South's pond (x 0.12). East is waiting
+    either way (no fold); with push 1 the safer discard keeps as much (the same worth, the same 2 tiles),
+    so it discards 9m."""
+    v = _pyvalue.value_params(load_preset("mistboard"))
+    counts = [0] * 34
+    for t in (0, 8, 10, 11, 12, 13, 14, 15, 19, 20, 21, 22, 22, 22):
+        counts[t] += 1
+    unseen = [4 - c for c in counts]
+    unseen[0] = unseen[8] = 2  # West has discarded a 1m, South a 9m
+    tiles = [i for i in range(34) if counts[i]]
+    codes = [C.DISCARD] * len(tiles)
+    shown = [(0, 0), (2, 3), (0, 0), (0, 0)]
+    ponds = [[], [8] + [27] * 17, [0], []]
+    pos = (counts, (), False, unseen, codes, tiles, -1, 50, 0, 0, 0, shown, ponds)
+    assert tiles[_pyvalue.choice(v, *pos)] == 0
+    g = _pyvalue.guard_params(load_preset("mistboard"))
+    assert tiles[_pyvalue.guard_choice(v, g, *pos, [0, 0, 0, 0])] == 0  # push 0 (the default): value's
+    pushed = g._replace(push=1.0)
+    k = _pyvalue.guard_choice(v, pushed, *pos, [0, 0, 0, 0])
+    assert tiles[k] == 8
+    if _cvalue is not None:
+        assert _cvalue.guard_choice(_cvalue.Params(v), _cvalue.Guard(pushed), *pos, [0, 0, 0, 0]) == k
+
+
 # ---------------------------------------------------------------- the twins and the engine's loop
 
 @st.composite
@@ -166,7 +216,9 @@ def guard_positions(draw: st.DrawFn) -> tuple[Any, ...]:
     preset = load_preset(draw(st.sampled_from(builtin_ids())))
     g = _pyvalue.guard_params(preset, threat=draw(st.sampled_from([0.0, 0.1, 0.2, 0.5])),
                               fold_weight=draw(st.sampled_from([0.0, 0.15, 1.0, 10.0])),
-                              fold_away=draw(st.integers(0, 3)))
+                              fold_away=draw(st.integers(0, 3)), suji=draw(st.sampled_from([1.0, 0.4, 0.0])),
+                              honour=draw(st.sampled_from([1.0, 3.0])), pond_honour=draw(st.sampled_from([0.12, 0.4])),
+                              push=draw(st.sampled_from([0.0, 0.3, 1.0, 3.0])), keep=draw(st.sampled_from([0.0, 0.5, 0.9])))
     return (v, g, *rest, dragons)
 
 

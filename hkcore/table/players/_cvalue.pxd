@@ -33,6 +33,11 @@ cdef struct GParams:
     double flush_suit
     double flush_honour
     double flush_off
+    double suji
+    double honour
+    double pond_honour
+    double push
+    double keep
 
 
 cdef class Guard:

@@ -567,6 +567,11 @@ cdef class Guard:
         self.g.flush_suit = g.flush_suit
         self.g.flush_honour = g.flush_honour
         self.g.flush_off = g.flush_off
+        self.g.suji = g.suji
+        self.g.honour = g.honour
+        self.g.pond_honour = g.pond_honour
+        self.g.push = g.push
+        self.g.keep = g.keep
         self.plain = g
 
     def __reduce__(self):
@@ -578,7 +583,7 @@ def guard_params_of(g):
     return Guard(g)
 
 
-cdef int _ways(const int *u, int i) noexcept nogil:
+cdef int _ways(const int *u, int i, double below, double above) noexcept nogil:
     cdef double w
     cdef int r, b
     if i >= 27:
@@ -587,9 +592,9 @@ cdef int _ways(const int *u, int i) noexcept nogil:
         r = i % 9
         w = 0.0
         if r >= 2:
-            w += u[i - 2] * u[i - 1]
+            w += (u[i - 2] * u[i - 1]) * below
         if r <= 6:
-            w += u[i + 1] * u[i + 2]
+            w += (u[i + 1] * u[i + 2]) * above
         if 1 <= r <= 7:
             w += u[i - 1] * u[i + 1] * 0.5
         w += <double>(u[i] * (u[i] - 1)) / 2.0 + u[i] * 0.3
@@ -631,12 +636,20 @@ cdef int _threats(const VParams *v, const GParams *g, const VPos *p, int *who, d
 cdef double _danger(const GParams *g, int m, const int *who, const double *pt, const int *flush,
                     const double *cost, const VPos *p, int i) noexcept nogil:
     """``_pyvalue.guard_danger``."""
-    cdef int b = _ways(p.unseen, i), j
-    cdef double total = 0.0, q
+    cdef int b, j
+    cdef double total = 0.0, q, below, above
     for j in range(m):
-        q = WAIT_HONOUR[b] if i >= 27 else WAIT_SUITED[b]
+        below = 1.0
+        above = 1.0
+        if i < 27:
+            if i % 9 >= 3 and p.pond[who[j]][i - 3]:
+                below = g.suji
+            if i % 9 <= 5 and p.pond[who[j]][i + 3]:
+                above = g.suji
+        b = _ways(p.unseen, i, below, above)
+        q = WAIT_HONOUR[b] * g.honour if i >= 27 else WAIT_SUITED[b]
         if p.pond[who[j]][i]:
-            q *= g.pond
+            q *= g.pond_honour if i >= 27 else g.pond
         if flush[j] >= 0:
             if i >= 27:
                 q *= g.flush_honour
@@ -656,8 +669,11 @@ cdef int guard_decide(const VParams *v, const GParams *g, VPos *p, int n, const 
     cdef int flush[3]
     cdef double pt[3]
     cdef double cost[3]
-    cdef int m, left, j, i, low, safest, now, after
-    cdef double gain, pressure = 0.0
+    cdef int m, left, j, i, low, safest, now, after, c, chosen
+    cdef double gain, pressure = 0.0, worth, top, e, kept, base
+    cdef bint safer[34]
+    cdef bint any_safer
+    cdef int helps[34]
     cdef bint which[34]
     cdef double scored[34]
     cdef int plain[34]
@@ -693,7 +709,33 @@ cdef int guard_decide(const VParams *v, const GParams *g, VPos *p, int n, const 
                                  or (risk[i] == risk[safest] and scored[i] > scored[safest])):
                     safest = i
             return _discard_of(n, code, tile, safest)
-        return k
+        c = tile[k]
+        if g.push <= 0 or scored[c] <= 0 or risk[c] <= 0:
+            return k
+        any_safer = False
+        for i in range(34):
+            safer[i] = (which[i] and plain[i] == plain[c] and risk[i] < risk[c]
+                        and scored[i] >= g.keep * scored[c])
+            if safer[i]:
+                any_safer = True
+        if not any_safer:
+            return k
+        safer[c] = True
+        _gains(v, p, safer, plain, helps)
+        base = helps[c] + 1
+        worth = g.push * WIN_BY_AWAY[plain[c] if plain[c] < 4 else 4][left] * gain
+        chosen = c
+        top = worth - risk[c]
+        for i in range(34):
+            if safer[i] and i != c:
+                kept = scored[i] / scored[c] * ((helps[i] + 1) / base)
+                e = worth * (kept if kept <= 1.0 else 1.0) - risk[i]
+                if e > top:
+                    top = e
+                    chosen = i
+        if chosen == c:
+            return k
+        return _discard_of(n, code, tile, chosen)
     if code[k] == CHOW or code[k] == PUNG or code[k] == EXPOSED:
         now = away_shapes_memo(p.c, p.k, p.used, v.orphans, p.memo)
         after = now - 1

@@ -483,6 +483,18 @@ class GuardParams(NamedTuple):
     flush_suit: float
     flush_honour: float
     flush_off: float
+    #: a suited tile's two-sided waits count this much where the opponent has discarded that wait's other
+    #: tile (three up or down: "suji")
+    suji: float
+    #: P(wait) multipliers of an honour: against the measured table, and in the opponent's own pond
+    honour: float
+    pond_honour: float
+    #: the weighed defence (0: none): not folding, it discards instead of value's choice the discard that keeps
+    #: the hand as near, is worth at least ``keep`` times as much and is safer, where push x its chance of
+    #: winning x what a win pays x what the discard keeps (its worth and the tiles that help it against
+    #: value's, at most 1) less its danger is the most
+    push: float
+    keep: float
 
 
 def guard_params(preset: Preset, **changes: Any) -> GuardParams:
@@ -501,16 +513,17 @@ def guard_params(preset: Preset, **changes: Any) -> GuardParams:
         gain.append(0.6 * (d + 2 * o) + 0.4 * 3 * sd)
     g = GuardParams(cost=tuple(cost), gain=tuple(gain), base_faan=max(preset.minimum, 1) + 1, threat=0.2,
                     fold_weight=0.15, fold_away=2, pond=0.12, flush_suit=2.0,
-                    flush_honour=5.0, flush_off=0.15)
+                    flush_honour=5.0, flush_off=0.15, suji=1.0, honour=1.0, pond_honour=0.12, push=0.0, keep=0.5)
     for name, value in changes.items():
         if name not in GuardParams._fields or name in ("cost", "gain") or type(value) not in (int, float):
             raise TableError(f"{name} = {_shown(value)}: a number field of GuardParams", name, value)
     return g._replace(**changes)
 
 
-def _ways(unseen: Sequence[int], i: int) -> int:
+def _ways(unseen: Sequence[int], i: int, below: float = 1.0, above: float = 1.0) -> int:
     """The bin (0..8) of the ways a waiting hand may wait on tile ``i``, from the copies unseen of it and
-    its neighbours: sides, middle, pairs and a single tile."""
+    its neighbours: the sides (the one below counted ``below`` times, the one above ``above`` times), middle,
+    pairs and a single tile."""
     u = unseen
     if i >= 27:
         w = u[i] * (u[i] - 1) / 2 + u[i] * 0.5
@@ -518,9 +531,9 @@ def _ways(unseen: Sequence[int], i: int) -> int:
         r = i % 9
         w = 0.0
         if r >= 2:
-            w += u[i - 2] * u[i - 1]
+            w += u[i - 2] * u[i - 1] * below
         if r <= 6:
-            w += u[i + 1] * u[i + 2]
+            w += u[i + 1] * u[i + 2] * above
         if 1 <= r <= 7:
             w += u[i - 1] * u[i + 1] * 0.5
         w += u[i] * (u[i] - 1) / 2 + u[i] * 0.3
@@ -554,12 +567,18 @@ def guard_danger(g: GuardParams, threats: Sequence[tuple[int, float, int, float]
                  ponds: Sequence[Sequence[int]], i: int) -> float:
     """What discarding tile ``i`` is expected to cost: over the threats, P(waiting) x P(waiting on ``i``) x
     the cost of dealing in."""
-    b = _ways(unseen, i)
     total = 0.0
     for o, pt, flush, cost in threats:
-        p = _WAIT_HONOUR[b] if i >= 27 else _WAIT_SUITED[b]
+        below = above = 1.0
+        if i < 27:
+            if i % 9 >= 3 and i - 3 in ponds[o]:
+                below = g.suji
+            if i % 9 <= 5 and i + 3 in ponds[o]:
+                above = g.suji
+        b = _ways(unseen, i, below, above)
+        p = _WAIT_HONOUR[b] * g.honour if i >= 27 else _WAIT_SUITED[b]
         if i in ponds[o]:
-            p *= g.pond
+            p *= g.pond_honour if i >= 27 else g.pond
         if flush >= 0:
             if i >= 27:
                 p *= g.flush_honour
@@ -577,8 +596,9 @@ def guard_choice(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple
                  ponds: Sequence[Sequence[int]], dragons: Sequence[int]) -> int:
     """The guard bot's choice: value's (``choice``), but for folding: facing a threat, with its hand at least
     ``fold_away`` tiles away and its chance of winning (by tiles away and the wall left) worth less than the
-    threats' pressure, it discards the safest tile and declines claims. ``dragons[o]``: the dragon sets seat
-    o shows."""
+    threats' pressure, it discards the safest tile and declines claims; with ``push`` above 0, not folding,
+    it may discard a safer tile than value's that costs its hand little (``GuardParams.push``).
+    ``dragons[o]``: the dragon sets seat o shows."""
     k = choice(v, counts, melds, claimed, unseen, codes, tiles, offered, live_left, seat, round_wind, fixed,
                shown, ponds)
     if codes[k] == WIN or len(codes) == 1:
@@ -607,7 +627,22 @@ def guard_choice(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple
         if low >= g.fold_away and pressure > _WIN_BY_AWAY[min(low, 4)][left] * gain:
             safest = min(sorted(index), key=lambda i: (risk[i], -scored[i]))
             return index[safest]
-        return k
+        c = tiles[k]
+        if g.push <= 0 or scored[c] <= 0 or risk[c] <= 0:
+            return k
+        safer = [i for i in sorted(index)
+                 if away[i] == away[c] and risk[i] < risk[c] and scored[i] >= g.keep * scored[c]]
+        if not safer:
+            return k
+        base = _gain(v, pos, c) + 1
+        worth = g.push * _WIN_BY_AWAY[min(away[c], 4)][left] * gain
+        chosen, top = c, worth - risk[c]
+        for i in safer:
+            kept = scored[i] / scored[c] * ((_gain(v, pos, i) + 1) / base)
+            e = worth * min(kept, 1.0) - risk[i]
+            if e > top:
+                top, chosen = e, i
+        return k if chosen == c else index[chosen]
     if codes[k] in (CHOW, PUNG, EXPOSED):
         now = core.tiles_away_of_counts(list(counts), melds, melds_k, v.shapes)
         after = min(max(now - 1, 0), 4)
