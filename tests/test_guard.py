@@ -218,7 +218,8 @@ def guard_positions(draw: st.DrawFn) -> tuple[Any, ...]:
                               fold_weight=draw(st.sampled_from([0.0, 0.15, 1.0, 10.0])),
                               fold_away=draw(st.integers(0, 3)), suji=draw(st.sampled_from([1.0, 0.4, 0.0])),
                               honour=draw(st.sampled_from([1.0, 3.0])), pond_honour=draw(st.sampled_from([0.12, 0.4])),
-                              push=draw(st.sampled_from([0.0, 0.3, 1.0, 3.0])), keep=draw(st.sampled_from([0.0, 0.5, 0.9])))
+                              push=draw(st.sampled_from([0.0, 0.3, 1.0, 3.0])),
+                              keep=draw(st.sampled_from([0.0, 0.5, 0.9])))
     return (v, g, *rest, dragons)
 
 

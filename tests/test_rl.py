@@ -198,3 +198,65 @@ def test_the_rllib_adapter_plays_a_hand_where_ray_is_installed() -> None:
             break
     log = env.par.log
     assert log is not None and total == {a: pytest.approx(_paid(log, f"p{q + 1}")) for q, a in enumerate(AGENTS)}
+
+
+def _played_out(step: Any, mask_of: Any, rng: random.Random) -> list[dict[str, Any]]:
+    """Legal random actions until the episode ends: its log."""
+    while True:
+        done, log = step(_legal(mask_of(), rng))
+        if done:
+            return log
+
+
+def test_a_reset_goes_on_to_the_runs_next_wall_whether_the_episode_ended_or_not() -> None:
+    """Episode k of seed S is dealt from wall_seed(S, k) (docs/training.md): a reset after a finished episode,
+    and a reset that drops one half-played, both deal the next wall; reset(seed=S) starts at wall 0 again."""
+    from hkcore.table.start import wall_seed
+
+    rng = random.Random(1)
+    env = GymEnv("hk-classic", "E", "efficiency", seed=3)
+    obs, _ = env.reset()
+
+    def gym_step(a: int) -> tuple[bool, Any]:
+        nonlocal obs
+        obs, _r, done, _t, info = env.step(a)
+        return done, info.get("log")
+
+    assert _played_out(gym_step, lambda: obs["action_mask"], rng)[0]["seed"] == wall_seed(3, 0)
+    env.reset()
+    env.step(_legal(obs["action_mask"], rng))   # episode 1 half-played, then dropped
+    obs, _ = env.reset()
+    assert _played_out(gym_step, lambda: obs["action_mask"], rng)[0]["seed"] == wall_seed(3, 2)
+    obs, _ = env.reset(seed=3)
+    assert _played_out(gym_step, lambda: obs["action_mask"], rng)[0]["seed"] == wall_seed(3, 0)
+
+    par = parallel_env("hk-classic", seed=4)
+    pobs, _ = par.reset()
+
+    def par_step(a: int) -> tuple[bool, Any]:
+        nonlocal pobs
+        pobs, _r, terms, _t, infos = par.step({par.asked: a})
+        return terms[AGENTS[0]], infos[AGENTS[0]].get("log")
+
+    assert _played_out(par_step, lambda: pobs[par.asked]["action_mask"], rng)[0]["seed"] == wall_seed(4, 0)
+    pobs, _ = par.reset()
+    par_step(_legal(pobs[par.asked]["action_mask"], rng))
+    pobs, _ = par.reset()
+    assert _played_out(par_step, lambda: pobs[par.asked]["action_mask"], rng)[0]["seed"] == wall_seed(4, 2)
+
+
+def test_render_modes_are_checked_and_human_prints() -> None:
+    with pytest.raises(TableError) as exc:
+        parallel_env("hk-classic", seed=1, render_mode="rgb_array")
+    assert exc.value.field == "render_mode"
+    env = aec_env("hk-classic", seed=1, render_mode="human")
+    env.reset()
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert env.render() is None
+    ansi = aec_env("hk-classic", seed=1, render_mode="ansi")
+    ansi.reset()
+    text = ansi.render()
+    assert text and out.getvalue() == text + "\n"

@@ -77,6 +77,35 @@ def _seed(seed: Any) -> int:
     return seed
 
 
+def _dealt(kw: dict[str, Any], seed: int | None, vec: VecEnv | None, fresh: bool) -> VecEnv:
+    """The one table an adapter's ``reset`` shows: the walls of ``seed`` from the first when it is given (or
+    none is in play); else the table in play if it already shows its next episode (``fresh``), else a table
+    dealt from the run's next wall (an episode left half-played is dropped)."""
+    if seed is not None or vec is None:
+        vec = VecEnv(1, seed=_seed(seed), **kw)
+    elif fresh:
+        return vec
+    else:
+        vec = VecEnv(1, seed=vec.seed, first=vec.episode_index(0) + 1, **kw)
+    vec.reset()
+    return vec
+
+
+def _shown(text: Any, mode: str | None) -> Any:
+    """What ``render()`` gives in ``mode``: the text, or None after printing it (``"human"``)."""
+    if mode == "human":
+        print(text)
+        return None
+    return text
+
+
+def _render_mode(mode: Any, modes: Sequence[str]) -> str | None:
+    if mode is not None and mode not in modes:
+        raise TableError(f"render_mode = {shown(mode)}: None or one of {', '.join(map(repr, modes))}",
+                         "render_mode", mode)
+    return mode  # type: ignore[no-any-return]
+
+
 class GymEnv(gymnasium.Env[dict[str, Any], Any]):
     """One learning player (``seat``) against ``opponents`` (a bot's name, or three in seat order) under
     ``preset``, episodes of a hand or a match; the reward is the player's payments in the step (``VecEnv``'s).
@@ -89,15 +118,12 @@ class GymEnv(gymnasium.Env[dict[str, Any], Any]):
                  opponents: str | Sequence[str] = "efficiency", seed: int | None = None, *, episode: str = "hand",
                  illegal: str = "raise", penalty: float = 0.0, logs: bool = True,
                  render_mode: str | None = None) -> None:
-        if render_mode not in (None, "ansi", "human"):
-            raise TableError(f"render_mode = {shown(render_mode)}: None, \"ansi\" or \"human\"", "render_mode",
-                             render_mode)
+        self.render_mode = _render_mode(render_mode, self.metadata["render_modes"])
         self.learner = _player(seat)
         self._kw: dict[str, Any] = {"preset": preset, "learners": [self.learner],
                                     "bots": _opponents(opponents, self.learner), "episode": episode,
                                     "illegal": illegal, "penalty": penalty, "logs": logs}
         self.vec = VecEnv(1, seed=_seed(seed), **self._kw)
-        self.render_mode = render_mode
         self.observation_space = observation_space()
         self.action_space = spaces.Discrete(N_ACTIONS)
         self._fresh = False  # the table shows an episode's first observation, not yet returned by reset
@@ -109,14 +135,10 @@ class GymEnv(gymnasium.Env[dict[str, Any], Any]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
-        skipped = 0.0
-        if seed is not None or not self._begun:
-            self.vec = VecEnv(1, seed=_seed(seed if seed is not None else self.vec.seed), **self._kw)
-            self.vec.reset()
-            self._begun = True
-        elif not self._fresh:  # an episode left half-played: the next one is dealt from the run's next wall
-            self.vec = VecEnv(1, seed=_seed(self.vec.seed), **self._kw)
-            self.vec.reset()
+        if seed is None and not self._begun:
+            seed = self.vec.seed
+        self.vec = _dealt(self._kw, seed, self.vec if self._begun else None, self._fresh)
+        self._begun = True
         skipped = float(self.vec.reward[0, self.learner])
         self._fresh = False
         return self._obs(), ({"skipped": skipped} if skipped else {})
@@ -135,11 +157,7 @@ class GymEnv(gymnasium.Env[dict[str, Any], Any]):
         return self._obs(), float(self.vec.reward[0, self.learner]), done, False, info
 
     def render(self) -> str | None:
-        text = describe(self.vec.obs[0], self.vec.mask[0])
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return _shown(describe(self.vec.obs[0], self.vec.mask[0]), self.render_mode)  # type: ignore[no-any-return]
 
 
 class GymVectorEnv(VectorEnv[Any, Any, Any]):
@@ -219,19 +237,21 @@ class HkcoreParallel(ParallelEnv):  # type: ignore[misc]
     def __init__(self, preset: str | Preset = "bga-old-style", seed: int | None = None, *, episode: str = "hand",
                  illegal: str = "raise", penalty: float = 0.0, logs: bool = True,
                  render_mode: str | None = None) -> None:
+        self.render_mode = _render_mode(render_mode, self.metadata["render_modes"])
         self._kw: dict[str, Any] = {"preset": preset, "learners": [0, 1, 2, 3], "episode": episode,
                                     "illegal": illegal, "penalty": penalty, "logs": logs}
-        self._seed = _seed(seed)
-        self.vec = VecEnv(1, seed=self._seed, **self._kw)
+        self.vec = VecEnv(1, seed=_seed(seed), **self._kw)
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
-        self.render_mode = render_mode
         self._space = observation_space()
         self._actions = spaces.Discrete(N_ACTIONS)
         self._given: dict[str, dict[str, Any]] = {}
         self._last_asked: str | None = None
         self._action = np.zeros(1, np.int64)
+        self._begun = False
         self._fresh = False
+        #: the agent asked now
+        self.asked = AGENTS[0]
         self.log: list[dict[str, Any]] | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -240,33 +260,28 @@ class HkcoreParallel(ParallelEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._actions
 
-    @property
-    def asked(self) -> str:
-        """The agent asked now."""
-        return AGENTS[int(self.vec.player[0])]
-
     def _observations(self) -> dict[str, dict[str, Any]]:
         """Every agent's observation: the asked one's new, the others' as last given (their masks empty)."""
-        p = int(self.vec.player[0])
-        agent = AGENTS[p]
-        if self._last_asked is not None and self._last_asked != agent:
-            before = self._given[self._last_asked]
-            self._given[self._last_asked] = {"observation": before["observation"], "action_mask": _NO_ACTIONS}
-        self._given[agent] = {"observation": self.vec.obs[0].copy(),
-                              "action_mask": self.vec.mask[0].view(np.int8).copy()}
+        agent = self.asked
+        given = self._given
+        last = self._last_asked
+        if last is not None and last != agent:
+            given[last] = {"observation": given[last]["observation"], "action_mask": _NO_ACTIONS}
+        vec = self.vec
+        given[agent] = {"observation": vec.obs[0].copy(), "action_mask": vec.mask[0].view(np.int8).copy()}
         self._last_asked = agent
-        return dict(self._given)
+        return given.copy()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
-        if seed is not None or not self._fresh:  # (after an episode's end the table already shows the next)
-            if seed is not None:
-                self._seed = _seed(seed)
-            self.vec = VecEnv(1, seed=self._seed, **self._kw)
-            self.vec.reset()
+        if seed is None and not self._begun:
+            seed = self.vec.seed
+        self.vec = _dealt(self._kw, seed, self.vec if self._begun else None, self._fresh)
+        self._begun = True
         self._fresh = False
         self._given = {a: {"observation": _NO_VIEW, "action_mask": _NO_ACTIONS} for a in AGENTS}
         self._last_asked = None
+        self.asked = AGENTS[int(self.vec.player[0])]
         self.agents = list(AGENTS)
         self.log = None
         return self._observations(), {a: {} for a in AGENTS}
@@ -275,39 +290,37 @@ class HkcoreParallel(ParallelEnv):  # type: ignore[misc]
         if not self.agents:
             raise TableError("actions: the episode is over; call reset()", "actions", actions)
         asked = self.asked
-        if not isinstance(actions, dict) or asked not in actions:
+        if type(actions) is not dict or asked not in actions:
             raise TableError(f"actions = {shown(actions)}: an action for {asked}, the agent asked", "actions",
                              actions)
         rewards, done = self._play(actions[asked])
         obs = self._observations()
-        terms = {"player_0": done, "player_1": done, "player_2": done, "player_3": done}
-        truncs = {"player_0": False, "player_1": False, "player_2": False, "player_3": False}
         if done:
             infos: dict[str, dict[str, Any]] = {a: {"log": self.log} for a in AGENTS}
             self.agents = []
         else:
             infos = {"player_0": {}, "player_1": {}, "player_2": {}, "player_3": {}}
-        return obs, rewards, terms, truncs, infos
+        return (obs, rewards, {"player_0": done, "player_1": done, "player_2": done, "player_3": done},
+                {"player_0": False, "player_1": False, "player_2": False, "player_3": False}, infos)
 
     def _play(self, action: Any) -> tuple[dict[str, float], bool]:
         """The asked agent takes ``action``; every agent's reward, and whether the episode ended."""
-        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        vec = self.vec
+        if type(action) is int or (isinstance(action, np.integer) and not isinstance(action, bool)):
             self._action[0] = action
-            self.vec.step(self._action)
+            vec.step(self._action)
         else:
-            self.vec.step([action])
-        done = bool(self.vec.done[0])
+            vec.step([action])
+        done = bool(vec.done[0])
         if done:
-            self.log = self.vec.finished_log(0)
+            self.log = vec.finished_log(0)
             self._fresh = True
-        return dict(zip(AGENTS, self.vec.reward[0].tolist())), done
+        self.asked = AGENTS[int(vec.player[0])]
+        r = vec.reward[0].tolist()
+        return {"player_0": r[0], "player_1": r[1], "player_2": r[2], "player_3": r[3]}, done
 
     def render(self) -> str | None:
-        text = describe(self.vec.obs[0], self.vec.mask[0])
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return _shown(describe(self.vec.obs[0], self.vec.mask[0]), self.render_mode)  # type: ignore[no-any-return]
 
     def close(self) -> None:
         pass
@@ -330,9 +343,9 @@ class HkcoreAEC(AECEnv):  # type: ignore[misc]
                  illegal: str = "raise", penalty: float = 0.0, logs: bool = True,
                  render_mode: str | None = None) -> None:
         super().__init__()
+        self.render_mode = _render_mode(render_mode, self.metadata["render_modes"])
         self.par = HkcoreParallel(preset, seed, episode=episode, illegal=illegal, penalty=penalty, logs=logs)
         self.possible_agents = list(AGENTS)
-        self.render_mode = render_mode
         self.observation_spaces = {a: self.par._space for a in AGENTS}
         self.action_spaces = {a: self.par._actions for a in AGENTS}
         self._obs: dict[str, dict[str, Any]] = {}
@@ -379,11 +392,8 @@ class HkcoreAEC(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        text = self.par.render()
-        if self.render_mode == "human" and text is not None:
-            print(text)
-            return None
-        return text
+        return _shown(describe(self.par.vec.obs[0], self.par.vec.mask[0]),  # type: ignore[no-any-return]
+                      self.render_mode)
 
     def close(self) -> None:
         pass

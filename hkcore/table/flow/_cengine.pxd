@@ -51,6 +51,8 @@ cdef class Engine:
     cdef void _rec(self, dict record, object text) except *
     cdef void _emit(self, dict record) except *
     cdef int _live(self) noexcept
+    cdef int _drawn_seen(self, int s) noexcept
+    cdef int _to_answer(self) noexcept
     cdef int _take_replacement(self)
     cdef int _bonus_out(self, int s, int b) except -2
     cdef int _set_aside(self, int s, int t) except -2

@@ -310,8 +310,7 @@ cdef class Engine:
         bonus tiles, the ponds and how many tiles each holds."""
         cdef int c[34]
         cdef int o, i, n
-        cdef int drawn = self.drawn if (s == self.turn and self.phase == TURN and self.drawn >= 0
-                                        and not (s == 0 and self.e_first)) else -1
+        cdef int drawn = self._drawn_seen(s)
         for i in range(34):
             c[i] = self.counts[s][i]
         if drawn >= 0:
@@ -445,6 +444,20 @@ cdef class Engine:
         self.payload = copy.deepcopy([list(p) for p in payload])
 
     # -------------------------------------------------------------- the wall
+
+    cdef int _to_answer(self) noexcept:
+        """The first seat asked that has not answered (the one a loop of bots asks next), else -1."""
+        cdef int j
+        for j in range(self.nasked):
+            if self.answer[self.asked[j]] < 0:
+                return self.asked[j]
+        return -1
+
+    cdef int _drawn_seen(self, int s) noexcept:
+        """The tile seat ``s`` has just drawn, as it sees it: -1 if it is not ``s``'s turn after a draw (E's first
+        turn has no drawn tile: its fourteenth was dealt)."""
+        return self.drawn if (s == self.turn and self.phase == TURN and self.drawn >= 0
+                              and not (s == 0 and self.e_first)) else -1
 
     cdef int _take_replacement(self):
         cdef int t

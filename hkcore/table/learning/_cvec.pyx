@@ -85,7 +85,7 @@ cdef class CompiledCore:
     cdef int *chosen      # [n]: the action index each table takes in a step
     cdef bint any_random, any_prompted
     cdef double *points   # [n][4]: by player
-    cdef double features[64]
+    cdef float features[64]
     cdef int nfeatures
     cdef float[:, ::1] obs
     cdef unsigned char[:, ::1] mask
@@ -233,17 +233,13 @@ cdef class CompiledCore:
     cdef void _advance(self, int i) except *:
         """Bots play table ``i`` until a learned player is asked (a finished episode is begun again)."""
         cdef Engine e
-        cdef int s, j, p, k
+        cdef int s, p, k
         while True:
             e = <Engine> self.engines[i]
             if e.over:
                 if self._hand_over(i):
                     continue
-            s = -1
-            for j in range(e.nasked):
-                if e.answer[e.asked[j]] < 0:
-                    s = e.asked[j]
-                    break
+            s = e._to_answer()
             if s < 0:
                 raise RuntimeError("no seat to answer in an open hand")
             p = self.player_at[i * 4 + s]
@@ -297,7 +293,7 @@ cdef class CompiledCore:
         cdef float *row
         if e.code[s][k] == DISCARD:
             tile = e.atile[s][k]
-            drawn = e.drawn if (s == e.turn and e.phase == TURN and e.drawn >= 0 and not (s == 0 and e.e_first)) else -1
+            drawn = e._drawn_seen(s)
             h = self.nhist[i * 4 + s]
             if h < MAXH:
                 row = self.hist + ((i * 4 + s) * MAXH + h) * 3
@@ -366,7 +362,7 @@ cdef class CompiledCore:
         for k in range(e.ncodes[s]):
             if e.code[s][k] == PASS:
                 return k
-        drawn = e.drawn if (s == e.turn and e.phase == TURN and e.drawn >= 0 and not (s == 0 and e.e_first)) else -1
+        drawn = e._drawn_seen(s)
         for k in range(e.ncodes[s]):
             if e.code[s][k] == DISCARD and e.atile[s][k] == drawn:
                 return k
@@ -428,7 +424,7 @@ cdef class CompiledCore:
         for t in range(34):
             seen[t] = e.counts[s][t] + self.pondc[i * 34 + t]
             o[O_HAND + t] = e.counts[s][t]
-        drawn = e.drawn if (s == e.turn and e.phase == TURN and e.drawn >= 0 and not (s == 0 and e.e_first)) else -1
+        drawn = e._drawn_seen(s)
         if drawn >= 0:
             o[O_DRAWN + drawn] = 1
         for j in range(4):
@@ -470,8 +466,7 @@ cdef class CompiledCore:
         o[O_SEAT + s] = 1
         o[O_ROUND + e.win_tag] = 1
         o[O_DEALER + (4 - s) % 4] = 1
-        for t in range(self.nfeatures):
-            o[O_PRESET + t] = <float> self.features[t]
+        memcpy(o + O_PRESET, self.features, self.nfeatures * sizeof(float))
         for t in range(e.ncodes[s]):
             m[action_of(e, s, t)] = 1
         self.player[i] = p

@@ -63,11 +63,7 @@ cdef int _play_bots(Engine e, bint hide, bint detect, list declined, AwayMemo me
         if by_guard[s] and guard_params is None:
             raise TableError("guard_params = None: the guard bot's params are needed", "guard_params", guard_params)
     while not e.over:
-        s = -1
-        for j in range(e.nasked):
-            if e.answer[e.asked[j]] < 0:
-                s = e.asked[j]
-                break
+        s = e._to_answer()
         if s < 0:
             raise RuntimeError("no seat to answer in an open hand")
         if detect and e.phase == TURN and e.code[s][0] != WIN and e._complete(s, e.counts[s]):
