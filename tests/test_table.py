@@ -539,3 +539,20 @@ def test_the_table_answers_every_hook_of_the_engines_contract() -> None:
     stubs = {n for n, v in vars(EngineState).items()
              if callable(v) and "NotImplementedError" in inspect.getsource(v)}
     assert stubs <= hooks, stubs - hooks
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.one_of(st.sampled_from([0, 1, 2**32 - 1, 2**32, 2**63 - 1, 2**63, 2**64 - 1, 2**64, 2**70]),
+                 st.integers(0, 2**64 + 5)), st.booleans())
+def test_a_seeded_deal_shuffles_as_pythons_random_does(seed: int, bonus: bool) -> None:
+    """The engine in use shuffles a seeded deal's tiles as Fisher-Yates on random.Random(seed).random() does
+    (docs/table.md: the seed names the deal on every machine), the compiled one without Python's generator."""
+    from hkcore.table.flow.engine import seeded_shuffle
+    from hkcore.table.flow.wall import tile_set
+
+    tiles = tile_set(bonus)
+    rand = random.Random(seed).random
+    for i in range(len(tiles) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    assert seeded_shuffle(tile_set(bonus), seed) == tiles

@@ -3,7 +3,6 @@ into the dealt hands and the wall (docs/table.md, "Records")."""
 from __future__ import annotations
 
 import hashlib
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -11,7 +10,7 @@ from typing import Any
 from hkcore.errors import TableError, TileError, shown
 from hkcore.preset import Preset, PresetError, builtin_ids, export_toml, load_preset, store, toml_data
 from hkcore.table.commitment import check_salt, commitment
-from hkcore.table.flow.engine import canonical, codes, deal, shuffle
+from hkcore.table.flow.engine import canonical, codes, deal, seeded_shuffle
 from hkcore.table.flow.wall import BONUS, SEATS, one_by_one, tile_set
 from hkcore.tiles import parse_tiles
 
@@ -190,7 +189,7 @@ def read_start(record: Any, preset: Preset | None = None) -> Deal:
     if "seed" in record:
         seed = _int(record, "seed", 0, MAX_SEED)
         out["seed"] = seed
-        found = dealt(p, out, shuffle(full, random.Random(seed)), salt)
+        found = dealt(p, out, seeded_shuffle(full, seed), salt)
         for key in ("hands", "live", "dead"):  # a record the engine wrote from a seed gives both: they must agree
             if key in record and not _same(record[key], found.record[key], key):
                 raise TableError(f"start.{key} = {shown(record[key])}: not what seed {seed} deals under preset "
@@ -210,7 +209,7 @@ def first_deal(p: Preset, seed: int, ref: str | None = None) -> Deal:
                            "round": "E", "seats": default_seats(),
                            "points": None if p.table.start_points is None else
                            {s: p.table.start_points for s in SEATS}, "seed": seed}
-    return dealt(p, out, shuffle(tile_set(p.bonus_tiles), random.Random(seed)), None)
+    return dealt(p, out, seeded_shuffle(tile_set(p.bonus_tiles), seed), None)
 
 
 def _same(given: Any, dealt_: Any, key: str) -> bool:

@@ -10,6 +10,7 @@ whole contract; its C values are declared in _cengine.pxd.
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from libc.string cimport memset
 
+import random as _random
 from collections.abc import Mapping
 
 from hkcore.core._ccore cimport orphans_shape, standard_shape
@@ -1132,6 +1133,92 @@ def shuffle(list tiles, rng):
     for i in range(len(tiles) - 1, 0, -1):
         j = <Py_ssize_t>(<double>rand() * (i + 1))
         tiles[i], tiles[j] = tiles[j], tiles[i]
+    return tiles
+
+
+cdef struct MT:  # Python's random.Random generator (MT19937), for seeded deals
+    unsigned int mt[624]
+    int i
+
+
+cdef void _mt_seed(MT *g, unsigned long long seed) noexcept:
+    """``random.Random(seed)``'s state for ``0 <= seed < 2**64`` (CPython's ``init_by_array`` over the seed's
+    32-bit words, low first)."""
+    cdef unsigned int key[2]
+    cdef int n = 2 if seed >> 32 else 1, i = 1, j = 0, k
+    cdef unsigned int *mt = g.mt
+    key[0] = <unsigned int> (seed & 0xffffffffu)
+    key[1] = <unsigned int> (seed >> 32)
+    mt[0] = 19650218u
+    for k in range(1, 624):
+        mt[k] = 1812433253u * (mt[k - 1] ^ (mt[k - 1] >> 30)) + <unsigned int> k
+    for k in range(624, 0, -1):
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + key[j] + <unsigned int> j
+        i += 1
+        j += 1
+        if i >= 624:
+            mt[0] = mt[623]
+            i = 1
+        if j >= n:
+            j = 0
+    for k in range(623, 0, -1):
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941u)) - <unsigned int> i
+        i += 1
+        if i >= 624:
+            mt[0] = mt[623]
+            i = 1
+    mt[0] = 0x80000000u
+    g.i = 624
+
+
+cdef unsigned int _mt_next(MT *g) noexcept:
+    cdef unsigned int y
+    cdef unsigned int *mt = g.mt
+    cdef int k
+    if g.i >= 624:
+        for k in range(227):
+            y = (mt[k] & 0x80000000u) | (mt[k + 1] & 0x7fffffffu)
+            mt[k] = mt[k + 397] ^ (y >> 1) ^ ((y & 1u) * 0x9908b0dfu)
+        for k in range(227, 623):
+            y = (mt[k] & 0x80000000u) | (mt[k + 1] & 0x7fffffffu)
+            mt[k] = mt[k - 227] ^ (y >> 1) ^ ((y & 1u) * 0x9908b0dfu)
+        y = (mt[623] & 0x80000000u) | (mt[0] & 0x7fffffffu)
+        mt[623] = mt[396] ^ (y >> 1) ^ ((y & 1u) * 0x9908b0dfu)
+        g.i = 0
+    y = mt[g.i]
+    g.i += 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9d2c5680u
+    y ^= (y << 15) & 0xefc60000u
+    y ^= y >> 18
+    return y
+
+
+cdef inline double _mt_random(MT *g) noexcept:
+    """``random.random()``: 53 bits from two draws."""
+    cdef unsigned int a = _mt_next(g) >> 5, b = _mt_next(g) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+def seeded_shuffle(list tiles, seed):
+    """``shuffle(tiles, random.Random(seed))``, the shuffle of a seeded deal, without Python's generator for a
+    seed below 2**64 (``hkcore.table.flow.wall.seeded_shuffle``); returns ``tiles``."""
+    cdef MT g
+    cdef Py_ssize_t i, j, n = len(tiles)
+    cdef int c[160]
+    cdef int t
+    if not (0 <= seed < 2 ** 64) or n > 160:
+        return shuffle(tiles, _random.Random(seed))
+    _mt_seed(&g, <unsigned long long> seed)
+    for i in range(n):
+        c[i] = tiles[i]
+    for i in range(n - 1, 0, -1):
+        j = <Py_ssize_t> (_mt_random(&g) * (i + 1))
+        t = c[i]
+        c[i] = c[j]
+        c[j] = t
+    for i in range(n):
+        tiles[i] = c[i]
     return tiles
 
 

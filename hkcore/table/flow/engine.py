@@ -11,7 +11,7 @@ from hkcore.table.flow.wall import legal_text
 
 if TYPE_CHECKING:  # the compiled engine has the pure one's surface
     from hkcore.table.flow._pyengine import IMPLEMENTATION, Engine, common_line, lines
-    from hkcore.table.flow.wall import canonical, codes, deal, shuffle
+    from hkcore.table.flow.wall import canonical, codes, deal, seeded_shuffle, shuffle
 elif core.IMPLEMENTATION == "cython":
     try:
         from hkcore.table.flow._cengine import (
@@ -22,13 +22,15 @@ elif core.IMPLEMENTATION == "cython":
             common_line,
             deal,
             lines,
+            seeded_shuffle,
             shuffle,
         )
     except ImportError:  # pragma: no cover - a build without the compiled engine
         from hkcore.table.flow._pyengine import IMPLEMENTATION, Engine, common_line, lines
-        from hkcore.table.flow.wall import canonical, codes, deal, shuffle
+        from hkcore.table.flow.wall import canonical, codes, deal, seeded_shuffle, shuffle
 else:
     from hkcore.table.flow._pyengine import IMPLEMENTATION, Engine, common_line, lines
-    from hkcore.table.flow.wall import canonical, codes, deal, shuffle
+    from hkcore.table.flow.wall import canonical, codes, deal, seeded_shuffle, shuffle
 
-__all__ = ["IMPLEMENTATION", "Engine", "canonical", "codes", "common_line", "deal", "legal_text", "lines", "shuffle"]
+__all__ = ["IMPLEMENTATION", "Engine", "canonical", "codes", "common_line", "deal", "legal_text", "lines",
+           "seeded_shuffle", "shuffle"]

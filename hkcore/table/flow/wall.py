@@ -42,6 +42,11 @@ def shuffle(tiles: list[int], rng: random.Random) -> list[int]:
     return tiles
 
 
+def seeded_shuffle(tiles: list[int], seed: int) -> list[int]:
+    """``shuffle(tiles, random.Random(seed))``: the shuffle of a seeded deal (``seed`` a whole number >= 0)."""
+    return shuffle(tiles, random.Random(seed))
+
+
 def deal(shuffled: Sequence[int]) -> tuple[list[list[int]], list[int]]:
     """The four hands dealt from the front of ``shuffled`` (E, S, W, N take 4
     at a time until each holds 12, then 1 each, then 1 more to E) and the
