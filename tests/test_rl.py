@@ -116,7 +116,7 @@ def test_the_vector_env_steps_its_tables_at_once_and_hands_back_finished_episode
         totals += rewards
         for i in np.flatnonzero(terms):
             assert infos["_final_obs"][i] and np.array_equal(infos["final_obs"][i]["observation"], last[i])
-            log = infos["final_info"][i]["log"]
+            log = infos["final_info"]["log"][i]
             assert totals[i] == pytest.approx(_paid(log, "p3"))
             totals[i] = 0
             finished += 1
@@ -223,7 +223,7 @@ def test_a_reset_goes_on_to_the_runs_next_wall_whether_the_episode_ended_or_not(
         return done, info.get("log")
 
     assert _played_out(gym_step, lambda: obs["action_mask"], rng)[0]["seed"] == wall_seed(3, 0)
-    env.reset()
+    obs, _ = env.reset()
     env.step(_legal(obs["action_mask"], rng))   # episode 1 half-played, then dropped
     obs, _ = env.reset()
     assert _played_out(gym_step, lambda: obs["action_mask"], rng)[0]["seed"] == wall_seed(3, 2)
@@ -260,3 +260,32 @@ def test_render_modes_are_checked_and_human_prints() -> None:
     ansi.reset()
     text = ansi.render()
     assert text and out.getvalue() == text + "\n"
+
+
+def test_the_vector_env_steps_as_gymnasiums_sync_vector_env_of_gym_envs() -> None:
+    """GymVectorEnv(1) gives what gymnasium's own SyncVectorEnv of one GymEnv gives (same-step autoreset,
+    final_obs and final_info included) over several episodes."""
+    from gymnasium.utils.env_checker import data_equivalence
+    from gymnasium.vector import AutoresetMode, SyncVectorEnv
+
+    ours = GymVectorEnv(1, "bga-old-style", "W", "guard")
+    theirs = SyncVectorEnv([lambda: GymEnv("bga-old-style", "W", "guard")], autoreset_mode=AutoresetMode.SAME_STEP)
+    assert ours.metadata["autoreset_mode"] == theirs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    a, b = ours.reset(seed=5), theirs.reset(seed=5)
+    assert data_equivalence(a, b, exact=True)
+    rng = random.Random(5)
+    ended = 0
+    for _ in range(400):
+        act = np.array([_legal(a[0]["action_mask"][0], rng)])
+        a, b = ours.step(act), theirs.step(act)
+        assert data_equivalence(a, b, exact=True)
+        ended += int(a[2][0])
+    assert ended >= 3
+    assert ours.single_observation_space == theirs.single_observation_space
+
+
+def test_pettingzoos_seed_and_render_tests_pass() -> None:
+    from pettingzoo.test import render_test, seed_test
+
+    seed_test(lambda: aec_env("bga-old-style"), num_cycles=200)
+    render_test(lambda render_mode=None: aec_env("bga-old-style", seed=4, render_mode=render_mode))

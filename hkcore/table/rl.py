@@ -135,11 +135,12 @@ class GymEnv(gymnasium.Env[dict[str, Any], Any]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
+        shown_next = self._begun and self._fresh and seed is None  # (its reward was the ended episode's)
         if seed is None and not self._begun:
             seed = self.vec.seed
         self.vec = _dealt(self._kw, seed, self.vec if self._begun else None, self._fresh)
         self._begun = True
-        skipped = float(self.vec.reward[0, self.learner])
+        skipped = 0.0 if shown_next else float(self.vec.reward[0, self.learner])
         self._fresh = False
         return self._obs(), ({"skipped": skipped} if skipped else {})
 
@@ -148,13 +149,14 @@ class GymEnv(gymnasium.Env[dict[str, Any], Any]):
             raise TableError("action: call reset() first", "action", action)
         if self._fresh:
             raise TableError("action: the episode is over; call reset()", "action", action)
+        last = self.vec.obs[0].copy()
         self.vec.step(np.array([action], np.int64) if isinstance(action, (int, np.integer)) else action)
-        done = bool(self.vec.done[0])
-        info: dict[str, Any] = {}
-        if done:
-            info["log"] = self.vec.finished_log(0)
+        reward = float(self.vec.reward[0, self.learner])
+        if self.vec.done[0]:  # the table already shows the next episode: the ended one's last view, no actions
             self._fresh = True
-        return self._obs(), float(self.vec.reward[0, self.learner]), done, False, info
+            return ({"observation": last, "action_mask": np.zeros(N_ACTIONS, np.int8)}, reward, True, False,
+                    {"log": self.vec.finished_log(0)})
+        return self._obs(), reward, False, False, {}
 
     def render(self) -> str | None:
         return _shown(describe(self.vec.obs[0], self.vec.mask[0]), self.render_mode)  # type: ignore[no-any-return]
@@ -165,8 +167,8 @@ class GymVectorEnv(VectorEnv[Any, Any, Any]):
     ``VectorEnv`` on one ``VecEnv``: observations batched as ``{"observation": (n, OBS_SIZE) float32,
     "action_mask": (n, N_ACTIONS) int8}``, actions one id a table. Autoreset in the same step: a table whose
     episode ended shows the next one's first observation; ``infos["final_obs"]`` holds the last observation
-    its player acted on, ``infos["final_info"]`` the ended episode's ``log`` (``_final_obs`` and
-    ``_final_info`` mark those tables)."""
+    its player acted on, ``infos["final_info"]["log"]`` the ended episode's log (``_final_obs`` and
+    ``_final_info`` mark those tables), as gymnasium's ``SyncVectorEnv`` of ``GymEnv`` gives them."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}  # noqa: RUF012
 
@@ -211,13 +213,14 @@ class GymVectorEnv(VectorEnv[Any, Any, Any]):
         if done.any():
             rows = np.flatnonzero(done)
             final_obs = np.empty(self.num_envs, object)
-            final_info = np.empty(self.num_envs, object)
+            logs = np.empty(self.num_envs, object)
             for i in rows:
                 final_obs[i] = {"observation": self._last[i].copy(),
                                 "action_mask": np.zeros(N_ACTIONS, np.int8)}
-                final_info[i] = {"log": self.vec.finished_log(int(i))}
-            infos = {"final_obs": final_obs, "_final_obs": done, "final_info": final_info, "_final_info": done}
-        return (self._obs(), self.vec.reward[:, self.learner].copy(), done,
+                logs[i] = self.vec.finished_log(int(i))
+            infos = {"final_obs": final_obs, "_final_obs": done, "final_info": {"log": logs, "_log": done},
+                     "_final_info": done}
+        return (self._obs(), self.vec.reward[:, self.learner].astype(np.float64), done,
                 np.zeros(self.num_envs, np.bool_), infos)
 
     def render(self) -> tuple[str, ...] | None:
