@@ -531,6 +531,22 @@ def test_export_round_trips_a_custom_chain(tmp_path: Path) -> None:
     assert q == p
 
 
+def test_a_preset_pickles_to_an_equal_preset_and_copies_to_itself(tmp_path: Path) -> None:
+    """A preset crosses processes (a pickled table, a worker's task) as an equal preset, its file kept; being
+    immutable, copy and deepcopy give the preset itself."""
+    import copy
+    import pickle
+
+    f = write(tmp_path / "house.toml", 'extends = "just-cards"\nname = "Ours"\nminimum = 2\n'
+              'shapes = ["standard", "thirteen_orphans", "seven_pairs"]\n[patterns]\nseven_pairs = 4\n[table]\ndead_wall = 14\n')
+    for p in (*(load_preset(i) for i in BUILTINS), load_preset(f)):
+        q = pickle.loads(pickle.dumps(p))
+        assert q == p and q.file == p.file and q.table == p.table and q.plugins == p.plugins
+        assert copy.copy(p) is p and copy.deepcopy(p) is p
+    house = pickle.loads(pickle.dumps(load_preset(f)))
+    assert (house.name, house.minimum, house.rule("seven_pairs").value, house.table.dead_wall) == ("Ours", 2, 4, 14)
+
+
 # --------------------------------------------------------------------------
 # diff
 

@@ -75,6 +75,17 @@ class Preset:
         here = existing_folder(base_dir, "base_dir") if base_dir is not None else folder
         return from_data(toml_data(text), here, folder, catalogue)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its data (``model_dump``) and its file, validated again when loaded: an equal preset
+        (a preset using a plugin needs that plugin where it is loaded)."""
+        return _loaded, (self.model_dump(), self.file)
+
+    def __copy__(self) -> Preset:
+        return self  # immutable: a copy is the preset itself
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Preset:
+        return self
+
     @property
     def bonus_tiles(self) -> bool:
         """True when the table plays with flowers and seasons (144 tiles)."""
@@ -160,6 +171,13 @@ class Preset:
 
 
 _ADAPTER: TypeAdapter[Preset] = TypeAdapter(Preset)
+
+
+def _loaded(data: dict[str, Any], file: str) -> Preset:
+    """A pickled preset loaded again (``Preset.__reduce__``)."""
+    return dataclasses.replace(Preset.model_validate(data), file=file)
+
+
 #: the keys of a preset file a Preset holds as they are, in the file's order
 _PLAIN = tuple(k for k in PresetFile.model_fields if k in {f.name for f in dataclasses.fields(Preset)}
                and k not in ("shapes", "plugins", "limit_adds", "claims", "patterns", "payments", "requires", "table",
