@@ -505,3 +505,42 @@ def test_the_presets_features_tell_just_cards_liability_and_seven_pairs() -> Non
                          "[patterns]\nseven_pairs = { value = 4 }\n")
     g = preset_features(house, engine_rules(house).flags())
     assert g[6:8] == [0, 1] and g[:6] == [3, 13, 13, 0, 1, 0]
+
+
+@pytest.mark.parametrize("core", ["cython", "python"])
+@pytest.mark.parametrize("episode", ["hand", "match"])
+def test_a_copy_or_a_pickle_plays_on_alone_as_the_original(core: str, episode: str) -> None:
+    """A VecEnv pickled or deep-copied in the middle of its episodes (bots of each kind seated, logs kept or
+    not) gives, step for step, the original's arrays and logs, and shares none of its arrays."""
+    import copy
+    import pickle
+
+    if core == "cython" and IMPLEMENTATION != "cython":
+        pytest.skip("the compiled core is not in use here")
+    v = VecEnv(4, "bga-old-style", learners=[2], bots=["random", "value", None, "guard"], seed=3, core=core,
+               episode=episode, logs=episode == "hand")
+    v.reset()
+    rng = random.Random(1)
+
+    def actions() -> Any:
+        return np.array([rng.choice(np.flatnonzero(row).tolist()) for row in v.mask])
+
+    for _ in range(40):
+        v.step(actions())
+    copies = [pickle.loads(pickle.dumps(v)), copy.deepcopy(v)]
+    assert all(c.obs is not v.obs and c.mask is not v.mask for c in copies)
+    ended = 0
+    for _ in range(250):
+        a = actions()
+        v.step(a)
+        ended += int(v.done.sum())
+        for c in copies:
+            c.step(a)
+            for name in ("obs", "mask", "player", "reward", "done"):
+                assert np.array_equal(getattr(c, name), getattr(v, name)), name
+            assert [c.finished_log(i) for i in range(4)] == [v.finished_log(i) for i in range(4)]
+    assert all([c.log(i) for i in range(4)] == [v.log(i) for i in range(4)] for c in copies)
+    if episode == "hand":
+        assert ended >= 4
+    else:  # hands of the match were dealt after the copy
+        assert max(sum(r["event"] == "start" for r in v.log(i)) for i in range(4)) >= 3

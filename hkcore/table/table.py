@@ -102,7 +102,8 @@ class Table(Engine):
         return out
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _rebuild, (self.preset if self._preset_ref is None else None, self._values(), self._engine_state())
+        return _rebuild, (self.preset if self._preset_ref is None else None, self._values(), self._engine_state(),
+                          self.quiet)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         import copy
@@ -112,6 +113,7 @@ class Table(Engine):
         new.preset = self.preset  # immutable: shared
         new._compiled = self._compiled
         new._load_engine_state(self._engine_state())
+        new.quiet = self.quiet
         return new
 
     def log_lines(self) -> str:
@@ -278,7 +280,7 @@ class Table(Engine):
         self.points = points
 
 
-def _rebuild(preset: Preset | None, extra: dict[str, Any], state: tuple[Any, ...]) -> Table:
+def _rebuild(preset: Preset | None, extra: dict[str, Any], state: tuple[Any, ...], quiet: bool = False) -> Table:
     t = Table.__new__(Table)
     if "texts" in extra:  # pickled by hkcore 0.1.0, when the engine's names were public
         extra = {("_texts" if k == "texts" else k): v for k, v in extra.items() if k != "_codes"}
@@ -287,4 +289,5 @@ def _rebuild(preset: Preset | None, extra: dict[str, Any], state: tuple[Any, ...
     t.preset = preset if preset is not None else resolve_preset(t._preset_ref)
     t._compiled = None
     t._load_engine_state(state)
+    t.quiet = quiet
     return t

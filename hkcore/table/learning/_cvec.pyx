@@ -24,7 +24,7 @@ from hkcore.table.learning.encoding import OBS_SIZE as _OBS_SIZE, OFFSET as _OFF
 from hkcore.table.learning.encoding import hand_rewards
 from hkcore.table.match import Match
 from hkcore.table.players.bots import make_bot
-from hkcore.table.players.fastplay import new_memo
+from hkcore.table.players.fastplay import new_memo, value_params
 from hkcore.table.start import bot_seed, first_deal, record_preset, wall_seed
 from hkcore.table.table import Table
 
@@ -68,7 +68,7 @@ cdef class CompiledCore:
     """N tables, their episodes and the arrays they write (``VecEnv``'s docstring says what each holds)."""
 
     cdef int n
-    cdef object preset, ref, like, progress
+    cdef object preset, ref, like, progress, args
     cdef bint match, hide, quiet
     cdef int kind[4]
     cdef list bots, games, engines, rngs, prompted
@@ -109,6 +109,7 @@ cdef class CompiledCore:
     def __init__(self, int n, preset, learned, bots, long long seed, bint match, features, arrays, params,
                  bint logs=True, long long first=0):
         cdef int p
+        self.args = (n, preset, list(learned), list(bots), seed, match, list(features), arrays, logs, first)
         self.n = n
         self.preset = preset
         self.ref = record_preset(preset)
@@ -177,6 +178,52 @@ cdef class CompiledCore:
         free(self.cur)
         free(self.chosen)
         free(self.points)
+
+    def __reduce__(self):
+        """Pickled as its arguments and every table's state (the arrays are the ``VecEnv``'s, pickled with it)."""
+        cdef int n = self.n
+        arrays = {"hist": (<char *> self.hist)[:n * 4 * MAXH * 3 * sizeof(float)],
+                  "nhist": (<char *> self.nhist)[:n * 4 * sizeof(int)],
+                  "npond": (<char *> self.npond)[:n * 4 * sizeof(int)],
+                  "pondc": (<char *> self.pondc)[:n * 34 * sizeof(int)],
+                  "player_at": (<char *> self.player_at)[:n * 4 * sizeof(int)],
+                  "cur": (<char *> self.cur)[:n * sizeof(int)],
+                  "points": (<char *> self.points)[:n * 4 * sizeof(double)]}
+        state = {"games": self.games, "finished": self.finished, "rngs": self.rngs, "prompted": self.prompted,
+                 "index": self.index, "count": self.count, "params": self.params is not None, "c": arrays}
+        return _restored, (self.args, state)
+
+    def _restore(self, state):
+        cdef int i
+        cdef bytes b
+        games = state["games"]
+        self.games = list(games)
+        self.engines = [None if g is None else (g.table if self.match else g) for g in games]
+        for e in self.engines:
+            if e is not None:
+                (<Engine> e).quiet = self.quiet
+        self.finished = list(state["finished"])
+        self.rngs = list(state["rngs"])
+        self.prompted = list(state["prompted"])
+        self.index = list(state["index"])
+        self.count = list(state["count"])
+        if state["params"]:
+            self.use_params(value_params(self.preset))
+        c = state["c"]
+        b = c["hist"]
+        memcpy(self.hist, <char *> b, len(b))
+        b = c["nhist"]
+        memcpy(self.nhist, <char *> b, len(b))
+        b = c["npond"]
+        memcpy(self.npond, <char *> b, len(b))
+        b = c["pondc"]
+        memcpy(self.pondc, <char *> b, len(b))
+        b = c["player_at"]
+        memcpy(self.player_at, <char *> b, len(b))
+        b = c["cur"]
+        memcpy(self.cur, <char *> b, len(b))
+        b = c["points"]
+        memcpy(self.points, <char *> b, len(b))
 
     # ------------------------------------------------------------ episodes
 
@@ -470,3 +517,12 @@ cdef class CompiledCore:
         for t in range(e.ncodes[s]):
             m[action_of(e, s, t)] = 1
         self.player[i] = p
+
+
+def _restored(args, state):
+    """A pickled ``CompiledCore`` made again (``CompiledCore.__reduce__``)."""
+    n, preset, learned, bots, seed, match, features, arrays, logs, first = args
+    core = CompiledCore(n, preset, learned, bots, seed, match, features, arrays,
+                        value_params(preset) if any(b in ("value", "guard") for b in bots) else None, logs, first)
+    core._restore(state)
+    return core

@@ -75,7 +75,8 @@ class VecEnv:
     pass (else the discard of the tile just drawn, else the first discard offered) and costs ``penalty``.
     ``logs=False`` keeps, of each hand's log, only the start, the deal and the outcome (wins, the end): faster
     and lighter, but not a log that replays. ``core``: "cython" (the compiled core), "python" (the pure one, the
-    reference) or None (``IMPLEMENTATION``).
+    reference) or None (``IMPLEMENTATION``). A VecEnv pickles and deep-copies with every table's state: the
+    copy, with arrays of its own, plays on as the original would.
     """
 
     def __init__(self, n: int = 1, preset: str | Preset = "bga-old-style", *,
