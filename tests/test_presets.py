@@ -538,7 +538,8 @@ def test_a_preset_pickles_to_an_equal_preset_and_copies_to_itself(tmp_path: Path
     import pickle
 
     f = write(tmp_path / "house.toml", 'extends = "just-cards"\nname = "Ours"\nminimum = 2\n'
-              'shapes = ["standard", "thirteen_orphans", "seven_pairs"]\n[patterns]\nseven_pairs = 4\n[table]\ndead_wall = 14\n')
+              'shapes = ["standard", "thirteen_orphans", "seven_pairs"]\n[patterns]\nseven_pairs = 4\n'
+              '[table]\ndead_wall = 14\n')
     for p in (*(load_preset(i) for i in BUILTINS), load_preset(f)):
         q = pickle.loads(pickle.dumps(p))
         assert q == p and q.file == p.file and q.table == p.table and q.plugins == p.plugins
