@@ -62,6 +62,7 @@ from hkcore.simulation.summary import (
     PresetSimulation,
     SimulationSummary,
     Stat,
+    normal_interval,
 )
 
 __all__ = [
@@ -97,6 +98,7 @@ __all__ = [
     "PresetSimulation",
     "SimulationSummary",
     "Stat",
+    "normal_interval",
     "bot_seed",
     "changes",
     "check_walls",

@@ -22,7 +22,7 @@ from hkcore.batch import check_jobs, specs_for, worker_context
 from hkcore.errors import HkcoreError, shown
 from hkcore.preset import Preset
 from hkcore.simulation.play import Plan, check_walls, play_of, played_hands, shards
-from hkcore.simulation.summary import ROTATIONS, Z95
+from hkcore.simulation.summary import ROTATIONS, Z95, normal_interval
 from hkcore.summary import resolve
 from hkcore.table.flow.wall import SEATS
 from hkcore.table.players.external import TIME_LIMIT, bot_or_program, check_time_limit
@@ -128,12 +128,8 @@ def _interval(xs: Sequence[float]) -> Interval:
     n = len(xs)
     if n == 0:
         return Interval(None, None, None)
-    mean = sum(xs) / n
-    if n < 2:
-        return Interval(mean, None, None)
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return Interval(mean, mean - half, mean + half)
+    found = normal_interval(n, math.fsum(xs), math.fsum(x * x for x in xs))
+    return Interval(sum(xs) / n, *(found or (None, None)))
 
 
 def _ratio(num: Sequence[float], den: Sequence[float]) -> Interval:

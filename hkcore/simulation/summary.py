@@ -26,6 +26,16 @@ DUPLICATE = ("duplicate play: wall k is dealt from a seed derived from (seed, k)
              "one hand per wall, dealt by East")
 
 
+def normal_interval(n: int, total: float, squares: float) -> tuple[float, float] | None:
+    """A normal 95 % interval of the mean of ``n`` independent values from their sum and the sum of their
+    squares (None below two values)."""
+    if n < 2:
+        return None
+    mean = total / n
+    half = Z95 * math.sqrt(max((squares - n * mean * mean) / (n - 1), 0.0) / n)
+    return mean - half, mean + half
+
+
 class Stat(Value):
     """A quantity summed wall by wall: each wall adds ``per`` hands (the same
     number every wall) and their total. The mean per hand is ``total / hands``;
@@ -45,11 +55,8 @@ class Stat(Value):
         """A normal 95 % interval of the mean per hand over the walls (None below two walls)."""
         if self.walls < 2:
             return None
-        per = self.hands / self.walls
-        mean = self.total / self.hands
-        var = (self.squares / per ** 2 - self.walls * mean ** 2) / (self.walls - 1)
-        half = Z95 * math.sqrt(max(var, 0.0) / self.walls)
-        return mean - half, mean + half
+        per = self.hands / self.walls  # each wall's mean per hand is its total / per
+        return normal_interval(self.walls, self.total / per, self.squares / per ** 2)
 
     def __add__(self, other: Stat) -> Stat:
         return Stat(walls=self.walls + other.walls, hands=self.hands + other.hands, total=self.total + other.total,
@@ -390,4 +397,4 @@ class SimulationSummary(Value):
 
 
 __all__ = ["DUPLICATE", "ROTATIONS", "Z95", "BotSimulation", "MixSimulation", "PairSimulation", "Pairing",
-           "PresetSimulation", "SimulationSummary", "Stat"]
+           "PresetSimulation", "SimulationSummary", "Stat", "normal_interval"]
