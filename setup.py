@@ -26,7 +26,12 @@ def _skip(exc: Exception) -> None:
 
 
 class OptionalBuildExt(build_ext):
-    """build_ext that leaves the compiled core out when it cannot be built."""
+    """build_ext that leaves the compiled core out when it cannot be built, compiling the modules in parallel."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = True  # a compiler process per CPU
 
     def run(self) -> None:
         try:
