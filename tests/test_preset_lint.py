@@ -361,3 +361,26 @@ def test_the_reports_show_the_warnings(capsys: pytest.CaptureFixture[str], off_f
     md = (tmp_path / "cmp" / "summary.md").read_text(encoding="utf-8")
     assert 'data-path="patterns.no_bonus"' in page and "kong_on_kong</code>" not in page
     assert "- flowers-off: `patterns.no_bonus`: always-holds: " in md
+
+
+@pytest.mark.parametrize("command, at_table", [
+    (["score", "123m456p789s123p55z", "win:3p"], False),
+    (["waits", "123m456p789s123p5z"], False),
+    (["claims", "12m456p789s123p55z seat:S", "--discard", "3m", "--from", "E"], False),
+    (["play", "--hands", "1", "--seed", "3"], True),
+    (["arena", "--bots", "value,efficiency", "--walls", "2"], True),
+])
+def test_every_command_that_takes_a_preset_says_its_warnings_unless_told_not_to(
+        capsys: pytest.CaptureFixture[str], off_file: Path, command: list[str], at_table: bool) -> None:
+    """score, waits, claims, play and arena say the flowers-off preset's seven warnings, as compare and simulate
+    do (all seven hold for hands given as at a table); ``hkscore --no-warnings`` says none and prints the same."""
+    code, out, err = run(capsys, *command, "-p", str(off_file))
+    said = [x for x in err.splitlines() if x.startswith("hkscore: warning: ")]
+    assert code == 0 and len(said) == 7
+    assert said[0].startswith(f"hkscore: warning: {off_file}: patterns.no_bonus: always-holds: ")
+    quiet = run(capsys, "--no-warnings", *command, "-p", str(off_file))
+    assert quiet[0] == 0 and "warning" not in quiet[2] and quiet[1] == out
+    if at_table:  # mistboard's kong_on_kong never holds at a table
+        assert "patterns.kong_on_kong" in run(capsys, *command, "-p", "mistboard")[2]
+    else:
+        assert run(capsys, *command, "-p", "mistboard")[2] == ""

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hkcore.cli import hand, presets, report, scoring, serve, simulate, table
+from hkcore.cli.common import LintWarning
 from hkcore.errors import HkcoreError
 
 # Each command imports what it uses when it runs, so that starting hkscore
@@ -60,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``hkscore``, one subcommand for each of ``COMMANDS``."""
     parser = _Parser(prog="hkscore", description="Hong Kong mahjong hands, scored under any ruleset.")
     parser.add_argument("--version", action="version", version=f"hkscore (hkcore) {_version()}")
+    parser.add_argument("--no-warnings", action="store_true",
+                        help="say no warnings (a preset's patterns that never or always hold, and the like)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, summary, options in COMMANDS:
         options(sub.add_parser(name, help=summary))
@@ -99,6 +102,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_jobs(args.jobs)
         with warnings.catch_warnings():
             warnings.showwarning = _warning_line
+            warnings.simplefilter("ignore" if args.no_warnings else "always", LintWarning)
+            if args.no_warnings:
+                warnings.simplefilter("ignore")
             return int(args.func(args))
     except HkcoreError as exc:
         print(f"hkscore: error: {exc}", file=sys.stderr)

@@ -166,33 +166,44 @@ def load_presets(refs: Sequence[str]) -> list[Preset]:
     return [load_preset(pid) for ref in refs for pid in (builtin_ids() if ref == "all" else [ref])]
 
 
-def said_preset_warnings(refs: Sequence[str], table: bool = True) -> list[Preset]:
-    """The presets of ``refs`` loaded (as ``load_presets``), each one's warnings
-    said on stderr (``said_warnings``; ``table``: those that hold only at the
-    table too): a pattern without its shape is told there, not also as a
-    Python warning."""
+def linted_presets(refs: Sequence[str]) -> list[Preset]:
+    """The presets of ``refs`` loaded (as ``load_presets``) for a command that says their warnings
+    (``said_warnings``): a pattern without its shape is told there, not also as a Python warning."""
     import warnings
 
     from hkcore.registry import PresetWarning
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PresetWarning)
-        presets = load_presets(refs)
+        return load_presets(refs)
+
+
+def said_preset_warnings(refs: Sequence[str], table: bool = True) -> list[Preset]:
+    """The presets of ``refs`` loaded (``linted_presets``), each one's warnings
+    said on stderr (``said_warnings``; ``table``: those that hold only at the
+    table too)."""
+    presets = linted_presets(refs)
     said_warnings(presets, table)
     return presets
 
 
+class LintWarning(UserWarning):
+    """A preset's warning (``Preset.warnings``) as a command says it (``hkscore --no-warnings`` silences them)."""
+
+
 def said_warnings(presets: Iterable[Preset], table: bool = True) -> None:
-    """Each warning of ``presets`` (``Preset.warnings``) as a line on stderr,
-    ``hkscore: warning: FILE: path: code: message`` (FILE: the preset's file,
+    """Each warning of ``presets`` (``Preset.warnings``) said as a ``LintWarning``, which ``hkscore`` prints
+    as a line on stderr, ``hkscore: warning: FILE: path: code: message`` (FILE: the preset's file,
     or its id for a built-in or a preset given as TOML text). Without
     ``table``, those that hold only at the table (``Lint.at_table``) are left
     out: the command scores hands given to it."""
+    import warnings
+
     for p in presets:
         name = p.file if Path(p.file).is_absolute() else p.id
         for w in p.warnings:
             if table or not w.at_table:
-                print(f"hkscore: warning: {name}: {w}", file=sys.stderr)
+                warnings.warn(LintWarning(f"{name}: {w}"), stacklevel=2)
 
 
 def bot_names(text: str) -> list[str]:

@@ -17,6 +17,7 @@ from hkcore.cli.common import (
     read_position,
     read_text,
     reading_data,
+    said_preset_warnings,
     show,
 )
 from hkcore.errors import HandError, HkcoreError
@@ -54,12 +55,10 @@ def _wait_rows(good: list[tuple[str, Any]]) -> list[list[Any]]:
 def _cmd_waits(args: argparse.Namespace) -> int:
     from hkcore.analysis import Analysis, analyse
     from hkcore.notation import format_hand
-    from hkcore.preset import load_preset
     pos = read_position(args.hand)
     ids = preset_list(args.preset)
     results: list[tuple[str, Analysis | HkcoreError]] = []
-    for ref in ids:
-        preset = load_preset(ref)
+    for preset in said_preset_warnings(ids, table=False):
         try:
             results.append((preset.id, analyse(pos, preset, args.visible or "")))
         except HkcoreError as exc:
@@ -124,14 +123,13 @@ def _cmd_claims(args: argparse.Namespace) -> int:
     the tile (``hkcore.resolve_claims``); or ``--resolve FILE`` for claims given as JSON."""
     from hkcore.claims import legal_claims, resolve_claims
     from hkcore.notation import format_hand
-    from hkcore.preset import load_preset
 
     fmt = args.format or "table"
     if args.discarder is None:
         raise HkcoreError("claims: give the seat that discarded with --from SEAT (E, S, W or N)")
     discarder = args.discarder.upper()[:1] if args.discarder.lower() in ("east", "south", "west", "north") \
         else args.discarder.upper()
-    preset = load_preset(preset_list(args.preset)[0] if args.preset else "bga-old-style")
+    preset = said_preset_warnings(preset_list(args.preset)[:1], table=False)[0]
     if args.resolve is not None:
         if args.hand or args.also:
             raise HkcoreError("claims --resolve: give the claims as JSON only, not hands")

@@ -98,8 +98,8 @@ def _score_file(path: str, preset: str, jobs: int) -> int:
 def _cmd_score(args: argparse.Namespace) -> int:
     from hkcore.engine import score
     from hkcore.notation import format_hand, unicode_hand
-    from hkcore.preset import load_preset
     ids = preset_list(args.preset)
+    loaded = said_preset_warnings(ids, table=False)  # hands given: what holds only at a table is not said
     if args.jsonl is not None:
         jsonl_only(args, "score")
         if len(ids) != 1:
@@ -116,8 +116,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     blocks = [f"hand  {format_hand(hand)}\n      {unicode_hand(hand)}"]
     failed = 0
-    for ref in ids:
-        preset = load_preset(ref)
+    for preset in loaded:
         try:
             result = score(hand, preset)
         except HkcoreError as exc:

@@ -124,6 +124,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     names = [b.strip() for b in args.bots.split(",")]
     if len(names) != 2 or not all(names):
         raise HkcoreError(f"--bots {shown(args.bots)}: two bot names, CHALLENGER,CHAMPION")
+    said_preset_warnings([args.preset])
     result = arena(args.preset, names[0], names[1], walls=args.walls, seed=args.seed, jobs=args.jobs,
                    bot_time_limit=bot_time_limit(args))
     print(json.dumps(result.as_dict(), indent=2) if args.json else result.text())

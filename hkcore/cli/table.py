@@ -12,7 +12,14 @@ import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
-from hkcore.cli.common import bot_names, bot_time_limit, bot_time_limit_option, load_presets, preset_list
+from hkcore.cli.common import (
+    bot_names,
+    bot_time_limit,
+    bot_time_limit_option,
+    linted_presets,
+    preset_list,
+    said_warnings,
+)
 from hkcore.errors import HkcoreError, shown
 from hkcore.lines import file_lines
 from hkcore.preset import Preset
@@ -295,7 +302,7 @@ def _players(args: argparse.Namespace, presets: list[Preset], rng: random.Random
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    presets = load_presets(preset_list([args.preset]))  # a bad file or preset: one line, before anything is played
+    presets = linted_presets(preset_list([args.preset]))  # a bad file or preset: one line, before play
     rng = random.Random(args.seed)
     if not args.match and args.hands < 1:
         raise HkcoreError(f"--hands {args.hands}: a number of hands, 1 or more")
@@ -303,6 +310,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         raise HkcoreError(f"--human {args.human!r}: a seat (E, S, W or N)")
     human = _Person(args.human, sys.stdin, sys.stderr) if args.human else None
     players = _players(args, presets, rng)  # every bot made (its name checked) before any hand is played
+    said_warnings(presets)
 
     hands = None if args.match else args.hands
     try:
