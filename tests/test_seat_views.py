@@ -432,6 +432,7 @@ def play(url: str, body: dict[str, Any], sockets: dict[str, bool], rng: random.R
                   bool(body.get("match")), log, body.get("seed")), seats
 
 
+@pytest.mark.slow  # (a minute or two: the main run holds it; the installed-package runs of .ci/run leave it)
 @pytest.mark.parametrize("open_claims", [False, True])
 def test_every_message_is_what_the_log_lets_the_seat_see(open_claims: bool) -> None:
     """Hundreds of hands (matches and single hands under the five built-in presets, one or two people played
