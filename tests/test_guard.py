@@ -205,6 +205,28 @@ def test_with_push_it_takes_the_safer_of_two_waits_of_equal_worth() -> None:
         assert _cvalue.guard_choice(_cvalue.Params(v), _cvalue.Guard(pushed), *pos, [0, 0, 0, 0]) == k
 
 
+def test_a_hand_a_self_draw_lifts_to_the_minimum_is_worth_more_the_more_the_self_draw_is_reckoned() -> None:
+    """East, concealed, a flower of its own (1 faan fixed), holds 111m 88m 234p 56p 567s and a 9s under
+    mistboard (3-faan minimum, concealed 1, self-draw 1). Discarding the 9s leaves a wait (4p or 7p) on a hand of
+    2 faan sure, 1 short: no flush plan (each suit has more than 5 tiles of the others), no honour. Value
+    reckons 0.35 of the self-draw's faan: (2 + 0.35) x 0.25 ** (1 - 0.35), waiting (0.45 ** 0); with the share
+    1.5 the self-draw makes up the faan short: 2 + 1.5, no shortfall."""
+    v = _pyvalue.value_params(load_preset("mistboard"))
+    counts = [0] * 34
+    for t in (0, 0, 0, 7, 7, 10, 11, 12, 13, 14, 22, 23, 24, 26):
+        counts[t] += 1
+    unseen = [4 - c for c in counts]
+    args = (counts, (), False, unseen, 60, 0, 0, 1)
+    worths = dict((i, w) for w, i in _pyvalue.discard_worths(v, *args))
+    assert worths[26] == pytest.approx(2.35 * 0.25 ** 0.65)
+    more = v._replace(self_draw_share=1.5)
+    assert dict((i, w) for w, i in _pyvalue.discard_worths(more, *args))[26] == pytest.approx(3.5)
+    if _cvalue is not None:
+        assert _cvalue.discard_worths(_cvalue.Params(more), *args) == _pyvalue.discard_worths(more, *args)
+    g = _pyvalue.guard_params(load_preset("mistboard"))
+    assert g.self_draw_share == 0.35  # guard's default: value's own
+
+
 # ---------------------------------------------------------------- the twins and the engine's loop
 
 @st.composite
@@ -218,7 +240,9 @@ def guard_positions(draw: st.DrawFn) -> tuple[Any, ...]:
                               fold_weight=draw(st.sampled_from([0.0, 0.15, 1.0, 10.0])),
                               fold_away=draw(st.integers(0, 3)), suji=draw(st.sampled_from([1.0, 0.4, 0.0])),
                               honour=draw(st.sampled_from([1.0, 3.0])), pond_honour=draw(st.sampled_from([0.12, 0.4])),
-                              push=draw(st.sampled_from([0.0, 0.3, 1.0, 3.0])), keep=draw(st.sampled_from([0.0, 0.5, 0.9])))
+                              push=draw(st.sampled_from([0.0, 0.3, 1.0, 3.0])),
+                              keep=draw(st.sampled_from([0.0, 0.5, 0.9])),
+                              self_draw_share=draw(st.sampled_from([0.35, 1.0, 1.5])))
     return (v, g, *rest, dragons)
 
 
