@@ -150,11 +150,16 @@ def test_facing_a_waiting_one_suit_hand_far_from_its_own_it_folds() -> None:
 
 
 def test_with_no_threat_it_plays_as_value() -> None:
-    """South shows one set after three discards (P(waiting) 0.011): no threat, value's discard."""
-    v = _pyvalue.value_params(load_preset("mistboard"))
-    g = _pyvalue.guard_params(load_preset("mistboard"))
-    pos = _far_position((1, 4), [5, 6, 7])
-    assert _pyvalue.guard_choice(v, g, *pos, [0, 0, 0, 0]) == _pyvalue.choice(v, *pos)
+    """South shows one set after three discards (P(waiting) 0.011): no threat, value's discard (with guard's
+    share of the self-draw: under bga-old-style value's own)."""
+    for name in ("mistboard", "bga-old-style"):
+        v = _pyvalue.value_params(load_preset(name))
+        g = _pyvalue.guard_params(load_preset(name))
+        pos = _far_position((1, 4), [5, 6, 7])
+        own = v._replace(self_draw_share=g.self_draw_share)
+        assert _pyvalue.guard_choice(v, g, *pos, [0, 0, 0, 0]) == _pyvalue.choice(own, *pos)
+        if name == "bga-old-style":
+            assert own == v
 
 
 def test_folding_it_declines_a_claim() -> None:
@@ -223,8 +228,11 @@ def test_a_hand_a_self_draw_lifts_to_the_minimum_is_worth_more_the_more_the_self
     assert dict((i, w) for w, i in _pyvalue.discard_worths(more, *args))[26] == pytest.approx(3.5)
     if _cvalue is not None:
         assert _cvalue.discard_worths(_cvalue.Params(more), *args) == _pyvalue.discard_worths(more, *args)
-    g = _pyvalue.guard_params(load_preset("mistboard"))
-    assert g.self_draw_share == 0.35  # guard's default: value's own
+    # guard's own: value's where the discarder pays, more under a faan ledger (a cheap hand counts its faan there)
+    assert _pyvalue.guard_params(load_preset("bga-old-style")).self_draw_share == 0.35
+    assert _pyvalue.guard_params(load_preset("just-cards")).self_draw_share == 0.35
+    assert _pyvalue.guard_params(load_preset("mistboard")).self_draw_share == 0.5
+    assert _pyvalue.guard_params(load_preset("hk-classic")).self_draw_share == 0.5
 
 
 # ---------------------------------------------------------------- the twins and the engine's loop
@@ -263,7 +271,10 @@ def test_the_compiled_guard_choice_is_the_pure_one(position: tuple[Any, ...]) ->
 def test_where_nobody_is_a_threat_guard_is_value(position: tuple[Any, ...]) -> None:
     v, *rest = position
     g = _pyvalue.guard_params(load_preset("mistboard"), threat=1.5)  # above any P(waiting)
-    assert _pyvalue.guard_choice(v, g, *rest, [0, 0, 0, 0]) == _pyvalue.choice(v, *rest)
+    own = v._replace(self_draw_share=g.self_draw_share)  # guard's plans reckon the self-draw as it does
+    assert _pyvalue.guard_choice(v, g, *rest, [0, 0, 0, 0]) == _pyvalue.choice(own, *rest)
+    same = g._replace(self_draw_share=v.self_draw_share)
+    assert _pyvalue.guard_choice(v, same, *rest, [0, 0, 0, 0]) == _pyvalue.choice(v, *rest)
 
 
 @pytest.mark.parametrize("preset", builtin_ids())

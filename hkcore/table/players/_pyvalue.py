@@ -460,8 +460,9 @@ _WIN_BY_AWAY = ((0.26, 0.40, 0.49, 0.55, 0.62, 0.62), (0.065, 0.16, 0.25, 0.345,
                 (0.0, 0.0, 0.03, 0.085, 0.148, 0.17))
 #: the faan scale the payment tables run to
 _MOST_FAAN = 40
-#: the share of the self-draw's faan guard's plans reckon they have (docs/bots.md, "How guard defends")
-_GUARD_SELF_DRAW_SHARE = _SELF_DRAW_SHARE
+#: the share of the self-draw's faan guard's plans reckon they have under a faan ledger (value's elsewhere), as
+#: measured (docs/bots.md, "How guard defends")
+_LEDGER_SELF_DRAW_SHARE = 0.5
 
 
 class GuardParams(NamedTuple):
@@ -499,8 +500,9 @@ class GuardParams(NamedTuple):
     #: value's, at most 1) less its danger is the most
     push: float
     keep: float
-    #: what share of the self-draw's faan guard's plans reckon they have (value's: 0.35): more, and it keeps to
-    #: hands short of the minimum by the self-draw's faan, which only a self-draw wins and no discard deals into
+    #: what share of the self-draw's faan guard's plans reckon they have (value's: 0.35; under a faan ledger 0.5):
+    #: more, and it keeps to hands short of the minimum by the self-draw's faan, which only a self-draw wins and no
+    #: discard deals into
     self_draw_share: float
 
 
@@ -521,7 +523,7 @@ def guard_params(preset: Preset, **changes: Any) -> GuardParams:
     g = GuardParams(cost=tuple(cost), gain=tuple(gain), base_faan=max(preset.minimum, 1) + 1, threat=0.2,
                     fold_weight=0.15, fold_away=2, pond=0.12, flush_suit=2.0,
                     flush_honour=5.0, flush_off=0.15, suji=1.0, honour=1.0, pond_honour=0.12, push=0.0, keep=0.5,
-                    self_draw_share=_GUARD_SELF_DRAW_SHARE)
+                    self_draw_share=_SELF_DRAW_SHARE if symmetric else _LEDGER_SELF_DRAW_SHARE)
     for name, value in changes.items():
         if name not in GuardParams._fields or name in ("cost", "gain") or type(value) not in (int, float):
             raise TableError(f"{name} = {_shown(value)}: a number field of GuardParams", name, value)
