@@ -231,8 +231,8 @@ def test_a_hand_a_self_draw_lifts_to_the_minimum_is_worth_more_the_more_the_self
     # guard's own: value's where the discarder pays, more under a faan ledger (a cheap hand counts its faan there)
     assert _pyvalue.guard_params(load_preset("bga-old-style")).self_draw_share == 0.35
     assert _pyvalue.guard_params(load_preset("just-cards")).self_draw_share == 0.35
-    assert _pyvalue.guard_params(load_preset("mistboard")).self_draw_share == 0.5
-    assert _pyvalue.guard_params(load_preset("hk-classic")).self_draw_share == 0.5
+    assert _pyvalue.guard_params(load_preset("mistboard")).self_draw_share == 0.6
+    assert _pyvalue.guard_params(load_preset("hk-classic")).self_draw_share == 0.6
 
 
 # ---------------------------------------------------------------- the twins and the engine's loop

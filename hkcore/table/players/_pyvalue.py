@@ -462,7 +462,7 @@ _WIN_BY_AWAY = ((0.26, 0.40, 0.49, 0.55, 0.62, 0.62), (0.065, 0.16, 0.25, 0.345,
 _MOST_FAAN = 40
 #: the share of the self-draw's faan guard's plans reckon they have under a faan ledger (value's elsewhere), as
 #: measured (docs/bots.md, "How guard defends")
-_LEDGER_SELF_DRAW_SHARE = 0.5
+_LEDGER_SELF_DRAW_SHARE = 0.6
 
 
 class GuardParams(NamedTuple):
@@ -500,7 +500,7 @@ class GuardParams(NamedTuple):
     #: value's, at most 1) less its danger is the most
     push: float
     keep: float
-    #: what share of the self-draw's faan guard's plans reckon they have (value's: 0.35; under a faan ledger 0.5):
+    #: what share of the self-draw's faan guard's plans reckon they have (value's: 0.35; under a faan ledger 0.6):
     #: more, and it keeps to hands short of the minimum by the self-draw's faan, which only a self-draw wins and no
     #: discard deals into
     self_draw_share: float
