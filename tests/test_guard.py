@@ -150,11 +150,16 @@ def test_facing_a_waiting_one_suit_hand_far_from_its_own_it_folds() -> None:
 
 
 def test_with_no_threat_it_plays_as_value() -> None:
-    """South shows one set after three discards (P(waiting) 0.011): no threat, value's discard."""
-    v = _pyvalue.value_params(load_preset("mistboard"))
-    g = _pyvalue.guard_params(load_preset("mistboard"))
-    pos = _far_position((1, 4), [5, 6, 7])
-    assert _pyvalue.guard_choice(v, g, *pos, [0, 0, 0, 0]) == _pyvalue.choice(v, *pos)
+    """South shows one set after three discards (P(waiting) 0.011): no threat, value's discard (with guard's
+    share of the self-draw: under bga-old-style value's own)."""
+    for name in ("mistboard", "bga-old-style"):
+        v = _pyvalue.value_params(load_preset(name))
+        g = _pyvalue.guard_params(load_preset(name))
+        pos = _far_position((1, 4), [5, 6, 7])
+        own = v._replace(self_draw_share=g.self_draw_share)
+        assert _pyvalue.guard_choice(v, g, *pos, [0, 0, 0, 0]) == _pyvalue.choice(own, *pos)
+        if name == "bga-old-style":
+            assert own == v
 
 
 def test_folding_it_declines_a_claim() -> None:
@@ -205,6 +210,31 @@ def test_with_push_it_takes_the_safer_of_two_waits_of_equal_worth() -> None:
         assert _cvalue.guard_choice(_cvalue.Params(v), _cvalue.Guard(pushed), *pos, [0, 0, 0, 0]) == k
 
 
+def test_a_hand_a_self_draw_lifts_to_the_minimum_is_worth_more_the_more_the_self_draw_is_reckoned() -> None:
+    """East, concealed, a flower of its own (1 faan fixed), holds 111m 88m 234p 56p 567s and a 9s under
+    mistboard (3-faan minimum, concealed 1, self-draw 1). Discarding the 9s leaves a wait (4p or 7p) on a hand of
+    2 faan sure, 1 short: no flush plan (each suit has more than 5 tiles of the others), no honour. Value
+    reckons 0.35 of the self-draw's faan: (2 + 0.35) x 0.25 ** (1 - 0.35), waiting (0.45 ** 0); with the share
+    1.5 the self-draw makes up the faan short: 2 + 1.5, no shortfall."""
+    v = _pyvalue.value_params(load_preset("mistboard"))
+    counts = [0] * 34
+    for t in (0, 0, 0, 7, 7, 10, 11, 12, 13, 14, 22, 23, 24, 26):
+        counts[t] += 1
+    unseen = [4 - c for c in counts]
+    args = (counts, (), False, unseen, 60, 0, 0, 1)
+    worths = dict((i, w) for w, i in _pyvalue.discard_worths(v, *args))
+    assert worths[26] == pytest.approx(2.35 * 0.25 ** 0.65)
+    more = v._replace(self_draw_share=1.5)
+    assert dict((i, w) for w, i in _pyvalue.discard_worths(more, *args))[26] == pytest.approx(3.5)
+    if _cvalue is not None:
+        assert _cvalue.discard_worths(_cvalue.Params(more), *args) == _pyvalue.discard_worths(more, *args)
+    # guard's own: value's where the discarder pays, more under a faan ledger (a cheap hand counts its faan there)
+    assert _pyvalue.guard_params(load_preset("bga-old-style")).self_draw_share == 0.35
+    assert _pyvalue.guard_params(load_preset("just-cards")).self_draw_share == 0.35
+    assert _pyvalue.guard_params(load_preset("mistboard")).self_draw_share == 0.6
+    assert _pyvalue.guard_params(load_preset("hk-classic")).self_draw_share == 0.6
+
+
 # ---------------------------------------------------------------- the twins and the engine's loop
 
 @st.composite
@@ -219,7 +249,8 @@ def guard_positions(draw: st.DrawFn) -> tuple[Any, ...]:
                               fold_away=draw(st.integers(0, 3)), suji=draw(st.sampled_from([1.0, 0.4, 0.0])),
                               honour=draw(st.sampled_from([1.0, 3.0])), pond_honour=draw(st.sampled_from([0.12, 0.4])),
                               push=draw(st.sampled_from([0.0, 0.3, 1.0, 3.0])),
-                              keep=draw(st.sampled_from([0.0, 0.5, 0.9])))
+                              keep=draw(st.sampled_from([0.0, 0.5, 0.9])),
+                              self_draw_share=draw(st.sampled_from([0.35, 1.0, 1.5])))
     return (v, g, *rest, dragons)
 
 
@@ -240,7 +271,10 @@ def test_the_compiled_guard_choice_is_the_pure_one(position: tuple[Any, ...]) ->
 def test_where_nobody_is_a_threat_guard_is_value(position: tuple[Any, ...]) -> None:
     v, *rest = position
     g = _pyvalue.guard_params(load_preset("mistboard"), threat=1.5)  # above any P(waiting)
-    assert _pyvalue.guard_choice(v, g, *rest, [0, 0, 0, 0]) == _pyvalue.choice(v, *rest)
+    own = v._replace(self_draw_share=g.self_draw_share)  # guard's plans reckon the self-draw as it does
+    assert _pyvalue.guard_choice(v, g, *rest, [0, 0, 0, 0]) == _pyvalue.choice(own, *rest)
+    same = g._replace(self_draw_share=v.self_draw_share)
+    assert _pyvalue.guard_choice(v, same, *rest, [0, 0, 0, 0]) == _pyvalue.choice(v, *rest)
 
 
 @pytest.mark.parametrize("preset", builtin_ids())

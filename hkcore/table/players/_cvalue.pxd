@@ -20,6 +20,7 @@ cdef struct VParams:
     int half_flush
     int full_flush
     double floor
+    double self_draw_share  # what share of the self-draw's faan a plan reckons it has
 
 
 cdef struct GParams:
@@ -38,6 +39,7 @@ cdef struct GParams:
     double pond_honour
     double push
     double keep
+    double self_draw_share
 
 
 cdef class Guard:

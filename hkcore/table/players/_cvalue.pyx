@@ -20,7 +20,6 @@ DEF PER_TILE = 0.45
 DEF FLUSH_OFF = 5
 DEF PER_FAAN_SHORT = 0.25
 DEF PAIR_SHARE = 0.35
-DEF SELF_DRAW_SHARE = 0.35
 DEF CLAIM_MARGIN = 1.1
 DEF TIE = 0.999
 DEF EQUAL = 0.9
@@ -53,6 +52,7 @@ cdef class Params:
         self.p.half_flush = v.half_flush
         self.p.full_flush = v.full_flush
         self.p.floor = v.floor
+        self.p.self_draw_share = v.self_draw_share
         self.plain = v
 
     def __reduce__(self):
@@ -108,7 +108,7 @@ cdef double _plan_worth(const VParams *v, const VPos *p, const int *counts, int 
                         bint claimed, int suit, int needed) noexcept nogil:
     """``_pyvalue._plan_worth`` with the tiles needed given (tiles away + 1)."""
     cdef int sure = p.fixed + (0 if claimed else v.concealed)
-    cdef double maybe = v.self_draw * SELF_DRAW_SHARE
+    cdef double maybe = v.self_draw * v.self_draw_share
     cdef int dragons = 0, suits = 0, t, j, c, pung, b, short, left
     cdef bint honours = False
     cdef double worth
@@ -572,6 +572,7 @@ cdef class Guard:
         self.g.pond_honour = g.pond_honour
         self.g.push = g.push
         self.g.keep = g.keep
+        self.g.self_draw_share = g.self_draw_share
         self.plain = g
 
     def __reduce__(self):
@@ -661,9 +662,12 @@ cdef double _danger(const GParams *g, int m, const int *who, const double *pt, c
     return total
 
 
-cdef int guard_decide(const VParams *v, const GParams *g, VPos *p, int n, const int *code, const int *tile,
+cdef int guard_decide(const VParams *vp, const GParams *g, VPos *p, int n, const int *code, const int *tile,
                       int offered) except -3:
     """The guard bot's choice (``_pyvalue.guard_choice``); ``p`` is left as it was."""
+    cdef VParams own = vp[0]
+    own.self_draw_share = g.self_draw_share
+    cdef const VParams *v = &own
     cdef int k = value_choice(v, p, n, code, tile, offered)
     cdef int who[3]
     cdef int flush[3]

@@ -74,6 +74,8 @@ class ValueParams(NamedTuple):
     full_flush: int
     #: a win worth nothing still wins where there is no minimum: reckon it worth this much
     floor: float
+    #: what share of the self-draw's faan a plan is reckoned to have (the guard bot reckons more)
+    self_draw_share: float = _SELF_DRAW_SHARE
 
 
 def value_params(preset: Preset) -> ValueParams:
@@ -219,7 +221,7 @@ def _plan_worth(v: ValueParams, pos: _Pos, counts: list[int], melds: tuple[int, 
     shapes = v.shapes if suit < 0 else core.STANDARD_ONLY
     needed = core.tiles_away_of_counts(counts, melds, k, shapes) + 1
     sure = pos.fixed + (0 if claimed else v.concealed)
-    maybe = v.self_draw * _SELF_DRAW_SHARE
+    maybe = v.self_draw * v.self_draw_share
     dragons = 0
     honours = False
     suits = 0
@@ -458,6 +460,9 @@ _WIN_BY_AWAY = ((0.26, 0.40, 0.49, 0.55, 0.62, 0.62), (0.065, 0.16, 0.25, 0.345,
                 (0.0, 0.0, 0.03, 0.085, 0.148, 0.17))
 #: the faan scale the payment tables run to
 _MOST_FAAN = 40
+#: the share of the self-draw's faan guard's plans reckon they have under a faan ledger (value's elsewhere), as
+#: measured (docs/bots.md, "How guard defends")
+_LEDGER_SELF_DRAW_SHARE = 0.6
 
 
 class GuardParams(NamedTuple):
@@ -495,6 +500,10 @@ class GuardParams(NamedTuple):
     #: value's, at most 1) less its danger is the most
     push: float
     keep: float
+    #: what share of the self-draw's faan guard's plans reckon they have (value's: 0.35; under a faan ledger 0.6):
+    #: more, and it keeps to hands short of the minimum by the self-draw's faan, which only a self-draw wins and no
+    #: discard deals into
+    self_draw_share: float
 
 
 def guard_params(preset: Preset, **changes: Any) -> GuardParams:
@@ -513,7 +522,8 @@ def guard_params(preset: Preset, **changes: Any) -> GuardParams:
         gain.append(0.6 * (d + 2 * o) + 0.4 * 3 * sd)
     g = GuardParams(cost=tuple(cost), gain=tuple(gain), base_faan=max(preset.minimum, 1) + 1, threat=0.2,
                     fold_weight=0.15, fold_away=2, pond=0.12, flush_suit=2.0,
-                    flush_honour=5.0, flush_off=0.15, suji=1.0, honour=1.0, pond_honour=0.12, push=0.0, keep=0.5)
+                    flush_honour=5.0, flush_off=0.15, suji=1.0, honour=1.0, pond_honour=0.12, push=0.0, keep=0.5,
+                    self_draw_share=_SELF_DRAW_SHARE if symmetric else _LEDGER_SELF_DRAW_SHARE)
     for name, value in changes.items():
         if name not in GuardParams._fields or name in ("cost", "gain") or type(value) not in (int, float):
             raise TableError(f"{name} = {_shown(value)}: a number field of GuardParams", name, value)
@@ -598,7 +608,9 @@ def guard_choice(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple
     ``fold_away`` tiles away and its chance of winning (by tiles away and the wall left) worth less than the
     threats' pressure, it discards the safest tile and declines claims; with ``push`` above 0, not folding,
     it may discard a safer tile than value's that costs its hand little (``GuardParams.push``).
-    ``dragons[o]``: the dragon sets seat o shows."""
+    ``dragons[o]``: the dragon sets seat o shows; its plans reckon with ``g.self_draw_share`` of the self-draw's
+    faan."""
+    v = v._replace(self_draw_share=g.self_draw_share)
     k = choice(v, counts, melds, claimed, unseen, codes, tiles, offered, live_left, seat, round_wind, fixed,
                shown, ponds)
     if codes[k] == WIN or len(codes) == 1:
