@@ -60,6 +60,8 @@ from hkcore.simulation.summary import (
     Pairing,
     PairSimulation,
     PresetSimulation,
+    Ratio,
+    RatioDifference,
     SimulationSummary,
     Stat,
 )
@@ -95,6 +97,8 @@ __all__ = [
     "PairSimulation",
     "Plan",
     "PresetSimulation",
+    "Ratio",
+    "RatioDifference",
     "SimulationSummary",
     "Stat",
     "bot_seed",
