@@ -2,6 +2,7 @@
 numbers against the summaries they come from, and the same summaries on Dask."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -110,7 +111,8 @@ def test_a_verdict_says_what_changed_and_whether_the_bots_matter(atlas: ModuleTy
     text = atlas.verdict(rule, [("guard x4", [sure]), ("value x4", [unsure])], 100)
     assert text.startswith("Raising the minimum from 3 to 5: with guard x4: draws +10.00 pp (+8.00 .. +12.00); "
                            "with value x4: no change measurable at 100 walls.")
-    assert text.endswith("Depends on the bots (sign or significance changes between the mixes): draws.")
+    assert text.endswith("Depends on the bots (sign or significance changes between the mixes): draws (guard x4: "
+                         "+10.00 pp (+8.00 .. +12.00); value x4: +1.00 pp (-2.00 .. +4.00)).")
     assert "Depends" not in atlas.verdict(rule, [("guard x4", [sure]), ("value x4", [sure])], 100)
 
 
@@ -135,3 +137,38 @@ def test_the_atlas_on_dask_is_the_single_process_one(atlas: ModuleType, client: 
     on_dask = atlas.simulate_run("just-cards", rules, 4, 37, jobs=1, dask=True)
     assert on_dask == one and json.loads(on_dask.to_json()) == json.loads(one.to_json())
     assert len(one.mixes) == 1 and one.presets["jc-minimum-5"].hands == 16
+
+
+@pytest.mark.io
+def test_the_page_in_a_browser(atlas: ModuleType, tmp_path: Path) -> None:
+    if os.environ.get("HKCORE_PURE_PYTHON") == "1":
+        pytest.skip("the page does not depend on the core: checked in the browser on the compiled core only")
+    for name, why in (("matplotlib", "draws the plots"), ("playwright", "drives the browser")):
+        if importlib.util.find_spec(name) is None:
+            pytest.skip(f"{name} is not installed ({why})")
+    from helpers.browser import ARTIFACTS, chromium_or_skip, file_page, launched
+
+    chromium_or_skip()
+    md, page = tmp_path / "rule-atlas.md", tmp_path / "rule-atlas.html"
+    atlas.main(["--walls", "6", "--jobs", "1", "--md", str(md), "--html", str(page),
+                "--rules", "jc-minimum-5", "bga-flowers-off", "hkc-no-robbing", "jc-half-spicy"])
+    requests: list[str] = []
+    with launched() as browser:
+        wide = file_page(browser, page, requests)
+        wide.screenshot(path=str(tmp_path / "rule-atlas.png"))
+        sections = wide.eval_on_selector_all("section.rule", "els => els.map(s => [s.id, "
+                                             "s.querySelectorAll('.figure svg').length, "
+                                             "s.querySelectorAll('table.atlas').length])")
+        narrow = browser.new_page(viewport={"width": 390, "height": 844})
+        narrow.goto(page.as_uri())
+        narrow.screenshot(path=str(tmp_path / "rule-atlas-390.png"), full_page=True)
+        over = narrow.evaluate("""() => [document.documentElement.scrollWidth,
+            [...document.querySelectorAll('body *')].filter(e => !e.closest('.scroll')
+                && e.getBoundingClientRect().right > window.innerWidth + 0.5).map(e => e.tagName)]""")
+    ARTIFACTS.mkdir(exist_ok=True)
+    for name in ("rule-atlas.png", "rule-atlas-390.png"):
+        (ARTIFACTS / name).write_bytes((tmp_path / name).read_bytes())
+    assert requests == [page.as_uri()]   # nothing fetched beyond the page
+    # a section a rule, in the atlas's order, each with its two plots and a table a mix of bots
+    assert sections == [[r, 2, 2] for r in ("jc-minimum-5", "bga-flowers-off", "hkc-no-robbing", "jc-half-spicy")]
+    assert over == [390, []]   # at 390 px nothing runs off the side but inside its scrolling box
