@@ -310,3 +310,14 @@ def test_the_atlas_counts_are_what_the_logs_say() -> None:
     # a ledger and a paying preset: no payment compared
     mixed = simulate(["hk-classic", "just-cards"], MIXED, hands=2, seed=5).differences["just-cards"]["hk-classic"]
     assert mixed.swing is None and mixed.discarder_share is None and mixed.faan_per_win.a.walls == 2
+
+
+def test_one_engine_bot_in_every_seat_plays_a_wall_once_for_its_four_rotations() -> None:
+    # the engine's bots take no seed: with one in every seat the four rotations are one hand, played once;
+    # asked through prompts, seat by seat with their seeds, each rotation is played and comes out the same
+    presets = ["just-cards", "bga-old-style"]
+    once = simulate(presets, [["guard"], ["value", "guard", "value", "guard"]], hands=2, seed=6)
+    every = simulate(presets, [["guard"], ["value", "guard", "value", "guard"]], hands=2, seed=6, fast=False)
+    assert once == every
+    for p in once.presets.values():
+        assert p.hands == 8 and p.distinct_hands == 2   # two walls, each one hand four times

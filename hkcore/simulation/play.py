@@ -443,13 +443,20 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
     memo = new_memo() if fast else None
     params = [value_params(c.preset) if by_preset[i] and {"value", "guard"} & set(bots) else None
               for i, c in enumerate(compiled)]
+    # one engine bot in every seat: the engine's bots take no seed, so the four rotations of a wall are one
+    # hand, played once and given four times
+    alike = len(set(bots)) == 1
     for k in range(first, first + hands):
         for i, c in enumerate(compiled):
             p = c.preset
             deal = read_start(_start(refs[i], seed, k), p)  # one wall for the four rotations
             known: set[bytes] = set()  # the four rotations ask the same questions (a set a wall: memory stays flat)
+            once: Played | None = None   # rotation 0's hand, where the rotations are one hand
             for r in range(ROTATIONS):
                 who = seating(bots, r)
+                if once is not None:
+                    yield (k, i, r, *once[3:])
+                    continue
                 faults = [0, 0, 0, 0]
                 t = Table.dealt(deal, like=like[i])
                 t.no_wins = known
@@ -470,7 +477,10 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
                                 close()
                     for j, b in enumerate(seated):
                         faults[j] = len(getattr(b, "faults", ()))
-                yield k, i, r, who, t, total, declined, faults
+                played: Played = (k, i, r, who, t, total, declined, faults)
+                if alike and by_preset[i]:
+                    once = played
+                yield played
 
 
 def played_hands(plan: Plan, first: int, hands: int) -> Iterator[Played]:
@@ -512,6 +522,7 @@ def _run_mix(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequ
     n = len(compiled)
     wall: list[_Wall] = []
     kept: dict[tuple[int, str | None, tuple[tuple[str, str], ...]], bool] = {}  # whether the dealer is retained
+    last: tuple[Table | None, Drawn, tuple[tuple[Any, ...], ...]] = (None, ((), ()), ())  # a hand given again
     for _k, i, r, who, t, total, declined, faults in _played(compiled, refs, bots, seed, first, hands, fast,
                                                               time_limit):
         if i == 0 and r == 0:  # a new wall
@@ -519,8 +530,10 @@ def _run_mix(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequ
         w = wall[i]
         pt, bt = tally.p[i], tally.b[i]
         log = t.log
-        w.draws[r] = drawn(log)
-        w.plays.add(play_of(log))
+        if last[0] is not t:
+            last = (t, drawn(log), play_of(log))
+        w.draws[r] = last[1]
+        w.plays.add(last[2])
         e = len(log) - 1
         while log[e]["event"] != "end_hand":
             e -= 1
