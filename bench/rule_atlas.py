@@ -149,11 +149,19 @@ class Measure:
         """Whether the interval excludes nothing (no difference)."""
         return self.low is not None and self.high is not None and (self.low > 0 or self.high < 0)
 
+    def decimals(self) -> int:
+        """Two decimals, more where the interval is narrower than a tenth (at most four)."""
+        if self.low is None or self.high is None or self.high == self.low:
+            return 2
+        half = self.scale * (self.high - self.low) / 2
+        return 2 if half >= 0.05 else min(4, 1 - math.floor(math.log10(half)))
+
     def text(self, x: float | None, signed: bool = False) -> str:
+        """``x`` in the measure's scale, with ``decimals()`` decimals (a sign with ``signed``)."""
         if x is None:
             return "-"
-        v = self.scale * x
-        return f"{v:+,.2f}" if signed else f"{v:,.2f}"
+        v, d = self.scale * x, self.decimals()
+        return f"{v:+,.{d}f}" if signed else f"{v:,.{d}f}"
 
     def interval_text(self) -> str:
         if self.low is None or self.high is None:
@@ -369,6 +377,16 @@ def entries(done: Sequence[Run]) -> list[Entry]:
     return [found[r.id] for r in RULES if r.id in found]
 
 
+def _distinct(e: Entry) -> str:
+    """The distinct hands under each mix, base and variant."""
+    vid = hkcore.load_preset(ATLAS / f"{e.rule.id}.toml").id
+    parts = []
+    for m in e.run.summary.by_mix():
+        b, v = m.presets[e.rule.base].distinct_hands, m.presets[vid].distinct_hands
+        parts.append(f"{mix_label(m.bots)} {b if b is None else f'{b:,}'} and {v if v is None else f'{v:,}'}")
+    return "distinct hands (base and variant): " + "; ".join(parts)
+
+
 def _pairing_words(p: tuple[float | None, float | None, bool] | None) -> str:
     if p is None:
         return "unpaired (another tile set)"
@@ -402,7 +420,9 @@ def header(done: Sequence[Run], args: argparse.Namespace, command: str, when: st
         f"({hands:,} hands, {hands / max(total, 1e-9):,.0f} hands/s, {where}).",
         f"Bots: {mix_label(MIX1)} (the strongest bot), then {mix_label(MIX2)} on the same walls. Walls: "
         f"{args.walls:,} a rule ({args.slow_walls:,} for seven pairs, which the bots play in Python), each played "
-        "4 times (the bots rotated through the seats) under the base and under the variant.",
+        "under the base and under the variant, 4 times (the bots rotated through the seats): with one bot in "
+        "every seat the 4 are one hand (the engine's bots take no seed), so a wall is one distinct hand a preset "
+        "and mix, and the intervals are over walls.",
         "Each rule is a variant preset in `bench/atlas/` that extends a built-in preset and changes that one rule "
         "(and what `hkscore presets check` asks to change with it; every variant checks clean). A difference is "
         "the variant's less the base's, per hand, paired wall by wall, with a 95 % interval over walls (a ratio, "
@@ -429,7 +449,7 @@ def markdown(done: Sequence[Run], found: Sequence[Entry], lines: list[str]) -> s
     for e in found:
         out += ["", f"## {e.rule.topic}: {e.rule.id}", "",
                 f"Against {title(e.rule.base, e.run.summary.presets[e.rule.base])}; {e.walls:,} walls; "
-                f"pairing: {_pairing_words(e.pairing)}.", ""]
+                f"{_distinct(e)}; pairing: {_pairing_words(e.pairing)}.", ""]
         if e.rule.note:
             out += [e.rule.note, ""]
         for j, (label, _) in enumerate(e.by_mix):
@@ -549,7 +569,8 @@ def page(found: Sequence[Entry], lines: list[str]) -> str:
                 f"<h2>{esc(e.rule.topic)}: {esc(e.rule.id)}</h2>",
                 f'<p class="verdict">{esc(e.verdict)}</p>',
                 f'<p class="note">Against {esc(title(e.rule.base, e.run.summary.presets[e.rule.base]))}; '
-                f"{e.walls:,} walls; pairing: {esc(_pairing_words(e.pairing))}. {_code(e.rule.note)}</p>",
+                f"{e.walls:,} walls; {esc(_distinct(e))}; pairing: {esc(_pairing_words(e.pairing))}. "
+                f"{_code(e.rule.note)}</p>",
                 '<div class="tables">', *table, "</div>", f'<div class="plots">{_plots(e)}</div>', "</section>"]
     out.append("</body></html>")
     return "\n".join(out) + "\n"
@@ -569,7 +590,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--summaries", type=Path, default=None, help="where each run's summary.json goes (default: "
                                                                   "rule-atlas/ beside --md)")
     ap.add_argument("--rules", nargs="*", default=None, help="only these rules (variant ids)")
+    ap.add_argument("--pages-from", type=Path, default=None,
+                    help="play nothing: write the pages again from a run's summaries folder (its runs.json)")
     args = ap.parse_args(argv)
+    if args.pages_from is not None:
+        return pages_from(args)
     if args.slow_walls is None:
         args.slow_walls = max(2, args.walls // SLOW_SHARE)
     summaries: Path = args.summaries or args.md.parent / "rule-atlas"
@@ -587,6 +612,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     summaries.mkdir(parents=True, exist_ok=True)
     for r in done:
         (summaries / f"{run_name(r.base, r.slow)}.json").write_text(r.summary.to_json() + "\n", encoding="utf-8")
+    meta = {"command": command, "when": when, "seed": args.seed, "walls": args.walls, "slow_walls": args.slow_walls,
+            "jobs": args.jobs, "dask": args.dask, "summaries": str(args.summaries_shown),
+            "runs": [{"base": r.base, "slow": r.slow, "rules": [x.id for x in r.rules], "seconds": r.seconds}
+                     for r in done]}
+    (summaries / "runs.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    return _write(done, args, command, when, summaries)
+
+
+def pages_from(args: argparse.Namespace) -> int:
+    """The pages written again from a run's summaries and runs.json, as that run wrote them."""
+    folder: Path = args.pages_from
+    meta = json.loads((folder / "runs.json").read_text(encoding="utf-8"))
+    by_id = {r.id: r for r in RULES}
+    done = [Run(m["base"], m["slow"], tuple(by_id[x] for x in m["rules"]),
+                SimulationSummary.model_validate_json(
+                    (folder / f"{run_name(m['base'], m['slow'])}.json").read_text(encoding="utf-8")), m["seconds"])
+            for m in meta["runs"]]
+    for key in ("seed", "walls", "slow_walls", "jobs", "dask"):
+        setattr(args, key, meta[key])
+    args.summaries_shown = meta["summaries"]
+    return _write(done, args, meta["command"], meta["when"], folder)
+
+
+def _write(done: list[Run], args: argparse.Namespace, command: str, when: str, summaries: Path) -> int:
     found = entries(done)
     lines = header(done, args, command, when)
     args.md.write_text(markdown(done, found, lines), encoding="utf-8")
