@@ -100,7 +100,9 @@ RULES = (
          note="A repeat limit acts only after a dealer has kept the deal: the simulation plays one hand a wall, "
               "dealt by East, so it cannot act here (a match would be needed)."),
     Rule("jc-no-liability", "just-cards", "Liability", "dropping liability (包)", note=PAYS),
-    Rule("jc-seven-pairs", "just-cards", "Seven pairs", "adding seven pairs at 4 faan", slow=True),
+    Rule("jc-seven-pairs", "just-cards", "Seven pairs", "adding seven pairs at 4 faan", slow=True,
+         note="The compiled bots do not know the seven-pairs shape: guard and value play the variant in Python "
+              "(the same bots, asked decision by decision), and far fewer walls, so its intervals are wide."),
     Rule("jc-half-spicy", "just-cards", "Payment schemes", "paying half spicy (base 1, to 10 faan) instead of "
          "Just Cards' table", note=PAYS),
     Rule("jc-full-spicy", "just-cards", "Payment schemes", "paying full spicy (base 1, to 10 faan) instead of "
@@ -144,6 +146,11 @@ class Measure:
     low: float | None
     high: float | None
     paired: bool
+
+    def alike(self) -> bool:
+        """Whether the two were the same on every wall (a difference of 0 with an interval of nothing)."""
+        return (self.paired and self.diff is not None and self.low is not None and self.high is not None
+                and max(abs(self.diff), abs(self.low), abs(self.high)) < 1e-12)
 
     def sure(self) -> bool:
         """Whether the interval excludes nothing (no difference)."""
@@ -267,7 +274,11 @@ def measures(summary: SimulationSummary, variant: str, base: str) -> list[Measur
 
 
 def _said(m: Measure) -> str:
-    return f"{m.text(m.diff, True)}{m.suffix} ({m.interval_text()})"
+    return "the same on every wall" if m.alike() else f"{m.text(m.diff, True)}{m.suffix} ({m.interval_text()})"
+
+
+#: the measures of how a hand is played (not of who keeps the deal or what is paid)
+PLAY = ("wins", "self_draw", "deal_in", "exhausted", "turns", "faan")
 
 
 def verdict(rule: Rule, by_mix: list[tuple[str, list[Measure]]], walls: int) -> str:
@@ -277,8 +288,11 @@ def verdict(rule: Rule, by_mix: list[tuple[str, list[Measure]]], walls: int) -> 
     for label, ms in by_mix:
         sure = sorted((m for m in ms if m.sure()), key=lambda m: -abs(m.diff or 0.0) / max(
             (m.high or 0.0) - (m.low or 0.0), 1e-12))[:4]
+        same = all(m.alike() for m in ms if m.key in PLAY)
         if sure:
-            said = "; ".join(f"{m.words} {_said(m)}" for m in sure)
+            said = ("every hand played alike; " if same else "") + "; ".join(f"{m.words} {_said(m)}" for m in sure)
+        elif same and all(m.alike() for m in ms):
+            said = "every hand played alike, with the same results: the rule never came into play"
         else:
             said = f"no change measurable at {walls:,} walls"
         parts.append(f"with {label}: {said}")

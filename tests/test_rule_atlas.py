@@ -179,3 +179,11 @@ def test_the_page_in_a_browser(atlas: ModuleType, tmp_path: Path) -> None:
     # a section a rule, in the atlas's order, each with its two plots and a table a mix of bots
     assert sections == [[r, 2, 2] for r in ("jc-minimum-5", "bga-flowers-off", "hkc-no-robbing", "jc-half-spicy")]
     assert over == [390, []]   # at 390 px nothing runs off the side but inside its scrolling box
+
+
+def test_a_narrow_interval_shows_more_decimals(atlas: ModuleType) -> None:
+    # a half-width of 0.001 discards: 1 - floor(log10(0.001)) = 4 decimals, where 2 would show +0.00 .. +0.01
+    m = atlas.Measure("turns", "hand length", "discards a hand", 1.0, "", 60.0, 60.005, 0.005, 0.004, 0.006, True)
+    assert (m.text(m.diff, True), m.interval_text()) == ("+0.0050", "+0.0040 .. +0.0060")
+    wide = atlas.Measure("exhausted", "draw rate", "draws", 100.0, " pp", 0.2, 0.3, 0.1, 0.08, 0.12, True)
+    assert (wide.text(wide.diff, True), wide.interval_text()) == ("+10.00", "+8.00 .. +12.00")
