@@ -81,8 +81,8 @@ RULES = (
     Rule("bga-flowers-off", "bga-old-style", "Flowers", "playing without flowers and seasons (136 tiles, the "
          "flower patterns off, as the lint asks)",
          note="136 tiles against 144: unpaired. `tiles = 136` alone would keep no_bonus (無花), which then scores "
-              "in every win: hkscore presets check warns (always-holds) and names five never-holding patterns; "
-              "the variant turns all seven off."),
+              "in every win: hkscore presets check warns (always-holds) and names six never-holding patterns "
+              "(flower and season patterns, seven and eight bonus tiles); the variant turns all seven off."),
     Rule("jc-half-flush-2", "just-cards", "Pattern values", "valuing half flush at 2 faan instead of 3"),
     Rule("jc-all-pungs-2", "just-cards", "Pattern values", "valuing all pungs at 2 faan instead of 3"),
     Rule("hkc-no-concealed-kong", "hk-classic", "Kongs", "forbidding concealed kongs"),
