@@ -241,3 +241,83 @@ def test_hkscore_schema_simulation(capsys: pytest.CaptureFixture[str]) -> None:
     schema = json.loads(out)
     check_schema(schema)
     assert {"presets", "pairs", "groups", "walls", "duplicate"} <= set(schema["properties"])
+
+
+def test_ratio_interval_worked_by_hand() -> None:
+    from hkcore.simulation import Ratio, RatioDifference
+
+    # three walls, numerator and denominator (2, 1), (4, 2), (3, 1): 9 / 4 = 2.25, a mean denominator of 4/3;
+    # each wall's (x - 2.25 y) / (4/3): -0.1875, -0.375, 0.5625 (they sum to 0), squares summing to 0.4921875
+    a = Ratio(walls=3, x=9, y=4, xx=4 + 16 + 9, xy=2 + 8 + 3, yy=1 + 4 + 1)
+    assert a.value() == 2.25
+    found = a.interval()
+    assert found is not None
+    half = 1.959964 * (0.4921875 / (3 * 2)) ** 0.5
+    assert abs(found[0] - (2.25 - half)) < 1e-12 and abs(found[1] - (2.25 + half)) < 1e-12
+    # B on the same walls: (1, 1), (2, 1), (0, 2): 3 / 4 = 0.75; its terms (x - 0.75 y) / (4/3): 0.1875, 0.9375,
+    # -1.125; A's less B's: -0.375, -1.3125, 1.6875, squares summing to 4.7109375
+    b = Ratio(walls=3, x=3, y=4, xx=1 + 4 + 0, xy=1 + 2 + 0, yy=1 + 1 + 4)
+    d = RatioDifference(a=a, b=b, cross={"xa*xb": 2 + 8 + 0, "xa*yb": 2 + 4 + 6, "xb*ya": 1 + 4 + 0,
+                                          "ya*yb": 1 + 2 + 2})
+    assert d.difference() == 1.5
+    found = d.interval()
+    assert found is not None
+    half = 1.959964 * (4.7109375 / (3 * 2)) ** 0.5
+    assert abs(found[0] - (1.5 - half)) < 1e-12 and abs(found[1] - (1.5 + half)) < 1e-12
+    assert Ratio(walls=1, x=1, y=1, xx=1, xy=1, yy=1).interval() is None and Ratio().value() is None
+    assert d + d == RatioDifference(a=a + a, b=b + b, cross={k: 2 * v for k, v in d.cross.items()})
+
+
+def test_the_atlas_counts_are_what_the_logs_say() -> None:
+    """Deal-ins, the spread of payments, faan per win and the discarders' share, per wall, from the logs."""
+    presets = ["bga-old-style", "playingcards-io"]   # both settle points: their payments compare
+    summary = simulate(presets, MIXED, hands=3, seed=5)
+    walls: dict[str, dict[int, dict[str, int]]] = {p: {} for p in presets}
+    for k, pid, _r, _who, log in play_again(presets, MIXED, 3, seed=5):
+        w = walls[pid].setdefault(k, {"deal_in": 0, "swing": 0, "faan": 0, "records": 0, "paid": 0, "won": 0})
+        [end] = [x for x in log if x["event"] == "end_hand"]
+        wins = [x for x in log if x["event"] == "win"]
+        w["swing"] += sum(v * v for v in end["delta"].values())
+        w["faan"] += sum(x["faan"] for x in wins)
+        w["records"] += len(wins)
+        w["won"] += sum(end["delta"][x["seat"]] for x in wins)
+        if wins and wins[0]["from"] is not None:
+            w["deal_in"] += 1
+            w["paid"] -= end["delta"][wins[0]["from"]]
+    for pid in presets:
+        p, per = summary.presets[pid], walls[pid].values()
+        for q in ("deal_in", "swing"):
+            s = p.per_hand[q]
+            assert (s.walls, s.hands, s.total, s.squares) == (3, 12, sum(w[q] for w in per),
+                                                              sum(w[q] ** 2 for w in per))
+        assert p.per_hand["deal_in"].total == p.discard + p.robbing
+        assert p.faan_per_win == hkcore.simulation.Ratio(
+            walls=3, x=sum(w["faan"] for w in per), y=sum(w["records"] for w in per),
+            xx=sum(w["faan"] ** 2 for w in per), xy=sum(w["faan"] * w["records"] for w in per),
+            yy=sum(w["records"] ** 2 for w in per))
+        assert p.discarder_paid.x == p.paid_by_discarder == sum(w["paid"] for w in per)
+        assert p.discarder_paid.y == p.won.total and p.discarder_paid.xy == sum(w["paid"] * w["won"] for w in per)
+        assert p.spread() == (sum(w["swing"] for w in per) / 48) ** 0.5
+    d = summary.differences["playingcards-io"]["bga-old-style"]
+    a, b = walls["playingcards-io"], walls["bga-old-style"]
+    assert d.swing is not None and d.swing.total == sum(a[k]["swing"] - b[k]["swing"] for k in range(3))
+    assert d.deal_in.squares == sum((a[k]["deal_in"] - b[k]["deal_in"]) ** 2 for k in range(3))
+    assert d.faan_per_win.cross == {"xa*xb": sum(a[k]["faan"] * b[k]["faan"] for k in range(3)),
+                                    "xa*yb": sum(a[k]["faan"] * b[k]["records"] for k in range(3)),
+                                    "xb*ya": sum(b[k]["faan"] * a[k]["records"] for k in range(3)),
+                                    "ya*yb": sum(a[k]["records"] * b[k]["records"] for k in range(3))}
+    assert d.discarder_share is not None and d.discarder_share.a == summary.presets["playingcards-io"].discarder_paid
+    # a ledger and a paying preset: no payment compared
+    mixed = simulate(["hk-classic", "just-cards"], MIXED, hands=2, seed=5).differences["just-cards"]["hk-classic"]
+    assert mixed.swing is None and mixed.discarder_share is None and mixed.faan_per_win.a.walls == 2
+
+
+def test_one_engine_bot_in_every_seat_plays_a_wall_once_for_its_four_rotations() -> None:
+    # the engine's bots take no seed: with one in every seat the four rotations are one hand, played once;
+    # asked through prompts, seat by seat with their seeds, each rotation is played and comes out the same
+    presets = ["just-cards", "bga-old-style"]
+    once = simulate(presets, [["guard"], ["value", "guard", "value", "guard"]], hands=2, seed=6)
+    every = simulate(presets, [["guard"], ["value", "guard", "value", "guard"]], hands=2, seed=6, fast=False)
+    assert once == every
+    for p in once.presets.values():
+        assert p.hands == 8 and p.distinct_hands == 2   # two walls, each one hand four times

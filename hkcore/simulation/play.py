@@ -30,6 +30,7 @@ from hkcore.engine import CompiledPreset
 from hkcore.errors import HkcoreError, shown
 from hkcore.preset import Preset
 from hkcore.simulation.summary import (
+    CROSS,
     DUPLICATE,
     ROTATIONS,
     BotSimulation,
@@ -37,6 +38,8 @@ from hkcore.simulation.summary import (
     Pairing,
     PairSimulation,
     PresetSimulation,
+    Ratio,
+    RatioDifference,
     SimulationSummary,
     Stat,
 )
@@ -178,7 +181,7 @@ def in_step(a: Drawn, b: Drawn) -> bool:
 class _Wall:
     """One preset's sums over the four rotations of the wall being played."""
 
-    __slots__ = ("bot", "by_seat", "draws", "plays", "q", "seat")
+    __slots__ = ("bot", "by_seat", "draws", "faan", "paid", "plays", "q", "records", "seat")
 
     def __init__(self, names: Sequence[str]) -> None:
         self.bot = {m: 0 for m in names}                        # bot name -> its payments
@@ -187,15 +190,38 @@ class _Wall:
         self.seat = [0, 0, 0, 0]                                # seat index -> payments
         self.draws: list[Drawn] = [((), ())] * ROTATIONS            # rotation -> the tiles taken from the wall
         self.plays: set[tuple[tuple[Any, ...], ...]] = set()           # the distinct hands played (play_of)
+        self.faan = 0                                           # faan (points) of the win records
+        self.records = 0                                        # win records
+        self.paid = 0                                           # what the discarders paid
 
 
 #: the quantities two presets are compared on hand by hand (``PairSimulation``'s fields, seats apart)
-PAIRED = ("wins", "exhausted", "self_draw", "turns", "won", "dealer_retained", "declined")
+PAIRED = ("wins", "exhausted", "self_draw", "deal_in", "turns", "won", "dealer_retained", "declined", "swing")
+_WON = PAIRED.index("won")
+#: the paired quantities that are payments: compared only between presets that count the same
+PAYMENTS = ("won", "swing")
 
 
 def _sq(acc: list[int], v: int) -> None:
     acc[0] += v
     acc[1] += v * v
+
+
+def _ratio_sums(acc: list[int], x: int, y: int) -> None:
+    """A wall's numerator and denominator added to ``[x, y, xx, xy, yy]``."""
+    acc[0] += x
+    acc[1] += y
+    acc[2] += x * x
+    acc[3] += x * y
+    acc[4] += y * y
+
+
+def _cross(acc: list[int], xa: int, ya: int, xb: int, yb: int) -> None:
+    """A wall's products across two presets added to ``[xa*xb, xa*yb, xb*ya, ya*yb]`` (``CROSS``)."""
+    acc[0] += xa * xb
+    acc[1] += xa * yb
+    acc[2] += xb * ya
+    acc[3] += ya * yb
 
 
 class _Tally:
@@ -215,7 +241,9 @@ class _Tally:
              "win_records": 0, "wins_by_seat": Counter(), "dealer_retained": 0, "declined": 0, "hands_declined": 0,
              "distinct_hands": 0,
              "turns_histogram": Counter(), "faan_histogram": Counter(), "patterns": Counter(), "won": [0, 0],
-             "paid_by_discarder": 0, "payments_by_seat": [[0, 0] for _ in SEATS]} for _ in range(n)]
+             "paid_by_discarder": 0, "payments_by_seat": [[0, 0] for _ in SEATS],
+             "per_hand": [[0, 0] for _ in PAIRED], "faan_per_win": [0] * 5, "discarder_paid": [0] * 5}
+            for _ in range(n)]
         self.b: list[dict[str, dict[str, Any]]] = [
             {name: {"hands": 0, "hands_by_seat": Counter(), "wins": 0, "wins_by_seat": Counter(), "self_draw": 0,
                     "discard": 0, "robbing": 0, "exhausted": 0, "deal_ins": 0, "declined": 0, "faults": 0,
@@ -223,7 +251,7 @@ class _Tally:
                     "payments": [0, 0]} for name in self.names} for _ in range(n)]
         self.pairs: dict[tuple[int, int], dict[str, Any]] = {
             k: {"bots": {m: [0, 0] for m in self.names}, "q": [[0, 0] for _ in PAIRED],
-                "seats": [[0, 0] for _ in SEATS], "in_step": 0,
+                "seats": [[0, 0] for _ in SEATS], "in_step": 0, "faan": [0] * 4, "share": [0] * 4,
                 "pairing": [[0] * 5 for _ in SEATS]} for k in pair_keys}
         self.walls = 0
 
@@ -232,6 +260,10 @@ class _Tally:
         pt, bt = self.p[i], self.b[i]
         pt["distinct_hands"] += len(w.plays)
         _sq(pt["won"], w.q[PAIRED.index("won")])
+        for x, acc in enumerate(pt["per_hand"]):
+            _sq(acc, w.q[x])
+        _ratio_sums(pt["faan_per_win"], w.faan, w.records)
+        _ratio_sums(pt["discarder_paid"], w.paid, w.q[_WON])
         for j in range(4):
             _sq(pt["payments_by_seat"][j], w.seat[j])
         for m, v in w.bot.items():
@@ -251,6 +283,8 @@ class _Tally:
                 sums[4] += x * y
             for x in range(len(PAIRED)):
                 _sq(acc["q"][x], wa.q[x] - wb.q[x])
+            _cross(acc["faan"], wa.faan, wa.records, wb.faan, wb.records)
+            _cross(acc["share"], wa.paid, wa.q[_WON], wb.paid, wb.q[_WON])
             if not self.comparable[a, b]:
                 continue
             diff = {m: 0 for m in self.names}
@@ -278,6 +312,9 @@ class _Tally:
         def by_seat(c: Counter[str]) -> dict[str, int]:
             return {s: c[s] for s in SEATS}
 
+        def ratio(v: list[int]) -> Ratio:
+            return Ratio(walls=self.walls, x=v[0], y=v[1], xx=v[2], xy=v[3], yy=v[4])
+
         presets: dict[str, PresetSimulation] = {}
         for i, c in enumerate(compiled):
             d = dict(self.p[i])
@@ -287,6 +324,9 @@ class _Tally:
             d["patterns"] = hist(d["patterns"])
             d["won"] = stat(d["won"], ROTATIONS)
             d["payments_by_seat"] = {s: stat(v, ROTATIONS) for s, v in zip(SEATS, d["payments_by_seat"])}
+            d["per_hand"] = {q: stat(v, ROTATIONS) for q, v in zip(PAIRED, d["per_hand"])}
+            d["faan_per_win"] = ratio(d["faan_per_win"])
+            d["discarder_paid"] = ratio(d["discarder_paid"])
             bots_out = {}
             for name, bd in self.b[i].items():
                 e = dict(bd)
@@ -309,8 +349,13 @@ class _Tally:
             pairs.setdefault(ids[a], {})[ids[b]] = {
                 m: stat(v, ROTATIONS * self.copies[m]) for m, v in acc["bots"].items()} if same else {}
             qs: dict[str, Any] = {q: stat(v, ROTATIONS) for q, v in zip(PAIRED, acc["q"])}
+            pa, pb = self.p[a], self.p[b]
+            qs["faan_per_win"] = RatioDifference(a=ratio(pa["faan_per_win"]), b=ratio(pb["faan_per_win"]),
+                                                 cross=dict(zip(CROSS, acc["faan"])))
+            qs["discarder_share"] = RatioDifference(a=ratio(pa["discarder_paid"]), b=ratio(pb["discarder_paid"]),
+                                                    cross=dict(zip(CROSS, acc["share"])))
             if not same:
-                qs["won"] = None
+                qs.update({q: None for q in (*PAYMENTS, "discarder_share")})
             sums = {k: {seat: acc["pairing"][j][x] for j, seat in enumerate(SEATS)}
                     for x, k in enumerate(("a", "b", "aa", "bb", "ab"))}
             differences.setdefault(ids[a], {})[ids[b]] = PairSimulation(
@@ -398,13 +443,20 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
     memo = new_memo() if fast else None
     params = [value_params(c.preset) if by_preset[i] and {"value", "guard"} & set(bots) else None
               for i, c in enumerate(compiled)]
+    # one engine bot in every seat: the engine's bots take no seed, so the four rotations of a wall are one
+    # hand, played once and given four times
+    alike = len(set(bots)) == 1
     for k in range(first, first + hands):
         for i, c in enumerate(compiled):
             p = c.preset
             deal = read_start(_start(refs[i], seed, k), p)  # one wall for the four rotations
             known: set[bytes] = set()  # the four rotations ask the same questions (a set a wall: memory stays flat)
+            once: Played | None = None   # rotation 0's hand, where the rotations are one hand
             for r in range(ROTATIONS):
                 who = seating(bots, r)
+                if once is not None:
+                    yield (k, i, r, *once[3:])
+                    continue
                 faults = [0, 0, 0, 0]
                 t = Table.dealt(deal, like=like[i])
                 t.no_wins = known
@@ -425,7 +477,10 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
                                 close()
                     for j, b in enumerate(seated):
                         faults[j] = len(getattr(b, "faults", ()))
-                yield k, i, r, who, t, total, declined, faults
+                played: Played = (k, i, r, who, t, total, declined, faults)
+                if alike and by_preset[i]:
+                    once = played
+                yield played
 
 
 def played_hands(plan: Plan, first: int, hands: int) -> Iterator[Played]:
@@ -467,6 +522,7 @@ def _run_mix(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequ
     n = len(compiled)
     wall: list[_Wall] = []
     kept: dict[tuple[int, str | None, tuple[tuple[str, str], ...]], bool] = {}  # whether the dealer is retained
+    last: tuple[Table | None, Drawn, tuple[tuple[Any, ...], ...]] = (None, ((), ()), ())  # a hand given again
     for _k, i, r, who, t, total, declined, faults in _played(compiled, refs, bots, seed, first, hands, fast,
                                                               time_limit):
         if i == 0 and r == 0:  # a new wall
@@ -474,8 +530,10 @@ def _run_mix(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequ
         w = wall[i]
         pt, bt = tally.p[i], tally.b[i]
         log = t.log
-        w.draws[r] = drawn(log)
-        w.plays.add(play_of(log))
+        if last[0] is not t:
+            last = (t, drawn(log), play_of(log))
+        w.draws[r] = last[1]
+        w.plays.add(last[2])
         e = len(log) - 1
         while log[e]["event"] != "end_hand":
             e -= 1
@@ -518,6 +576,7 @@ def _run_mix(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequ
             w.seat[j] += pays[s]
             w.by_seat[r][j] = pays[s]
         gain = 0
+        w.records += len(wins)
         for x in wins:
             pt["win_records"] += 1
             pt["faan_histogram"][x["faan"]] += 1
@@ -532,9 +591,13 @@ def _run_mix(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Sequ
             if x["from"] is not None:
                 bt[who[x["from"]]]["deal_ins"] += 1
             gain += pays[x["seat"]]
+            w.faan += x["faan"]
         if wins and wins[0]["from"] is not None:  # once a hand, however many won on the discard
             pt["paid_by_discarder"] -= pays[wins[0]["from"]]
-        for q, v in enumerate((winner is not None, winner is None, kind == "self_draw", turns, gain, retained, total)):
+            w.paid -= pays[wins[0]["from"]]
+        swing = sum(pays[s] * pays[s] for s in SEATS)
+        for q, v in enumerate((winner is not None, winner is None, kind == "self_draw",
+                               kind in ("discard", "robbing"), turns, gain, retained, total, swing)):
             w.q[q] += v
         if r == ROTATIONS - 1:
             tally.wall_done(i, w)

@@ -67,6 +67,15 @@ def _stat() -> Stat:
     return Stat(walls=0, hands=0, total=0, squares=0)
 
 
+def _var(c: tuple[float, ...], m: dict[str, int], names: tuple[str, ...]) -> float:
+    """The sum over walls of (c . v)² for the vector v of the sums ``names``, from their products ``m``."""
+    out = 0.0
+    for i, x in enumerate(names):
+        for j, y in enumerate(names):
+            out += c[i] * c[j] * m["*".join(sorted((x, y)))]
+    return out
+
+
 def _seat_stats() -> dict[str, Stat]:
     return {s: _stat() for s in SEATS}
 
@@ -115,6 +124,74 @@ class _Counts(Value):
             else:
                 data[name] = a
         return type(self)(**data)
+
+
+class Ratio(_Counts):
+    """A ratio of two sums taken wall by wall (faan over win records, what discarders paid over what winners
+    won): ``x`` over ``y``, with the sums over walls of the squares and product of each wall's two sums for an
+    interval over walls (the delta method)."""
+
+    walls: int = Field(0, description="walls counted")
+    x: int = Field(0, description="the numerator's sum over every wall")
+    y: int = Field(0, description="the denominator's sum over every wall")
+    xx: int = Field(0, description="the sum over walls of the square of the wall's numerator")
+    xy: int = Field(0, description="the sum over walls of the wall's numerator times its denominator")
+    yy: int = Field(0, description="the sum over walls of the square of the wall's denominator")
+
+    def value(self) -> float | None:
+        """``x / y`` (None when ``y`` is 0)."""
+        return self.x / self.y if self.y else None
+
+    def interval(self) -> tuple[float, float] | None:
+        """A normal 95 % interval of the ratio over the walls (None below two walls or without a denominator)."""
+        if self.walls < 2 or not self.y:
+            return None
+        r, ybar = self.x / self.y, self.y / self.walls
+        ss = _var((1 / ybar, -r / ybar), {"x*x": self.xx, "x*y": self.xy, "y*y": self.yy}, ("x", "y"))
+        half = Z95 * math.sqrt(max(ss, 0.0) / (self.walls * (self.walls - 1)))
+        return r - half, r + half
+
+
+def _ratio() -> Ratio:
+    return Ratio()
+
+
+#: the products of a ratio difference's four wall sums across its two presets (``RatioDifference.cross``)
+CROSS = ("xa*xb", "xa*yb", "xb*ya", "ya*yb")
+
+
+class RatioDifference(_Counts):
+    """A ratio under A less the same ratio under B on the same walls (``Ratio``), with the products of each
+    wall's sums across A and B for a paired interval."""
+
+    a: Ratio = Field(default_factory=_ratio, description="the ratio under A")
+    b: Ratio = Field(default_factory=_ratio, description="the ratio under B")
+    cross: dict[str, int] = Field(default_factory=lambda: {k: 0 for k in CROSS},
+                                  description="the sums over walls of the products of A's and B's wall sums: "
+                                              "xa*xb, xa*yb, xb*ya, ya*yb")
+
+    def difference(self) -> float | None:
+        """A's ratio less B's (None when either has no denominator)."""
+        a, b = self.a.value(), self.b.value()
+        return None if a is None or b is None else a - b
+
+    def interval(self) -> tuple[float, float] | None:
+        """A normal 95 % interval of the paired difference over the walls (None below two walls or without a
+        denominator on either side)."""
+        d, n = self.difference(), self.a.walls
+        if d is None or n < 2:
+            return None
+        ra, rb = self.a.x / self.a.y, self.b.x / self.b.y
+        ya, yb = self.a.y / n, self.b.y / n
+        m = {"xa*xa": self.a.xx, "xa*ya": self.a.xy, "ya*ya": self.a.yy, "xb*xb": self.b.xx, "xb*yb": self.b.xy,
+             "yb*yb": self.b.yy, **self.cross}
+        ss = _var((1 / ya, -ra / ya, -1 / yb, rb / yb), m, ("xa", "ya", "xb", "yb"))
+        half = Z95 * math.sqrt(max(ss, 0.0) / (n * (n - 1)))
+        return d - half, d + half
+
+
+def _difference() -> RatioDifference:
+    return RatioDifference()
 
 
 class BotSimulation(_Counts):
@@ -177,6 +254,14 @@ class PresetSimulation(_Counts):
                                                         "under a ledger)")
     paid_by_discarder: int = Field(0, description="what the discarders lost, summed over hands won on a discard "
                                                   "or a robbed kong (0 under a ledger: nobody pays)")
+    per_hand: dict[str, Stat] = Field(default_factory=dict, description="each quantity of ``PAIRED`` (wins, "
+                                      "exhausted, self_draw, deal_in, turns, won, dealer_retained, declined, swing) "
+                                      "-> its sum per hand over walls, for an interval of this preset alone "
+                                      "(empty in older summaries)")
+    faan_per_win: Ratio = Field(default_factory=_ratio, description="faan (points) of the win records over the "
+                                                                   "win records, wall by wall")
+    discarder_paid: Ratio = Field(default_factory=_ratio, description="what the discarders paid (paid_by_discarder) "
+                                                                     "over what the winners won (won), wall by wall")
     payments_by_seat: dict[str, Stat] = Field(default_factory=_seat_stats,
                                               description="seat -> its net payment per hand (E: the dealer)")
     bots: dict[str, BotSimulation] = Field(default_factory=dict, description="bot name -> its seats' counts")
@@ -209,6 +294,12 @@ class PresetSimulation(_Counts):
     def discarder_share(self) -> float | None:
         """The share of the winners' gains that the discarders paid (None under a ledger: nobody pays)."""
         return self.paid_by_discarder / self.won.total if self.pays and self.won.total > 0 else None
+
+    def spread(self) -> float | None:
+        """How far a seat's net payment of a hand strays from nothing: the root mean square over seat-hands
+        (faan under a ledger; None without the count)."""
+        s = self.per_hand.get("swing")
+        return math.sqrt(s.total / (4 * s.hands)) if s is not None and s.hands else None
 
     def __add__(self, other: Any) -> Any:
         if type(other) is not type(self):
@@ -268,11 +359,21 @@ class PairSimulation(_Counts):
     wins: Stat = Field(default_factory=_stat, description="hand won (1) or not (0): the win rate's difference")
     exhausted: Stat = Field(default_factory=_stat, description="hand drawn (1) or not (0)")
     self_draw: Stat = Field(default_factory=_stat, description="hand won on the winner's own draw (1) or not (0)")
+    deal_in: Stat = Field(default_factory=_stat, description="hand won on a discard or a robbed kong (1) or not (0)")
     turns: Stat = Field(default_factory=_stat, description="discards in the hand")
     won: Stat | None = Field(default_factory=_stat, description="the winners' net gain (0 on a draw); None when "
                                                                  "A and B pay in different units")
     dealer_retained: Stat = Field(default_factory=_stat, description="the dealer keeps the deal (1) or not (0)")
     declined: Stat = Field(default_factory=_stat, description="complete hands that could not be won")
+    swing: Stat | None = Field(default_factory=_stat, description="the sum over the four seats of the square of "
+                                                                   "each seat's net payment: how much changes "
+                                                                   "hands (its mean / 4, square-rooted, is the "
+                                                                   "spread of a seat's payment); None when A and B "
+                                                                   "pay in different units")
+    faan_per_win: RatioDifference = Field(default_factory=_difference, description="faan (points) per win record")
+    discarder_share: RatioDifference | None = Field(
+        default_factory=_difference, description="the share of the winners' gains the discarders paid; None when A "
+                                                 "and B pay in different units")
     payments_by_seat: dict[str, Stat] | None = Field(
         default_factory=_seat_stats, description="seat -> its net payment (E: the dealer); None when A and B pay "
                                                  "in different units")
@@ -396,5 +497,5 @@ class SimulationSummary(Value):
             mixes=[m + n for m, n in zip(self.mixes, other.mixes)])
 
 
-__all__ = ["DUPLICATE", "ROTATIONS", "Z95", "BotSimulation", "MixSimulation", "PairSimulation", "Pairing",
-           "PresetSimulation", "SimulationSummary", "Stat", "normal_interval"]
+__all__ = ["CROSS", "DUPLICATE", "ROTATIONS", "Z95", "BotSimulation", "MixSimulation", "PairSimulation", "Pairing",
+           "PresetSimulation", "Ratio", "RatioDifference", "SimulationSummary", "Stat", "normal_interval"]
