@@ -487,7 +487,8 @@ _CSS = CSS + """
 .scroll { overflow-x: auto; max-width: 100%; }
 section.rule { border-left: 3px solid #c8d3e0; padding-left: 0.8em; margin-bottom: 1.5em; }
 td.sure { font-weight: 600; } td.diff { white-space: nowrap; } caption { text-align: left; font-weight: 600; }
-.tables { display: flex; flex-wrap: wrap; gap: 0 1.5em; } .tables > div { min-width: 0; } .tables table { font-size: 0.85em; } p.verdict { max-width: 60em; }
+.tables { display: flex; flex-wrap: wrap; gap: 0 1.5em; } .tables > div { min-width: 0; }
+.tables table { font-size: 0.85em; } p.verdict { max-width: 60em; }
 .plots { display: flex; flex-wrap: wrap; gap: 0 1em; } .plots .figure { flex: 1 1 360px; min-width: 0; }
 @media (max-width: 600px) {
   body { margin: 0.5em auto; padding: 0 0.5em; } h1 { font-size: 1.25em; }
