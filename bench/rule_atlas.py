@@ -492,7 +492,7 @@ td.sure { font-weight: 600; } td.diff { white-space: nowrap; } caption { text-al
 .plots { display: flex; flex-wrap: wrap; gap: 0 1em; } .plots .figure { flex: 1 1 360px; min-width: 0; }
 @media (max-width: 600px) {
   body { margin: 0.5em auto; padding: 0 0.5em; } h1 { font-size: 1.25em; }
-  table { font-size: 0.8em; } th, td { padding: 0.15em 0.3em; } .iv { display: block; }
+  table { font-size: 0.8em; } th, td { padding: 0.15em 0.3em; } .iv { display: block; } td.diff { white-space: normal; }
 }
 """
 
