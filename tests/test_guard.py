@@ -48,7 +48,8 @@ def test_a_deal_in_costs_what_the_preset_makes_the_discarder_pay_beyond_the_othe
 def test_guard_params_refuse_what_is_not_a_number_field() -> None:
     p = load_preset("mistboard")
     assert _pyvalue.guard_params(p, fold_weight=0.5).fold_weight == 0.5
-    for bad in ({"cost": 1.0}, {"nothing": 1.0}, {"threat": "high"}):
+    for bad in ({"cost": 1.0}, {"nothing": 1.0}, {"threat": "high"}, {"push": -1.0}, {"self_draw_share": -0.1},
+                {"keep": float("inf")}):
         with pytest.raises(TableError) as e:
             _pyvalue.guard_params(p, **bad)
         assert e.value.field == next(iter(bad))
@@ -149,9 +150,9 @@ def test_facing_a_waiting_one_suit_hand_far_from_its_own_it_folds() -> None:
         assert _cvalue.guard_choice(_cvalue.Params(v), _cvalue.Guard(g), *pos, [0, 0, 0, 0]) == k
 
 
-def test_with_no_threat_it_plays_as_value() -> None:
-    """South shows one set after three discards (P(waiting) 0.011): no threat, value's discard (with guard's
-    share of the self-draw: under bga-old-style value's own)."""
+def test_with_no_threat_it_attacks_as_value_with_its_share_of_the_self_draw() -> None:
+    """South shows one set after three discards (P(waiting) 0.011): no threat, value's discard with guard's
+    share of the self-draw (under bga-old-style value's own: the very value bot)."""
     for name in ("mistboard", "bga-old-style"):
         v = _pyvalue.value_params(load_preset(name))
         g = _pyvalue.guard_params(load_preset(name))

@@ -13,6 +13,7 @@ import pytest
 import hkcore
 from hkcore.payments import SpicyParams, full_spicy_amount, half_spicy_amount
 from hkcore.preset import Difference, PresetError, diff, export_toml, load_preset, thaw
+from hkcore.registry import PresetWarning
 
 BUILTINS = ("mistboard", "bga-old-style", "just-cards", "hk-classic", "playingcards-io")
 BGA_TABLE = [1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384]
@@ -546,6 +547,14 @@ def test_a_preset_pickles_to_an_equal_preset_and_copies_to_itself(tmp_path: Path
         assert copy.copy(p) is p and copy.deepcopy(p) is p
     house = pickle.loads(pickle.dumps(load_preset(f)))
     assert (house.name, house.minimum, house.rule("seven_pairs").value, house.table.dead_wall) == ("Ours", 2, 4, 14)
+    # a preset that warned when loaded (a pattern without its shape) does not warn again where it is unpickled
+    lacking = write(tmp_path / "lacking.toml", 'extends = "just-cards"\n[patterns]\nseven_pairs = 4\n')
+    with pytest.warns(PresetWarning):
+        p = load_preset(lacking)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert pickle.loads(pickle.dumps(p)) == p
 
 
 # --------------------------------------------------------------------------

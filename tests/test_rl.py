@@ -275,13 +275,46 @@ def test_the_vector_env_steps_as_gymnasiums_sync_vector_env_of_gym_envs() -> Non
     assert data_equivalence(a, b, exact=True)
     rng = random.Random(5)
     ended = 0
-    for _ in range(400):
+    for n in range(400):
+        kept = a[0]["observation"].copy(), a[0]["observation"]
         act = np.array([_legal(a[0]["action_mask"][0], rng)])
         a, b = ours.step(act), theirs.step(act)
         assert data_equivalence(a, b, exact=True)
+        assert np.array_equal(*kept)   # an observation given is the caller's: the next step does not write it
         ended += int(a[2][0])
+        if n in (150, 151):   # a reset in the middle of an episode: both go on to the run's next wall
+            a, b = ours.reset(), theirs.reset()
+            assert data_equivalence(a, b, exact=True)
     assert ended >= 3
     assert ours.single_observation_space == theirs.single_observation_space
+
+
+def test_an_episodes_last_step_shows_each_agent_its_last_view_and_no_actions() -> None:
+    """The step that ends an episode of the parallel env (and the AEC env after it) shows each agent the view
+    it last had with an empty mask, not the next episode's; the reset after it shows the next episode."""
+    rng = random.Random(3)
+    par = parallel_env("hk-classic", seed=3)
+    obs, _ = par.reset()
+    seen: dict[str, Any] = {}
+    while True:
+        asked = par.asked
+        seen[asked] = obs[asked]["observation"].copy()
+        obs, _r, terms, _t, _i = par.step({asked: _legal(obs[asked]["action_mask"], rng)})
+        if terms[asked]:
+            break
+    assert all(not obs[a]["action_mask"].any() and np.array_equal(obs[a]["observation"], seen[a]) for a in seen)
+    fresh, _ = par.reset()
+    assert fresh[par.asked]["action_mask"].any() and not np.array_equal(fresh[par.asked]["observation"],
+                                                                         seen[par.asked])
+    env = aec_env("hk-classic", seed=3)
+    env.reset()
+    for agent in env.agent_iter():
+        o, _r, term, trunc, _i = env.last()
+        if term or trunc:
+            assert not o["action_mask"].any()
+            env.step(None)
+        else:
+            env.step(_legal(o["action_mask"], rng))
 
 
 def test_pettingzoos_seed_and_render_tests_pass() -> None:

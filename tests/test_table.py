@@ -541,6 +541,22 @@ def test_the_table_answers_every_hook_of_the_engines_contract() -> None:
     assert stubs <= hooks, stubs - hooks
 
 
+def test_a_quiet_table_stays_quiet_in_its_copies() -> None:
+    """A table told to keep no records of play (``quiet``) keeps none in a pickle, a deep copy or ``copy()``
+    either, and a table that keeps them keeps them."""
+    import copy
+
+    for quiet in (True, False):
+        t = Table({"event": "start", "preset": "hk-classic", "hand": 1, "round": "E", "seed": 5})
+        t.quiet = quiet
+        for c in (pickle.loads(pickle.dumps(t)), copy.deepcopy(t), t.copy()):
+            assert c.quiet is quiet
+            before = len(c.log)
+            q = c.prompts()[0]
+            c.submit(q["actions"][0] | {"seat": q["seat"], "prompt": q["prompt"]})
+            assert (len(c.log) == before) is quiet
+
+
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(st.one_of(st.sampled_from([0, 1, 2**32 - 1, 2**32, 2**63 - 1, 2**63, 2**64 - 1, 2**64, 2**70]),
                  st.integers(0, 2**64 + 5)), st.booleans())

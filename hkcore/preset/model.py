@@ -174,8 +174,13 @@ _ADAPTER: TypeAdapter[Preset] = TypeAdapter(Preset)
 
 
 def _loaded(data: dict[str, Any], file: str) -> Preset:
-    """A pickled preset loaded again (``Preset.__reduce__``)."""
-    return dataclasses.replace(Preset.model_validate(data), file=file)
+    """A pickled preset loaded again (``Preset.__reduce__``); what loading it warned was said when it was
+    first loaded, not again."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", registry.PresetWarning)
+        return dataclasses.replace(Preset.model_validate(data), file=file)
 
 
 #: the keys of a preset file a Preset holds as they are, in the file's order

@@ -16,6 +16,7 @@ summaries of ranges add up to the whole.
 """
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -486,7 +487,8 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
 def played_hands(plan: Plan, first: int, hands: int) -> Iterator[Played]:
     """Every hand of walls ``first`` .. ``first + hands - 1`` of ``plan``'s simulation, in order (wall, then
     preset, then rotation): ``(wall, preset index, rotation, seat -> bot, the finished table, complete hands
-    declined, the same by seat, the faults of a program's bot by seat)``."""
+    declined, the same by seat, the faults of a program's bot by seat)``. With one engine bot in every seat
+    the four rotations of a wall are one hand: the four give the same table (read it, do not change it)."""
     check_walls(hands, plan.seed, first)
     return _played(compile_specs(plan.specs), plan.refs, plan.bots, plan.seed, first, hands, plan.fast,
                    plan.bot_time_limit)
@@ -500,8 +502,11 @@ def simulation_logs(presets: Presets, bots: str | Sequence[str], hands: int, see
     _, compiled = resolve(presets)
     names = _check_bots(bots, compiled[0].preset)
     texts = [record_preset(c.preset) for c in compiled]
+    last = None
     for k, i, r, who, t, _, _, _ in _played(compiled, texts, names, seed, first, hands, fast):
-        yield k, compiled[i].preset.id, r, who, t.log
+        # the rotations of one engine bot in every seat are one table: each log given is the caller's own
+        yield k, compiled[i].preset.id, r, who, copy.deepcopy(t.log) if t is last else t.log
+        last = t
 
 
 def _run(compiled: Sequence[CompiledPreset], refs: Sequence[str], mixes: Sequence[Sequence[str]], seed: int,

@@ -168,14 +168,18 @@ class GymVectorEnv(VectorEnv[Any, Any, Any]):
     "action_mask": (n, N_ACTIONS) int8}``, actions one id a table. Autoreset in the same step: a table whose
     episode ended shows the next one's first observation; ``infos["final_obs"]`` holds the last observation
     its player acted on, ``infos["final_info"]["log"]`` the ended episode's log (``_final_obs`` and
-    ``_final_info`` mark those tables), as gymnasium's ``SyncVectorEnv`` of ``GymEnv`` gives them."""
+    ``_final_info`` mark those tables), as gymnasium's ``SyncVectorEnv`` of ``GymEnv`` gives them. Table i
+    plays episodes i, i + n, ... of the run's walls (``VecEnv``); ``reset()`` goes on to walls no table has
+    played, ``reset(seed=S)`` starts the walls of S again. ``copy``: observations are arrays of their own
+    (False: ``VecEnv``'s, written in place by the next step)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}  # noqa: RUF012
 
     def __init__(self, num_envs: int = 8, preset: str | Preset = "bga-old-style", seat: str | int = "E",
                  opponents: str | Sequence[str] = "efficiency", seed: int | None = None, *, episode: str = "hand",
-                 illegal: str = "raise", penalty: float = 0.0, logs: bool = True) -> None:
+                 illegal: str = "raise", penalty: float = 0.0, logs: bool = True, copy: bool = True) -> None:
         self.learner = _player(seat)
+        self.copy = copy
         self._kw: dict[str, Any] = {"preset": preset, "learners": [self.learner],
                                     "bots": _opponents(opponents, self.learner), "episode": episode,
                                     "illegal": illegal, "penalty": penalty, "logs": logs}
@@ -192,13 +196,19 @@ class GymVectorEnv(VectorEnv[Any, Any, Any]):
         self._begun = False
 
     def _obs(self) -> dict[str, Any]:
+        if self.copy:
+            return {"observation": self.vec.obs.copy(), "action_mask": self.vec.mask.view(np.int8).copy()}
         return {"observation": self.vec.obs, "action_mask": self.vec.mask.view(np.int8)}
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         if isinstance(seed, list):
             seed = seed[0] if seed else None
-        self.vec = VecEnv(self.num_envs, seed=_seed(seed if seed is not None else self.vec.seed), **self._kw)
+        if seed is None and self._begun:  # the run's walls no table has played
+            first = max(self.vec.episode_index(i) for i in range(self.num_envs)) + 1
+            self.vec = VecEnv(self.num_envs, seed=self.vec.seed, first=first, **self._kw)
+        else:
+            self.vec = VecEnv(self.num_envs, seed=_seed(seed if seed is not None else self.vec.seed), **self._kw)
         self.vec.reset()
         self._begun = True
         return self._obs(), {}
@@ -263,17 +273,21 @@ class HkcoreParallel(ParallelEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._actions
 
-    def _observations(self) -> dict[str, dict[str, Any]]:
-        """Every agent's observation: the asked one's new, the others' as last given (their masks empty)."""
-        agent = self.asked
+    def _observations(self, copy: bool = True) -> dict[str, dict[str, Any]]:
+        """Every agent's observation: the asked one's new, the others' as last given (their masks empty); at
+        an episode's end each one's last, no actions. ``copy``: a dict of the caller's own (False: the one this
+        env changes at the next step)."""
         given = self._given
+        if not self.agents:
+            return {a: {"observation": given[a]["observation"], "action_mask": _NO_ACTIONS} for a in AGENTS}
+        agent = self.asked
         last = self._last_asked
         if last is not None and last != agent:
             given[last] = {"observation": given[last]["observation"], "action_mask": _NO_ACTIONS}
         vec = self.vec
         given[agent] = {"observation": vec.obs[0].copy(), "action_mask": vec.mask[0].view(np.int8).copy()}
         self._last_asked = agent
-        return given.copy()
+        return given.copy() if copy else given
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -293,16 +307,16 @@ class HkcoreParallel(ParallelEnv):  # type: ignore[misc]
         if not self.agents:
             raise TableError("actions: the episode is over; call reset()", "actions", actions)
         asked = self.asked
-        if type(actions) is not dict or asked not in actions:
+        if not isinstance(actions, dict) or asked not in actions:
             raise TableError(f"actions = {shown(actions)}: an action for {asked}, the agent asked", "actions",
                              actions)
         rewards, done = self._play(actions[asked])
-        obs = self._observations()
         if done:
             infos: dict[str, dict[str, Any]] = {a: {"log": self.log} for a in AGENTS}
             self.agents = []
         else:
             infos = {"player_0": {}, "player_1": {}, "player_2": {}, "player_3": {}}
+        obs = self._observations()
         return (obs, rewards, {"player_0": done, "player_1": done, "player_2": done, "player_3": done},
                 {"player_0": False, "player_1": False, "player_2": False, "player_3": False}, infos)
 
@@ -373,7 +387,7 @@ class HkcoreAEC(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         if self._stale:  # (made when first asked for after a step)
-            self._obs = self.par._observations()
+            self._obs = self.par._observations(copy=False)
             self._stale = False
         return self._obs[agent]
 

@@ -232,7 +232,7 @@ def dealt(p: Preset, out: dict[str, Any], shuffled: list[int], salt: str | None 
     out["live"] = codes(wall[:len(wall) - reserve])
     out["dead"] = codes(wall[len(wall) - reserve:][::-1])
     _commit(out, salt)
-    return Deal(p, out, tuple(tuple(h) for h in hands), tuple(wall), max([i for i in hands[0] if i < BONUS]))
+    return Deal(p, out, tuple(map(tuple, hands)), tuple(wall), max([i for i in hands[0] if i < BONUS]))
 
 
 def _commit(out: dict[str, Any], salt: str | None) -> None:

@@ -8,7 +8,7 @@ the hooks of ``hkcore.table.flow.hooks.TableHooks``, whose docstring is the
 whole contract; its C values are declared in _cengine.pxd.
 """
 from cpython.bytes cimport PyBytes_FromStringAndSize
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 import random as _random
 from collections.abc import Mapping
@@ -1141,6 +1141,19 @@ cdef struct MT:  # Python's random.Random generator (MT19937), for seeded deals
     int i
 
 
+cdef unsigned int MT_START[624]  # init_genrand(19650218), where every init_by_array begins (set once, at import)
+
+
+cdef void _mt_start() noexcept:
+    cdef int k
+    MT_START[0] = 19650218u
+    for k in range(1, 624):
+        MT_START[k] = 1812433253u * (MT_START[k - 1] ^ (MT_START[k - 1] >> 30)) + <unsigned int> k
+
+
+_mt_start()
+
+
 cdef void _mt_seed(MT *g, unsigned long long seed) noexcept:
     """``random.Random(seed)``'s state for ``0 <= seed < 2**64`` (CPython's ``init_by_array`` over the seed's
     32-bit words, low first)."""
@@ -1149,9 +1162,7 @@ cdef void _mt_seed(MT *g, unsigned long long seed) noexcept:
     cdef unsigned int *mt = g.mt
     key[0] = <unsigned int> (seed & 0xffffffffu)
     key[1] = <unsigned int> (seed >> 32)
-    mt[0] = 19650218u
-    for k in range(1, 624):
-        mt[k] = 1812433253u * (mt[k - 1] ^ (mt[k - 1] >> 30)) + <unsigned int> k
+    memcpy(mt, MT_START, sizeof(MT_START))
     for k in range(624, 0, -1):
         mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + key[j] + <unsigned int> j
         i += 1

@@ -523,10 +523,11 @@ def guard_params(preset: Preset, **changes: Any) -> GuardParams:
     g = GuardParams(cost=tuple(cost), gain=tuple(gain), base_faan=max(preset.minimum, 1) + 1, threat=0.2,
                     fold_weight=0.15, fold_away=2, pond=0.12, flush_suit=2.0,
                     flush_honour=5.0, flush_off=0.15, suji=1.0, honour=1.0, pond_honour=0.12, push=0.0, keep=0.5,
-                    self_draw_share=_SELF_DRAW_SHARE if symmetric else _LEDGER_SELF_DRAW_SHARE)
+                    self_draw_share=_LEDGER_SELF_DRAW_SHARE if preset.payments is None else _SELF_DRAW_SHARE)
     for name, value in changes.items():
-        if name not in GuardParams._fields or name in ("cost", "gain") or type(value) not in (int, float):
-            raise TableError(f"{name} = {_shown(value)}: a number field of GuardParams", name, value)
+        if (name not in GuardParams._fields or name in ("cost", "gain") or type(value) not in (int, float)
+                or not 0 <= value < float("inf")):
+            raise TableError(f"{name} = {_shown(value)}: a number field of GuardParams, 0 or more", name, value)
     return g._replace(**changes)
 
 
