@@ -308,7 +308,7 @@ def test_an_episodes_last_step_shows_each_agent_its_last_view_and_no_actions() -
                                                                          seen[par.asked])
     env = aec_env("hk-classic", seed=3)
     env.reset()
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         o, _r, term, trunc, _i = env.last()
         if term or trunc:
             assert not o["action_mask"].any()

@@ -325,4 +325,4 @@ def test_one_engine_bot_in_every_seat_plays_a_wall_once_for_its_four_rotations()
     fast = list(simulation_logs(presets, "value", 2, 6))
     slow = list(simulation_logs(presets, "value", 2, 6, fast=False))
     assert fast == slow and len(fast) == 16
-    assert all(a[4] == b[4] and a[4] is not b[4] for a, b in zip(fast, fast[1:]) if a[:2] == b[:2])
+    assert all(a[4] == b[4] and a[4] is not b[4] for a, b in itertools.pairwise(fast) if a[:2] == b[:2])
