@@ -31,10 +31,9 @@ from pathlib import Path
 from typing import Any
 
 import hkcore
-from hkcore.reports.page import CSS, figure, head, md_table
+from hkcore.reports.page import CSS, code_html, figure, head, md_table
 from hkcore.reports.plots import colours, plain_text, svg
 from hkcore.simulation import (
-    PresetSimulation,
     SimulationSummary,
     Stat,
     in_name_only,
@@ -206,11 +205,6 @@ def _from_stat(s: Stat | None) -> tuple[float | None, float | None, float | None
     return s.mean(), None if iv is None else iv[0], None if iv is None else iv[1]
 
 
-def spread(p: PresetSimulation) -> float | None:
-    """The spread of payments: the root mean square of a seat's net payment a hand."""
-    return p.spread()
-
-
 def measures(summary: SimulationSummary, variant: str, base: str) -> list[Measure]:
     """Every measure of ``variant`` against ``base`` in one mix's summary: paired where the two shared their
     walls, else unpaired; payments only where the two count them alike."""
@@ -256,7 +250,7 @@ def measures(summary: SimulationSummary, variant: str, base: str) -> list[Measur
                            _half(pb.discarder_paid.interval()))
         add("share", "discarder's share of payments", "the discarders' share of payments", 100.0, " pp",
             pb.discarder_paid.value(), pv.discarder_paid.value(), sd)
-    sb_, sv_ = spread(pb), spread(pv)
+    sb_, sv_ = pb.spread(), pv.spread()
     if sb_ is not None and sv_ is not None and sb_ + sv_ > 0:
         # sv - sb = (mean square v - mean square b) / (sv + sb): the interval of the mean squares' difference
         # (a seat-hand's, a quarter of a hand's swing), scaled by the same 1 / (sv + sb)
@@ -384,7 +378,7 @@ def entries(done: Sequence[Run]) -> list[Entry]:
     for run in done:
         mixes = run.summary.by_mix()
         for r in run.rules:
-            vid = hkcore.load_preset(ATLAS / f"{r.id}.toml").id
+            vid = r.id
             by_mix = [(mix_label(m.bots), measures(m, vid, r.base)) for m in mixes]
             found[r.id] = Entry(r, run, by_mix, in_step(run.summary, vid, r.base),
                                 verdict(r, by_mix, run.summary.hands), run.summary.hands)
@@ -393,7 +387,7 @@ def entries(done: Sequence[Run]) -> list[Entry]:
 
 def _distinct(e: Entry) -> str:
     """The distinct hands under each mix, base and variant."""
-    vid = hkcore.load_preset(ATLAS / f"{e.rule.id}.toml").id
+    vid = e.rule.id
     parts = []
     for m in e.run.summary.by_mix():
         b, v = m.presets[e.rule.base].distinct_hands, m.presets[vid].distinct_hands
@@ -474,7 +468,7 @@ def markdown(done: Sequence[Run], found: Sequence[Entry], lines: list[str]) -> s
 
 def _hist_text(e: Entry) -> str:
     s = e.run.summary
-    vid = hkcore.load_preset(ATLAS / f"{e.rule.id}.toml").id
+    vid = e.rule.id
     parts = []
     for pid in (e.rule.base, vid):
         p = s.presets[pid]
@@ -503,7 +497,7 @@ def _plots(e: Entry) -> str:
     from matplotlib.ticker import MaxNLocator, PercentFormatter
 
     s = e.run.summary
-    vid = hkcore.load_preset(ATLAS / f"{e.rule.id}.toml").id
+    vid = e.rule.id
     palette = colours([e.rule.base, vid])
     fig = Figure(figsize=(4.6, 2.8))
     ax = fig.subplots()
@@ -547,16 +541,11 @@ def _plots(e: Entry) -> str:
     return figure(f"{e.rule.id}-faan", hist_svg) + figure(f"{e.rule.id}-changes", svg(fig))
 
 
-def _code(text: str) -> str:
-    """Markdown's `code` as HTML, the rest escaped."""
-    return "".join(f"<code>{html.escape(p)}</code>" if i % 2 else html.escape(p) for i, p in enumerate(text.split("`")))
-
-
 def page(found: Sequence[Entry], lines: list[str]) -> str:
     """docs/rule-atlas.html: the same numbers, with a plot per rule."""
     esc = html.escape
     out = [head("The rule atlas", _CSS), "<body>", "<h1>The rule atlas: what each Hong Kong house rule does to "
-           "play</h1>", *(f'<p class="note">{_code(x)}</p>' for x in lines)]
+           "play</h1>", *(f'<p class="note">{code_html(x)}</p>' for x in lines)]
     out.append('<nav id="contents"><ol>' + "".join(
         f'<li><a href="#{esc(e.rule.id)}">{esc(e.rule.topic)}: {esc(e.rule.id)}</a></li>' for e in found)
         + "</ol></nav>")
@@ -585,7 +574,7 @@ def page(found: Sequence[Entry], lines: list[str]) -> str:
                 f'<p class="verdict">{esc(e.verdict)}</p>',
                 f'<p class="note">Against {esc(title(e.rule.base, e.run.summary.presets[e.rule.base]))}; '
                 f"{e.walls:,} walls; {esc(_distinct(e))}; pairing: {esc(_pairing_words(e.pairing))}. "
-                f"{_code(e.rule.note)}</p>",
+                f"{code_html(e.rule.note)}</p>",
                 '<div class="tables">', *table, "</div>", f'<div class="plots">{_plots(e)}</div>', "</section>"]
     out.append("</body></html>")
     return "\n".join(out) + "\n"

@@ -266,6 +266,13 @@ def test_ratio_interval_worked_by_hand() -> None:
     assert abs(found[0] - (1.5 - half)) < 1e-12 and abs(found[1] - (1.5 + half)) < 1e-12
     assert Ratio(walls=1, x=1, y=1, xx=1, xy=1, yy=1).interval() is None and Ratio().value() is None
     assert d + d == RatioDifference(a=a + a, b=b + b, cross={k: 2 * v for k, v in d.cross.items()})
+    # counts that cannot be a paired difference are refused, naming what is wrong
+    from pydantic import ValidationError
+    for bad, said in (({"a": a, "b": b, "cross": {}}, "cross"), ({"a": a, "b": a + a, "cross": d.cross}, "b.walls")):
+        with pytest.raises(ValidationError, match=said):
+            RatioDifference(**bad)
+    with pytest.raises(ValidationError, match="walls"):
+        Ratio(walls=-3)
 
 
 def test_the_atlas_counts_are_what_the_logs_say() -> None:

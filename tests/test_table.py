@@ -10,6 +10,7 @@ import json
 import pickle
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -572,3 +573,13 @@ def test_a_seeded_deal_shuffles_as_pythons_random_does(seed: int, bonus: bool) -
         j = int(rand() * (i + 1))
         tiles[i], tiles[j] = tiles[j], tiles[i]
     assert seeded_shuffle(tile_set(bonus), seed) == tiles
+
+
+@pytest.mark.parametrize("seed", [-1, 3.5, "7", None, True])
+def test_a_seeded_shuffle_takes_only_a_whole_number_seed(seed: Any) -> None:
+    from hkcore.table.flow.engine import seeded_shuffle
+    from hkcore.table.flow.wall import tile_set
+
+    with pytest.raises(TableError) as exc:
+        seeded_shuffle(tile_set(True), seed)
+    assert exc.value.field == "seed"

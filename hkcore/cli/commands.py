@@ -103,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.showwarning = _warning_line
             warnings.simplefilter("ignore" if args.no_warnings else "always", LintWarning)
-            if args.no_warnings:
+            if args.no_warnings:  # and every other warning
                 warnings.simplefilter("ignore")
             return int(args.func(args))
     except HkcoreError as exc:

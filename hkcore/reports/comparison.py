@@ -21,6 +21,7 @@ from hkcore.notation import unicode_hand
 from hkcore.preset import Lint, Preset
 from hkcore.reports.page import (
     cell,
+    code_html,
     data_attrs,
     figure,
     head,
@@ -256,12 +257,6 @@ _UNITS_NOTE = ("A preset that counts points is compared in its own unit: a diffe
                "a faan preset says which scores a hand higher in its own terms, not by how much.")
 
 
-def _code(text: str) -> str:
-    """Escaped text with its `backticked` parts as <code>."""
-    pieces = html.escape(text).split("`")
-    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
-
-
 def _flip_note(hand: str, a: Preset, b: Preset, names: dict[str, tuple[str, str]]) -> str:
     """A flip example under both presets: each one's total, why the second does not win, and the
     patterns the first counts higher (those that decided it)."""
@@ -327,7 +322,7 @@ def page(summary: ComparisonSummary, presets: Sequence[Preset] | None = None) ->
     parts.append("</table>")
     if note := _refusal_note(summary):
         parts.append(f'<h3 id="apart">Hands some preset cannot read: {summary.partly_read():,}</h3>'
-                     f'<p class="note" id="refusal-note">{_code(note)}</p><table id="apart-table"><tr>'
+                     f'<p class="note" id="refusal-note">{code_html(note)}</p><table id="apart-table"><tr>'
                      '<th class="id">preset</th><th>read</th><th>refused</th><th class="id">by field</th>'
                      "<th>complete</th><th>winnable</th><th>limit</th></tr>")
         for pid, apart, cells in _apart_rows(summary):

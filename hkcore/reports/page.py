@@ -95,6 +95,12 @@ def cell(text: str, **kw: Any) -> str:
     return f"<td{data_attrs(**kw)}>{html.escape(text)}</td>"
 
 
+def code_html(text: str) -> str:
+    """Escaped text with its `backticked` parts as <code> (Markdown's code spans as HTML)."""
+    pieces = html.escape(text).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
+
+
 def figure(name: str, svg: str) -> str:
     """A plot (SVG text) in its block, ``id="fig-NAME"``."""
     return f'<div class="figure" id="fig-{name}">{svg}</div>'

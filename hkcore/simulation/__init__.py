@@ -65,6 +65,7 @@ from hkcore.simulation.summary import (
     SimulationSummary,
     Stat,
     normal_interval,
+    ratio_interval,
 )
 
 __all__ = [
@@ -103,6 +104,7 @@ __all__ = [
     "SimulationSummary",
     "Stat",
     "normal_interval",
+    "ratio_interval",
     "bot_seed",
     "changes",
     "check_walls",

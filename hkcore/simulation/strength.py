@@ -22,7 +22,7 @@ from hkcore.batch import check_jobs, specs_for, worker_context
 from hkcore.errors import HkcoreError, shown
 from hkcore.preset import Preset
 from hkcore.simulation.play import Plan, check_walls, play_of, played_hands, shards
-from hkcore.simulation.summary import ROTATIONS, Z95, normal_interval
+from hkcore.simulation.summary import ROTATIONS, normal_interval, ratio_interval
 from hkcore.summary import resolve
 from hkcore.table.flow.wall import SEATS
 from hkcore.table.players.external import TIME_LIMIT, bot_or_program, check_time_limit
@@ -134,17 +134,12 @@ def _interval(xs: Sequence[float]) -> Interval:
 
 def _ratio(num: Sequence[float], den: Sequence[float]) -> Interval:
     """The ratio of sums with its interval by the linearisation over walls (a ratio estimator)."""
-    n, total = len(num), sum(den)
+    total = sum(den)
     if total == 0:
         return Interval(None, None, None)
-    r = sum(num) / total
-    if n < 2:
-        return Interval(r, None, None)
-    mean_den = total / n
-    z = [(a - r * b) / mean_den for a, b in zip(num, den)]
-    var = sum(x * x for x in z) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return Interval(r, r - half, r + half)
+    found = ratio_interval(len(num), math.fsum(num), math.fsum(den), math.fsum(a * a for a in num),
+                           math.fsum(a * b for a, b in zip(num, den)), math.fsum(b * b for b in den))
+    return Interval(sum(num) / total, *(found or (None, None)))
 
 
 def tally_wall(hands: Sequence[tuple[int, list[dict[str, Any]], Sequence[int]]]) -> Wall:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
@@ -34,6 +35,18 @@ def normal_interval(n: int, total: float, squares: float) -> tuple[float, float]
     mean = total / n
     half = Z95 * math.sqrt(max((squares - n * mean * mean) / (n - 1), 0.0) / n)
     return mean - half, mean + half
+
+
+def ratio_interval(n: int, x: float, y: float, xx: float, xy: float, yy: float) -> tuple[float, float] | None:
+    """A normal 95 % interval of the ratio ``x / y`` of two sums over ``n`` independent walls, by the delta
+    method, from the sums over walls of each wall's ``x`` squared, ``x`` times ``y`` and ``y`` squared (None
+    below two walls or without a denominator)."""
+    if n < 2 or not y:
+        return None
+    r, ybar = x / y, y / n
+    ss = _var((1 / ybar, -r / ybar), {"x*x": xx, "x*y": xy, "y*y": yy}, ("x", "y"))
+    half = Z95 * math.sqrt(max(ss, 0.0) / (n * (n - 1)))
+    return r - half, r + half
 
 
 class Stat(Value):
@@ -67,7 +80,7 @@ def _stat() -> Stat:
     return Stat(walls=0, hands=0, total=0, squares=0)
 
 
-def _var(c: tuple[float, ...], m: dict[str, int], names: tuple[str, ...]) -> float:
+def _var(c: tuple[float, ...], m: Mapping[str, float], names: tuple[str, ...]) -> float:
     """The sum over walls of (c . v)² for the vector v of the sums ``names``, from their products ``m``."""
     out = 0.0
     for i, x in enumerate(names):
@@ -131,7 +144,7 @@ class Ratio(_Counts):
     won): ``x`` over ``y``, with the sums over walls of the squares and product of each wall's two sums for an
     interval over walls (the delta method)."""
 
-    walls: int = Field(0, description="walls counted")
+    walls: int = Field(0, ge=0, description="walls counted")
     x: int = Field(0, description="the numerator's sum over every wall")
     y: int = Field(0, description="the denominator's sum over every wall")
     xx: int = Field(0, description="the sum over walls of the square of the wall's numerator")
@@ -144,12 +157,7 @@ class Ratio(_Counts):
 
     def interval(self) -> tuple[float, float] | None:
         """A normal 95 % interval of the ratio over the walls (None below two walls or without a denominator)."""
-        if self.walls < 2 or not self.y:
-            return None
-        r, ybar = self.x / self.y, self.y / self.walls
-        ss = _var((1 / ybar, -r / ybar), {"x*x": self.xx, "x*y": self.xy, "y*y": self.yy}, ("x", "y"))
-        half = Z95 * math.sqrt(max(ss, 0.0) / (self.walls * (self.walls - 1)))
-        return r - half, r + half
+        return ratio_interval(self.walls, self.x, self.y, self.xx, self.xy, self.yy)
 
 
 def _ratio() -> Ratio:
@@ -169,6 +177,14 @@ class RatioDifference(_Counts):
     cross: dict[str, int] = Field(default_factory=lambda: {k: 0 for k in CROSS},
                                   description="the sums over walls of the products of A's and B's wall sums: "
                                               "xa*xb, xa*yb, xb*ya, ya*yb")
+
+    @model_validator(mode="after")
+    def _paired(self) -> RatioDifference:
+        if sorted(self.cross) != sorted(CROSS):
+            raise ValueError(f"cross: the sums {', '.join(CROSS)}, not {', '.join(self.cross) or 'none'}")
+        if self.a.walls != self.b.walls:
+            raise ValueError(f"b.walls = {self.b.walls}: a paired difference is over a's walls ({self.a.walls})")
+        return self
 
     def difference(self) -> float | None:
         """A's ratio less B's (None when either has no denominator)."""
@@ -498,4 +514,5 @@ class SimulationSummary(Value):
 
 
 __all__ = ["CROSS", "DUPLICATE", "ROTATIONS", "Z95", "BotSimulation", "MixSimulation", "PairSimulation", "Pairing",
-           "PresetSimulation", "Ratio", "RatioDifference", "SimulationSummary", "Stat", "normal_interval"]
+           "PresetSimulation", "Ratio", "RatioDifference", "SimulationSummary", "Stat", "normal_interval",
+           "ratio_interval"]

@@ -1218,7 +1218,9 @@ def seeded_shuffle(list tiles, seed):
     cdef Py_ssize_t i, j, n = len(tiles)
     cdef int c[160]
     cdef int t
-    if not (0 <= seed < 2 ** 64) or n > 160:
+    if type(seed) is not int or seed < 0:
+        raise TableError(f"seed = {shown(seed)}: a whole number, 0 or more", "seed", seed)
+    if seed >= 2 ** 64 or n > 160:
         return shuffle(tiles, _random.Random(seed))
     _mt_seed(&g, <unsigned long long> seed)
     for i in range(n):

@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from hkcore.errors import shown
+from hkcore.errors import TableError, shown
 from hkcore.tiles import TILES, parse_tiles
 
 #: seats in turn order within a hand; the dealer is E
@@ -44,6 +44,8 @@ def shuffle(tiles: list[int], rng: random.Random) -> list[int]:
 
 def seeded_shuffle(tiles: list[int], seed: int) -> list[int]:
     """``shuffle(tiles, random.Random(seed))``: the shuffle of a seeded deal (``seed`` a whole number >= 0)."""
+    if type(seed) is not int or seed < 0:
+        raise TableError(f"seed = {shown(seed)}: a whole number, 0 or more", "seed", seed)
     return shuffle(tiles, random.Random(seed))
 
 
