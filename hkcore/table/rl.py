@@ -259,6 +259,7 @@ class HkcoreParallel(ParallelEnv):  # type: ignore[misc]
         self._space = observation_space()
         self._actions = spaces.Discrete(N_ACTIONS)
         self._given: dict[str, dict[str, Any]] = {}
+        self._rows: tuple[Any, Any] = (self.vec.obs[0], self.vec.mask.view(np.int8)[0])
         self._last_asked: str | None = None
         self._action = np.zeros(1, np.int64)
         self._begun = False
@@ -284,8 +285,8 @@ class HkcoreParallel(ParallelEnv):  # type: ignore[misc]
         last = self._last_asked
         if last is not None and last != agent:
             given[last] = {"observation": given[last]["observation"], "action_mask": _NO_ACTIONS}
-        vec = self.vec
-        given[agent] = {"observation": vec.obs[0].copy(), "action_mask": vec.mask[0].view(np.int8).copy()}
+        obs, mask = self._rows
+        given[agent] = {"observation": obs.copy(), "action_mask": mask.copy()}
         self._last_asked = agent
         return given.copy() if copy else given
 
@@ -294,11 +295,12 @@ class HkcoreParallel(ParallelEnv):  # type: ignore[misc]
         if seed is None and not self._begun:
             seed = self.vec.seed
         self.vec = _dealt(self._kw, seed, self.vec if self._begun else None, self._fresh)
+        self._rows = (self.vec.obs[0], self.vec.mask.view(np.int8)[0])  # (views of the table's arrays, made once)
         self._begun = True
         self._fresh = False
         self._given = {a: {"observation": _NO_VIEW, "action_mask": _NO_ACTIONS} for a in AGENTS}
         self._last_asked = None
-        self.asked = AGENTS[int(self.vec.player[0])]
+        self.asked = AGENTS[self.vec.player.item(0)]
         self.agents = list(AGENTS)
         self.log = None
         return self._observations(), {a: {} for a in AGENTS}
@@ -328,11 +330,11 @@ class HkcoreParallel(ParallelEnv):  # type: ignore[misc]
             vec.step(self._action)
         else:
             vec.step([action])
-        done = bool(vec.done[0])
+        done: bool = vec.done.item(0)
         if done:
             self.log = vec.finished_log(0)
             self._fresh = True
-        self.asked = AGENTS[int(vec.player[0])]
+        self.asked = AGENTS[vec.player.item(0)]
         r = vec.reward[0].tolist()
         return {"player_0": r[0], "player_1": r[1], "player_2": r[2], "player_3": r[3]}, done
 
