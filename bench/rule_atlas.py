@@ -11,7 +11,7 @@ same walls (``hkcore.simulate(presets, bots=[MIX1, MIX2], hands=N, seed=S, base=
 is a paired one, wall by wall, with a 95 % interval over walls; a variant of another tile set (flowers on or
 off) cannot share the walls and is compared unpaired (the two presets' intervals combined). Seven pairs is a
 shape the compiled bots do not know: guard and value play it in Python, about a hundred times slower, so it
-plays ``--walls / 80`` walls (``--slow-walls``).
+plays ``--walls / 20`` walls (``--slow-walls``).
 
 Writes ``--md`` (docs/rule-atlas.md), ``--html`` (docs/rule-atlas.html: a plot per rule) and each run's
 summary.json in ``--summaries`` (default: a folder beside --md, ``rule-atlas/``).
@@ -50,7 +50,7 @@ MIX1 = ("guard", "guard", "guard", "guard")
 MIX2 = ("value", "value", "value", "value")
 SEED = 37
 #: the fraction of ``--walls`` the slow rules play (the bots play them in Python)
-SLOW_SHARE = 80
+SLOW_SHARE = 20
 
 
 @dataclass(frozen=True)

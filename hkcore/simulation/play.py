@@ -445,8 +445,9 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
     params = [value_params(c.preset) if by_preset[i] and {"value", "guard"} & set(bots) else None
               for i, c in enumerate(compiled)]
     # one engine bot in every seat: the engine's bots take no seed, so the four rotations of a wall are one
-    # hand, played once and given four times
-    alike = len(set(bots)) == 1
+    # hand, played once and given four times (in the engine, or through prompts where the kernels do not know
+    # the preset's shapes)
+    alike = fast and len(set(bots)) == 1
     for k in range(first, first + hands):
         for i, c in enumerate(compiled):
             p = c.preset
@@ -479,7 +480,7 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
                     for j, b in enumerate(seated):
                         faults[j] = len(getattr(b, "faults", ()))
                 played: Played = (k, i, r, who, t, total, declined, faults)
-                if alike and by_preset[i]:
+                if alike:
                     once = played
                 yield played
 
