@@ -607,8 +607,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError:
         args.summaries_shown = summaries
     chosen = RULES if args.rules is None else tuple(r for r in RULES if r.id in args.rules)
-    if args.rules is not None and len(chosen) != len(args.rules):
-        ap.error(f"--rules: unknown rule among {args.rules}; the rules: {', '.join(r.id for r in RULES)}")
+    unknown = [x for x in args.rules or () if x not in {r.id for r in RULES}]
+    if unknown:
+        ap.error(f"--rules: unknown rule {', '.join(unknown)}; the rules: {', '.join(r.id for r in RULES)}")
     given = list(argv) if argv is not None else sys.argv[1:]
     command = "python bench/rule_atlas.py" + "".join(f" {a}" for a in given)
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")

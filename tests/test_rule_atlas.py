@@ -190,3 +190,10 @@ def test_a_narrow_interval_shows_more_decimals(atlas: ModuleType) -> None:
     assert (m.text(m.diff, True), m.interval_text()) == ("+0.0050", "+0.0040 .. +0.0060")
     wide = atlas.Measure("exhausted", "draw rate", "draws", 100.0, " pp", 0.2, 0.3, 0.1, 0.08, 0.12, True)
     assert (wide.text(wide.diff, True), wide.interval_text()) == ("+10.00", "+8.00 .. +12.00")
+
+
+def test_an_unknown_rule_is_named(atlas: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        atlas.main(["--rules", "jc-minimum-5", "jc-minimum-5", "jc-nosuch", "--walls", "2"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "unknown rule jc-nosuch;" in err and "jc-minimum-5;" not in err
