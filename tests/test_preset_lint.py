@@ -380,6 +380,7 @@ def test_every_command_that_takes_a_preset_says_its_warnings_unless_told_not_to(
     assert said[0].startswith(f"hkscore: warning: {off_file}: patterns.no_bonus: always-holds: ")
     quiet = run(capsys, "--no-warnings", *command, "-p", str(off_file))
     assert quiet[0] == 0 and "warning" not in quiet[2] and quiet[1] == out
+    assert run(capsys, *command, "-p", str(off_file), "--no-warnings") == quiet   # after the command's name too
     if at_table:  # mistboard's kong_on_kong never holds at a table
         assert "patterns.kong_on_kong" in run(capsys, *command, "-p", "mistboard")[2]
     else:

@@ -65,7 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="say no warnings (a preset's patterns that never or always hold, and the like)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, summary, options in COMMANDS:
-        options(sub.add_parser(name, help=summary))
+        command = sub.add_parser(name, help=summary)
+        # also after the command's name (set only when given: hkscore --no-warnings COMMAND holds too)
+        command.add_argument("--no-warnings", action="store_true", default=argparse.SUPPRESS,
+                             help="say no warnings (as hkscore --no-warnings)")
+        options(command)
     return parser
 
 
