@@ -23,6 +23,7 @@ db = pytest.importorskip("dask.bag", reason='dask is not installed (pip install 
 distributed = pytest.importorskip("distributed", reason='distributed is not installed (pip install "hkcore[dask]")')
 
 import hkcore  # noqa: E402
+from helpers.cluster import local_client  # noqa: E402
 from hkcore.dask import compare_bag, compare_files, compare_frame  # noqa: E402
 from hkcore.errors import HkcoreError  # noqa: E402
 from hkcore.preset import PresetError, load_preset  # noqa: E402
@@ -65,13 +66,8 @@ def _same(got: ComparisonSummary, want: ComparisonSummary) -> None:
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[distributed.Client]:
-    """Two worker processes, one thread each, importing this hkcore (PYTHONPATH inherited)."""
-    root = str(Path(hkcore.__file__).resolve().parent.parent)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PYTHONPATH", os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
-        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                      dashboard_address=None) as cluster, distributed.Client(cluster) as c:
-            yield c
+    with local_client() as c:
+        yield c
 
 
 def test_workers_import_this_hkcore(client: distributed.Client) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import hkcore
+from helpers.cluster import local_client
 from hkcore.simulation import SimulationSummary
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -125,14 +126,9 @@ def test_a_verdict_says_what_changed_and_whether_the_bots_matter(atlas: ModuleTy
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
-    """Two worker processes, one thread each, importing this hkcore (PYTHONPATH inherited)."""
-    distributed = pytest.importorskip("distributed", reason='distributed is not installed (pip install "hkcore[dask]")')
-    root = str(Path(hkcore.__file__).resolve().parent.parent)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PYTHONPATH", os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
-        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                      dashboard_address=None) as cluster, distributed.Client(cluster) as c:
-            yield c
+    pytest.importorskip("distributed", reason='distributed is not installed (pip install "hkcore[dask]")')
+    with local_client() as c:
+        yield c
 
 
 @pytest.mark.io

@@ -179,22 +179,28 @@ cdef class CompiledCore:
         free(self.chosen)
         free(self.points)
 
+    cdef list _buffers(self):
+        """The tables' C buffers a pickle keeps: (name, address, size in bytes) of each."""
+        cdef size_t n = self.n
+        return [("hist", <size_t> self.hist, n * 4 * MAXH * 3 * sizeof(float)),
+                ("nhist", <size_t> self.nhist, n * 4 * sizeof(int)),
+                ("npond", <size_t> self.npond, n * 4 * sizeof(int)),
+                ("pondc", <size_t> self.pondc, n * 34 * sizeof(int)),
+                ("player_at", <size_t> self.player_at, n * 4 * sizeof(int)),
+                ("cur", <size_t> self.cur, n * sizeof(int)),
+                ("points", <size_t> self.points, n * 4 * sizeof(double))]
+
     def __reduce__(self):
         """Pickled as its arguments and every table's state (the arrays are the ``VecEnv``'s, pickled with it)."""
-        cdef int n = self.n
-        arrays = {"hist": (<char *> self.hist)[:n * 4 * MAXH * 3 * sizeof(float)],
-                  "nhist": (<char *> self.nhist)[:n * 4 * sizeof(int)],
-                  "npond": (<char *> self.npond)[:n * 4 * sizeof(int)],
-                  "pondc": (<char *> self.pondc)[:n * 34 * sizeof(int)],
-                  "player_at": (<char *> self.player_at)[:n * 4 * sizeof(int)],
-                  "cur": (<char *> self.cur)[:n * sizeof(int)],
-                  "points": (<char *> self.points)[:n * 4 * sizeof(double)]}
+        cdef size_t addr, size
+        arrays = {}
+        for name, addr, size in self._buffers():
+            arrays[name] = (<char *> addr)[:size]
         state = {"games": self.games, "finished": self.finished, "rngs": self.rngs, "prompted": self.prompted,
                  "index": self.index, "count": self.count, "params": self.params is not None, "c": arrays}
         return _restored, (self.args, state)
 
     def _restore(self, state):
-        cdef int i
         cdef bytes b
         games = state["games"]
         self.games = list(games)
@@ -209,21 +215,13 @@ cdef class CompiledCore:
         self.count = list(state["count"])
         if state["params"]:
             self.use_params(value_params(self.preset))
-        c = state["c"]
-        b = c["hist"]
-        memcpy(self.hist, <char *> b, len(b))
-        b = c["nhist"]
-        memcpy(self.nhist, <char *> b, len(b))
-        b = c["npond"]
-        memcpy(self.npond, <char *> b, len(b))
-        b = c["pondc"]
-        memcpy(self.pondc, <char *> b, len(b))
-        b = c["player_at"]
-        memcpy(self.player_at, <char *> b, len(b))
-        b = c["cur"]
-        memcpy(self.cur, <char *> b, len(b))
-        b = c["points"]
-        memcpy(self.points, <char *> b, len(b))
+        cdef size_t addr, size
+        for name, addr, size in self._buffers():
+            b = state["c"][name]
+            if len(b) != size:
+                raise TableError(f"state.c.{name}: {len(b)} bytes, not the {size} of {self.n} tables",
+                                 f"state.c.{name}", len(b))
+            memcpy(<void *> addr, <char *> b, size)
 
     # ------------------------------------------------------------ episodes
 
