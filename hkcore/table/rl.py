@@ -77,16 +77,27 @@ def _seed(seed: Any) -> int:
     return seed
 
 
-def _dealt(kw: dict[str, Any], seed: int | None, vec: VecEnv | None, fresh: bool) -> VecEnv:
-    """The one table an adapter's ``reset`` shows: the walls of ``seed`` from the first when it is given (or
-    none is in play); else the table in play if it already shows its next episode (``fresh``), else a table
-    dealt from the run's next wall (an episode left half-played is dropped)."""
-    if seed is not None or vec is None:
-        vec = VecEnv(1, seed=_seed(seed), **kw)
+def _learner_kw(preset: str | Preset, learner: int, opponents: Any, episode: str, illegal: str, penalty: float,
+                logs: bool) -> dict[str, Any]:
+    """``VecEnv``'s arguments (but the number of tables and the seed) for one learner against ``opponents``."""
+    return {"preset": preset, "learners": [learner], "bots": _opponents(opponents, learner), "episode": episode,
+            "illegal": illegal, "penalty": penalty, "logs": logs}
+
+
+def _dealt(kw: dict[str, Any], seed: int | None, vec: VecEnv, begun: bool, fresh: bool) -> VecEnv:
+    """The tables an adapter's ``reset`` shows (as many as ``vec``'s): the walls of ``seed`` from the first when
+    it is given, or of ``vec``'s seed before any reset (``begun``); else ``vec`` if its tables already show their
+    next episodes (``fresh``), else tables dealt from the run's walls no table has played (episodes left
+    half-played are dropped)."""
+    if seed is None and not begun:
+        seed = vec.seed
+    if seed is not None:
+        vec = VecEnv(vec.n, seed=_seed(seed), **kw)
     elif fresh:
         return vec
     else:
-        vec = VecEnv(1, seed=vec.seed, first=vec.episode_index(0) + 1, **kw)
+        first = max(vec.episode_index(i) for i in range(vec.n)) + 1
+        vec = VecEnv(vec.n, seed=vec.seed, first=first, **kw)
     vec.reset()
     return vec
 
@@ -120,9 +131,7 @@ class GymEnv(gymnasium.Env[dict[str, Any], Any]):
                  render_mode: str | None = None) -> None:
         self.render_mode = _render_mode(render_mode, self.metadata["render_modes"])
         self.learner = _player(seat)
-        self._kw: dict[str, Any] = {"preset": preset, "learners": [self.learner],
-                                    "bots": _opponents(opponents, self.learner), "episode": episode,
-                                    "illegal": illegal, "penalty": penalty, "logs": logs}
+        self._kw = _learner_kw(preset, self.learner, opponents, episode, illegal, penalty, logs)
         self.vec = VecEnv(1, seed=_seed(seed), **self._kw)
         self.observation_space = observation_space()
         self.action_space = spaces.Discrete(N_ACTIONS)
@@ -136,9 +145,7 @@ class GymEnv(gymnasium.Env[dict[str, Any], Any]):
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         shown_next = self._begun and self._fresh and seed is None  # (its reward was the ended episode's)
-        if seed is None and not self._begun:
-            seed = self.vec.seed
-        self.vec = _dealt(self._kw, seed, self.vec if self._begun else None, self._fresh)
+        self.vec = _dealt(self._kw, seed, self.vec, self._begun, self._fresh)
         self._begun = True
         skipped = 0.0 if shown_next else float(self.vec.reward[0, self.learner])
         self._fresh = False
@@ -180,9 +187,7 @@ class GymVectorEnv(VectorEnv[Any, Any, Any]):
                  illegal: str = "raise", penalty: float = 0.0, logs: bool = True, copy: bool = True) -> None:
         self.learner = _player(seat)
         self.copy = copy
-        self._kw: dict[str, Any] = {"preset": preset, "learners": [self.learner],
-                                    "bots": _opponents(opponents, self.learner), "episode": episode,
-                                    "illegal": illegal, "penalty": penalty, "logs": logs}
+        self._kw = _learner_kw(preset, self.learner, opponents, episode, illegal, penalty, logs)
         self.vec = VecEnv(num_envs, seed=_seed(seed), **self._kw)
         self.num_envs = num_envs
         self.single_observation_space = observation_space()
@@ -204,12 +209,7 @@ class GymVectorEnv(VectorEnv[Any, Any, Any]):
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         if isinstance(seed, list):
             seed = seed[0] if seed else None
-        if seed is None and self._begun:  # the run's walls no table has played
-            first = max(self.vec.episode_index(i) for i in range(self.num_envs)) + 1
-            self.vec = VecEnv(self.num_envs, seed=self.vec.seed, first=first, **self._kw)
-        else:
-            self.vec = VecEnv(self.num_envs, seed=_seed(seed if seed is not None else self.vec.seed), **self._kw)
-        self.vec.reset()
+        self.vec = _dealt(self._kw, seed, self.vec, self._begun, False)   # (tables reset themselves as they end)
         self._begun = True
         return self._obs(), {}
 
@@ -292,9 +292,7 @@ class HkcoreParallel(ParallelEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
-        if seed is None and not self._begun:
-            seed = self.vec.seed
-        self.vec = _dealt(self._kw, seed, self.vec if self._begun else None, self._fresh)
+        self.vec = _dealt(self._kw, seed, self.vec, self._begun, self._fresh)
         self._rows = (self.vec.obs[0], self.vec.mask.view(np.int8)[0])  # (views of the table's arrays, made once)
         self._begun = True
         self._fresh = False
