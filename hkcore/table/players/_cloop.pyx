@@ -189,6 +189,11 @@ cdef int _value(Engine e, int s, bint hide, AwayMemo memo, Params params, int ro
     p.fixed = value_fixed(&params.p, s, e.bonus[s], e.nbonus[s])
     vpos_winds(&params.p, &p, round_wind)
     if guard is not None:
+        p.win_faan = -1
+        if e.phase == CLAIM:
+            for j in range(e.ncodes[s]):
+                if e.code[s][j] == WIN:
+                    p.win_faan = e.payload[s][j][0]["faan"]
         return guard_decide(&params.p, &guard.g, &p, e.ncodes[s], e.code[s], e.atile[s],
                             e.w_tile if e.phase == CLAIM else -1)
     return value_choice(&params.p, &p, e.ncodes[s], e.code[s], e.atile[s],

@@ -40,6 +40,9 @@ cdef struct GParams:
     double push
     double keep
     double self_draw_share
+    double discard_win[41]
+    double self_draw_win[41]
+    double decline
 
 
 cdef class Guard:
@@ -68,6 +71,7 @@ cdef struct VPos:
     bint pond[4][34]      # by seat: the tiles in its pond
     int npond[4]          # by seat: the tiles in its pond, counted
     int shown_dragons[4]  # by seat: the dragon sets it shows
+    int win_faan          # the faan of the discard win a claim window offers (-1: none)
     SuitMemo *memo        # where suits' exact costs are kept (NULL: none)
 
 

@@ -482,6 +482,7 @@ cdef int _load(VPos *p, Params params, counts, tuple melds, bint claimed, unseen
     memset(p.pond, 0, sizeof(p.pond))
     memset(p.npond, 0, sizeof(p.npond))
     memset(p.shown_dragons, 0, sizeof(p.shown_dragons))
+    p.win_faan = -1
     p.memo = NULL
     vpos_winds(&params.p, p, round_wind)
     return 0
@@ -554,11 +555,14 @@ cdef class Guard:
 
     def __init__(self, g):
         cdef int f
-        if len(g.cost) != 41 or len(g.gain) != 41:
-            raise ValueError("cost and gain: 41 values, by faan")
+        if any(len(t) != 41 for t in (g.cost, g.gain, g.discard_win, g.self_draw_win)):
+            raise ValueError("cost, gain, discard_win and self_draw_win: 41 values, by faan")
         for f in range(41):
             self.g.cost[f] = g.cost[f]
             self.g.gain[f] = g.gain[f]
+            self.g.discard_win[f] = g.discard_win[f]
+            self.g.self_draw_win[f] = g.self_draw_win[f]
+        self.g.decline = g.decline
         self.g.base_faan = g.base_faan
         self.g.threat = g.threat
         self.g.fold_weight = g.fold_weight
@@ -682,7 +686,11 @@ cdef int guard_decide(const VParams *vp, const GParams *g, VPos *p, int n, const
     cdef double scored[34]
     cdef int plain[34]
     cdef double risk[34]
-    if code[k] == WIN or n == 1:
+    if code[k] == WIN:
+        if offered >= 0 and p.win_faan >= 0 and _declines(v, g, p):
+            return 0  # pass comes first
+        return k
+    if n == 1:
         return k
     m = _threats(v, g, p, who, pt, flush, cost)
     if m == 0:
@@ -752,6 +760,27 @@ cdef int guard_decide(const VParams *vp, const GParams *g, VPos *p, int n, const
     return k
 
 
+cdef bint _declines(const VParams *v, const GParams *g, VPos *p) except -1:
+    """``_pyvalue._declines`` for the discard win of ``p.win_faan``; ``p`` is left as it was."""
+    cdef int i, outs = 0, total = 0, f
+    cdef double chance
+    if g.decline <= 0:
+        return False
+    for i in range(34):
+        total += p.unseen[i]
+        if p.unseen[i] > 0:
+            p.c[i] += 1
+            if away_shapes_memo(p.c, p.k, p.used, v.orphans, p.memo) < 0:
+                outs += p.unseen[i]
+            p.c[i] -= 1
+    if outs == 0 or total == 0:
+        return False
+    chance = 1.0 - pow(1.0 - <double>outs / total, p.live_left // 4)
+    f = p.win_faan + v.self_draw
+    return chance * g.self_draw_win[f if f < 40 else 40] > g.decline * g.discard_win[
+        p.win_faan if p.win_faan < 40 else 40]
+
+
 cdef int _discard_of(int n, const int *code, const int *tile, int i) except -3:
     cdef int kk
     for kk in range(n):
@@ -761,7 +790,8 @@ cdef int _discard_of(int n, const int *code, const int *tile, int i) except -3:
 
 
 def guard_choice(Params params, Guard guard, counts, tuple melds, bint claimed, unseen, codes, tiles, int offered,
-                 int live_left, int seat, int round_wind, int fixed, shown, ponds, dragons, AwayMemo memo=None):
+                 int live_left, int seat, int round_wind, int fixed, shown, ponds, dragons, int win_faan=-1,
+                 AwayMemo memo=None):
     """``_pyvalue.guard_choice`` (which see), compiled."""
     cdef VPos p
     cdef int n = len(codes), kk, i, o
@@ -777,6 +807,7 @@ def guard_choice(Params params, Guard guard, counts, tuple melds, bint claimed, 
         p.shown_dragons[o] = dragons[o]
         for i in ponds[o]:
             p.pond[o][i] = True
+    p.win_faan = win_faan
     p.memo = NULL if memo is None else memo.memo
     for kk in range(n):
         code[kk] = codes[kk]

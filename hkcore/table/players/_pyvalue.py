@@ -463,6 +463,11 @@ _MOST_FAAN = 40
 #: the share of the self-draw's faan guard's plans reckon they have under a faan ledger (value's elsewhere), as
 #: measured (docs/bots.md, "How guard defends")
 _LEDGER_SELF_DRAW_SHARE = 0.6
+#: guard declines a discard win when a self-draw's chance times its pay beats this times the discard's (measured:
+#: docs/bots.md, "How guard defends")
+_DECLINE = 0.6
+#: GuardParams' tables by faan (made from the preset, not knobs)
+_TABLES = ("cost", "gain", "discard_win", "self_draw_win")
 
 
 class GuardParams(NamedTuple):
@@ -504,6 +509,13 @@ class GuardParams(NamedTuple):
     #: more, and it keeps to hands short of the minimum by the self-draw's faan, which only a self-draw wins and no
     #: discard deals into
     self_draw_share: float
+    #: by faan: what the winner is paid on a discard win, and on a self-draw (the ledger reckoned as ``cost``)
+    discard_win: tuple[float, ...]
+    self_draw_win: tuple[float, ...]
+    #: declining a discard win (0: never): it passes when its chance of drawing a winning tile itself before the
+    #: wall ends times what that self-draw pays is more than ``decline`` times what the discard pays (GAME.md G19:
+    #: a win passed by does not bar the next)
+    decline: float
 
 
 def guard_params(preset: Preset, **changes: Any) -> GuardParams:
@@ -512,7 +524,7 @@ def guard_params(preset: Preset, **changes: Any) -> GuardParams:
         raise TableError(f"preset = {_shown(preset)}: a Preset", "preset", preset)
     compiled = compiled_for(preset)
     symmetric = compiled.scheme is not None and compiled.scheme.symmetric and preset.payments is not None
-    cost, gain = [], []
+    cost, gain, by_discard, by_self = [], [], [], []
     for f in range(_MOST_FAAN + 1):
         if symmetric:
             sd, d, o, _, _ = compiled.settlement.role_amounts(f)
@@ -520,12 +532,15 @@ def guard_params(preset: Preset, **changes: Any) -> GuardParams:
             sd, d, o = f, 3 * f, 0
         cost.append(float(d - o))
         gain.append(0.6 * (d + 2 * o) + 0.4 * 3 * sd)
+        by_discard.append(float(d + 2 * o))
+        by_self.append(float(3 * sd))
     g = GuardParams(cost=tuple(cost), gain=tuple(gain), base_faan=max(preset.minimum, 1) + 1, threat=0.2,
                     fold_weight=0.15, fold_away=2, pond=0.12, flush_suit=2.0,
                     flush_honour=5.0, flush_off=0.15, suji=1.0, honour=1.0, pond_honour=0.12, push=0.0, keep=0.5,
-                    self_draw_share=_LEDGER_SELF_DRAW_SHARE if preset.payments is None else _SELF_DRAW_SHARE)
+                    self_draw_share=_LEDGER_SELF_DRAW_SHARE if preset.payments is None else _SELF_DRAW_SHARE,
+                    discard_win=tuple(by_discard), self_draw_win=tuple(by_self), decline=_DECLINE)
     for name, value in changes.items():
-        if (name not in GuardParams._fields or name in ("cost", "gain") or type(value) not in (int, float)
+        if (name not in GuardParams._fields or name in _TABLES or type(value) not in (int, float)
                 or not 0 <= value < float("inf")):
             raise TableError(f"{name} = {_shown(value)}: a number field of GuardParams, 0 or more", name, value)
     return g._replace(**changes)
@@ -604,8 +619,10 @@ def guard_danger(g: GuardParams, threats: Sequence[tuple[int, float, int, float]
 def guard_choice(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple[int, ...], claimed: bool,
                  unseen: Sequence[int], codes: Sequence[int], tiles: Sequence[int], offered: int, live_left: int,
                  seat: int, round_wind: int, fixed: int, shown: Sequence[tuple[int, int]],
-                 ponds: Sequence[Sequence[int]], dragons: Sequence[int]) -> int:
-    """The guard bot's choice: value's (``choice``), but for folding: facing a threat, with its hand at least
+                 ponds: Sequence[Sequence[int]], dragons: Sequence[int], win_faan: int = -1) -> int:
+    """The guard bot's choice: value's (``choice``), but for declining and folding. Offered a discard win
+    (``win_faan``: its faan) it may pass it by for a likelier, dearer self-draw (``GuardParams.decline``).
+    Facing a threat, with its hand at least
     ``fold_away`` tiles away and its chance of winning (by tiles away and the wall left) worth less than the
     threats' pressure, it discards the safest tile and declines claims; with ``push`` above 0, not folding,
     it may discard a safer tile than value's that costs its hand little (``GuardParams.push``).
@@ -614,7 +631,11 @@ def guard_choice(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple
     v = v._replace(self_draw_share=g.self_draw_share)
     k = choice(v, counts, melds, claimed, unseen, codes, tiles, offered, live_left, seat, round_wind, fixed,
                shown, ponds)
-    if codes[k] == WIN or len(codes) == 1:
+    if codes[k] == WIN:
+        if offered >= 0 and win_faan >= 0 and _declines(v, g, counts, melds, unseen, live_left, win_faan):
+            return 0  # pass comes first
+        return k
+    if len(codes) == 1:
         return k
     threats = guard_threats(v, g, seat, shown, ponds, dragons)
     if not threats:
@@ -662,6 +683,22 @@ def guard_choice(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple
         if now >= g.fold_away and pressure > _WIN_BY_AWAY[after][left] * gain:
             return 0  # pass comes first
     return k
+
+
+def _declines(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple[int, ...], unseen: Sequence[int],
+              live_left: int, faan: int) -> bool:
+    """Whether to pass by a discard win worth ``faan``: the chance of drawing one of the unseen winning tiles in
+    the seat's share of the live wall, times what that self-draw pays, against ``g.decline`` times the discard's
+    pay."""
+    if g.decline <= 0:
+        return False
+    outs = sum(unseen[i] for i in core.waits_of_counts(list(counts), melds, len(melds), v.shapes))
+    total = sum(unseen)
+    if outs == 0 or total == 0:
+        return False
+    chance = 1.0 - (1.0 - outs / total) ** (live_left // 4)
+    return chance * g.self_draw_win[min(faan + v.self_draw, _MOST_FAAN)] > g.decline * g.discard_win[
+        min(faan, _MOST_FAAN)]
 
 
 def guard_params_of(g: GuardParams) -> GuardParams:

@@ -258,5 +258,7 @@ def _choose_value(t: Any, s: int, hide: bool, v: Any, round_wind: int, g: Any = 
             t._w_tile if t._phase == CLAIM else -1, t.live_left(), s, round_wind,
             _pyvalue.fixed_faan(v, s, t._bonus_of(s)), shown_sets, ponds)
     if g is not None:
-        return _pyvalue.guard_choice(v, g, *args, dragons)
+        codes = t._codes[s]
+        faan = t._payload[s][codes.index(WIN)][0]["faan"] if t._phase == CLAIM and WIN in codes else -1
+        return _pyvalue.guard_choice(v, g, *args, dragons, faan)
     return _pyvalue.choice(v, *args)

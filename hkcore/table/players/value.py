@@ -196,6 +196,20 @@ def dragons_shown(prompt: Mapping[str, Any]) -> list[int]:
     return out
 
 
+def win_faan(prompt: Mapping[str, Any]) -> int:
+    """The faan of the discard win a claim window offers, off its ``win`` action; -1 where none is offered."""
+    if prompt.get("phase") != "claim":
+        return -1
+    for a in prompt["actions"]:
+        if a.get("act") == "win":
+            f = a.get("faan")
+            if type(f) is not int or f < 0:
+                raise TableError(f"prompt = {shown(prompt)}: its win's faan = {shown(f)}, not a whole number >= 0",
+                                 "prompt", prompt)
+            return f
+    return -1
+
+
 class GuardBot(ValueBot):
     """The value bot's attack with defence (docs/bots.md, "How guard defends"): it reckons, from what it sees,
     which opponents may be waiting and what dealing into each would cost under the preset's payments; facing
@@ -211,5 +225,5 @@ class GuardBot(ValueBot):
 
     def _choose(self, prompt: Mapping[str, Any]) -> int:
         choose = _twin.guard_choice if self._compiled else _pyvalue.guard_choice
-        args = (*values(prompt, self._v), dragons_shown(prompt))
+        args = (*values(prompt, self._v), dragons_shown(prompt), win_faan(prompt))
         return choose(self._p, self._gp, *args)
