@@ -180,7 +180,7 @@ cdef int hand_best_discard(Hand *h, const bint *chosen, int *gain, int *tile) ex
     for i in range(34):
         minus[i] = chosen[i] and scored[i] == low
         plus[i] = h.unseen[i] > 0 and near_tile(h.c, i, True)  # near the hand less any one tile: near the hand
-    away_swaps_under(h.c, h.k, h.used, minus, plus, swaps, h.memo, low, True)  # only those below low count
+    away_swaps_under(h.c, h.k, h.used, minus, plus, swaps, h.memo, low, True, 0)  # only those below low count
     best_i = -1
     for i in range(34):
         if not minus[i]:
