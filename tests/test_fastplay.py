@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from helpers.strategies import counts_beside_sets, value_positions
+from helpers.strategies import SEVEN_PAIRS, SEVEN_PAIRS_FOURS, counts_beside_sets, pairs_heavy, value_positions
 from hkcore import core
 from hkcore.errors import TableError
 from hkcore.preset import builtin_ids, load_preset
@@ -286,16 +286,19 @@ def test_a_prompt_no_table_could_make_is_refused_by_the_value_bot() -> None:
 
 
 @needs_compiled
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
-@given(hands(), st.data())
-def test_every_swap_costs_what_the_core_says(hand: tuple[list[int], tuple[int, ...]], data: st.DataObject) -> None:
-    """Tiles away of the hand less one tile and plus another, all pairs at once, as the core counts each."""
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
+@given(hands() | pairs_heavy((13, 14)).map(lambda c: (c, ())), st.sampled_from([0, 1, 2]), st.data())
+def test_every_swap_costs_what_the_core_says(hand: tuple[list[int], tuple[int, ...]], pairs: int,
+                                            data: st.DataObject) -> None:
+    """Tiles away of the hand less one tile and plus another, all pairs at once, as the core counts each
+    (seven pairs counted by the plugin's own function where ``pairs`` says it is in play)."""
     counts, melds = hand
     held = [i for i in range(34) if counts[i]]
     minus = data.draw(st.lists(st.sampled_from(held), max_size=5, unique=True))
     plus = data.draw(st.lists(st.integers(0, 33), max_size=12, unique=True))
     memo = _cbots.AwayMemo()
-    found = _cbots.away_after_swaps(counts, melds, minus, plus, memo)
+    found = _cbots.away_after_swaps(counts, melds, minus, plus, memo, pairs)
+    shapes = core.ShapeSet(True, ((), SEVEN_PAIRS, SEVEN_PAIRS_FOURS)[pairs])
     for i in minus:
         for j in plus:
             after = list(counts)
@@ -304,7 +307,7 @@ def test_every_swap_costs_what_the_core_says(hand: tuple[list[int], tuple[int, .
             if after[j] > 4:
                 assert (i, j) not in found
                 continue
-            assert found[(i, j)] == core.tiles_away_of_counts(after, melds, len(melds)), (i, j)
+            assert found[(i, j)] == core.tiles_away_of_counts(after, melds, len(melds), shapes), (i, j)
 
 
 # ---------------------------------------------------------------- the value bot
