@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import hkcore
-from helpers.tables import BUILTIN, conserved, house, junk_decisions, play
+from helpers.tables import BUILTIN, conserved, house, junk_decisions, play, twin_tables
 from hkcore.errors import HkcoreError, TableError
 from hkcore.table import ReplayError, Table, replay
 from hkcore.table.match import Match
@@ -390,19 +390,10 @@ def test_the_engine_plays_random_as_the_random_policy_does(preset: str) -> None:
     assert fast.log == slow.log
 
 
-def _twin_tables() -> tuple[type, type] | None:
-    from hkcore.table.flow import _pyengine, engine
-    from hkcore.table.table import Table as Compiled
-    if engine.IMPLEMENTATION != "cython":
-        return None
-    body = {k: v for k, v in vars(Compiled).items() if k not in ("__dict__", "__weakref__")}
-    return Compiled, type("PureTable", (_pyengine.Engine,), body)
-
-
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(st.data())
 def test_the_compiled_engine_and_its_twin_write_the_same_log(data: st.DataObject) -> None:
-    found = _twin_tables()
+    found = twin_tables()
     if found is None:
         pytest.skip("the compiled engine is not in use")
     compiled, pure = found
