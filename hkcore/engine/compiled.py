@@ -69,7 +69,7 @@ class CompiledPreset:
         #: seven pairs as the compiled kernels and the table engine count it (``hkcore.plugins.seven_pairs``):
         #: 0 not in play, 1 in play, 2 with four of a kind as two pairs; None where the preset has another
         #: plugin's shape (its own functions answer for it, in Python)
-        self.kernel_pairs = kernel_pairs(self.extra_shapes)
+        self.kernel_pairs: int | None = kernel_pairs(self.extra_shapes)
         #: the pure-Python evaluator of these entries (the kernel's reference; plugin shapes)
         self.evaluator = Evaluator(self.entries, preset.shapes, preset.cap, owner, self.extra_shapes)
         self.conditional = self.evaluator.conditional
