@@ -9,9 +9,9 @@ Each rule is a variant preset in bench/atlas/ that extends a built-in one and ch
 preset lint, ``hkscore presets check``, asks to change with it). Each base is simulated with its variants on the
 same walls (``hkcore.simulate(presets, bots=[MIX1, MIX2], hands=N, seed=S, base=BASE)``), so every difference
 is a paired one, wall by wall, with a 95 % interval over walls; a variant of another tile set (flowers on or
-off) cannot share the walls and is compared unpaired (the two presets' intervals combined). Seven pairs is a
-shape the compiled bots do not know: guard and value play it in Python, about a hundred times slower, so it
-plays ``--walls / 20`` walls (``--slow-walls``).
+off) cannot share the walls and is compared unpaired (the two presets' intervals combined). A rule with a shape
+the compiled bots do not know (none now: they count seven pairs) would be played in Python, about a hundred
+times slower, on ``--walls / 20`` walls (``--slow-walls``).
 
 Writes ``--md`` (docs/rule-atlas.md), ``--html`` (docs/rule-atlas.html: a plot per rule) and each run's
 summary.json in ``--summaries`` (default: a folder beside --md, ``rule-atlas/``).
@@ -99,9 +99,7 @@ RULES = (
          note="A repeat limit acts only after a dealer has kept the deal: the simulation plays one hand a wall, "
               "dealt by East, so it cannot act here (a match would be needed)."),
     Rule("jc-no-liability", "just-cards", "Liability", "dropping liability (包)", note=PAYS),
-    Rule("jc-seven-pairs", "just-cards", "Seven pairs", "adding seven pairs at 4 faan", slow=True,
-         note="The compiled bots do not know the seven-pairs shape: guard and value play the variant in Python "
-              "(the same bots, asked decision by decision), and far fewer walls, so its intervals are wide."),
+    Rule("jc-seven-pairs", "just-cards", "Seven pairs", "adding seven pairs at 4 faan"),
     Rule("jc-half-spicy", "just-cards", "Payment schemes", "paying half spicy (base 1, to 10 faan) instead of "
          "Just Cards' table", note=PAYS),
     Rule("jc-full-spicy", "just-cards", "Payment schemes", "paying full spicy (base 1, to 10 faan) instead of "
@@ -422,12 +420,14 @@ def header(done: Sequence[Run], args: argparse.Namespace, command: str, when: st
     """What the page says first: how it was made."""
     total = sum(r.seconds for r in done)
     where = "on Dask" if args.dask else f"{args.jobs} jobs"
+    slow_ids = [x.id for r in done if r.slow for x in r.rules]
+    slow = f" ({args.slow_walls:,} for {', '.join(slow_ids)}, which the bots play in Python)" if slow_ids else ""
     hands = sum(r.summary.hands * 4 * len(r.summary.presets) * (1 + len(r.summary.mixes)) for r in done)
     return [
         f"Made {when} by `{command}` (hkcore {hkcore.__version__}), seed {args.seed}, in {total:,.0f} s "
         f"({hands:,} hands, {hands / max(total, 1e-9):,.0f} hands/s, {where}).",
         f"Bots: {mix_label(MIX1)} (the strongest bot), then {mix_label(MIX2)} on the same walls. Walls: "
-        f"{args.walls:,} a rule ({args.slow_walls:,} for seven pairs, which the bots play in Python), each played "
+        f"{args.walls:,} a rule{slow}, each played "
         "under the base and under the variant, 4 times (the bots rotated through the seats): with one bot in "
         "every seat the 4 are one hand (the engine's bots take no seed), so a wall is one distinct hand a preset "
         "and mix, and the intervals are over walls.",

@@ -20,7 +20,7 @@ appears twice). No declared set is possible.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hkcore.hookspecs import hookimpl
@@ -79,6 +79,22 @@ SHAPE = Shape("seven_pairs", "Seven Pairs", "七對子", seven_pairs_readings, s
               parts=lambda reading: [("pair", [t, t]) for t in reading])
 PATTERN = Pattern("seven_pairs", "Seven Pairs", "七對子", seven_pairs, scope="hand", shape="seven_pairs",
                   doc="a seven-pairs hand (the seven_pairs shape must be in play)")
+
+
+def kernel_pairs(extra: Sequence[tuple[Any, Mapping[str, Any]]]) -> int | None:
+    """How the compiled kernels and the table engine, which count this seven
+    pairs themselves, take the shapes ``extra`` (a ``ShapeSet``'s, or a
+    compiled preset's ``extra_shapes``): 0 none, 1 this seven pairs, 2 this
+    seven pairs with ``four_as_two_pairs``; None where some shape is another
+    (its own functions answer for it, in Python)."""
+    if not extra:
+        return 0
+    if len(extra) != 1:
+        return None
+    shape, options = extra[0]
+    if getattr(shape, "shape", shape) is not SHAPE or set(options) - {"four_as_two_pairs"}:
+        return None  # another shape (a CheckedShape wraps the plugin's Shape), or options the kernels lack
+    return 2 if options.get("four_as_two_pairs") else 1
 
 
 @hookimpl

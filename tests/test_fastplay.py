@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from helpers.strategies import counts_beside_sets, value_positions
+from helpers.strategies import SEVEN_PAIRS, SEVEN_PAIRS_FOURS, counts_beside_sets, pairs_heavy, value_positions
 from hkcore import core
 from hkcore.errors import TableError
 from hkcore.preset import builtin_ids, load_preset
@@ -286,16 +286,19 @@ def test_a_prompt_no_table_could_make_is_refused_by_the_value_bot() -> None:
 
 
 @needs_compiled
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
-@given(hands(), st.data())
-def test_every_swap_costs_what_the_core_says(hand: tuple[list[int], tuple[int, ...]], data: st.DataObject) -> None:
-    """Tiles away of the hand less one tile and plus another, all pairs at once, as the core counts each."""
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
+@given(hands() | pairs_heavy((13, 14)).map(lambda c: (c, ())), st.sampled_from([0, 1, 2]), st.data())
+def test_every_swap_costs_what_the_core_says(hand: tuple[list[int], tuple[int, ...]], pairs: int,
+                                            data: st.DataObject) -> None:
+    """Tiles away of the hand less one tile and plus another, all pairs at once, as the core counts each
+    (seven pairs counted by the plugin's own function where ``pairs`` says it is in play)."""
     counts, melds = hand
     held = [i for i in range(34) if counts[i]]
     minus = data.draw(st.lists(st.sampled_from(held), max_size=5, unique=True))
     plus = data.draw(st.lists(st.integers(0, 33), max_size=12, unique=True))
     memo = _cbots.AwayMemo()
-    found = _cbots.away_after_swaps(counts, melds, minus, plus, memo)
+    found = _cbots.away_after_swaps(counts, melds, minus, plus, memo, pairs)
+    shapes = core.ShapeSet(True, ((), SEVEN_PAIRS, SEVEN_PAIRS_FOURS)[pairs])
     for i in minus:
         for j in plus:
             after = list(counts)
@@ -304,7 +307,7 @@ def test_every_swap_costs_what_the_core_says(hand: tuple[list[int], tuple[int, .
             if after[j] > 4:
                 assert (i, j) not in found
                 continue
-            assert found[(i, j)] == core.tiles_away_of_counts(after, melds, len(melds)), (i, j)
+            assert found[(i, j)] == core.tiles_away_of_counts(after, melds, len(melds), shapes), (i, j)
 
 
 # ---------------------------------------------------------------- the value bot
@@ -334,18 +337,47 @@ def test_the_value_summary_is_the_same_either_way() -> None:
     assert simulate("all", mixed, hands=WALLS, seed=6) == simulate("all", mixed, hands=WALLS, seed=6, fast=False)
 
 
-def test_a_preset_with_a_plugin_shape_is_played_through_prompts(tmp_path: Path) -> None:
-    """Seven pairs (a plugin shape the compiled kernels lack): the value bot's hands are the same either way
-    (through its prompts, where the loop cannot play them)."""
+SEVEN_PAIRS_HOUSE = ('extends = "bga-old-style"\nminimum = 0\n'
+                     'shapes = ["standard", "thirteen_orphans", "seven_pairs"]\n[patterns]\nseven_pairs = 4\n')
+
+
+@pytest.mark.parametrize("fours", [False, True], ids=["pairs", "fours"])
+@pytest.mark.parametrize("bots", [["value"] * 4, ["guard"] * 4, ["guard", "efficiency", "value", "guard"]],
+                         ids=["value", "guard", "mixed"])
+def test_a_preset_with_seven_pairs_is_played_inside_the_engine_as_through_prompts(tmp_path: Path, fours: bool,
+                                                                                  bots: list[str]) -> None:
+    """Seven pairs (the plugin's shape, which the kernels and the engine count themselves): the value and guard
+    bots play inside the engine, every record of every hand as through their prompts, the hands declined
+    counted alike; some hands are won by seven pairs."""
     path = tmp_path / "house.toml"
-    path.write_text('extends = "bga-old-style"\nminimum = 0\n'
-                    'shapes = ["standard", "thirteen_orphans", "seven_pairs"]\n[patterns]\nseven_pairs = 4\n')
+    path.write_text(SEVEN_PAIRS_HOUSE.replace('shapes = ["standard", "thirteen_orphans", "seven_pairs"]\n', "")
+                    + "[shapes.standard]\n[shapes.thirteen_orphans]\n[shapes.seven_pairs]\n"
+                    + f"four_as_two_pairs = {'true' if fours else 'false'}\n")
     house = load_preset(str(path))
-    fast = list(simulation_logs([house], "value", 1, 2, fast=True))
-    slow = list(simulation_logs([house], "value", 1, 2, fast=False))
-    assert fast == slow and len(fast) == 4
-    assert fastplay.plays(house, ["value"] * 4) is (fastplay.IMPLEMENTATION == "python")
-    assert fastplay.plays(house, ["efficiency"] * 4)
+    assert fastplay.plays(house, bots) and fastplay.plays(house, ["efficiency"] * 4)
+    assert (fastplay.value_params(house).compiled is not None) is (fastplay.IMPLEMENTATION == "cython")
+    walls = 3 * WALLS
+    fast = list(simulation_logs([house], bots, walls, 2, fast=True))
+    slow = list(simulation_logs([house], bots, walls, 2, fast=False))
+    assert len(fast) == len(slow) == 4 * walls
+    for a, b in zip(fast, slow):
+        assert a == b
+    assert simulate([house], bots, hands=walls, seed=2) == simulate([house], bots, hands=walls, seed=2, fast=False)
+
+
+def test_a_seven_pairs_win_is_played_inside_the_engine() -> None:
+    """The atlas's seven-pairs preset (Just Cards, seven pairs 4 faan), four value bots, seed 3, wall 16
+    (the first of that seed a seven-pairs hand wins): S takes E's 5p with 33p 55p 66p 11z 22z 33z 66z, no
+    declared set, worth concealed hand 1 + half flush 3 (pin and honours) + seven pairs 4 = 8 faan (Just
+    Cards' values; the pairs are no pungs); played inside the engine where it is compiled."""
+    house = load_preset(str(Path(__file__).resolve().parent.parent / "bench" / "atlas" / "jc-seven-pairs.toml"))
+    assert fastplay.plays(house, ["value"] * 4)
+    [hand, *_] = simulation_logs([house], "value", 1, 3, 16)
+    [win] = [r for r in hand[4] if r["event"] == "win"]
+    assert (win["seat"], win["from"], win["tile"]) == ("S", "E", "5p")
+    assert (win["hand"]["tiles"], win["hand"]["melds"]) == ("335566p11223366z", [])
+    assert win["faan"] == 8
+    assert {p["id"]: p["faan"] for p in win["patterns"]} == {"concealed_hand": 1, "half_flush": 3, "seven_pairs": 4}
 
 
 def test_play_bots_refuses_what_it_cannot_play_by_name() -> None:

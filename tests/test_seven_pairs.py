@@ -6,10 +6,14 @@ at 4 faan (the guide's worked example, docs/house-rules.md).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import hkcore
+import hkcore.table
+from helpers.strategies import SEVEN_PAIRS, SEVEN_PAIRS_FOURS, counts_beside_sets, pairs_heavy
 from hkcore.preset import Preset
 
 HOUSE = """extends = "bga-old-style"
@@ -153,3 +157,170 @@ def test_unknown_shape_is_an_error(tmp_path: Path) -> None:
     assert "shapes[2]" in str(info.value) and "'seven_pairs'" in str(info.value)
     with pytest.raises(hkcore.HandError):
         hkcore.tiles_away("1133m5577p99s112z", shapes=["standard", "nine_pairs"])
+
+
+# ---------------------------------------------------------------- counted by the kernels and the table engine
+
+def test_the_kernels_count_this_seven_pairs_alone() -> None:
+    """``kernel_pairs``: 0 without extra shapes, 1 with the plugin's seven pairs, 2 with four_as_two_pairs;
+    None with any other shape beside or instead of it (its own functions answer, in Python)."""
+    from hkcore.plugins.seven_pairs import SHAPE, kernel_pairs
+    from hkcore.questions import shape_set
+    from hkcore.shapes import Shape
+
+    assert kernel_pairs(shape_set(["standard", "thirteen_orphans"]).extra) == 0
+    assert kernel_pairs(shape_set(["standard", "seven_pairs"]).extra) == 1
+    assert kernel_pairs(shape_set({"standard": {}, "seven_pairs": {"four_as_two_pairs": True}}).extra) == 2
+    assert kernel_pairs(((SHAPE, {"four_as_two_pairs": False}),)) == 1  # the plugin's Shape itself
+    look_alike = Shape("seven_pairs", "Seven Pairs", "七對子", SHAPE.readings, SHAPE.tiles_away,
+                       options={"four_as_two_pairs": False})
+    assert kernel_pairs(((look_alike, {"four_as_two_pairs": False}),)) is None
+    seven = (SHAPE, {"four_as_two_pairs": False})
+    assert kernel_pairs((seven, (look_alike, {"four_as_two_pairs": False}))) is None
+    assert kernel_pairs(((SHAPE, {"four_as_two_pairs": False, "honours_only": True}),)) is None
+
+
+@pytest.mark.parametrize("impl", ["cython", "python"])
+def test_both_cores_count_seven_pairs_in_their_kernels(impl: str) -> None:
+    """The cores' own tiles away and win check with ``pairs`` (0 off, 1 on, 2 four of a kind as two pairs),
+    worked by hand (no declared set)."""
+    from helpers.cores import load_core
+    from hkcore.tiles import parse_tiles
+
+    core = load_core(impl)
+
+    def counts(text: str) -> list[int]:
+        out = [0] * 34
+        for t in parse_tiles(text):
+            out[t.index] += 1
+        return out
+
+    # one pair short: 11m 44m 77m 22p 55p 88p and a single 1z (13 tiles) waits on 1z as seven pairs:
+    # 6 - 6 pairs + max(0, 7 - 7 kinds) = 0. As four sets and a pair: four of the pairs made pungs (4 tiles),
+    # the fifth the pair: 4 tiles to draw, 3 away. Thirteen orphans: 1m and 1z held (a pair of 1m), 11
+    # kinds missing: 10 away
+    wait = counts("114477m225588p1z")
+    assert [core._away_parts(wait, (), 0, True, p) for p in (0, 1, 2)] == [3, 0, 0]
+    # two singles for the last pair (14 tiles): discard one, wait on the other: 0 away
+    assert core._away_parts(counts("114477m225588p13z"), (), 0, True, 1) == 0
+    # six kinds only: 1111m 44m 77m 22p 55p 8p. Without the option 5 pairs and 6 kinds: 6 - 5 + (7 - 6) = 2
+    # away (a seventh kind must be drawn twice); the standard shape also needs 3 tiles (444m 777m 222p): 2;
+    # with the option 1111m is two pairs: six pairs and a single 8p, waiting (0)
+    six = counts("11114477m22558p")
+    assert [core._away_parts(six, (), 0, True, p) for p in (0, 1, 2)] == [2, 2, 0]
+    # complete: seven pairs, and with a four of a kind only under the option
+    pairs = counts("1199m1199p556677z")
+    assert [core._complete_parts(pairs, (), 0, True, p) for p in (0, 1, 2)] == [False, True, True]
+    fours = counts("1111m1199p556677z")
+    assert [core._complete_parts(fours, (), 0, True, p) for p in (0, 1, 2)] == [False, False, True]
+    # away of 1111m 11p 99p 55z 66z 77z: as four sets and a pair 111m and three of the five pairs made pungs,
+    # 3 tiles: 2; thirteen orphans 7 kinds missing: 6. Seven pairs without the option: six pairs (1m
+    # 1p 9p 5z 6z 7z) at 0, a seventh kind drawn twice, 2 tiles: 1; with it, complete: -1
+    assert [core._away_parts(fours, (), 0, True, p) for p in (0, 1, 2)] == [2, 1, -1]
+    # beside a declared pung of 4z: 11m 99m 11p 99p 55z 6z need three pungs (3 tiles) and keep a pair: 2
+    # away, seven pairs out of reach whatever ``pairs`` says
+    beside = counts("1199m1199p556z")
+    assert [core._away_parts(beside, (34 + 30,), 1, True, p) for p in (0, 1, 2)] == [2, 2, 2]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
+@given(st.one_of(pairs_heavy((13, 14)).map(lambda c: (c, ())), counts_beside_sets((13, 14))),
+       st.booleans(), st.sampled_from([0, 1, 2]))
+def test_the_cores_kernels_agree_with_the_plugin(hand: tuple[list[int], tuple[int, ...]], orphans: bool,
+                                                 pairs: int) -> None:
+    """Both cores' ``pairs`` count what the plugin's own functions count (through a ShapeSet)."""
+    from helpers.cores import load_core
+    from hkcore.core import ShapeSet
+
+    counts, melds = hand
+    k = len(melds)
+    shapes = ShapeSet(orphans, ((), SEVEN_PAIRS, SEVEN_PAIRS_FOURS)[pairs])
+    away = hkcore.core.tiles_away_of_counts(counts, melds, k, shapes)
+    complete = sum(counts) == 14 - 3 * k and hkcore.core.complete_of_counts(counts, melds, k, shapes)
+    for impl in ("cython", "python"):
+        core = load_core(impl)
+        assert core._away_parts(counts, melds, k, orphans, pairs) == away, impl
+        if sum(counts) == 14 - 3 * k:
+            assert core._complete_parts(counts, melds, k, orphans, pairs) is complete, impl
+            assert hkcore.core.complete_of_kernel(counts, k, orphans, pairs) is complete
+
+
+#: the house preset without the earthly hand (a limit on the dealer's first discard, which these deals win on)
+ENGINE_HOUSE = HOUSE + "earthly_hand = false\n"
+#: S waits on 7z with six pairs (1m 9m 1p 9p 5z 6z); E, the dealer, holds a 7z and a 1z; W and N hold
+#: neither twice; S draws 7z first
+DEALT = {"E": "234567m234567s17z", "S": "1199m1199p55667z", "W": "234p234p888s9s234z", "N": "5678p5678p66s777s"}
+
+
+def _tables(preset: Preset, hands: dict[str, str]) -> list[Any]:
+    """A table of ``hands`` on each engine in use (compiled and pure, or pure)."""
+    from helpers.tables import twin_tables
+
+    classes = twin_tables() or (hkcore.table.Table,)
+    return [cls({"event": "start", "preset": preset, "hands": hands, "live": "7z"}) for cls in classes]
+
+
+def _discard(t: Any, tile: str) -> list[dict[str, Any]]:
+    [p] = t.prompts()
+    t.submit({"prompt": p["prompt"], "seat": p["seat"], "act": "discard", "tile": tile})
+    return t.prompts()
+
+
+def _win(t: Any, seat: str) -> dict[str, Any]:
+    [p] = [p for p in t.prompts() if p["seat"] == seat]
+    t.submit({"prompt": p["prompt"], "seat": seat, "act": "win"})
+    for q in t.prompts():  # other seats asked in the same window pass
+        t.submit({"prompt": q["prompt"], "seat": q["seat"], "act": "pass"})
+    [win] = [r for r in t.log if r["event"] == "win"]
+    return win
+
+
+def test_the_engine_offers_a_seven_pairs_win_on_a_discard_and_a_draw(tmp_path: Path) -> None:
+    """E discards 7z: S may win with 1199m 1199p 55z 66z 77z, worth concealed hand 1 + no bonus 1 + seven
+    pairs 4 = 6; drawn (after E's 1z, which nobody can claim), self-draw 1 more: 7. Without seven pairs among
+    the preset's shapes no win is offered. On both engines, and a pickled table offers the same."""
+    import pickle
+
+    house = preset(tmp_path, ENGINE_HOUSE)
+    plain = preset(tmp_path, ENGINE_HOUSE.replace(', "seven_pairs"]', "]").replace("seven_pairs = 4", ""), "plain.toml")
+    for t in _tables(house, DEALT):
+        window = _discard(t, "7z")
+        assert [(p["seat"], [a["act"] for a in p["actions"]]) for p in window] == [("S", ["pass", "win"])]
+        if type(t) is hkcore.table.Table:  # a pickle rebuilds a Table (the pure twin class here is the test's)
+            again = pickle.loads(pickle.dumps(t))
+            assert [a["act"] for a in again.prompts()[0]["actions"]] == ["pass", "win"]
+        win = _win(t, "S")
+        assert (win["hand"]["tiles"], win["faan"]) == ("1199m1199p556677z", 6)
+        assert {p["id"]: p["faan"] for p in win["patterns"]} == {"concealed_hand": 1, "no_bonus": 1,
+                                                                  "seven_pairs": 4}
+    for t in _tables(house, DEALT):
+        [turn] = _discard(t, "1z")
+        assert (turn["seat"], turn["phase"], turn["actions"][0]["act"]) == ("S", "turn", "win")
+        win = _win(t, "S")
+        assert (win["hand"]["self_draw"], win["faan"]) == (True, 7)
+        assert {p["id"]: p["faan"] for p in win["patterns"]} == {"concealed_hand": 1, "self_draw": 1,
+                                                                  "no_bonus": 1, "seven_pairs": 4}
+    for t in _tables(plain, DEALT):
+        [turn] = _discard(t, "7z")  # no window: S draws
+        assert (turn["seat"], turn["phase"]) == ("S", "turn")
+        assert "win" not in [a["act"] for a in turn["actions"]]
+
+
+def test_the_engine_counts_a_four_of_a_kind_as_two_pairs_only_under_the_option(tmp_path: Path) -> None:
+    """S holds 1111m 11p 99p 55z 66z 7z: with four_as_two_pairs E's 7z makes seven pairs (1m twice), worth
+    concealed hand 1 + no bonus 1 + seven pairs 4 = 6; without it no win is offered."""
+    hands = {**DEALT, "S": "1111m1199p55667z"}
+    off = preset(tmp_path, ENGINE_HOUSE)
+    text = ENGINE_HOUSE.replace('shapes = ["standard", "thirteen_orphans", "seven_pairs"]\n', "") + (
+        "[shapes.standard]\n[shapes.thirteen_orphans]\n[shapes.seven_pairs]\nfour_as_two_pairs = true\n")
+    on = preset(tmp_path, text, "quads.toml")
+    for t in _tables(off, hands):
+        [turn] = _discard(t, "7z")
+        assert (turn["seat"], turn["phase"]) == ("S", "turn") and "win" not in [a["act"] for a in turn["actions"]]
+    for t in _tables(on, hands):
+        window = _discard(t, "7z")
+        assert [(p["seat"], [a["act"] for a in p["actions"]]) for p in window] == [("S", ["pass", "win"])]
+        win = _win(t, "S")
+        assert (win["hand"]["tiles"], win["faan"]) == ("1111m1199p556677z", 6)
+        assert {p["id"]: p["faan"] for p in win["patterns"]} == {"concealed_hand": 1, "no_bonus": 1,
+                                                                  "seven_pairs": 4}

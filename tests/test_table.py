@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import hkcore
-from helpers.tables import BUILTIN, conserved, house, junk_decisions, play
+from helpers.tables import BUILTIN, conserved, house, junk_decisions, play, twin_tables
 from hkcore.errors import HkcoreError, TableError
 from hkcore.table import ReplayError, Table, replay
 from hkcore.table.match import Match
@@ -390,19 +390,10 @@ def test_the_engine_plays_random_as_the_random_policy_does(preset: str) -> None:
     assert fast.log == slow.log
 
 
-def _twin_tables() -> tuple[type, type] | None:
-    from hkcore.table.flow import _pyengine, engine
-    from hkcore.table.table import Table as Compiled
-    if engine.IMPLEMENTATION != "cython":
-        return None
-    body = {k: v for k, v in vars(Compiled).items() if k not in ("__dict__", "__weakref__")}
-    return Compiled, type("PureTable", (_pyengine.Engine,), body)
-
-
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(st.data())
 def test_the_compiled_engine_and_its_twin_write_the_same_log(data: st.DataObject) -> None:
-    found = _twin_tables()
+    found = twin_tables()
     if found is None:
         pytest.skip("the compiled engine is not in use")
     compiled, pure = found
@@ -498,10 +489,22 @@ def test_the_engine_is_told_the_rules_by_name() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         mist.swap_rule = True  # type: ignore[misc]
     assert pickle.loads(pickle.dumps(just)) == just
-    for rules in (mist, just, pcio):  # the engines' flags: every field, in the fields' order
-        assert rules.flags() == tuple(int(v) for v in dataclasses.astuple(rules))
+    for rules in (mist, just, pcio):  # the engines' flags: every field, in the fields' order, but seven_pairs
+        assert rules.flags() == tuple(int(v) for v in dataclasses.astuple(rules))[:-1]
     with pytest.raises(ValueError, match="robbing"):
         EngineRules(**{**dataclasses.asdict(just), "robbing": 3})
+    # seven pairs (the plugin's shape) alone beyond the core's shapes: the engine counts it (2: with four of a
+    # kind as two pairs); it is among the extra shapes, and only there
+    pairs = 'extends = "just-cards"\nid = "p"\nshapes = ["standard", "thirteen_orphans", "seven_pairs"]\n'
+    fours = ('extends = "just-cards"\nid = "q"\n[shapes.standard]\n[shapes.thirteen_orphans]\n'
+             "[shapes.seven_pairs]\nfour_as_two_pairs = true\n")
+    assert [(r.extra_shapes, r.seven_pairs) for r in (just, engine_rules(hkcore.load_preset(pairs)),
+                                                      engine_rules(hkcore.load_preset(fours)))] == [
+        (False, 0), (True, 1), (True, 2)]
+    with pytest.raises(ValueError, match="seven_pairs"):
+        EngineRules(**{**dataclasses.asdict(just), "seven_pairs": 1})  # without extra shapes
+    with pytest.raises(ValueError, match="seven_pairs"):
+        EngineRules(**{**dataclasses.asdict(just), "extra_shapes": True, "seven_pairs": 3})
     house = hkcore.load_preset('extends = "just-cards"\nid = "h"\n[claims]\nswap_rule = false\n')
     t = Table({"event": "start", "preset": "just-cards", "seed": 1}, house)
     assert t._rules == dataclasses.replace(just, swap_rule=False)

@@ -53,9 +53,15 @@ def _counts(text: str) -> list[int]:
 
 # --------------------------------------------------------------- the twins
 
+#: Just Cards with seven pairs at 4 faan (the rule atlas's variant): a shape the kernels count beside the core's
+SEVEN_PAIRS = ('extends = "just-cards"\nid = "jc-seven-pairs"\n'
+               'shapes = ["standard", "thirteen_orphans", "seven_pairs"]\n[patterns]\nseven_pairs = 4\n')
+
+
 @compiled_only
 @settings(max_examples=40, deadline=None)
-@given(preset=st.sampled_from(["bga-old-style", "mistboard", "just-cards", "playingcards-io", "hk-classic"]),
+@given(preset=st.sampled_from(["bga-old-style", "mistboard", "just-cards", "playingcards-io", "hk-classic",
+                               SEVEN_PAIRS]),
        seed=st.integers(0, 2**40), n=st.integers(1, 3),
        learners=st.sets(st.integers(0, 3), min_size=1).map(sorted),
        bots=st.sampled_from(["random", "efficiency", "value", "guard", "simple"]),

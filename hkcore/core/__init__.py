@@ -83,6 +83,15 @@ def complete_of_counts(counts: list[int], codes: tuple[int, ...], k: int,
     return _shapeset.complete_of_counts(_impl, counts, codes, k, shapes)
 
 
+def complete_of_kernel(counts: list[int], k: int, orphans: bool, pairs: int) -> bool:
+    """True when 34 concealed counts (already checked) beside k declared sets
+    form the standard shape, thirteen orphans (with ``orphans``) or seven
+    pairs (``pairs`` 1; 2: a four of a kind counting as two pairs), the
+    shapes the core counts itself (the table engine's win check)."""
+    found: bool = _impl._complete_parts(counts, (), k, orphans, pairs)
+    return found
+
+
 def readings_of_counts(counts: list[int], codes: tuple[int, ...], k: int,
                        shapes: ShapeSet = STANDARD_AND_ORPHANS) -> list[tuple[int, ...]]:
     """The readings of 34 concealed counts (already checked) with k declared
@@ -128,6 +137,7 @@ __all__ = [
     "bind_shapes",
     "compiled",
     "complete_of_counts",
+    "complete_of_kernel",
     "copies_used",
     "is_complete",
     "meld_code",

@@ -2,6 +2,7 @@
 
 cdef bint standard_shape(const int *c) noexcept nogil
 cdef bint orphans_shape(const int *c) noexcept nogil
+cdef bint pairs_shape(const int *c, int pairs) noexcept nogil
 cdef int away_counts(const int *c, int k, const int *used) except -3
 cdef int away_each(int *c, int k, const int *used, int delta, const bint *which, int *out) except -3
 
@@ -19,16 +20,18 @@ cdef struct SuitMemo:
     MemoSlot slot[MEMO_SIZE]
 
 cdef int away_counts_memo(const int *c, int k, const int *used, SuitMemo *memo) except -3
-cdef int away_shapes_memo(const int *c, int k, const int *used, bint orphans, SuitMemo *memo) except -3
+cdef int away_shapes_memo(const int *c, int k, const int *used, bint orphans, SuitMemo *memo,
+                          int pairs) except -3
 cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *which, int *out,
                         SuitMemo *memo) except -3
 cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
                     SuitMemo *memo) except -3
-# the same by the standard shape, and thirteen orphans only with ``orphans`` (the value bot: a preset's shapes)
+# the same by the standard shape, thirteen orphans only with ``orphans`` and seven pairs only with ``pairs``
+# (0: off; 1: on; 2: a four of a kind counting as two pairs) (the value bot: a preset's shapes)
 cdef int away_each_shapes(int *c, int k, const int *used, int delta, const bint *which, int *out,
-                          SuitMemo *memo, bint orphans) except -3
+                          SuitMemo *memo, bint orphans, int pairs) except -3
 cdef int away_swaps_shapes(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
-                           SuitMemo *memo, bint orphans) except -3
+                           SuitMemo *memo, bint orphans, int pairs) except -3
 # away_swaps_shapes where only the answers below ``under`` are wanted exactly (the others: 99)
 cdef int away_swaps_under(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
-                          SuitMemo *memo, int under, bint orphans) except -3
+                          SuitMemo *memo, int under, bint orphans, int pairs) except -3

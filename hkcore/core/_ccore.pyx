@@ -483,6 +483,60 @@ cdef bint _orphans(const int *c) noexcept nogil:
     return n == 14
 
 
+cdef bint _pairs(const int *c, int pairs) noexcept nogil:
+    """Seven pairs: seven pairs of distinct tiles (``pairs`` 2: a four of a kind counts as two), nothing else."""
+    cdef int i, n = 0
+    for i in range(34):
+        if c[i] == 2 or (c[i] == 4 and pairs == 2):
+            n += c[i] >> 1
+        elif c[i]:
+            return False
+    return n == 7
+
+
+cdef inline void _pair_slots(int c, int left, int pairs, int *hist, int sign) noexcept nogil:
+    """Count into ``hist`` (by cost 0..2, ``sign`` 1) or out of it (-1) the pair slots of a kind held ``c``
+    times with ``left`` copies beside the declared sets: a first at max(0, 2 - c) where two copies are left,
+    with ``pairs`` 2 a second at 4 - max(c, 2) where four are (the seven_pairs plugin's count)."""
+    if left >= 2:
+        hist[2 - c if c < 2 else 0] += sign
+        if pairs == 2 and left >= 4:
+            hist[2 if c < 2 else 4 - c] += sign
+
+
+cdef inline int _cheapest_seven(const int *hist) noexcept nogil:
+    """Tiles to draw for seven pairs: the seven cheapest slots of ``hist`` (INF + 1: fewer than seven)."""
+    cdef int n0 = hist[0], n1 = hist[1]
+    if n0 + n1 + hist[2] < 7:
+        return INF + 1
+    if n0 >= 7:
+        return 0
+    if n0 + n1 >= 7:
+        return 7 - n0
+    return n1 + 2 * (7 - n0 - n1)
+
+
+cdef inline void _pair_hist(const int *c, const int *used, int pairs, int *hist) noexcept nogil:
+    """The pair slots of the 34 counts ``c``, by cost."""
+    cdef int i
+    hist[0] = 0
+    hist[1] = 0
+    hist[2] = 0
+    for i in range(34):
+        _pair_slots(c[i], 4 - used[i], pairs, hist, 1)
+
+
+cdef inline int _pairs_moved(const int *hist, int before, int after, int left, int pairs) noexcept nogil:
+    """``_cheapest_seven`` of ``hist`` with one kind's count moved from ``before`` to ``after``."""
+    cdef int h[3]
+    h[0] = hist[0]
+    h[1] = hist[1]
+    h[2] = hist[2]
+    _pair_slots(before, left, pairs, h, -1)
+    _pair_slots(after, left, pairs, h, 1)
+    return _cheapest_seven(h)
+
+
 cdef bint _standard(const int *c) noexcept nogil:
     cdef int s, i, st, pairs = 0, tot
     for s in range(3):
@@ -522,11 +576,11 @@ cdef object _is_complete(object tiles, object melds):
     return k == 0 and _orphans(c)
 
 
-def _complete_parts(counts, codes, int k, bint orphans=True):
+def _complete_parts(counts, codes, int k, bint orphans=True, int pairs=0):
     cdef int c[34]
     cdef int used[34]
     _load_parts(counts, codes, c, used)
-    return _standard(c) or (orphans and k == 0 and _orphans(c))
+    return _standard(c) or (k == 0 and ((orphans and _orphans(c)) or (pairs > 0 and _pairs(c, pairs))))
 
 
 # ---------------------------------------------------------------- readings
@@ -712,14 +766,15 @@ cdef void _suit_dp_memo(const int *c, const int *cap, unsigned char *res, int ma
 
 
 cdef int _away(const int *c, int k, const int *used, bint orphans) except -3:
-    return _away_m(c, k, used, orphans, NULL)
+    return _away_m(c, k, used, orphans, NULL, 0)
 
 
-cdef int _away_m(const int *c, int k, const int *used, bint orphans, SuitMemo *memo) except -3:
+cdef int _away_m(const int *c, int k, const int *used, bint orphans, SuitMemo *memo, int pairs) except -3:
     cdef unsigned char part[3][NB]
     cdef int honours[NB]
     cdef int s, i, v, best, want, t, trusted = 99, capped = 0
     cdef int cap[9]
+    cdef int hist[3]
     cdef const unsigned char *row
     cdef const unsigned char *dist = _distances()
     # each suit from the table (every tile may be used four times)
@@ -754,6 +809,11 @@ cdef int _away_m(const int *c, int k, const int *used, bint orphans, SuitMemo *m
             elif c[ORPH[i]] >= 2:
                 want = 1
         v += 1 - want
+        if v < best:
+            best = v
+    if pairs and k == 0:
+        _pair_hist(c, used, pairs, hist)
+        v = _cheapest_seven(hist)
         if v < best:
             best = v
     return best - 1
@@ -799,11 +859,13 @@ cdef object _tiles_away(object tiles, object melds):
     return _away(c, k, used, True)
 
 
-def _away_parts(counts, codes, int k, bint orphans=True):
+def _away_parts(counts, codes, int k, bint orphans=True, int pairs=0):
+    """Tiles away by the standard shape, thirteen orphans with ``orphans`` and seven pairs with ``pairs``
+    (0: off; 1: on; 2: a four of a kind counting as two pairs)."""
     cdef int c[34]
     cdef int used[34]
     _load_parts(counts, codes, c, used)
-    return _away(c, k, used, orphans)
+    return _away_m(c, k, used, orphans, NULL, pairs)
 
 
 # ---------------------------------------------------------------- waits
@@ -942,22 +1004,29 @@ cdef bint orphans_shape(const int *c) noexcept nogil:
     return _orphans(c)
 
 
+cdef bint pairs_shape(const int *c, int pairs) noexcept nogil:
+    """The 34 counts ``c`` are seven pairs (``pairs`` 2: a four of a kind counting as two)."""
+    return _pairs(c, pairs)
+
+
 cdef int away_counts(const int *c, int k, const int *used) except -3:
     """Tiles away of the 34 counts ``c`` beside k declared sets that use
     ``used`` copies of each tile, by the standard shape and thirteen orphans
     (the efficiency bot's measure, hkcore/table/players/_cbots.pyx)."""
-    return _away_m(c, k, used, True, NULL)
+    return _away_m(c, k, used, True, NULL, 0)
 
 
 cdef int away_counts_memo(const int *c, int k, const int *used, SuitMemo *memo) except -3:
     """``away_counts``, the exact costs of suits the declared sets draw on kept in ``memo``."""
-    return _away_m(c, k, used, True, memo)
+    return _away_m(c, k, used, True, memo, 0)
 
 
-cdef int away_shapes_memo(const int *c, int k, const int *used, bint orphans, SuitMemo *memo) except -3:
-    """``away_counts_memo`` by the standard shape, and thirteen orphans only with ``orphans`` (the value
-    bot's measure, hkcore/table/players/_cvalue.pyx: the preset's shapes, or the standard shape alone)."""
-    return _away_m(c, k, used, orphans, memo)
+cdef int away_shapes_memo(const int *c, int k, const int *used, bint orphans, SuitMemo *memo,
+                          int pairs) except -3:
+    """``away_counts_memo`` by the standard shape, thirteen orphans only with ``orphans`` and seven pairs
+    only with ``pairs`` (1; 2: four of a kind as two pairs) (the value bot's measure,
+    hkcore/table/players/_cvalue.pyx: the preset's shapes, or the standard shape alone)."""
+    return _away_m(c, k, used, orphans, memo, pairs)
 
 
 cdef void _conv(const int *a, const int *b, int *out, int max_m) noexcept nogil:
@@ -1057,12 +1126,13 @@ cdef int away_each(int *c, int k, const int *used, int delta, const bint *which,
 cdef int away_each_memo(int *c, int k, const int *used, int delta, const bint *which, int *out,
                         SuitMemo *memo) except -3:
     """``away_each``, the exact costs of suits the declared sets draw on kept in ``memo`` (NULL: none)."""
-    return away_each_shapes(c, k, used, delta, which, out, memo, True)
+    return away_each_shapes(c, k, used, delta, which, out, memo, True, 0)
 
 
 cdef int away_each_shapes(int *c, int k, const int *used, int delta, const bint *which, int *out,
-                          SuitMemo *memo, bint orphans) except -3:
-    """``away_each_memo`` by the standard shape, and thirteen orphans only with ``orphans``."""
+                          SuitMemo *memo, bint orphans, int pairs) except -3:
+    """``away_each_memo`` by the standard shape, thirteen orphans only with ``orphans`` and seven pairs only
+    with ``pairs``."""
     cdef const unsigned char *dist = _distances()
     cdef int parts[3][NB]
     cdef int rest[4][NB]
@@ -1070,6 +1140,7 @@ cdef int away_each_shapes(int *c, int k, const int *used, int delta, const bint 
     cdef int part[NB]
     cdef int honours[NB]
     cdef int s, i, j, best, v, any_suit = 0, any_honour = 0, miss = 0, dup = 0, before
+    cdef int hist[3]
     cdef const unsigned char *row
     for i in range(34):
         if which[i] and (c[i] + delta < 0 or c[i] + delta > 4):
@@ -1078,6 +1149,8 @@ cdef int away_each_shapes(int *c, int k, const int *used, int delta, const bint 
         for j in range(13):
             miss += c[ORPH[j]] == 0
             dup += c[ORPH[j]] >= 2
+        if pairs:  # seven pairs: the pair slots by cost, each tile's change then counted alone
+            _pair_hist(c, used, pairs, hist)
     for s in range(3):
         _suit_part(c, used, s, k, dist, parts[s], memo)
     _honour_costs(c, used, honours)
@@ -1121,6 +1194,10 @@ cdef int away_each_shapes(int *c, int k, const int *used, int delta, const bint 
                 v = (miss - (before == 0) + (c[i] == 0)) + 1 - (dup - (before >= 2) + (c[i] >= 2) > 0)
             if v < best:
                 best = v
+        if pairs and k == 0:
+            v = _pairs_moved(hist, c[i] - delta, c[i], 4 - used[i], pairs)
+            if v < best:
+                best = v
         c[i] -= delta
         out[i] = best - 1
     return 0
@@ -1138,21 +1215,21 @@ cdef inline void _part_of(int *c, const int *used, int comp, int k, const unsign
 cdef int away_swaps(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
                     SuitMemo *memo) except -3:
     """``away_swaps_shapes`` with thirteen orphans."""
-    return away_swaps_shapes(c, k, used, minus, plus, out, memo, True)
+    return away_swaps_shapes(c, k, used, minus, plus, out, memo, True, 0)
 
 
 cdef int away_swaps_shapes(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
-                           SuitMemo *memo, bint orphans) except -3:
+                           SuitMemo *memo, bint orphans, int pairs) except -3:
     """For every i with ``minus[i]`` and j with ``plus[j]``: ``out[i * 34 + j]``
     = tiles away (as ``away_counts``) of ``c`` with one i less and one j
     more (99 where that would hold a fifth j). The components (three suits,
     the honours) that neither tile touches are combined once for all pairs,
-    each component with one j more is costed once for every i."""
-    return away_swaps_under(c, k, used, minus, plus, out, memo, 99, orphans)
+    each component with one j more is costed once for every i. Seven pairs counts only with ``pairs``."""
+    return away_swaps_under(c, k, used, minus, plus, out, memo, 99, orphans, pairs)
 
 
 cdef int away_swaps_under(int *c, int k, const int *used, const bint *minus, const bint *plus, int *out,
-                          SuitMemo *memo, int under, bint orphans) except -3:
+                          SuitMemo *memo, int under, bint orphans, int pairs) except -3:
     """``away_swaps`` where only the answers below ``under`` are wanted
     exactly: a pair whose j leaves ``c`` with one j more ``under`` or more
     tiles away gets 99 (one tile less only adds to that)."""
@@ -1166,6 +1243,7 @@ cdef int away_swaps_under(int *c, int k, const int *used, const bint *minus, con
     cdef int part[NB]
     cdef int tmp[NB]
     cdef int i, j, a, b, x, y, best, mm = 4 - k, miss, dup
+    cdef int hist[3]
     cdef int comp[34]
     cdef bint wanted[4]   # some j of the component is asked for
     cdef bint no_use[34]  # with one j more the hand is still ``under`` or more tiles away
@@ -1203,6 +1281,8 @@ cdef int away_swaps_under(int *c, int k, const int *used, const bint *minus, con
         for j in range(13):
             miss += c[ORPH[j]] == 0
             dup += c[ORPH[j]] >= 2
+        if pairs:
+            _pair_hist(c, used, pairs, hist)
     for j in range(34):
         no_use[j] = False
         if plus[j] and c[j] < 4 and under < 99:
@@ -1211,6 +1291,10 @@ cdef int away_swaps_under(int *c, int k, const int *used, const bint *minus, con
                 x = miss + 1 - (dup > 0)
                 if IS_ORPH[j]:
                     x = miss - (c[j] == 0) + 1 - (dup + (c[j] == 1) > 0)
+                if x < best:
+                    best = x
+            if pairs and k == 0:
+                x = _pairs_moved(hist, c[j], c[j] + 1, 4 - used[j], pairs)
                 if x < best:
                     best = x
             no_use[j] = best - 1 >= under
@@ -1225,6 +1309,8 @@ cdef int away_swaps_under(int *c, int k, const int *used, const bint *minus, con
             for j in range(13):
                 miss += c[ORPH[j]] == 0
                 dup += c[ORPH[j]] >= 2
+            if pairs:
+                _pair_hist(c, used, pairs, hist)
         _part_of(c, used, a, k, dist, minus_part, memo)
         for b in range(4):
             if b != a and wanted[b]:
@@ -1249,6 +1335,10 @@ cdef int away_swaps_under(int *c, int k, const int *used, const bint *minus, con
                 x = miss + 1 - (dup > 0)
                 if IS_ORPH[j]:
                     x = miss - (c[j] == 1) + 1 - (dup + (c[j] == 2) > 0)
+                if x < best:
+                    best = x
+            if pairs and k == 0:
+                x = _pairs_moved(hist, c[j] - 1, c[j], 4 - used[j], pairs)
                 if x < best:
                     best = x
             c[j] -= 1

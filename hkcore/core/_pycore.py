@@ -122,8 +122,21 @@ def _standard_complete(counts: list[int]) -> bool:
     return pairs == 1
 
 
-def _complete_parts(counts: list[int], codes: tuple[int, ...], k: int, orphans: bool = True) -> bool:
-    return _standard_complete(counts) or (orphans and k == 0 and _is_orphans(counts))
+def _is_pairs(counts: list[int], pairs: int) -> bool:
+    """Seven pairs: 14 tiles, seven pairs of distinct tiles (``pairs`` 2: a four of a kind counts as two)."""
+    found = 0
+    for c in counts:
+        if c == 2 or (c == 4 and pairs == 2):
+            found += c // 2
+        elif c:
+            return False
+    return found == 7
+
+
+def _complete_parts(counts: list[int], codes: tuple[int, ...], k: int, orphans: bool = True,
+                    pairs: int = 0) -> bool:
+    return _standard_complete(counts) or (k == 0 and ((orphans and _is_orphans(counts))
+                                                      or (pairs > 0 and _is_pairs(counts, pairs))))
 
 
 def is_complete(tiles: Any, melds: Any = (), shapes: Any = None) -> bool:
@@ -369,10 +382,29 @@ def tiles_away(tiles: Any, melds: Any = (), shapes: Any = None) -> int:
     return _away_parts(counts, codes, k)
 
 
-def _away_parts(counts: list[int], codes: tuple[int, ...], k: int, orphans: bool = True) -> int:
-    cost = _standard_cost(counts, _caps(codes), k)
+def _pairs_cost(counts: list[int], caps: list[int], pairs: int) -> int:
+    """Tiles to draw for seven pairs: the seven cheapest pair slots, a kind
+    with two copies or more left offering one at max(0, 2 - c) and (``pairs``
+    2, four copies left) a second at 4 - max(c, 2); _INF with fewer than seven."""
+    slots = []
+    for c, cap in zip(counts, caps):
+        if cap >= 2:
+            slots.append(max(0, 2 - c))
+            if pairs == 2 and cap >= 4:
+                slots.append(4 - max(c, 2))
+    return sum(sorted(slots)[:7]) if len(slots) >= 7 else _INF
+
+
+def _away_parts(counts: list[int], codes: tuple[int, ...], k: int, orphans: bool = True, pairs: int = 0) -> int:
+    """Tiles away by the standard shape, thirteen orphans with ``orphans``
+    and seven pairs with ``pairs`` (0: off; 1: on; 2: a four of a kind
+    counting as two pairs)."""
+    caps = _caps(codes)
+    cost = _standard_cost(counts, caps, k)
     if orphans and k == 0:
         cost = min(cost, _orphans_cost(counts))
+    if pairs and k == 0:
+        cost = min(cost, _pairs_cost(counts, caps, pairs))
     return cost - 1
 
 

@@ -18,6 +18,7 @@ from hkcore.engine.settlement import Settlement
 from hkcore.errors import HandError
 from hkcore.models import FAST_READERS, Hand
 from hkcore.patterns import Situation
+from hkcore.plugins.seven_pairs import kernel_pairs
 from hkcore.preset import Preset
 from hkcore.registry import Catalogue, CheckedShape
 from hkcore.results import PatternScore, ScoreResult
@@ -65,6 +66,10 @@ class CompiledPreset:
         self.extra_shapes = tuple((CheckedShape(cat.shapes[sid], cat.owner.get(("shape", sid), "?")),
                                    preset.shape_options.get(sid, MappingProxyType({})))
                                   for sid in preset.shapes if sid not in CORE_SHAPES)
+        #: seven pairs as the compiled kernels and the table engine count it (``hkcore.plugins.seven_pairs``):
+        #: 0 not in play, 1 in play, 2 with four of a kind as two pairs; None where the preset has another
+        #: plugin's shape (its own functions answer for it, in Python)
+        self.kernel_pairs: int | None = kernel_pairs(self.extra_shapes)
         #: the pure-Python evaluator of these entries (the kernel's reference; plugin shapes)
         self.evaluator = Evaluator(self.entries, preset.shapes, preset.cap, owner, self.extra_shapes)
         self.conditional = self.evaluator.conditional

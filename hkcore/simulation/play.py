@@ -437,7 +437,7 @@ def _played(compiled: Sequence[CompiledPreset], refs: Sequence[str], bots: Seque
     hands declined, the same by seat, the faults of a program's bot by seat)``. ``fast``: the engine plays the hand
     itself where every bot allows it (``fast_path``); ``time_limit``: seconds a program's bot has a decision."""
     like: list[Table | None] = [None] * len(compiled)
-    detect = [not c.extra_shapes for c in compiled]
+    detect = [c.kernel_pairs is not None for c in compiled]  # the engine knows every shape of the preset
     factories = available_bots()
     fast = fast and fast_path(bots, factories)
     by_preset = [fast and plays(c.preset, bots) for c in compiled]

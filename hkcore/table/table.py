@@ -42,7 +42,7 @@ def engine_rules(preset: Preset, compiled: CompiledPreset | None = None) -> Engi
         swap_rule=bool(preset.claims.get("swap_rule")), robbing=_ROB[preset.claims.get("robbing_kong", "added")],
         multiple_winners=bool(preset.claims.get("multiple_winners")), instant_wins=bool(c.has_instant),
         thirteen_orphans="thirteen_orphans" in preset.shapes, extra_shapes=bool(c.extra_shapes),
-        replacement_from_front=r.replacement == "front")
+        replacement_from_front=r.replacement == "front", seven_pairs=c.kernel_pairs or 0)
 
 
 class Table(Engine):

@@ -6,6 +6,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from hkcore import core
+from hkcore.plugins.seven_pairs import SHAPE as SEVEN_PAIRS_SHAPE
 from hkcore.preset import builtin_ids, load_preset
 from hkcore.table.flow import codes as _pyengine
 from hkcore.table.players import _pyvalue
@@ -207,17 +208,47 @@ def counts_beside_sets(draw: st.DrawFn, sizes: tuple[int, ...] = (14,)) -> tuple
 
 
 @st.composite
-def value_positions(draw: st.DrawFn) -> tuple[Any, ...]:
+def pairs_heavy(draw: st.DrawFn, sizes: tuple[int, ...] = (14,)) -> list[int]:
+    """Concealed counts of one of ``sizes`` tiles (no declared set) near seven pairs: three to seven kinds held
+    two, three or four times, the rest filled at random."""
+    size = draw(st.sampled_from(sizes))
+    kinds = draw(st.lists(st.integers(0, 33), min_size=7, max_size=7, unique=True))
+    counts = [0] * 34
+    for t in kinds[:draw(st.integers(3, 7))]:
+        counts[t] = draw(st.sampled_from((2, 2, 2, 3, 4)))
+    while sum(counts) > size:
+        counts[draw(st.sampled_from([t for t in range(34) if counts[t]]))] -= 1
+    while sum(counts) < size:
+        t = draw(st.integers(0, 33))
+        if counts[t] < 4:
+            counts[t] += 1
+    return counts
+
+
+#: seven pairs as a ShapeSet's extra shapes: the plugin's shape, four of a kind not counted and counted as two pairs
+SEVEN_PAIRS = ((SEVEN_PAIRS_SHAPE, {"four_as_two_pairs": False}),)
+SEVEN_PAIRS_FOURS = ((SEVEN_PAIRS_SHAPE, {"four_as_two_pairs": True}),)
+
+
+@st.composite
+def value_positions(draw: st.DrawFn, near_pairs: bool | None = None) -> tuple[Any, ...]:
     """A position the value bot may decide on: a turn (14 - 3k tiles: discards, kongs of its own) or a claim
     window (13 - 3k tiles and a tile on offer), with what the seat sees and a preset's values (some with no
-    minimum, some without thirteen orphans); hands often kept near one suit, so that flush plans count."""
-    counts, melds = draw(counts_beside_sets((13, 14)))
+    minimum, some without thirteen orphans, some with seven pairs); hands often kept near one suit, so that
+    flush plans count. ``near_pairs`` (None: one time in four): a hand of no declared set near seven pairs,
+    under a preset with that shape."""
+    if near_pairs is None:
+        near_pairs = draw(st.integers(0, 3)) == 0
+    if near_pairs:
+        counts, melds = draw(pairs_heavy((13, 14))), ()
+    else:
+        counts, melds = draw(counts_beside_sets((13, 14)))
     used = [0] * 34
     for m in melds:
         kind, t = divmod(m, 34)
         for x in ([t, t + 1, t + 2] if kind == 0 else [t] * (3 + (kind == 2))):
             used[x] += 1
-    if draw(st.booleans()):  # fold tiles of other suits into one suit
+    if not near_pairs and draw(st.booleans()):  # fold tiles of other suits into one suit
         b = draw(st.sampled_from((0, 9, 18)))
         for t in range(27):
             while counts[t] and not b <= t < b + 9 and draw(st.booleans()):
@@ -260,7 +291,8 @@ def value_positions(draw: st.DrawFn) -> tuple[Any, ...]:
                     tiles.append(low)
     unseen = [draw(st.integers(0, max(0, 4 - counts[i] - used[i]))) for i in range(34)]
     base = _pyvalue.value_params(load_preset(draw(st.sampled_from(builtin_ids()))))
-    v = base._replace(minimum=draw(st.integers(0, 5)), shapes=core.ShapeSet(draw(st.booleans())),
+    extra = draw(st.sampled_from((SEVEN_PAIRS, SEVEN_PAIRS_FOURS) if near_pairs else ((), SEVEN_PAIRS)))
+    v = base._replace(minimum=draw(st.integers(0, 5)), shapes=core.ShapeSet(draw(st.booleans()), extra),
                       concealed=draw(st.integers(0, 2)), self_draw=draw(st.integers(0, 2)),
                       half_flush=draw(st.integers(0, 3)), full_flush=draw(st.integers(3, 7)))
     v = v._replace(floor=4.0 if v.minimum == 0 else 0.0)

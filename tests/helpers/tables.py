@@ -36,6 +36,16 @@ def house(draw: st.DrawFn) -> str:
     return text
 
 
+def twin_tables() -> tuple[type, type] | None:
+    """``Table`` on the compiled engine and the same class on the pure engine, or None where the compiled
+    engine is not in use."""
+    from hkcore.table.flow import _pyengine, engine
+    if engine.IMPLEMENTATION != "cython":
+        return None
+    body = {k: v for k, v in vars(Table).items() if k not in ("__dict__", "__weakref__")}
+    return Table, type("PureTable", (_pyengine.Engine,), body)
+
+
 def conserved(t: Table) -> None:
     """Every tile accounted for (136 or 144) and every hand 13 or 14 with each set as three."""
     total = t._wall_left()

@@ -12,7 +12,7 @@ cdef class Engine:
     cdef public list log
     cdef list texts
     cdef int r_concealed, r_added, r_drawn_only, r_self_pung, r_last_any, r_swap, r_rob, r_many, r_instant
-    cdef int r_orphans, r_extra, r_front
+    cdef int r_orphans, r_extra, r_front, r_pairs
     cdef int counts[4][34]
     cdef int nmeld[4]
     cdef int mkind[4][4]

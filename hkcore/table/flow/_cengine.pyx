@@ -13,7 +13,7 @@ from libc.string cimport memcpy, memset
 import random as _random
 from collections.abc import Mapping
 
-from hkcore.core._ccore cimport orphans_shape, standard_shape
+from hkcore.core._ccore cimport orphans_shape, pairs_shape, standard_shape
 from hkcore.table.flow._codes cimport (ADDED, AFTER_DEAL, AFTER_G4, CHOW, CLAIM, CONCEALED, DEAL, DISCARD, DISCARD_ONLY,
                                       EXPOSED, INSTANT, M_CHOW, M_KONG, M_PUNG, OVER, PASS, PUNG, ROB, SELF_PUNG,
                                       TURN, WIN)
@@ -204,6 +204,10 @@ cdef class Engine:
         cdef int s, i, n
         (self.r_concealed, self.r_added, self.r_drawn_only, self.r_self_pung, self.r_last_any, self.r_swap,
          self.r_rob, self.r_many, self.r_instant, self.r_orphans, self.r_extra, self.r_front) = rules.flags()
+        # seven pairs alone beyond the core's shapes: the engine counts it, the shapes left to the scorer are none
+        self.r_pairs = rules.seven_pairs
+        if self.r_pairs:
+            self.r_extra = 0
         self.win_tag = round_wind
         if self.texts is None or len(self.texts) != len(self.log):
             self.texts = [None] * len(self.log)
@@ -392,7 +396,7 @@ cdef class Engine:
         cdef int s, j, k
         return (
             (self.r_concealed, self.r_added, self.r_drawn_only, self.r_self_pung, self.r_last_any, self.r_swap,
-             self.r_rob, self.r_many, self.r_instant, self.r_orphans, self.r_extra, self.r_front),
+             self.r_rob, self.r_many, self.r_instant, self.r_orphans, self.r_extra, self.r_front, self.r_pairs),
             [[self.counts[s][i] for i in range(34)] for s in range(4)],
             [[(self.mkind[s][j], self.mlow[s][j], self.msrc[s][j], self.mconc[s][j]) for j in range(self.nmeld[s])]
              for s in range(4)],
@@ -415,8 +419,11 @@ cdef class Engine:
             state = (*state, SEATS.index(self.log[0]["round"]))
         (rules, counts, melds, bonus, ponds, wall, flat, draws, due, asked, codes, payload, answer,
          self.win_tag) = state
+        if len(rules) == 12:  # pickled before seven pairs was the engine's: not in play then
+            rules = (*rules, 0)
         (self.r_concealed, self.r_added, self.r_drawn_only, self.r_self_pung, self.r_last_any, self.r_swap,
-         self.r_rob, self.r_many, self.r_instant, self.r_orphans, self.r_extra, self.r_front) = rules
+         self.r_rob, self.r_many, self.r_instant, self.r_orphans, self.r_extra, self.r_front,
+         self.r_pairs) = rules
         for s in range(4):
             for j in range(34):
                 self.counts[s][j] = counts[s][j]
@@ -981,9 +988,9 @@ cdef class Engine:
     cdef bint _complete(self, int s, const int *c) noexcept:
         if standard_shape(c):
             return True
-        if self.nmeld[s] or not self.r_orphans:
+        if self.nmeld[s]:
             return False
-        return orphans_shape(c)
+        return (self.r_orphans and orphans_shape(c)) or (self.r_pairs and pairs_shape(c, self.r_pairs))
 
     cdef _self_kong(self, int s, int i, bint concealed):
         cdef int o, j

@@ -37,14 +37,21 @@ class EngineRules:
     instant_wins: bool
     #: thirteen orphans is a winning shape (``shapes``)
     thirteen_orphans: bool
-    #: the preset has shapes beyond the standard hand and thirteen orphans (a plugin's: the scorer decides)
+    #: the preset has shapes beyond the standard hand and thirteen orphans (a plugin's: the scorer decides,
+    #: unless the engine counts them itself: ``seven_pairs``)
     extra_shapes: bool
     #: replacement tiles come from the front of the wall, not the back (``table.replacement = "front"``)
     replacement_from_front: bool
+    #: the preset's shapes beyond the standard hand and thirteen orphans are the built-in plugin's seven pairs
+    #: alone, which the engine counts itself: 0 no, 1 yes, 2 yes with a four of a kind counting as two pairs
+    #: (``[shapes.seven_pairs] four_as_two_pairs``); not among ``flags()``
+    seven_pairs: int = 0
 
     def __post_init__(self) -> None:
         if self.robbing not in (ROB_NONE, ROB_ADDED, ROB_ORPHANS):
             raise ValueError(f"robbing = {self.robbing!r}: ROB_NONE, ROB_ADDED or ROB_ORPHANS")
+        if self.seven_pairs not in (0, 1, 2) or (self.seven_pairs and not self.extra_shapes):
+            raise ValueError(f"seven_pairs = {self.seven_pairs!r}: 0, or 1 or 2 with extra_shapes")
 
     def flags(self) -> tuple[int, ...]:
         """The rules as the engines keep them: one small integer each, in the fields' order (read once a

@@ -5,7 +5,7 @@ core's C tiles away; tests hold the two equal."""
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from hkcore.core._ccore cimport SuitMemo, away_counts_memo, away_each_memo, away_swaps, away_swaps_under
+from hkcore.core._ccore cimport SuitMemo, away_counts_memo, away_each_memo, away_swaps_shapes, away_swaps_under
 from hkcore.table.flow._codes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PASS, PUNG, WIN
 
 from hkcore.table.players import _pybots
@@ -180,7 +180,7 @@ cdef int hand_best_discard(Hand *h, const bint *chosen, int *gain, int *tile) ex
     for i in range(34):
         minus[i] = chosen[i] and scored[i] == low
         plus[i] = h.unseen[i] > 0 and near_tile(h.c, i, True)  # near the hand less any one tile: near the hand
-    away_swaps_under(h.c, h.k, h.used, minus, plus, swaps, h.memo, low, True)  # only those below low count
+    away_swaps_under(h.c, h.k, h.used, minus, plus, swaps, h.memo, low, True, 0)  # only those below low count
     best_i = -1
     for i in range(34):
         if not minus[i]:
@@ -343,10 +343,12 @@ def choice(counts, tuple melds, unseen, codes, tiles, int offered, AwayMemo memo
     return efficiency_choice(&h, n, code, tile, offered)
 
 
-def away_after_swaps(counts, tuple melds, minus, plus, AwayMemo memo=None):
+def away_after_swaps(counts, tuple melds, minus, plus, AwayMemo memo=None, int pairs=0):
     """``{(i, j): tiles away}`` of ``counts`` (beside ``melds``) with one
     tile i less and one j more, for i in ``minus`` (each held) and j in
-    ``plus``; a pair that would hold a fifth j is left out."""
+    ``plus``; a pair that would hold a fifth j is left out. By the standard
+    shape and thirteen orphans, and seven pairs with ``pairs`` (1; 2: a four
+    of a kind counting as two pairs)."""
     cdef Hand h
     cdef bint mi[34]
     cdef bint pl[34]
@@ -366,6 +368,8 @@ def away_after_swaps(counts, tuple melds, minus, plus, AwayMemo memo=None):
         if not 0 <= j < 34:
             raise ValueError(f"tile index {j}")
         pl[j] = True
-    away_swaps(h.c, h.k, h.used, mi, pl, out, h.memo)
+    if pairs not in (0, 1, 2):
+        raise ValueError(f"pairs = {pairs}: 0, 1 or 2")
+    away_swaps_shapes(h.c, h.k, h.used, mi, pl, out, h.memo, True, pairs)
     return {(i, j): out[i * 34 + j] for i in range(34) if mi[i] for j in range(34)
             if pl[j] and h.c[j] + (i != j) <= 4}

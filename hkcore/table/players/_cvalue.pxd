@@ -7,6 +7,7 @@ from hkcore.core._ccore cimport SuitMemo
 cdef struct VParams:
     int minimum
     bint orphans          # thirteen orphans among the preset's shapes
+    int pairs             # seven pairs among them: 0 no, 1 yes, 2 with four of a kind as two pairs
     int concealed
     bint kong_keeps       # a concealed kong keeps the hand concealed
     int self_draw

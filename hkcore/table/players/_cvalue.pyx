@@ -12,6 +12,7 @@ from hkcore.table.players._cbots cimport AwayMemo, near_tile
 from hkcore.table.flow._codes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PUNG, WIN
 from hkcore.table.flow._codes cimport PASS as PASS_CODE
 
+from hkcore.plugins.seven_pairs import kernel_pairs
 from hkcore.table.players._pyvalue import check_position
 
 IMPLEMENTATION = "cython"
@@ -34,10 +35,12 @@ cdef class Params:
 
     def __init__(self, v):
         cdef int i
-        if v.shapes.extra:
-            raise ValueError("the compiled value bot knows the standard shape and thirteen orphans only")
+        pairs = kernel_pairs(v.shapes.extra)
+        if pairs is None:
+            raise ValueError("the compiled value bot knows the standard shape, thirteen orphans and seven pairs only")
         self.p.minimum = v.minimum
         self.p.orphans = v.shapes.orphans
+        self.p.pairs = pairs
         self.p.concealed = v.concealed
         self.p.kong_keeps = v.kong_keeps_concealed
         self.p.self_draw = v.self_draw
@@ -178,11 +181,11 @@ cdef double _worth(const VParams *v, VPos *p, const int *counts, int k, const in
     cdef int b
     cdef int kept[34]
     best = _plan_worth(v, p, counts, k, melds, claimed, -1,
-                       away_shapes_memo(counts, k, used, v.orphans, p.memo) + 1)
+                       away_shapes_memo(counts, k, used, v.orphans, p.memo, v.pairs) + 1)
     for b in range(0, 27, 9):
         if not _flush_kept(counts, b, kept):
             continue
-        w = _plan_worth(v, p, kept, k, melds, claimed, b, away_shapes_memo(kept, k, used, False, p.memo) + 1)
+        w = _plan_worth(v, p, kept, k, melds, claimed, b, away_shapes_memo(kept, k, used, False, p.memo, 0) + 1)
         if w > best:
             best = w
     return best
@@ -202,7 +205,7 @@ cdef int _discards(const VParams *v, VPos *p, int *counts, int k, const int *use
     cdef bint any_off
     cdef bint mine[34]
     cdef double best
-    away_each_shapes(counts, k, used, -1, which, plain, p.memo, v.orphans)
+    away_each_shapes(counts, k, used, -1, which, plain, p.memo, v.orphans, v.pairs)
     for s in range(3):
         b = 9 * s
         off = 0
@@ -216,7 +219,7 @@ cdef int _discards(const VParams *v, VPos *p, int *counts, int k, const int *use
         if 0 < off <= FLUSH_OFF:
             for i in range(34):
                 mine[i] = which[i] and (i >= 27 or b <= i < b + 9)
-            away_each_shapes(kept, k, used, -1, mine, flush_away, p.memo, False)
+            away_each_shapes(kept, k, used, -1, mine, flush_away, p.memo, False, 0)
             for i in range(34):
                 if mine[i]:
                     kept[i] -= 1
@@ -227,7 +230,8 @@ cdef int _discards(const VParams *v, VPos *p, int *counts, int k, const int *use
             if which[i] and not b <= i < b + 9:
                 any_off = True
         if any_off and 0 < off - 1 <= FLUSH_OFF:
-            shared = _plan_worth(v, p, kept, k, melds, claimed, b, away_shapes_memo(kept, k, used, False, p.memo) + 1)
+            shared = _plan_worth(v, p, kept, k, melds, claimed, b,
+                                 away_shapes_memo(kept, k, used, False, p.memo, 0) + 1)
             for i in range(27):
                 if which[i] and not b <= i < b + 9:
                     flush[s][i] = shared
@@ -258,7 +262,7 @@ cdef int _gains(const VParams *v, VPos *p, const bint *minus, const int *plain, 
     cdef int swaps[34 * 34]
     for j in range(34):
         plus[j] = p.unseen[j] > 0 and near_tile(c, j, orph)  # near the hand less any one tile: near the hand
-    away_swaps_shapes(c, p.k, p.used, minus, plus, swaps, p.memo, v.orphans)
+    away_swaps_shapes(c, p.k, p.used, minus, plus, swaps, p.memo, v.orphans, v.pairs)
     for i in range(34):
         if not minus[i]:
             continue
@@ -749,7 +753,7 @@ cdef int guard_decide(const VParams *vp, const GParams *g, VPos *p, int n, const
             return k
         return _discard_of(n, code, tile, chosen)
     if code[k] == CHOW or code[k] == PUNG or code[k] == EXPOSED:
-        now = away_shapes_memo(p.c, p.k, p.used, v.orphans, p.memo)
+        now = away_shapes_memo(p.c, p.k, p.used, v.orphans, p.memo, v.pairs)
         after = now - 1
         if after < 0:
             after = 0

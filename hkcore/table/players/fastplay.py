@@ -23,6 +23,7 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from hkcore.errors import TableError, shown
+from hkcore.plugins.seven_pairs import kernel_pairs
 from hkcore.preset import Preset
 from hkcore.table.flow import engine as _engine
 from hkcore.table.flow.codes import CLAIM, DISCARD, M_CHOW, M_KONG, ROB, TURN, WIN
@@ -81,7 +82,7 @@ class ValueParams:
         self.preset = preset
         self.plain = _pyvalue.value_params(preset)
         self.guard = _pyvalue.guard_params(preset) if guard is None else guard
-        fast = IMPLEMENTATION == "cython" and not self.plain.shapes.extra
+        fast = IMPLEMENTATION == "cython" and kernel_pairs(self.plain.shapes.extra) is not None
         self.compiled: Any = _CParams(self.plain) if fast else None
         self.guard_compiled: Any = _CGuard(self.guard) if fast else None
 
@@ -94,13 +95,14 @@ def value_params(preset: Preset, guard: _pyvalue.GuardParams | None = None) -> V
 
 def plays(preset: Preset, bots: Any) -> bool:
     """Whether ``play_bots`` plays ``preset`` with these bots (names, by seat): each a fast one, and the value
-    bot only where the preset has no shapes the compiled kernels lack (on the compiled engine)."""
+    bot only where the preset has no shapes the compiled kernels lack (beyond the standard shape, thirteen
+    orphans and seven pairs: on the compiled engine)."""
     if not isinstance(bots, (list, tuple)) or len(bots) != 4 or not all(isinstance(b, str) for b in bots):
         raise TableError(f"bots = {shown(bots)}: 4 bot names, by seat", "bots", bots)
     if any(b not in _IN_ENGINE for b in bots):
         return False
     return (not ({"value", "guard"} & set(bots)) or IMPLEMENTATION == "python"
-            or not _pyvalue.value_params(preset).shapes.extra)
+            or kernel_pairs(_pyvalue.value_params(preset).shapes.extra) is not None)
 
 
 def play_efficiency(t: Table, declined: list[int], *, detect: bool = True, memo: Any = None) -> int:
@@ -115,9 +117,9 @@ def play_efficiency(t: Table, declined: list[int], *, detect: bool = True, memo:
         raise TableError(f"declined = {shown(declined)}: a list of 4 whole numbers, by seat", "declined", declined)
     hide = not t.preset.table.show_concealed_kongs
     if IMPLEMENTATION == "cython":
-        return int(_cplay(t, hide, detect and not t.compiled.extra_shapes, declined,
+        return int(_cplay(t, hide, detect and t.compiled.kernel_pairs is not None, declined,
                           memo if memo is not None else new_memo()))
-    return play_pure(t, declined, detect=detect and not t.compiled.extra_shapes)
+    return play_pure(t, declined, detect=detect and t.compiled.kernel_pairs is not None)
 
 
 def play_bots(t: Table, bots: Any, declined: list[int], *, detect: bool = True, memo: Any = None,
@@ -137,12 +139,12 @@ def play_bots(t: Table, bots: Any, declined: list[int], *, detect: bool = True, 
                        or (params.preset is not t.preset and params.preset != t.preset)):
         raise TableError(f"params = {shown(params)}: value_params(t.preset)", "params", params)
     hide = not t.preset.table.show_concealed_kongs
-    detect = detect and not t.compiled.extra_shapes
+    detect = detect and t.compiled.kernel_pairs is not None
     round_wind = SEATS.index(t.wind)
     if IMPLEMENTATION == "cython":
         if (any(value) or any(guard)) and (params is None or params.compiled is None):
             raise TableError(f"preset {t.preset.id!r}: the value and guard bots are played inside the engine "
-                             "only with the standard shape and thirteen orphans", "bots", bots)
+                             "only with the standard shape, thirteen orphans and seven pairs", "bots", bots)
         return int(_cplay(t, hide, detect, declined,
                           memo if memo is not None else new_memo(), value,
                           None if params is None else params.compiled, round_wind, guard,

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from hkcore import core
 from hkcore.errors import TableError, shown
+from hkcore.plugins.seven_pairs import kernel_pairs
 from hkcore.preset import Preset
 from hkcore.table.flow.codes import ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PASS, PUNG, SELF_PUNG, WIN
 from hkcore.table.players import _pyvalue
@@ -167,7 +168,7 @@ class ValueBot:
     def __init__(self, preset: Preset, seed: int) -> None:
         self._v = _pyvalue.value_params(preset)
         #: whether the compiled twin decides: not where the preset has shapes the C kernels lack
-        self._compiled = IMPLEMENTATION == "cython" and not self._v.shapes.extra
+        self._compiled = IMPLEMENTATION == "cython" and kernel_pairs(self._v.shapes.extra) is not None
         #: the parameters in the deciding twin's own form (a C struct's owner for the compiled one)
         self._p: Any = _twin.params_of(self._v) if self._compiled else self._v
 

@@ -48,6 +48,10 @@ class EngineState:
         round wind's index ``round_wind`` (0..3, E S W N)."""
         (self._r_concealed, self._r_added, self._r_drawn_only, self._r_self_pung, self._r_last_any, self._r_swap,
          self._r_rob, self._r_many, self._r_instant, self._r_orphans, self._r_extra, self._r_front) = rules.flags()
+        # seven pairs alone beyond the core's shapes: the engine counts it, the shapes left to the scorer are none
+        self._r_pairs = rules.seven_pairs
+        if self._r_pairs:
+            self._r_extra = 0
         #: the round wind's index (the compiled engine keys its memo of hands not winnable by it)
         self._win_tag = round_wind
         #: beside each record of the log, its JSON line where the engine made one (here: none of its own)
@@ -169,8 +173,10 @@ class EngineState:
 
     def _load_engine_state(self, state: tuple[Any, ...]) -> None:
         import copy
-        if len(state) == len(STATE) - 1:  # pickled by hkcore 0.1.0, before the round wind was the engine's
+        if len(state) == len(STATE) - 2:  # pickled by hkcore 0.1.0, before the round wind was the engine's
             state = (*state, SEATS.index(self.log[0]["round"]))
+        if len(state) == len(STATE) - 1:  # pickled before seven pairs was the engine's: not in play then
+            state = (*state, 0)
         for name, value in zip(STATE, copy.deepcopy(state), strict=True):
             setattr(self, name, value)
 
@@ -178,9 +184,9 @@ class EngineState:
         return any(m[0] == M_PUNG and m[1] == i for m in self._melds[s])
 
     def _complete(self, s: int, counts: list[int]) -> bool:
-        """The standard shape, or thirteen orphans where the preset has it (the core's question)."""
-        return core.complete_of_counts(counts, (), len(self._melds[s]),
-                                       core.STANDARD_AND_ORPHANS if self._r_orphans else core.STANDARD_ONLY)
+        """The standard shape, or thirteen orphans or seven pairs where the preset has them (the core's
+        question)."""
+        return core.complete_of_kernel(counts, len(self._melds[s]), bool(self._r_orphans), self._r_pairs)
 
     # --------------------------------------------------------------- hooks
 
@@ -226,4 +232,5 @@ STATE = ("_r_concealed", "_r_added", "_r_drawn_only", "_r_self_pung", "_r_last_a
          "_r_instant", "_r_orphans", "_r_extra", "_r_front", "_counts", "_melds", "_bonus", "_ponds", "_wall",
          "_front", "_back", "_from_back", "_reserve", "_prompt_no", "_phase", "_turn", "_drawn", "_by_kong", "_kongs",
          "_declared", "_e_first", "_draws", "_discards", "_instant_due", "_last_dealt", "over", "_asked", "_codes",
-         "_tiles", "_payload", "_forbid", "_answer", "_w_tile", "_w_from", "_w_after", "_w_concealed", "_win_tag")
+         "_tiles", "_payload", "_forbid", "_answer", "_w_tile", "_w_from", "_w_after", "_w_concealed", "_win_tag",
+         "_r_pairs")
