@@ -48,7 +48,8 @@ def test_a_deal_in_costs_what_the_preset_makes_the_discarder_pay_beyond_the_othe
 def test_guard_params_refuse_what_is_not_a_number_field() -> None:
     p = load_preset("mistboard")
     assert _pyvalue.guard_params(p, fold_weight=0.5).fold_weight == 0.5
-    for bad in ({"cost": 1.0}, {"nothing": 1.0}, {"threat": "high"}, {"push": -1.0}, {"self_draw_share": -0.1},
+    for bad in ({"cost": 1.0}, {"discard_win": 1.0}, {"nothing": 1.0}, {"decline": -0.5},
+                {"threat": "high"}, {"push": -1.0}, {"self_draw_share": -0.1},
                 {"keep": float("inf")}):
         with pytest.raises(TableError) as e:
             _pyvalue.guard_params(p, **bad)
@@ -236,6 +237,67 @@ def test_a_hand_a_self_draw_lifts_to_the_minimum_is_worth_more_the_more_the_self
     assert _pyvalue.guard_params(load_preset("hk-classic")).self_draw_share == 0.6
 
 
+def _offered_a_win(live_left: int) -> tuple[Any, ...]:
+    """East holds 123m 456m 789m 23p 55s (13 tiles), waiting on 1p or 4p; West discards a 4p. Unseen by East:
+    1p 3 (one in a pond), 4p 2 (the one offered and one in a pond), every other tile 4 less its own; 120 in all."""
+    counts = [0] * 34
+    for t in (0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 22, 22):
+        counts[t] += 1
+    unseen = [4 - c for c in counts]
+    unseen[9], unseen[12] = 3, 2
+    return (counts, (), False, unseen, [C.PASS, C.WIN], [-1, 12], 12, live_left, 0, 0, 0,
+            [(0, 0), (0, 0), (0, 0), (0, 0)], [[], [9], [12], []])
+
+
+def test_offered_a_discard_win_it_passes_when_a_likely_self_draw_pays_more() -> None:
+    """bga-old-style at 3 faan: the discard pays the winner 2b + b + b = 16 + 8 + 8 = 32; a self-draw adds a
+    faan (b = 16) and pays 2b from each, 96. With 40 live tiles East draws 10 more; 5 winning tiles of 120
+    unseen: 1 - (115/120)^10 = 0.3467, 0.3467 x 96 = 33.3, more than 32 x 1.0 (decline 1.0) but less than
+    32 x 1.1. With 36 live tiles (9 draws): 1 - (115/120)^9 = 0.3182, 30.5: it wins on the discard. With
+    decline 0 (the default) it always takes the win, as value does."""
+    v = _pyvalue.value_params(load_preset("bga-old-style"))
+    g = _pyvalue.guard_params(load_preset("bga-old-style"))
+    assert g.discard_win[3] == 32.0 and g.self_draw_win[4] == 96.0 and g.decline == 0.0
+    pos = _offered_a_win(40)
+    twins = [_pyvalue.guard_choice] if _cvalue is None else [
+        _pyvalue.guard_choice, lambda v, g, *rest: _cvalue.guard_choice(_cvalue.Params(v), _cvalue.Guard(g), *rest)]
+    for choose in twins:
+        assert choose(v, g, *pos, [0, 0, 0, 0], 3) == 1
+        assert choose(v, g._replace(decline=1.0), *pos, [0, 0, 0, 0], 3) == 0
+        assert choose(v, g._replace(decline=1.1), *pos, [0, 0, 0, 0], 3) == 1
+        assert choose(v, g._replace(decline=1.0), *_offered_a_win(36), [0, 0, 0, 0], 3) == 1
+        assert choose(v, g._replace(decline=1.0), *pos, [0, 0, 0, 0]) == 1  # no faan given: no win offered
+        # a faan ledger reckoned zero-sum: a discard 3F = 9, a self-draw 3(F + 1) = 12: 0.3467 x 12 = 4.16
+        mb = _pyvalue.guard_params(load_preset("mistboard"))
+        assert mb.discard_win[3] == 9.0 and mb.self_draw_win[4] == 12.0
+        vm = _pyvalue.value_params(load_preset("mistboard"))
+        assert choose(vm, mb._replace(decline=0.45), *pos, [0, 0, 0, 0], 3) == 0
+        assert choose(vm, mb._replace(decline=0.5), *pos, [0, 0, 0, 0], 3) == 1
+
+
+def test_a_guard_that_declines_plays_the_same_inside_the_engine_as_through_its_prompts() -> None:
+    """The faan of the win offered reaches guard from the prompt's win action and from the engine alike."""
+    from hkcore.table import Table
+    from hkcore.table.players.value import GuardBot
+    p = load_preset("bga-old-style")
+    g = _pyvalue.guard_params(p, decline=0.6)
+    params = fastplay.value_params(p, g)
+    changed = 0
+    for seed in range(3 * WALLS):
+        fast = Table({"event": "start", "preset": "bga-old-style", "seed": seed})
+        fastplay.play_bots(fast, ["guard"] * 4, [0] * 4, params=params)
+        slow = Table({"event": "start", "preset": "bga-old-style", "seed": seed})
+        bots = [GuardBot(p, 0, guard=g) for _ in range(4)]
+        while not slow.over:
+            prompt = slow.prompts()[0]
+            slow.submit(bots["ESWN".index(prompt["seat"])].decide(prompt))
+        assert fast.log == slow.log
+        plain = Table({"event": "start", "preset": "bga-old-style", "seed": seed})
+        fastplay.play_bots(plain, ["guard"] * 4, [0] * 4, params=fastplay.value_params(p))
+        changed += plain.log != fast.log
+    assert changed  # it passed a win by somewhere
+
+
 # ---------------------------------------------------------------- the twins and the engine's loop
 
 @st.composite
@@ -251,8 +313,27 @@ def guard_positions(draw: st.DrawFn) -> tuple[Any, ...]:
                               honour=draw(st.sampled_from([1.0, 3.0])), pond_honour=draw(st.sampled_from([0.12, 0.4])),
                               push=draw(st.sampled_from([0.0, 0.3, 1.0, 3.0])),
                               keep=draw(st.sampled_from([0.0, 0.5, 0.9])),
-                              self_draw_share=draw(st.sampled_from([0.35, 1.0, 1.5])))
-    return (v, g, *rest, dragons)
+                              self_draw_share=draw(st.sampled_from([0.35, 1.0, 1.5])),
+                              decline=draw(st.sampled_from([0.0, 0.3, 1.0])))
+    faan = -1
+    if draw(st.integers(0, 3)) == 0:  # a claim window offering a win on a hand waiting (13 tiles, no set declared)
+        counts = [0] * 34
+        for _ in range(4):
+            low = draw(st.integers(0, 33))
+            run = [low, low + 1, low + 2] if low < 27 and low % 9 <= 6 and draw(st.booleans()) else [low] * 3
+            if not all(counts[t] + run.count(t) <= 4 for t in run):
+                run = [counts.index(0)] * 3
+            for t in run:
+                counts[t] += 1
+        pair = draw(st.integers(0, 33).filter(lambda t: counts[t] <= 2))
+        counts[pair] += 2
+        held = [t for t in range(34) if counts[t]]
+        offered = draw(st.sampled_from(held))
+        counts[offered] -= 1
+        unseen = [draw(st.integers(0, 4 - counts[i])) for i in range(34)]
+        rest[0:7] = [counts, (), False, unseen, [C.PASS, C.WIN], [-1, offered], offered]
+        faan = draw(st.integers(0, 13))
+    return (v, g, *rest, dragons, faan)
 
 
 @needs_compiled

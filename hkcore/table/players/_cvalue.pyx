@@ -774,7 +774,7 @@ cdef bint _declines(const VParams *v, const GParams *g, VPos *p) except -1:
         total += p.unseen[i]
         if p.unseen[i] > 0:
             p.c[i] += 1
-            if away_shapes_memo(p.c, p.k, p.used, v.orphans, p.memo) < 0:
+            if away_shapes_memo(p.c, p.k, p.used, v.orphans, p.memo, v.pairs) < 0:
                 outs += p.unseen[i]
             p.c[i] -= 1
     if outs == 0 or total == 0:

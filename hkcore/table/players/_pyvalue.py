@@ -463,9 +463,9 @@ _MOST_FAAN = 40
 #: the share of the self-draw's faan guard's plans reckon they have under a faan ledger (value's elsewhere), as
 #: measured (docs/bots.md, "How guard defends")
 _LEDGER_SELF_DRAW_SHARE = 0.6
-#: guard declines a discard win when a self-draw's chance times its pay beats this times the discard's (measured:
-#: docs/bots.md, "How guard defends")
-_DECLINE = 0.6
+#: guard declines a discard win when a self-draw's chance times its pay beats this times the discard's; off (0):
+#: declining lost to value or changed nothing (docs/bots.md, "How guard defends")
+_DECLINE = 0.0
 #: GuardParams' tables by faan (made from the preset, not knobs)
 _TABLES = ("cost", "gain", "discard_win", "self_draw_win")
 

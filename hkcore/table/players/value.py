@@ -224,6 +224,11 @@ class GuardBot(ValueBot):
         self._g = _pyvalue.guard_params(preset) if guard is None else guard
         self._gp: Any = _twin.guard_params_of(self._g) if self._compiled else self._g
 
+    def decide(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
+        if self._g.decline > 0 and win_faan(prompt) >= 0:  # it may pass a discard win by
+            return decision(prompt, prompt["actions"][self._choose(prompt)])
+        return super().decide(prompt)
+
     def _choose(self, prompt: Mapping[str, Any]) -> int:
         choose = _twin.guard_choice if self._compiled else _pyvalue.guard_choice
         args = (*values(prompt, self._v), dragons_shown(prompt), win_faan(prompt))
