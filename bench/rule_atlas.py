@@ -13,8 +13,14 @@ off) cannot share the walls and is compared unpaired (the two presets' intervals
 shape the compiled bots do not know: guard and value play it in Python, about a hundred times slower, so it
 plays ``--walls / 20`` walls (``--slow-walls``).
 
+The rules of who deals next act between hands, which one hand a wall dealt by East cannot show: they are
+measured again over rounds of a match (``hkcore.simulation.simulate_matches``: each round a match's East round,
+hand h of round m dealt from the same wall under base and variant), ``--rounds`` rounds a mix (default
+``--walls / 4``).
+
 Writes ``--md`` (docs/rule-atlas.md), ``--html`` (docs/rule-atlas.html: a plot per rule) and each run's
-summary.json in ``--summaries`` (default: a folder beside --md, ``rule-atlas/``).
+summary.json in ``--summaries`` (default: a folder beside --md, ``rule-atlas/``; the rounds' summaries, one a
+mix, in ``BASE-rounds.json``).
 """
 from __future__ import annotations
 
