@@ -780,21 +780,21 @@ class _Round:
         return best
 
 
-def _play_round(c: CompiledPreset, bots: Sequence[str], seed: int, m: int, max_hands: int, fast: bool,
-                memo: Any, params: Any) -> _Round:
+def _play_round(c: CompiledPreset, bots: Sequence[str], seed: int, m: int, max_hands: int,
+                factories: Mapping[str, Any] | None, memo: Any, params: Any) -> _Round:
     """Round ``m``: a ``Match`` under ``c``'s preset seeded from ``(seed, m)``, each player's bot playing its
-    seat, until the deal has passed four times, the match ends or ``max_hands`` hands are played."""
+    seat, until the deal has passed four times, the match ends or ``max_hands`` hands are played; the engine
+    plays each hand, or with ``factories`` (``available_bots()``) the bots are asked through the prompts."""
     p = c.preset
     match = Match(p, PLAYERS, seed=wall_seed(seed, m))
     bot_of = dict(zip(PLAYERS, bots))
-    factories = available_bots()
     dealers: list[str] = []
     nets = dict.fromkeys(PLAYERS, 0)
     moved = dealer_net = 0
     while True:
         t = match.table
         who = [bot_of[t.seats[s]] for s in SEATS]
-        if fast:
+        if factories is None:
             play_bots(t, who, [0, 0, 0, 0], detect=False, memo=memo, params=params)
         else:
             _play(t, [bot_or_program(n, p, 0, factories) for n in who], False)
@@ -904,8 +904,9 @@ def _run_rounds(compiled: Sequence[CompiledPreset], bots: Sequence[str], seed: i
     memo = new_memo() if any(engine) else None
     params = [value_params(c.preset) if engine[i] and {"value", "guard"} & set(bots) else None
               for i, c in enumerate(compiled)]
+    factories = None if all(engine) else available_bots()  # looked up once: it reads the installed entry points
     for m in range(first, first + rounds):
-        tally.add([_play_round(c, bots, seed, m, max_hands, engine[i], memo, params[i])
+        tally.add([_play_round(c, bots, seed, m, max_hands, None if engine[i] else factories, memo, params[i])
                    for i, c in enumerate(compiled)])
     return tally.summary(compiled, groups, seed, bots, first, rounds, max_hands, base)
 
