@@ -493,11 +493,12 @@ class Entry:
     pairing: tuple[float | None, float | None, bool] | None
     verdict: str
     walls: int
-    #: over rounds of a match (a rule that acts between hands): each mix's measures, the rounds, how many hands
-    #: of both were dealt alike (the same hand number and dealer) of the hands both played, by mix
+    #: over rounds of a match (a rule that acts between hands): each mix's measures, the rounds, and by mix the
+    #: hands of both dealt alike (the same hand number and dealer), the hands both played, and the rounds the
+    #: base and the variant stopped at the bound of hands
     rounds: list[tuple[str, list[Measure]]] | None = None
     round_count: int = 0
-    alike: tuple[tuple[int, int], ...] = ()
+    alike: tuple[tuple[int, int, int, int], ...] = ()
 
 
 def entries(done: Sequence[Run], round_runs: Sequence[RoundRun] = ()) -> list[Entry]:
@@ -515,8 +516,8 @@ def entries(done: Sequence[Run], round_runs: Sequence[RoundRun] = ()) -> list[En
             if rr is not None:
                 rounds = [(mix_label(s.bots), round_measures(s, vid, r.base)) for s in rr.summaries]
                 n = rr.summaries[0].rounds
-                pairs = tuple((s.differences[vid][r.base].alike, s.differences[vid][r.base].hands)
-                              for s in rr.summaries)
+                pairs = tuple((s.differences[vid][r.base].alike, s.differences[vid][r.base].hands,
+                               s.presets[r.base].cut, s.presets[vid].cut) for s in rr.summaries)
                 e = Entry(r, run, by_mix, e.pairing, f"{text} {round_verdict(rounds, n)}", e.walls, rounds, n,
                           pairs)
             found[r.id] = e
@@ -559,11 +560,14 @@ def _table(e: Entry, mix: int, rounds: bool = False) -> list[list[str]]:
 
 def _rounds_words(e: Entry) -> str:
     """How a rule's rounds of a match were played, and how many of their hands were dealt alike."""
-    alike = "; ".join(f"{label} {a:,} of {n:,}" for (label, _), (a, n) in zip(e.rounds or [], e.alike))
+    alike = "; ".join(f"{label} {a:,} of {n:,}" for (label, _), (a, n, _, _) in zip(e.rounds or [], e.alike))
+    cut = "; ".join(f"{label} {cb:,} and {cv:,}" for (label, _), (_, _, cb, cv) in zip(e.rounds or [], e.alike)
+                    if cb or cv)
     return (f"Over rounds of a match: {e.round_count:,} rounds a mix, each a match's East round (until the deal "
             f"has passed four times, at most {MAX_ROUND_HANDS} hands), hand h of round m dealt from the same wall "
             "under both presets; the differences are paired round by round. Hands dealt alike (the same hand "
-            f"number and dealer, so the same wall and seats) of those both played: {alike}.")
+            f"number and dealer, so the same wall and seats) of those both played: {alike}. Rounds stopped at "
+            f"{MAX_ROUND_HANDS} hands before the deal had passed four times (base and variant): {cut or 'none'}.")
 
 
 def round_header(round_runs: Sequence[RoundRun], args: argparse.Namespace) -> list[str]:
@@ -577,12 +581,12 @@ def round_header(round_runs: Sequence[RoundRun], args: argparse.Namespace) -> li
             "only whether East keeps the deal. They are measured again over rounds of a match "
             "(`hkcore.simulation.simulate_matches`): round m is a match seeded from (seed, m), so hand h of round "
             "m is dealt from the same wall under the base and the variant, whoever deals it; each round is "
-            f"played until the deal has passed four times (the East round) or {MAX_ROUND_HANDS} hands (a bound "
-            f"no round reached unless said), by the same bots. {args.rounds:,} rounds a mix ({hands:,} hands in "
-            f"{seconds:,.0f} s, {args.jobs} jobs): hands a round, the share of hands dealt by a dealer who kept "
-            "the deal, the longest run of one dealer, what the winners won in a round and the spread of a "
-            "player's round (the root mean square of a player's net over the round), the dealer's net a hand; "
-            "each difference paired round by round, with a 95 % interval over rounds."]
+            f"played until the deal has passed four times (the East round) or {MAX_ROUND_HANDS} hands (a bound: "
+            f"each rule says how many rounds reached it), by the same bots. {args.rounds:,} rounds a mix "
+            f"({hands:,} hands in {seconds:,.0f} s, {args.jobs} jobs): hands a round, the share of hands dealt by "
+            "a dealer who kept the deal, the longest run of one dealer, what the winners won in a round and the "
+            "spread of a player's round (the root mean square of a player's net over the round), the dealer's "
+            "net a hand; each difference paired round by round, with a 95 % interval over rounds."]
 
 
 def header(done: Sequence[Run], args: argparse.Namespace, command: str, when: str,

@@ -118,6 +118,9 @@ def test_a_small_run_writes_the_page_from_its_summaries(atlas: ModuleType, tmp_p
     assert "with guard x4: every hand played alike, with the same results: one hand a wall, dealt by East, never " \
            "reaches the rule;" in repeats and " Over 2 rounds of a match: with guard x4: " in repeats
     assert text.count("Over rounds, with guard x4:") == 3 and "Over rounds, with value x4:" in text
+    # the rounds stopped at the bound, base and variant: none in 2 rounds of the deal always passing (4 hands)
+    rotates = text.split("## Dealer rotation: jc-dealer-rotates")[1]
+    assert "Rounds stopped at 16 hands before the deal had passed four times (base and variant): none." in rotates
     # the pages written again from the summaries alone are the same pages
     again = tmp_path / "again"
     again.mkdir()
