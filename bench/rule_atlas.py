@@ -111,13 +111,12 @@ RULES = (
     Rule("jc-multiple-winners", "just-cards", "Several winners", "letting several players win on one discard"),
     Rule("jc-face-up-pung", "just-cards", "The face-up pung", "allowing the face-up pung of a drawn tile"),
     Rule("jc-dealer-stays-on-draw", "just-cards", "Dealer rotation", "keeping the dealer after a draw too",
-         note=f"{BETWEEN} Below the hands: the rounds of a match, where a dealer who keeps the deal deals again.",
-         rounds=True),
+         note=BETWEEN, rounds=True),
     Rule("jc-dealer-rotates", "just-cards", "Dealer rotation", "passing the deal after every hand",
-         note=f"{BETWEEN} Below the hands: the rounds of a match, where the deal always passes.", rounds=True),
+         note=BETWEEN, rounds=True),
     Rule("jc-dealer-repeats-1", "just-cards", "Dealer repeats", "letting the dealer repeat at most once",
          note=f"{BETWEEN} A repeat limit acts only after a dealer has kept the deal, so one hand a wall never "
-              "reaches it: its effect is in the rounds of a match, below the hands.", rounds=True),
+              "reaches it: only rounds of a match can show it.", rounds=True),
     Rule("jc-no-liability", "just-cards", "Liability", "dropping liability (包)", note=PAYS),
     Rule("jc-seven-pairs", "just-cards", "Seven pairs", "adding seven pairs at 4 faan", slow=True,
          note="The compiled bots do not know the seven-pairs shape: guard and value play the variant in Python "
@@ -325,7 +324,8 @@ def round_measures(summary: MatchSummary, variant: str, base: str) -> list[Measu
 
 
 def _said(m: Measure, where: str = "wall") -> str:
-    return f"the same in every {where}" if m.alike() else f"{m.text(m.diff, True)}{m.suffix} ({m.interval_text()})"
+    same = "the same on every wall" if where == "wall" else f"the same in every {where}"
+    return same if m.alike() else f"{m.text(m.diff, True)}{m.suffix} ({m.interval_text()})"
 
 
 def _surest(ms: Sequence[Measure]) -> list[Measure]:
@@ -563,7 +563,8 @@ def _rounds_words(e: Entry) -> str:
     alike = "; ".join(f"{label} {a:,} of {n:,}" for (label, _), (a, n, _, _) in zip(e.rounds or [], e.alike))
     cut = "; ".join(f"{label} {cb:,} and {cv:,}" for (label, _), (_, _, cb, cv) in zip(e.rounds or [], e.alike)
                     if cb or cv)
-    return (f"Over rounds of a match: {e.round_count:,} rounds a mix, each a match's East round (until the deal "
+    return (f"Over rounds of a match, where whoever keeps the deal deals again: {e.round_count:,} rounds a mix, "
+            "each a match's East round (until the deal "
             f"has passed four times, at most {MAX_ROUND_HANDS} hands), hand h of round m dealt from the same wall "
             "under both presets; the differences are paired round by round. Hands dealt alike (the same hand "
             f"number and dealer, so the same wall and seats) of those both played: {alike}. Rounds stopped at "

@@ -165,6 +165,17 @@ def test_a_round_verdict_says_what_changed_over_rounds(atlas: ModuleType) -> Non
     text = atlas.round_verdict([("guard x4", [longest, same]), ("value x4", [same])], 500)
     assert text == ("Over 500 rounds of a match: with guard x4: the longest run of one dealer -0.20 (-0.30 .. -0.10); "
                     "with value x4: every round played alike, with the same results: the rule never came into play.")
+    never = atlas.Measure("round_longest", "longest run of one dealer (hands)", "the longest run of one dealer",
+                          1.0, "", 1.7, 1.7, 0.0, 0.0, 0.0, True)
+    assert atlas.round_verdict([("guard x4", [longest]), ("value x4", [never])], 500).endswith(
+        "Depends on the bots (sign or significance changes between the mixes): the longest run of one dealer "
+        "(guard x4: -0.20 (-0.30 .. -0.10); value x4: the same in every round).")
+    # of the hands, the same words as before: on every wall
+    rule = atlas.Rule("x", "just-cards", "The minimum", "raising the minimum from 3 to 5")
+    sure = _verdict_measure(atlas, 0.1, 0.08, 0.12)
+    alike = _verdict_measure(atlas, 0.0, 0.0, 0.0)
+    assert atlas.verdict(rule, [("guard x4", [sure]), ("value x4", [alike])], 100).endswith(
+        "draws (guard x4: +10.00 pp (+8.00 .. +12.00); value x4: the same on every wall).")
 
 
 @pytest.fixture(scope="module")
