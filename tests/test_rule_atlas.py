@@ -208,7 +208,7 @@ def test_the_page_in_a_browser(atlas: ModuleType, tmp_path: Path) -> None:
     chromium_or_skip()
     md, page = tmp_path / "rule-atlas.md", tmp_path / "rule-atlas.html"
     atlas.main(["--walls", "6", "--jobs", "1", "--md", str(md), "--html", str(page),
-                "--rules", "jc-minimum-5", "bga-flowers-off", "hkc-no-robbing", "jc-half-spicy"])
+                "--rules", "jc-minimum-5", "bga-flowers-off", "hkc-no-robbing", "jc-half-spicy", "jc-dealer-repeats-1"])
     requests: list[str] = []
     with launched() as browser:
         wide = file_page(browser, page, requests)
@@ -228,8 +228,10 @@ def test_the_page_in_a_browser(atlas: ModuleType, tmp_path: Path) -> None:
     for name in ("rule-atlas.png", "rule-atlas-390.png"):
         (ARTIFACTS / name).write_bytes((tmp_path / name).read_bytes())
     assert requests == [page.as_uri()]   # nothing fetched beyond the page
-    # a section a rule, in the atlas's order, each with its two plots and a table a mix of bots
-    assert sections == [[r, 2, 2] for r in ("jc-minimum-5", "bga-flowers-off", "hkc-no-robbing", "jc-half-spicy")]
+    # a section a rule, in the atlas's order, each with its two plots and a table a mix of bots (the repeat limit
+    # a second table a mix, over rounds of a match)
+    assert sections == [["jc-minimum-5", 2, 2], ["bga-flowers-off", 2, 2], ["hkc-no-robbing", 2, 2],
+                        ["jc-dealer-repeats-1", 2, 4], ["jc-half-spicy", 2, 2]]
     # at 390 px nothing runs off the side, and the tables fit without scrolling (their intervals wrap)
     assert over == [390, [], 0]
 
