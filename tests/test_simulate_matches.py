@@ -17,7 +17,7 @@ REPEATS_1 = str(ATLAS / "jc-dealer-repeats-1.toml")    # [table] max_dealer_repe
 ROTATES = str(ATLAS / "jc-dealer-rotates.toml")        # [table] dealer_stays = []
 ON_DRAW = str(ATLAS / "jc-dealer-stays-on-draw.toml")  # [table] dealer_stays = ["dealer_win", "draw"]
 DEALER_RULES = ["just-cards", REPEATS_1, ON_DRAW, ROTATES]
-ROUNDS = 40
+ROUNDS = 24
 
 
 @pytest.fixture(scope="module")
