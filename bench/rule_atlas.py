@@ -498,7 +498,7 @@ class Entry:
     #: base and the variant stopped at the bound of hands
     rounds: list[tuple[str, list[Measure]]] | None = None
     round_count: int = 0
-    alike: tuple[tuple[int, int, int, int], ...] = ()
+    round_counts: tuple[tuple[int, int, int, int], ...] = ()
 
 
 def entries(done: Sequence[Run], round_runs: Sequence[RoundRun] = ()) -> list[Entry]:
@@ -511,16 +511,18 @@ def entries(done: Sequence[Run], round_runs: Sequence[RoundRun] = ()) -> list[En
             vid = r.id
             by_mix = [(mix_label(m.bots), measures(m, vid, r.base)) for m in mixes]
             text = verdict(r, by_mix, run.summary.hands)
-            e = Entry(r, run, by_mix, in_step(run.summary, vid, r.base), text, run.summary.hands)
             rr = by_rounds.get((vid, r.base))
+            rounds: list[tuple[str, list[Measure]]] | None = None
+            n = 0
+            counts: tuple[tuple[int, int, int, int], ...] = ()
             if rr is not None:
                 rounds = [(mix_label(s.bots), round_measures(s, vid, r.base)) for s in rr.summaries]
                 n = rr.summaries[0].rounds
-                pairs = tuple((s.differences[vid][r.base].alike, s.differences[vid][r.base].hands,
-                               s.presets[r.base].cut, s.presets[vid].cut) for s in rr.summaries)
-                e = Entry(r, run, by_mix, e.pairing, f"{text} {round_verdict(rounds, n)}", e.walls, rounds, n,
-                          pairs)
-            found[r.id] = e
+                counts = tuple((s.differences[vid][r.base].alike, s.differences[vid][r.base].hands,
+                                s.presets[r.base].cut, s.presets[vid].cut) for s in rr.summaries)
+                text = f"{text} {round_verdict(rounds, n)}"
+            found[r.id] = Entry(r, run, by_mix, in_step(run.summary, vid, r.base), text, run.summary.hands,
+                                rounds, n, counts)
     return [found[r.id] for r in RULES if r.id in found]
 
 
@@ -560,9 +562,9 @@ def _table(e: Entry, mix: int, rounds: bool = False) -> list[list[str]]:
 
 def _rounds_words(e: Entry) -> str:
     """How a rule's rounds of a match were played, and how many of their hands were dealt alike."""
-    alike = "; ".join(f"{label} {a:,} of {n:,}" for (label, _), (a, n, _, _) in zip(e.rounds or [], e.alike))
-    cut = "; ".join(f"{label} {cb:,} and {cv:,}" for (label, _), (_, _, cb, cv) in zip(e.rounds or [], e.alike)
-                    if cb or cv)
+    mixes = list(zip([label for label, _ in e.rounds or []], e.round_counts))
+    alike = "; ".join(f"{label} {a:,} of {n:,}" for label, (a, n, _, _) in mixes)
+    cut = "; ".join(f"{label} {cb:,} and {cv:,}" for label, (_, _, cb, cv) in mixes if cb or cv)
     return (f"Over rounds of a match, where whoever keeps the deal deals again: {e.round_count:,} rounds a mix, "
             "each a match's East round (until the deal "
             f"has passed four times, at most {MAX_ROUND_HANDS} hands), hand h of round m dealt from the same wall "
