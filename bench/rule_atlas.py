@@ -13,8 +13,14 @@ off) cannot share the walls and is compared unpaired (the two presets' intervals
 the compiled bots do not know (none now: they count seven pairs) would be played in Python, about a hundred
 times slower, on ``--walls / 20`` walls (``--slow-walls``).
 
+The rules of who deals next act between hands, which one hand a wall dealt by East cannot show: they are
+measured again over rounds of a match (``hkcore.simulation.simulate_matches``: each round a match's East round,
+hand h of round m dealt from the same wall under base and variant), ``--rounds`` rounds a mix (default
+``--walls / 4``).
+
 Writes ``--md`` (docs/rule-atlas.md), ``--html`` (docs/rule-atlas.html: a plot per rule) and each run's
-summary.json in ``--summaries`` (default: a folder beside --md, ``rule-atlas/``).
+summary.json in ``--summaries`` (default: a folder beside --md, ``rule-atlas/``; the rounds' summaries, one a
+mix, in ``BASE-rounds.json``).
 """
 from __future__ import annotations
 
@@ -34,11 +40,15 @@ import hkcore
 from hkcore.reports.page import CSS, code_html, figure, head, md_table
 from hkcore.reports.plots import colours, plain_text, svg
 from hkcore.simulation import (
+    MAX_ROUND_HANDS,
+    MatchSummary,
+    RatioDifference,
     SimulationSummary,
     Stat,
     in_name_only,
     mix_label,
     same_measure,
+    simulate_matches,
     title,
 )
 
@@ -63,7 +73,14 @@ class Rule:
     change: str          # what the variant does, as a verdict begins ("raising the minimum from 3 to 5")
     slow: bool = False   # the bots play it in Python: fewer walls
     note: str = ""       # what the reader should know beside the numbers
+    rounds: bool = False  # it acts between hands: measured over rounds of a match too (simulate_matches)
 
+
+#: what a rule of who deals next does to one hand
+BETWEEN = ("A rule of who deals next: it changes no hand's play, only whether East keeps the deal after it, so "
+           "the hands below (one a wall, dealt by East) are played alike.")
+#: the fraction of ``--walls`` the rounds of a match play (a round is about five to seven hands)
+ROUND_SHARE = 4
 
 #: what a rule of payments alone does to play
 PAYS = ("A rule of payments alone: value plays as before, but guard weighs a deal-in by what the preset's own "
@@ -93,11 +110,13 @@ RULES = (
     Rule("jc-last-discard-any", "just-cards", "The last discard", "allowing any claim on the last discard"),
     Rule("jc-multiple-winners", "just-cards", "Several winners", "letting several players win on one discard"),
     Rule("jc-face-up-pung", "just-cards", "The face-up pung", "allowing the face-up pung of a drawn tile"),
-    Rule("jc-dealer-stays-on-draw", "just-cards", "Dealer rotation", "keeping the dealer after a draw too"),
-    Rule("jc-dealer-rotates", "just-cards", "Dealer rotation", "passing the deal after every hand"),
+    Rule("jc-dealer-stays-on-draw", "just-cards", "Dealer rotation", "keeping the dealer after a draw too",
+         note=BETWEEN, rounds=True),
+    Rule("jc-dealer-rotates", "just-cards", "Dealer rotation", "passing the deal after every hand",
+         note=BETWEEN, rounds=True),
     Rule("jc-dealer-repeats-1", "just-cards", "Dealer repeats", "letting the dealer repeat at most once",
-         note="A repeat limit acts only after a dealer has kept the deal: the simulation plays one hand a wall, "
-              "dealt by East, so it cannot act here (a match would be needed)."),
+         note=f"{BETWEEN} A repeat limit acts only after a dealer has kept the deal, so one hand a wall never "
+              "reaches it: only rounds of a match can show it.", rounds=True),
     Rule("jc-no-liability", "just-cards", "Liability", "dropping liability (包)", note=PAYS),
     Rule("jc-seven-pairs", "just-cards", "Seven pairs", "adding seven pairs at 4 faan"),
     Rule("jc-half-spicy", "just-cards", "Payment schemes", "paying half spicy (base 1, to 10 faan) instead of "
@@ -265,8 +284,66 @@ def measures(summary: SimulationSummary, variant: str, base: str) -> list[Measur
     return out
 
 
-def _said(m: Measure) -> str:
-    return "the same on every wall" if m.alike() else f"{m.text(m.diff, True)}{m.suffix} ({m.interval_text()})"
+def _from_ratio(rd: RatioDifference) -> tuple[float | None, float | None, float | None]:
+    iv = rd.interval()
+    return rd.difference(), *(iv or (None, None))
+
+
+def round_measures(summary: MatchSummary, variant: str, base: str) -> list[Measure]:
+    """Every measure of ``variant`` against ``base`` over the rounds of a match, paired round by round;
+    payments only where the two count them alike."""
+    pv, pb = summary.presets[variant], summary.presets[base]
+    d = summary.differences.get(variant, {}).get(base)
+    if d is None:
+        raise ValueError(f"{variant} and {base}: another tile set; the rounds of a match compare only paired")
+    out = [Measure("round_hands", "hands a round", "hands a round", 1.0, "", pb.hands_a_round.mean(),
+                   pv.hands_a_round.mean(), *_from_stat(d.hands_a_round), True),
+           Measure("round_repeated", "hands dealt by a repeating dealer", "hands dealt by a repeating dealer",
+                   100.0, " pp", pb.repeated.value(), pv.repeated.value(), *_from_ratio(d.repeated), True),
+           Measure("round_longest", "longest run of one dealer (hands)", "the longest run of one dealer", 1.0, "",
+                   pb.longest.mean(), pv.longest.mean(), *_from_stat(d.longest), True)]
+    if d.moved is None or d.swing is None or d.dealer_net is None:
+        return out
+    measure = pb.measure()
+    out.append(Measure("round_moved", f"won in a round ({measure})", f"{measure} won in a round", 1.0, "",
+                       pb.moved.mean(), pv.moved.mean(), *_from_stat(d.moved), True))
+    sb, sv = pb.spread(), pv.spread()
+    if sb is not None and sv is not None and sb + sv > 0:
+        # sv - sb = (mean square v - mean square b) / (sv + sb): the interval of the mean swings' difference (a
+        # round's, the sum over four players), scaled by the same 1 / (4 (sv + sb))
+        m = _from_stat(d.swing)
+        k = 1 / (4 * (sb + sv))
+        out.append(Measure("round_spread", f"spread of a player's round ({measure})",
+                           "the spread of a player's round", 1.0, "", sb, sv, sv - sb,
+                           None if m[1] is None else m[1] * k, None if m[2] is None else m[2] * k, True))
+    out.append(Measure("round_edge", f"dealer's net ({measure} a hand)", "the dealer's net a hand", 1.0, "",
+                       pb.dealer_net.value(), pv.dealer_net.value(), *_from_ratio(d.dealer_net), True))
+    return out
+
+
+def _said(m: Measure, where: str = "wall") -> str:
+    same = "the same on every wall" if where == "wall" else f"the same in every {where}"
+    return same if m.alike() else f"{m.text(m.diff, True)}{m.suffix} ({m.interval_text()})"
+
+
+def _surest(ms: Sequence[Measure]) -> list[Measure]:
+    """The measures whose interval excludes no change, the farthest from it (in half-widths) first, at most 4."""
+    return sorted((m for m in ms if m.sure()), key=lambda m: -abs(m.diff or 0.0) / max(
+        (m.high or 0.0) - (m.low or 0.0), 1e-12))[:4]
+
+
+def _depends(by_mix: list[tuple[str, list[Measure]]], where: str = "wall") -> str:
+    """The measures whose sign or significance changes between the first two mixes, as the verdict says them
+    ("" when none or one mix)."""
+    if len(by_mix) < 2:
+        return ""
+    first = {m.key: m for m in by_mix[0][1]}
+    (l1, _), (l2, _) = by_mix[0], by_mix[1]
+    differ = [f"{m.words} ({l1}: {_said(first[m.key], where)}; {l2}: {_said(m, where)})" for m in by_mix[1][1]
+              if m.key in first and (m.sure() != first[m.key].sure()
+                                     or (m.sure() and (m.diff or 0) * (first[m.key].diff or 0) < 0))]
+    return f" Depends on the bots (sign or significance changes between the mixes): {'; '.join(differ)}." \
+        if differ else ""
 
 
 #: the measures of how a hand is played (not of who keeps the deal or what is paid)
@@ -278,26 +355,34 @@ def verdict(rule: Rule, by_mix: list[tuple[str, list[Measure]]], walls: int) -> 
     those whose sign or significance changes with the bots."""
     parts = []
     for label, ms in by_mix:
-        sure = sorted((m for m in ms if m.sure()), key=lambda m: -abs(m.diff or 0.0) / max(
-            (m.high or 0.0) - (m.low or 0.0), 1e-12))[:4]
+        sure = _surest(ms)
         same = all(m.alike() for m in ms if m.key in PLAY)
         if sure:
             said = ("every hand played alike; " if same else "") + "; ".join(f"{m.words} {_said(m)}" for m in sure)
         elif same and all(m.alike() for m in ms):
-            said = "every hand played alike, with the same results: the rule never came into play"
+            said = "every hand played alike, with the same results: " + (
+                "one hand a wall, dealt by East, never reaches the rule" if rule.rounds
+                else "the rule never came into play")
         else:
             said = f"no change measurable at {walls:,} walls"
         parts.append(f"with {label}: {said}")
-    text = f"{rule.change[0].upper()}{rule.change[1:]}: " + "; ".join(parts) + "."
-    if len(by_mix) > 1:
-        first = {m.key: m for m in by_mix[0][1]}
-        (l1, _), (l2, _) = by_mix[0], by_mix[1]
-        differ = [f"{m.words} ({l1}: {_said(first[m.key])}; {l2}: {_said(m)})" for m in by_mix[1][1]
-                  if m.key in first and (m.sure() != first[m.key].sure()
-                                         or (m.sure() and (m.diff or 0) * (first[m.key].diff or 0) < 0))]
-        if differ:
-            text += f" Depends on the bots (sign or significance changes between the mixes): {'; '.join(differ)}."
-    return text
+    return f"{rule.change[0].upper()}{rule.change[1:]}: " + "; ".join(parts) + "." + _depends(by_mix)
+
+
+def round_verdict(by_mix: list[tuple[str, list[Measure]]], rounds: int) -> str:
+    """What the rule does to the rounds of a match, in plain words: the measures whose interval excludes no
+    change, under each mix, and those whose sign or significance changes with the bots."""
+    parts = []
+    for label, ms in by_mix:
+        sure = _surest(ms)
+        if sure:
+            said = "; ".join(f"{m.words} {_said(m, 'round')}" for m in sure)
+        elif all(m.alike() for m in ms):
+            said = "every round played alike, with the same results: the rule never came into play"
+        else:
+            said = f"no change measurable at {rounds:,} rounds"
+        parts.append(f"with {label}: {said}")
+    return f"Over {rounds:,} rounds of a match: " + "; ".join(parts) + "." + _depends(by_mix, "round")
 
 
 def in_step(summary: SimulationSummary, variant: str, base: str) -> tuple[float | None, float | None, bool] | None:
@@ -354,6 +439,44 @@ def play(walls: int, seed: int, jobs: int, slow_walls: int, dask: bool = False,
     return out
 
 
+@dataclass(frozen=True)
+class RoundRun:
+    """A base and its rules that act between hands over rounds of a match: a summary a mix, and its seconds."""
+
+    base: str
+    rules: tuple[Rule, ...]
+    summaries: tuple[MatchSummary, ...]
+    seconds: float
+
+
+def round_name(base: str) -> str:
+    """The name of a round run's summaries file (a JSON list: one summary a mix)."""
+    return f"{base}-rounds"
+
+
+def play_rounds(rounds: int, seed: int, jobs: int, rules: Sequence[Rule] = RULES, log: Any = None,
+                mixes: Sequence[Sequence[str]] = (MIX1, MIX2)) -> list[RoundRun]:
+    """The rules that act between hands, each base with its variants over the same rounds of a match
+    (``simulate_matches``), under each mix."""
+    by: dict[str, list[Rule]] = {}
+    for r in rules:
+        if r.rounds:
+            by.setdefault(r.base, []).append(r)
+    out = []
+    for base, rs in by.items():
+        presets = [base, *(str(ATLAS / f"{r.id}.toml") for r in rs)]
+        t = time.perf_counter()
+        found = tuple(simulate_matches(presets, list(m), rounds=rounds, seed=seed, jobs=jobs, base=base)
+                      for m in mixes)
+        dt = time.perf_counter() - t
+        hands = sum(p.hands for s in found for p in s.presets.values())
+        if log is not None:
+            print(f"{round_name(base)}: {rounds:,} rounds x {len(presets)} presets x {len(mixes)} mixes = "
+                  f"{hands:,} hands in {dt:,.0f} s ({hands / max(dt, 1e-9):,.0f} hands/s)", file=log)
+        out.append(RoundRun(base, tuple(rs), found, dt))
+    return out
+
+
 # --------------------------------------------------------------------------
 # the pages
 
@@ -368,18 +491,36 @@ class Entry:
     pairing: tuple[float | None, float | None, bool] | None
     verdict: str
     walls: int
+    #: over rounds of a match (a rule that acts between hands): each mix's measures, the rounds, and by mix the
+    #: hands of both dealt alike (the same hand number and dealer), the hands both played, and the rounds the
+    #: base and the variant stopped at the bound of hands
+    rounds: list[tuple[str, list[Measure]]] | None = None
+    round_count: int = 0
+    round_counts: tuple[tuple[int, int, int, int], ...] = ()
 
 
-def entries(done: Sequence[Run]) -> list[Entry]:
+def entries(done: Sequence[Run], round_runs: Sequence[RoundRun] = ()) -> list[Entry]:
     """Each rule's entry, in the order of ``RULES``."""
+    by_rounds = {(r.id, run.base): run for run in round_runs for r in run.rules}
     found = {}
     for run in done:
         mixes = run.summary.by_mix()
         for r in run.rules:
             vid = r.id
             by_mix = [(mix_label(m.bots), measures(m, vid, r.base)) for m in mixes]
-            found[r.id] = Entry(r, run, by_mix, in_step(run.summary, vid, r.base),
-                                verdict(r, by_mix, run.summary.hands), run.summary.hands)
+            text = verdict(r, by_mix, run.summary.hands)
+            rr = by_rounds.get((vid, r.base))
+            rounds: list[tuple[str, list[Measure]]] | None = None
+            n = 0
+            counts: tuple[tuple[int, int, int, int], ...] = ()
+            if rr is not None:
+                rounds = [(mix_label(s.bots), round_measures(s, vid, r.base)) for s in rr.summaries]
+                n = rr.summaries[0].rounds
+                counts = tuple((s.differences[vid][r.base].alike, s.differences[vid][r.base].hands,
+                                s.presets[r.base].cut, s.presets[vid].cut) for s in rr.summaries)
+                text = f"{text} {round_verdict(rounds, n)}"
+            found[r.id] = Entry(r, run, by_mix, in_step(run.summary, vid, r.base), text, run.summary.hands,
+                                rounds, n, counts)
     return [found[r.id] for r in RULES if r.id in found]
 
 
@@ -407,22 +548,57 @@ def breaks_pairing(e: Entry) -> bool:
     return e.pairing is None or (e.pairing[0] is not None and e.pairing[0] < 1.0)
 
 
-def _table(e: Entry, mix: int) -> list[list[str]]:
-    """The rule's measures under one mix: base, variant, and the difference with its interval."""
+def _table(e: Entry, mix: int, rounds: bool = False) -> list[list[str]]:
+    """The rule's measures under one mix (of its hands, or with ``rounds`` of its rounds of a match): base,
+    variant, and the difference with its interval."""
     rows = [["measure", e.rule.base, e.rule.id, "difference (95 %)"]]
-    for m in e.by_mix[mix][1]:
+    for m in (e.rounds or [])[mix][1] if rounds else e.by_mix[mix][1]:
         rows.append([m.label + (" (pp)" if m.suffix else ""), m.text(m.base), m.text(m.variant),
                      f"{m.text(m.diff, True)} ({m.interval_text()})"])
     return rows
 
 
-def header(done: Sequence[Run], args: argparse.Namespace, command: str, when: str) -> list[str]:
+def _rounds_words(e: Entry) -> str:
+    """How a rule's rounds of a match were played, and how many of their hands were dealt alike."""
+    mixes = list(zip([label for label, _ in e.rounds or []], e.round_counts))
+    alike = "; ".join(f"{label} {a:,} of {n:,}" for label, (a, n, _, _) in mixes)
+    cut = "; ".join(f"{label} {cb:,} and {cv:,}" for label, (_, _, cb, cv) in mixes if cb or cv)
+    return (f"Over rounds of a match, where whoever keeps the deal deals again: {e.round_count:,} rounds a mix, "
+            "each a match's East round (until the deal "
+            f"has passed four times, at most {MAX_ROUND_HANDS} hands), hand h of round m dealt from the same wall "
+            "under both presets; the differences are paired round by round. Hands dealt alike (the same hand "
+            f"number and dealer, so the same wall and seats) of those both played: {alike}. Rounds stopped at "
+            f"{MAX_ROUND_HANDS} hands before the deal had passed four times (base and variant): {cut or 'none'}.")
+
+
+def round_header(round_runs: Sequence[RoundRun], args: argparse.Namespace) -> list[str]:
+    """What the page says of its rounds of a match (nothing without them)."""
+    if not round_runs:
+        return []
+    hands = sum(p.hands for r in round_runs for s in r.summaries for p in s.presets.values())
+    seconds = sum(r.seconds for r in round_runs)
+    rules = ", ".join(x.id for r in round_runs for x in r.rules)
+    return [f"The rules of who deals next ({rules}) act between hands: one hand a wall, dealt by East, shows "
+            "only whether East keeps the deal. They are measured again over rounds of a match "
+            "(`hkcore.simulation.simulate_matches`): round m is a match seeded from (seed, m), so hand h of round "
+            "m is dealt from the same wall under the base and the variant, whoever deals it; each round is "
+            f"played until the deal has passed four times (the East round) or {MAX_ROUND_HANDS} hands (a bound: "
+            f"each rule says how many rounds reached it), by the same bots. {args.rounds:,} rounds a mix "
+            f"({hands:,} hands in {seconds:,.0f} s, {args.jobs} jobs): hands a round, the share of hands dealt by "
+            "a dealer who kept the deal, the longest run of one dealer, what the winners won in a round and the "
+            "spread of a player's round (the root mean square of a player's net over the round), the dealer's "
+            "net a hand; each difference paired round by round, with a 95 % interval over rounds."]
+
+
+def header(done: Sequence[Run], args: argparse.Namespace, command: str, when: str,
+           round_runs: Sequence[RoundRun] = ()) -> list[str]:
     """What the page says first: how it was made."""
-    total = sum(r.seconds for r in done)
+    total = sum(r.seconds for r in done) + sum(r.seconds for r in round_runs)
     where = "on Dask" if args.dask else f"{args.jobs} jobs"
     slow_ids = [x.id for r in done if r.slow for x in r.rules]
     slow = f" ({args.slow_walls:,} for {', '.join(slow_ids)}, which the bots play in Python)" if slow_ids else ""
     hands = sum(r.summary.hands * 4 * len(r.summary.presets) * (1 + len(r.summary.mixes)) for r in done)
+    hands += sum(p.hands for r in round_runs for s in r.summaries for p in s.presets.values())
     return [
         f"Made {when} by `{command}` (hkcore {hkcore.__version__}), seed {args.seed}, in {total:,.0f} s "
         f"({hands:,} hands, {hands / max(total, 1e-9):,.0f} hands/s, {where}).",
@@ -439,6 +615,7 @@ def header(done: Sequence[Run], args: argparse.Namespace, command: str, when: st
         "count them alike: hk-classic is a faan ledger (a winner's faan), Just Cards and BGA pay points. "
         "The dealer's edge is East's mean net a hand (East deals every hand here). The spread of payments is the "
         "root mean square of a seat's net payment a hand: how swingy the game is.",
+        *round_header(round_runs, args),
         "Rerun it: `" + command + "`; each run's summary.json is in `" + str(args.summaries_shown) + "/`.",
     ]
 
@@ -463,6 +640,10 @@ def markdown(done: Sequence[Run], found: Sequence[Entry], lines: list[str]) -> s
         for j, (label, _) in enumerate(e.by_mix):
             out += [f"With {label}:", "", md_table(_table(e, j)), ""]
         out += [f"Faan of a win ({e.by_mix[0][0]}), share of wins: " + _hist_text(e), ""]
+        if e.rounds:
+            out += [_rounds_words(e), ""]
+            for j, (label, _) in enumerate(e.rounds):
+                out += [f"Over rounds, with {label}:", "", md_table(_table(e, j, rounds=True)), ""]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -541,6 +722,28 @@ def _plots(e: Entry) -> str:
     return figure(f"{e.rule.id}-faan", hist_svg) + figure(f"{e.rule.id}-changes", svg(fig))
 
 
+def _html_tables(e: Entry, rounds: bool) -> list[str]:
+    """The rule's tables, a mix each: of its hands, or with ``rounds`` of its rounds of a match."""
+    esc = html.escape
+    table = []
+    for j, (label, ms) in enumerate(e.rounds or [] if rounds else e.by_mix):
+        rows = _table(e, j, rounds)
+        caption = f"over rounds, {label}" if rounds else label
+        table += [f'<div class="scroll"><table class="atlas"><caption>{esc(caption)}</caption>',
+                  "<tr>" + "".join(f'<th{" class=id" if k == 0 else ""}>{esc(c)}</th>'
+                                   for k, c in enumerate(rows[0])) + "</tr>"]
+        for m, row in zip(ms, rows[1:]):
+            attrs = (f' data-rule="{esc(e.rule.id)}" data-key="{esc(m.key)}" data-mix="{j}"'
+                     f' data-value="{m.diff if m.diff is not None else ""}"'
+                     f' class="diff{" sure" if m.sure() else ""}"')
+            shown = (f"{esc(m.text(m.diff, True))} <span class=iv>({esc(m.interval_text())})</span>"
+                     if m.low is not None else esc(m.text(m.diff, True)))
+            table.append(f'<tr><td class="id">{esc(row[0])}</td><td>{esc(row[1])}</td><td>{esc(row[2])}</td>'
+                         f"<td{attrs}>{shown}</td></tr>")
+        table.append("</table></div>")
+    return table
+
+
 def page(found: Sequence[Entry], lines: list[str]) -> str:
     """docs/rule-atlas.html: the same numbers, with a plot per rule."""
     esc = html.escape
@@ -554,28 +757,17 @@ def page(found: Sequence[Entry], lines: list[str]) -> str:
         f"<li>{esc(e.rule.id)}: {esc(_pairing_words(e.pairing))}</li>" for e in broken) + "</ul>"
         if broken else "<h2>Rules that break the pairing of walls</h2><p>none</p>")
     for e in found:
-        table = []
-        for j, (label, ms) in enumerate(e.by_mix):
-            rows = _table(e, j)
-            table += [f'<div class="scroll"><table class="atlas"><caption>{esc(label)}</caption>',
-                      "<tr>" + "".join(f'<th{" class=id" if k == 0 else ""}>{esc(c)}</th>'
-                                       for k, c in enumerate(rows[0])) + "</tr>"]
-            for m, row in zip(ms, rows[1:]):
-                attrs = (f' data-rule="{esc(e.rule.id)}" data-key="{esc(m.key)}" data-mix="{j}"'
-                         f' data-value="{m.diff if m.diff is not None else ""}"'
-                         f' class="diff{" sure" if m.sure() else ""}"')
-                shown = (f"{esc(m.text(m.diff, True))} <span class=iv>({esc(m.interval_text())})</span>"
-                         if m.low is not None else esc(m.text(m.diff, True)))
-                table.append(f'<tr><td class="id">{esc(row[0])}</td><td>{esc(row[1])}</td><td>{esc(row[2])}</td>'
-                             f"<td{attrs}>{shown}</td></tr>")
-            table.append("</table></div>")
+        table = _html_tables(e, False)
+        rounds = [f'<p class="note">{code_html(_rounds_words(e))}</p>', '<div class="tables">',
+                  *_html_tables(e, True), "</div>"] if e.rounds else []
         out += [f'<section class="rule" id="{esc(e.rule.id)}">',
                 f"<h2>{esc(e.rule.topic)}: {esc(e.rule.id)}</h2>",
                 f'<p class="verdict">{esc(e.verdict)}</p>',
                 f'<p class="note">Against {esc(title(e.rule.base, e.run.summary.presets[e.rule.base]))}; '
                 f"{e.walls:,} walls; {esc(_distinct(e))}; pairing: {esc(_pairing_words(e.pairing))}. "
                 f"{code_html(e.rule.note)}</p>",
-                '<div class="tables">', *table, "</div>", f'<div class="plots">{_plots(e)}</div>', "</section>"]
+                '<div class="tables">', *table, "</div>", f'<div class="plots">{_plots(e)}</div>', *rounds,
+                "</section>"]
     out.append("</body></html>")
     return "\n".join(out) + "\n"
 
@@ -585,6 +777,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--walls", type=int, default=20_000, help="walls a rule (default 20,000)")
     ap.add_argument("--slow-walls", type=int, default=None,
                     help=f"walls for seven pairs (default --walls / {SLOW_SHARE}, at least 2)")
+    ap.add_argument("--rounds", type=int, default=None,
+                    help=f"rounds of a match a mix for the rules of who deals next (default --walls / {ROUND_SHARE}, "
+                         "at least 2; 0: none)")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--dask", action="store_true", help="play on Dask (hkcore.dask.simulate: the active client, "
@@ -601,6 +796,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return pages_from(args)
     if args.slow_walls is None:
         args.slow_walls = max(2, args.walls // SLOW_SHARE)
+    if args.rounds is None:
+        args.rounds = max(2, args.walls // ROUND_SHARE)
     summaries: Path = args.summaries or args.md.parent / "rule-atlas"
     try:
         args.summaries_shown = summaries.resolve().relative_to(ROOT)
@@ -614,15 +811,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "python bench/rule_atlas.py" + "".join(f" {a}" for a in given)
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     done = play(args.walls, args.seed, args.jobs, args.slow_walls, args.dask, chosen, log=sys.stderr)
+    round_runs = play_rounds(args.rounds, args.seed, args.jobs, chosen, log=sys.stderr) if args.rounds else []
     summaries.mkdir(parents=True, exist_ok=True)
     for r in done:
         (summaries / f"{run_name(r.base, r.slow)}.json").write_text(r.summary.to_json() + "\n", encoding="utf-8")
+    for rr in round_runs:
+        (summaries / f"{round_name(rr.base)}.json").write_text(
+            "[" + ",\n".join(s.to_json() for s in rr.summaries) + "]\n", encoding="utf-8")
     meta = {"command": command, "when": when, "seed": args.seed, "walls": args.walls, "slow_walls": args.slow_walls,
             "jobs": args.jobs, "dask": args.dask, "summaries": str(args.summaries_shown),
             "runs": [{"base": r.base, "slow": r.slow, "rules": [x.id for x in r.rules], "seconds": r.seconds}
                      for r in done]}
+    meta["rounds"] = args.rounds
+    meta["round_runs"] = [{"base": r.base, "rules": [x.id for x in r.rules], "seconds": r.seconds}
+                          for r in round_runs]
     (summaries / "runs.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-    return _write(done, args, command, when, summaries)
+    return _write(done, args, command, when, summaries, round_runs)
 
 
 def pages_from(args: argparse.Namespace) -> int:
@@ -637,16 +841,23 @@ def pages_from(args: argparse.Namespace) -> int:
     for key in ("seed", "walls", "slow_walls", "jobs", "dask"):
         setattr(args, key, meta[key])
     args.summaries_shown = meta["summaries"]
-    return _write(done, args, meta["command"], meta["when"], folder)
+    # a run made before the rounds of a match has none
+    args.rounds = meta.get("rounds", 0)
+    round_runs = [RoundRun(m["base"], tuple(by_id[x] for x in m["rules"]), tuple(
+        MatchSummary.model_validate(x) for x in json.loads(
+            (folder / f"{round_name(m['base'])}.json").read_text(encoding="utf-8"))), m["seconds"])
+        for m in meta.get("round_runs", [])]
+    return _write(done, args, meta["command"], meta["when"], folder, round_runs)
 
 
-def _write(done: list[Run], args: argparse.Namespace, command: str, when: str, summaries: Path) -> int:
-    found = entries(done)
-    lines = header(done, args, command, when)
+def _write(done: list[Run], args: argparse.Namespace, command: str, when: str, summaries: Path,
+           round_runs: Sequence[RoundRun] = ()) -> int:
+    found = entries(done, round_runs)
+    lines = header(done, args, command, when, round_runs)
     args.md.write_text(markdown(done, found, lines), encoding="utf-8")
     args.html.write_text(page(found, lines), encoding="utf-8")
     print(json.dumps({"md": str(args.md), "html": str(args.html), "summaries": str(summaries),
-                      "seconds": round(sum(r.seconds for r in done), 1)}))
+                      "seconds": round(sum(r.seconds for r in done) + sum(r.seconds for r in round_runs), 1)}))
     return 0
 
 

@@ -16,7 +16,7 @@ import pytest
 
 import hkcore
 from helpers.cluster import local_client
-from hkcore.simulation import SimulationSummary
+from hkcore.simulation import MatchSummary, SimulationSummary
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 if not (BENCH / "rule_atlas.py").is_file():
@@ -71,8 +71,10 @@ def test_a_small_run_writes_the_page_from_its_summaries(atlas: ModuleType, tmp_p
     text = md.read_text(encoding="utf-8")
     html = page.read_text(encoding="utf-8")
     runs = {p.stem: SimulationSummary.model_validate_json(p.read_text(encoding="utf-8"))
-            for p in (tmp_path / "rule-atlas").glob("*.json") if p.name != "runs.json"}
+            for p in (tmp_path / "rule-atlas").glob("*.json") if p.name != "runs.json" and "-rounds" not in p.name}
     assert sorted(runs) == ["bga-old-style", "hk-classic", "just-cards"]  # seven pairs too: no rule is slow
+    rounds = [MatchSummary.model_validate(x) for x in json.loads(
+        (tmp_path / "rule-atlas" / "just-cards-rounds.json").read_text(encoding="utf-8"))]
     assert "seed 37" in text and "guard x4" in text and "value x4" in text and "`python bench/rule_atlas.py" in text
     for rule in atlas.RULES:
         assert f"({rule.id} against {rule.base}" in text
@@ -99,6 +101,26 @@ def test_a_small_run_writes_the_page_from_its_summaries(atlas: ModuleType, tmp_p
     k = runs["hk-classic"].differences["hkc-no-robbing"]["hk-classic"]
     assert k.payments_by_seat is not None
     assert cells["hkc-no-robbing", "edge", 0] == k.payments_by_seat["E"].total / 12
+    # the rules of who deals next, over rounds of a match: walls / 4 rounds (at least 2), a summary a mix
+    assert [r.rounds for r in rounds] == [2, 2] and [r.bots for r in rounds] == [["guard"] * 4, ["value"] * 4]
+    assert sorted(rounds[0].differences) == ["jc-dealer-repeats-1", "jc-dealer-rotates", "jc-dealer-stays-on-draw"]
+    for j, r in enumerate(rounds):
+        # the deal always passing: 4 hands a round, so the paired difference is 4 less the base's mean
+        d = r.differences["jc-dealer-rotates"]["just-cards"]
+        assert d.hands_a_round.total == 4 * 2 - r.presets["just-cards"].hands
+        assert cells["jc-dealer-rotates", "round_hands", j] == d.hands_a_round.total / 2
+        assert cells["jc-dealer-rotates", "round_longest", j] == d.longest.total / 2
+    # only those rules have rounds; the repeat limit's verdict says why one hand a wall shows nothing, and gives
+    # what the rounds showed (in 2 rounds a dealer may never have kept the deal twice: then they say so)
+    assert {rule for rule, key, _ in cells if key.startswith("round_")} == {
+        "jc-dealer-repeats-1", "jc-dealer-rotates", "jc-dealer-stays-on-draw"}
+    repeats = next(line for line in text.splitlines() if line.startswith("- **Dealer repeats**"))
+    assert "with guard x4: every hand played alike, with the same results: one hand a wall, dealt by East, never " \
+           "reaches the rule;" in repeats and " Over 2 rounds of a match: with guard x4: " in repeats
+    assert text.count("Over rounds, with guard x4:") == 3 and "Over rounds, with value x4:" in text
+    # the rounds stopped at the bound, base and variant: none in 2 rounds of the deal always passing (4 hands)
+    rotates = text.split("## Dealer rotation: jc-dealer-rotates")[1]
+    assert "Rounds stopped at 16 hands before the deal had passed four times (base and variant): none." in rotates
     # the pages written again from the summaries alone are the same pages
     again = tmp_path / "again"
     again.mkdir()
@@ -106,6 +128,18 @@ def test_a_small_run_writes_the_page_from_its_summaries(atlas: ModuleType, tmp_p
                        "--html", str(again / "a.html")]) == 0
     assert (again / "a.md").read_text(encoding="utf-8") == text
     assert (again / "a.html").read_text(encoding="utf-8") == html
+    # a run made before the rounds of a match (the committed atlas's runs.json names none) still makes its pages
+    old = tmp_path / "old"
+    old.mkdir()
+    meta = json.loads((tmp_path / "rule-atlas" / "runs.json").read_text(encoding="utf-8"))
+    del meta["rounds"], meta["round_runs"]
+    for p in (tmp_path / "rule-atlas").glob("*.json"):
+        if "-rounds" not in p.name:
+            (old / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+    (old / "runs.json").write_text(json.dumps(meta), encoding="utf-8")
+    assert atlas.main(["--pages-from", str(old), "--md", str(again / "b.md"), "--html", str(again / "b.html")]) == 0
+    before = (again / "b.md").read_text(encoding="utf-8")
+    assert "Over rounds" not in before and "one hand a wall, dealt by East, never reaches the rule" in before
 
 
 def _verdict_measure(atlas: ModuleType, diff: float, low: float, high: float) -> Any:
@@ -122,6 +156,26 @@ def test_a_verdict_says_what_changed_and_whether_the_bots_matter(atlas: ModuleTy
     assert text.endswith("Depends on the bots (sign or significance changes between the mixes): draws (guard x4: "
                          "+10.00 pp (+8.00 .. +12.00); value x4: +1.00 pp (-2.00 .. +4.00)).")
     assert "Depends" not in atlas.verdict(rule, [("guard x4", [sure]), ("value x4", [sure])], 100)
+
+
+def test_a_round_verdict_says_what_changed_over_rounds(atlas: ModuleType) -> None:
+    longest = atlas.Measure("round_longest", "longest run of one dealer (hands)", "the longest run of one dealer",
+                            1.0, "", 1.7, 1.5, -0.2, -0.3, -0.1, True)
+    same = atlas.Measure("round_hands", "hands a round", "hands a round", 1.0, "", 5.0, 5.0, 0.0, 0.0, 0.0, True)
+    text = atlas.round_verdict([("guard x4", [longest, same]), ("value x4", [same])], 500)
+    assert text == ("Over 500 rounds of a match: with guard x4: the longest run of one dealer -0.20 (-0.30 .. -0.10); "
+                    "with value x4: every round played alike, with the same results: the rule never came into play.")
+    never = atlas.Measure("round_longest", "longest run of one dealer (hands)", "the longest run of one dealer",
+                          1.0, "", 1.7, 1.7, 0.0, 0.0, 0.0, True)
+    assert atlas.round_verdict([("guard x4", [longest]), ("value x4", [never])], 500).endswith(
+        "Depends on the bots (sign or significance changes between the mixes): the longest run of one dealer "
+        "(guard x4: -0.20 (-0.30 .. -0.10); value x4: the same in every round).")
+    # of the hands, the same words as before: on every wall
+    rule = atlas.Rule("x", "just-cards", "The minimum", "raising the minimum from 3 to 5")
+    sure = _verdict_measure(atlas, 0.1, 0.08, 0.12)
+    alike = _verdict_measure(atlas, 0.0, 0.0, 0.0)
+    assert atlas.verdict(rule, [("guard x4", [sure]), ("value x4", [alike])], 100).endswith(
+        "draws (guard x4: +10.00 pp (+8.00 .. +12.00); value x4: the same on every wall).")
 
 
 @pytest.fixture(scope="module")
@@ -154,7 +208,7 @@ def test_the_page_in_a_browser(atlas: ModuleType, tmp_path: Path) -> None:
     chromium_or_skip()
     md, page = tmp_path / "rule-atlas.md", tmp_path / "rule-atlas.html"
     atlas.main(["--walls", "6", "--jobs", "1", "--md", str(md), "--html", str(page),
-                "--rules", "jc-minimum-5", "bga-flowers-off", "hkc-no-robbing", "jc-half-spicy"])
+                "--rules", "jc-minimum-5", "bga-flowers-off", "hkc-no-robbing", "jc-half-spicy", "jc-dealer-repeats-1"])
     requests: list[str] = []
     with launched() as browser:
         wide = file_page(browser, page, requests)
@@ -174,8 +228,10 @@ def test_the_page_in_a_browser(atlas: ModuleType, tmp_path: Path) -> None:
     for name in ("rule-atlas.png", "rule-atlas-390.png"):
         (ARTIFACTS / name).write_bytes((tmp_path / name).read_bytes())
     assert requests == [page.as_uri()]   # nothing fetched beyond the page
-    # a section a rule, in the atlas's order, each with its two plots and a table a mix of bots
-    assert sections == [[r, 2, 2] for r in ("jc-minimum-5", "bga-flowers-off", "hkc-no-robbing", "jc-half-spicy")]
+    # a section a rule, in the atlas's order, each with its two plots and a table a mix of bots (the repeat limit
+    # a second table a mix, over rounds of a match)
+    assert sections == [["jc-minimum-5", 2, 2], ["bga-flowers-off", 2, 2], ["hkc-no-robbing", 2, 2],
+                        ["jc-dealer-repeats-1", 2, 4], ["jc-half-spicy", 2, 2]]
     # at 390 px nothing runs off the side, and the tables fit without scrolling (their intervals wrap)
     assert over == [390, [], 0]
 

@@ -3,7 +3,7 @@ counts (docs/simulation.md).
 
 The modules: ``summary`` (``SimulationSummary`` and its parts: counts that
 add with ``+``), ``play`` (the walls, the seats, the bots, the process pool:
-``simulate``), ``markdown`` (the summary as a Markdown page), ``strength`` (the
+``simulate``; rounds of a match: ``simulate_matches``), ``markdown`` (the summary as a Markdown page), ``strength`` (the
 arena: one challenger bot against three champions, ``arena``). Every public
 name is re-exported here.
 """
@@ -35,16 +35,20 @@ from hkcore.simulation.markdown import (
 )
 from hkcore.simulation.play import (
     MAX_HANDS,
+    PLAYERS,
     Bots,
     Plan,
     bot_seed,
+    check_rounds,
     check_walls,
     fast_path,
     plan,
+    play_rounds,
     play_walls,
     seating,
     shards,
     simulate,
+    simulate_matches,
     simulation_logs,
     simulation_starts,
     wall_ranges,
@@ -53,12 +57,17 @@ from hkcore.simulation.play import (
 from hkcore.simulation.strength import ArenaResult, Interval, Side, arena
 from hkcore.simulation.summary import (
     DUPLICATE,
+    MAX_ROUND_HANDS,
     ROTATIONS,
+    ROUNDS,
     Z95,
     BotSimulation,
+    MatchSummary,
     MixSimulation,
     Pairing,
+    PairRounds,
     PairSimulation,
+    PresetRounds,
     PresetSimulation,
     Ratio,
     RatioDifference,
@@ -124,4 +133,13 @@ __all__ = [
     "unit",
     "wall_ranges",
     "wall_seed",
+    "MAX_ROUND_HANDS",
+    "PLAYERS",
+    "ROUNDS",
+    "MatchSummary",
+    "PairRounds",
+    "PresetRounds",
+    "check_rounds",
+    "play_rounds",
+    "simulate_matches",
 ]

@@ -33,11 +33,15 @@ from hkcore.preset import Preset
 from hkcore.simulation.summary import (
     CROSS,
     DUPLICATE,
+    MAX_ROUND_HANDS,
     ROTATIONS,
     BotSimulation,
+    MatchSummary,
     MixSimulation,
     Pairing,
+    PairRounds,
     PairSimulation,
+    PresetRounds,
     PresetSimulation,
     Ratio,
     RatioDifference,
@@ -46,6 +50,7 @@ from hkcore.simulation.summary import (
 )
 from hkcore.summary import resolve
 from hkcore.table.flow.wall import CODES, SEATS
+from hkcore.table.match import Match
 from hkcore.table.players.bots import Bot, available_bots, builtin_bots, engine_bots
 from hkcore.table.players.external import TIME_LIMIT, bot_or_program, check_time_limit
 from hkcore.table.players.fastplay import new_memo, play_bots, plays, value_params
@@ -717,6 +722,235 @@ def simulate(presets: Presets = None, bots: Bots = "guard", *, hands: int = 100,
     return reduce(add, results)
 
 
-__all__ = ["MAX_HANDS", "Bots", "Plan", "Played", "bot_seed", "check_walls", "drawn", "fast_path", "in_step", "plan",
-           "play_of", "play_walls", "played_hands", "seating", "shards", "simulate", "simulation_logs",
-           "simulation_starts", "wall_ranges", "wall_seed"]
+
+# --------------------------------------------------------------------------
+# rounds of a match: the rules that act between hands
+
+#: the players of a round, E, S, W, N at its first hand; the bot of each is ``bots[i]``
+PLAYERS = ("p1", "p2", "p3", "p4")
+
+
+def check_rounds(rounds: Any, seed: Any, first: Any, max_hands: Any) -> None:
+    """An ``HkcoreError`` naming ``rounds``, ``seed``, ``first`` or ``max_hands`` when it is not a match
+    simulation's."""
+    if type(rounds) is not int or not 0 <= rounds <= MAX_HANDS:
+        raise HkcoreError(f"rounds = {shown(rounds)}: a whole number of rounds from 0 to {MAX_HANDS:,}")
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        raise HkcoreError(f"seed = {shown(seed)}: a whole number from 0 to {MAX_SEED}")
+    if type(first) is not int or not 0 <= first <= MAX_HANDS:
+        raise HkcoreError(f"first = {shown(first)}: a round number from 0 to {MAX_HANDS:,}")
+    if type(max_hands) is not int or not 1 <= max_hands <= 10_000:
+        raise HkcoreError(f"max_hands = {shown(max_hands)}: a whole number of hands from 1 to 10,000")
+
+
+def _engine_bots(bots: Sequence[str]) -> None:
+    """An ``HkcoreError`` unless every bot is a built-in one the engine plays (no seed: a round is the same
+    round whoever sits where)."""
+    if not fast_path(bots, available_bots()):
+        raise HkcoreError(f"bots = {shown(list(bots))}: built-in bots the engine plays "
+                          f"({', '.join(sorted(engine_bots()))}) in a match simulation")
+
+
+@dataclass(frozen=True)
+class _Round:
+    """One round under one preset, as the tally needs it."""
+
+    dealers: tuple[str, ...]     # the dealer of each hand, in order
+    moved: int                   # what the winners won, hand by hand
+    nets: tuple[int, ...]        # each player's net over the round, p1 .. p4
+    dealer_net: int              # the dealers' net, hand by hand
+    cut: bool                    # stopped before the deal had passed four times
+
+    @property
+    def hands(self) -> int:
+        return len(self.dealers)
+
+    @property
+    def repeated(self) -> int:
+        """Hands dealt by the dealer of the hand before."""
+        return sum(a == b for a, b in zip(self.dealers, self.dealers[1:]))
+
+    @property
+    def longest(self) -> int:
+        """The most hands one dealer dealt in a row."""
+        best = run = 0
+        for j, d in enumerate(self.dealers):
+            run = run + 1 if j and d == self.dealers[j - 1] else 1
+            best = max(best, run)
+        return best
+
+
+def _play_round(c: CompiledPreset, bots: Sequence[str], seed: int, m: int, max_hands: int,
+                factories: Mapping[str, Any] | None, memo: Any, params: Any) -> _Round:
+    """Round ``m``: a ``Match`` under ``c``'s preset seeded from ``(seed, m)``, each player's bot playing its
+    seat, until the deal has passed four times, the match ends or ``max_hands`` hands are played; the engine
+    plays each hand, or with ``factories`` (``available_bots()``) the bots are asked through the prompts."""
+    p = c.preset
+    match = Match(p, PLAYERS, seed=wall_seed(seed, m))
+    bot_of = dict(zip(PLAYERS, bots))
+    dealers: list[str] = []
+    nets = dict.fromkeys(PLAYERS, 0)
+    moved = dealer_net = 0
+    while True:
+        t = match.table
+        who = [bot_of[t.seats[s]] for s in SEATS]
+        if factories is None:
+            play_bots(t, who, [0, 0, 0, 0], detect=False, memo=memo, params=params)
+        else:
+            _play(t, [bot_or_program(n, p, 0, factories) for n in who], False)
+        e = len(t.log) - 1
+        while t.log[e]["event"] != "end_hand":
+            e -= 1
+        end = t.log[e]
+        pays = end["delta"] if end["delta"] is not None else end["faan"]
+        for s in SEATS:
+            nets[t.seats[s]] += pays[s]
+        moved += sum(v for v in pays.values() if v > 0)
+        dealer_net += pays["E"]
+        dealers.append(t.seats["E"])
+        passed = t.progress.rounds_done >= 1
+        if passed or end["next"] is None or len(dealers) >= max_hands:
+            return _Round(tuple(dealers), moved, tuple(nets[n] for n in PLAYERS), dealer_net, not passed)
+        match.sync()
+
+
+class _RoundTally:
+    """Plain counters for a run of rounds, turned into a ``MatchSummary`` at the end."""
+
+    def __init__(self, compiled: Sequence[CompiledPreset], pair_keys: Sequence[tuple[int, int]]) -> None:
+        measure = ["points" if c.preset.table.start_points is not None else f"{c.preset.unit} (ledger)"
+                   for c in compiled]
+        self.comparable = {(a, b): measure[a] == measure[b] for a, b in pair_keys}
+        self.p: list[dict[str, Any]] = [
+            {"rounds": 0, "hands": 0, "cut": 0, "hands_histogram": Counter(), "longest_histogram": Counter(),
+             "hands_a_round": [0, 0], "longest": [0, 0], "repeated": [0] * 5, "moved": [0, 0], "swing": [0, 0],
+             "dealer_net": [0] * 5} for _ in compiled]
+        self.pairs: dict[tuple[int, int], dict[str, Any]] = {
+            k: {"hands_a_round": [0, 0], "longest": [0, 0], "repeated": [0] * 4, "moved": [0, 0], "swing": [0, 0],
+                "dealer_net": [0] * 4, "hands": 0, "alike": 0} for k in pair_keys}
+        self.rounds = 0
+
+    def add(self, played: Sequence[_Round]) -> None:
+        """Every preset has played the round: its counts and the pairs' differences."""
+        for r, pt in zip(played, self.p):
+            pt["rounds"] += 1
+            pt["hands"] += r.hands
+            pt["cut"] += r.cut
+            pt["hands_histogram"][r.hands] += 1
+            pt["longest_histogram"][r.longest] += 1
+            _sq(pt["hands_a_round"], r.hands)
+            _sq(pt["longest"], r.longest)
+            _ratio_sums(pt["repeated"], r.repeated, r.hands)
+            _sq(pt["moved"], r.moved)
+            _sq(pt["swing"], sum(v * v for v in r.nets))
+            _ratio_sums(pt["dealer_net"], r.dealer_net, r.hands)
+        for (a, b), acc in self.pairs.items():
+            ra, rb = played[a], played[b]
+            _sq(acc["hands_a_round"], ra.hands - rb.hands)
+            _sq(acc["longest"], ra.longest - rb.longest)
+            _cross(acc["repeated"], ra.repeated, ra.hands, rb.repeated, rb.hands)
+            _sq(acc["moved"], ra.moved - rb.moved)
+            _sq(acc["swing"], sum(v * v for v in ra.nets) - sum(v * v for v in rb.nets))
+            _cross(acc["dealer_net"], ra.dealer_net, ra.hands, rb.dealer_net, rb.hands)
+            acc["hands"] += min(ra.hands, rb.hands)
+            acc["alike"] += sum(x == y for x, y in zip(ra.dealers, rb.dealers))
+        self.rounds += 1
+
+    def summary(self, compiled: Sequence[CompiledPreset], groups: list[list[int]], seed: int, bots: Sequence[str],
+                first: int, rounds: int, max_hands: int, base: int) -> MatchSummary:
+        n = self.rounds
+
+        def stat(v: list[int]) -> Stat:
+            return Stat(walls=n, hands=n, total=v[0], squares=v[1])
+
+        def ratio(v: list[int]) -> Ratio:
+            return Ratio(walls=n, x=v[0], y=v[1], xx=v[2], xy=v[3], yy=v[4])
+
+        def numeric(c: Counter[int]) -> dict[str, int]:
+            return {str(k): c[k] for k in sorted(c)}
+
+        presets = {}
+        for c, pt in zip(compiled, self.p):
+            p = c.preset
+            presets[p.id] = PresetRounds(
+                unit=p.unit, pays=p.table.start_points is not None, tiles=p.tiles, name=p.name,
+                rounds=pt["rounds"], hands=pt["hands"], cut=pt["cut"],
+                hands_histogram=numeric(pt["hands_histogram"]), longest_histogram=numeric(pt["longest_histogram"]),
+                hands_a_round=stat(pt["hands_a_round"]), longest=stat(pt["longest"]), repeated=ratio(pt["repeated"]),
+                moved=stat(pt["moved"]), swing=stat(pt["swing"]), dealer_net=ratio(pt["dealer_net"]))
+        ids = [c.preset.id for c in compiled]
+        differences: dict[str, dict[str, PairRounds]] = {}
+        for (a, b), acc in self.pairs.items():
+            pa, pb = self.p[a], self.p[b]
+            same = self.comparable[a, b]
+            differences.setdefault(ids[a], {})[ids[b]] = PairRounds(
+                hands_a_round=stat(acc["hands_a_round"]), longest=stat(acc["longest"]),
+                repeated=RatioDifference(a=ratio(pa["repeated"]), b=ratio(pb["repeated"]),
+                                         cross=dict(zip(CROSS, acc["repeated"]))),
+                moved=stat(acc["moved"]) if same else None, swing=stat(acc["swing"]) if same else None,
+                dealer_net=RatioDifference(a=ratio(pa["dealer_net"]), b=ratio(pb["dealer_net"]),
+                                           cross=dict(zip(CROSS, acc["dealer_net"]))) if same else None,
+                hands=acc["hands"], alike=acc["alike"])
+        return MatchSummary(seed=seed, bots=list(bots), max_hands=max_hands,
+                            played=[(first, first + rounds)] if rounds else [], rounds=rounds, presets=presets,
+                            groups=[[ids[i] for i in g] for g in groups], base=ids[base], differences=differences)
+
+
+def _run_rounds(compiled: Sequence[CompiledPreset], bots: Sequence[str], seed: int, first: int, rounds: int,
+                max_hands: int, fast: bool, base: int) -> MatchSummary:
+    groups = _groups(compiled)
+    tally = _RoundTally(compiled, _pair_keys(groups, base))
+    engine = [fast and plays(c.preset, list(bots)) for c in compiled]
+    memo = new_memo() if any(engine) else None
+    params = [value_params(c.preset) if engine[i] and {"value", "guard"} & set(bots) else None
+              for i, c in enumerate(compiled)]
+    factories = None if all(engine) else available_bots()  # looked up once: it reads the installed entry points
+    for m in range(first, first + rounds):
+        tally.add([_play_round(c, bots, seed, m, max_hands, None if engine[i] else factories, memo, params[i])
+                   for i, c in enumerate(compiled)])
+    return tally.summary(compiled, groups, seed, bots, first, rounds, max_hands, base)
+
+
+def play_rounds(plan: Plan, first: int, rounds: int, max_hands: int = MAX_ROUND_HANDS) -> MatchSummary:
+    """The summary of rounds ``first`` .. ``first + rounds - 1`` of ``plan``'s match simulation (a worker's
+    task: module level, spawn-safe)."""
+    check_rounds(rounds, plan.seed, first, max_hands)
+    return _run_rounds(compile_specs(plan.specs), plan.bots, plan.seed, first, rounds, max_hands, plan.fast,
+                       plan.base)
+
+
+def simulate_matches(presets: Presets = None, bots: str | Sequence[str] = "guard", *, rounds: int = 100,
+                     seed: int = 0, jobs: int = 1, first: int = 0, max_hands: int = MAX_ROUND_HANDS,
+                     fast: bool = True, base: str | None = None) -> MatchSummary:
+    """Play ``rounds`` rounds of a match (from round ``first``) in duplicate under each of ``presets``, with
+    ``bots`` (one built-in engine bot for every player, or four: p1 .. p4, who sit E, S, W, N at hand 1 and keep
+    their bots as the deal moves), and summarise them: what the rules that act only between hands (who keeps
+    the deal, how many times in a row) do to a round. Round m is a ``Match`` seeded from ``(seed, m)`` alone,
+    so hand h of round m is dealt from the same wall under every preset of one tile set; a round ends when
+    the deal has passed four times (the East round), when the match ends, or after ``max_hands`` hands (a
+    bound: such rounds are counted as ``cut``). ``base``, ``jobs`` and ``fast`` as for ``simulate``; the
+    summary does not depend on ``jobs`` or ``fast``.
+
+    >>> s = simulate_matches(["just-cards"], "efficiency", rounds=2, seed=1)
+    >>> s.presets["just-cards"].rounds, s.presets["just-cards"].hands >= 8
+    (2, True)
+    """
+    check_rounds(rounds, seed, first, max_hands)
+    check_jobs(jobs)
+    refs, compiled = resolve(presets)
+    names = _check_bots(bots, compiled[0].preset)
+    _engine_bots(names)
+    at = _base_index(base, _given(refs), compiled)
+    parts = shards(rounds, jobs, first)
+    if jobs == 1 or len(parts) == 1:
+        return _run_rounds(compiled, names, seed, first, rounds, max_hands, fast, at)
+    texts = [record_preset(c.preset) for c in compiled]
+    the_plan = Plan(specs_for(zip(refs, compiled)), tuple(texts), tuple(names), seed, fast, base=at)
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=worker_context()) as pool:
+        futures = [pool.submit(play_rounds, the_plan, a, n, max_hands) for a, n in parts]
+        results = [f.result() for f in futures]
+    return reduce(add, results)
+
+__all__ = ["MAX_HANDS", "PLAYERS", "Bots", "Plan", "Played", "bot_seed", "check_rounds", "check_walls", "drawn",
+           "fast_path", "in_step", "plan", "play_of", "play_rounds", "play_walls", "played_hands", "seating", "shards",
+           "simulate", "simulate_matches", "simulation_logs", "simulation_starts", "wall_ranges", "wall_seed"]

@@ -513,6 +513,132 @@ class SimulationSummary(Value):
             mixes=[m + n for m, n in zip(self.mixes, other.mixes)])
 
 
-__all__ = ["CROSS", "DUPLICATE", "ROTATIONS", "Z95", "BotSimulation", "MixSimulation", "PairSimulation", "Pairing",
-           "PresetSimulation", "Ratio", "RatioDifference", "SimulationSummary", "Stat", "normal_interval",
-           "ratio_interval"]
+
+# --------------------------------------------------------------------------
+# rounds of a match (``simulate_matches``)
+
+#: the hands a round plays at most, unless asked otherwise: a bound, so that a dealer who keeps the deal on and
+#: on cannot make a round endless
+MAX_ROUND_HANDS = 16
+#: how the match measure plays, as its summary says it
+ROUNDS = ("duplicate rounds: round m is a match (hkcore.table.match.Match) seeded from (seed, m) only, so hand h "
+          "of round m is dealt from the same wall under every preset with the same tile set, whoever deals it; "
+          "players p1, p2, p3, p4 sit E, S, W, N at hand 1 and each keeps its bot as the deal moves; a round is "
+          "played until the deal has passed four times (the East round ends), the match ends, or max_hands hands "
+          "are played (a bound: such a round is counted as cut); the intervals are over rounds")
+
+
+class PresetRounds(_Counts):
+    """One preset over every round played under it: each quantity summed round by round (a ``Stat`` whose
+    walls are rounds, one value a round), and the ratios of two such sums."""
+
+    KEYS: ClassVar[tuple[str, ...]] = ("unit", "pays", "tiles", "name")
+
+    unit: Literal["faan", "points"]
+    pays: bool = Field(description="the preset settles payments (else a faan ledger: payments are faan won)")
+    tiles: int = Field(description="the tile set (136, or 144 with bonus tiles): presets pair within one")
+    name: str = Field("", description="the preset's name")
+    rounds: int = Field(0, description="rounds played")
+    hands: int = Field(0, description="hands played, over every round")
+    cut: int = Field(0, description="rounds stopped before the deal had passed four times (at the bound of hands, "
+                                    "or because the match ended)")
+    hands_histogram: dict[str, int] = Field(default_factory=dict, description="hands in a round -> rounds")
+    longest_histogram: dict[str, int] = Field(default_factory=dict,
+                                              description="the most hands one dealer dealt in a row in the round "
+                                                          "-> rounds")
+    hands_a_round: Stat = Field(default_factory=_stat, description="hands in a round")
+    longest: Stat = Field(default_factory=_stat, description="the most hands one dealer dealt in a row")
+    repeated: Ratio = Field(default_factory=_ratio, description="hands dealt by a dealer who kept the deal (the "
+                                                                "dealer of the hand before) over hands, round by "
+                                                                "round")
+    moved: Stat = Field(default_factory=_stat, description="what the winners won in the round, hand by hand "
+                                                           "(points; faan under a ledger)")
+    swing: Stat = Field(default_factory=_stat, description="the sum over the four players of the square of each "
+                                                           "one's net over the round (its mean / 4, square-rooted, "
+                                                           "is the spread of a player's round)")
+    dealer_net: Ratio = Field(default_factory=_ratio, description="the dealers' net over hands, round by round: "
+                                                                  "the dealer's mean net a hand")
+
+    def measure(self) -> str:
+        """What its payments count: ``points``, or ``faan (ledger)`` (``points (ledger)``)."""
+        return "points" if self.pays else f"{self.unit} (ledger)"
+
+    def spread(self) -> float | None:
+        """The root mean square of a player's net over a round (None without rounds)."""
+        s = self.swing
+        return math.sqrt(s.total / (4 * s.hands)) if s.hands else None
+
+    def share_cut(self) -> float | None:
+        """The share of rounds stopped before the East round ended."""
+        return self.cut / self.rounds if self.rounds else None
+
+
+class PairRounds(_Counts):
+    """Two presets on the same rounds: per round, the quantity under A less under B (payments None when A and
+    B count different things)."""
+
+    hands_a_round: Stat = Field(default_factory=_stat, description="hands in a round")
+    longest: Stat = Field(default_factory=_stat, description="the most hands one dealer dealt in a row")
+    repeated: RatioDifference = Field(default_factory=_difference,
+                                      description="the share of hands dealt by a dealer who kept the deal")
+    moved: Stat | None = Field(default_factory=_stat, description="what the winners won in the round")
+    swing: Stat | None = Field(default_factory=_stat, description="the sum over the players of the square of "
+                                                                   "each one's net over the round")
+    dealer_net: RatioDifference | None = Field(default_factory=_difference,
+                                               description="the dealer's mean net a hand")
+    hands: int = Field(0, description="hands of the rounds played under both (the fewer of the two, round by round)")
+    alike: int = Field(0, description="of those, hands dealt alike: the same hand number and the same dealer "
+                                      "under both, and so the same wall and seats")
+
+    def alike_share(self) -> float | None:
+        """The share of the hands played under both that were dealt alike."""
+        return self.alike / self.hands if self.hands else None
+
+
+class MatchSummary(Value):
+    """Rounds of matches played by bots under several presets (``simulate_matches``): what the rules that act
+    only between hands (who keeps the deal, and how often) do to a round. ``presets``: each preset's
+    ``PresetRounds``; ``differences[A][B]``: A compared with the base B of its group, round by round.
+    ``a + b`` is the summary of the rounds of both (rounds counted twice are refused)."""
+
+    duplicate: str = Field(ROUNDS, description="how the rounds are shared between presets")
+    seed: int = Field(description="the seed the rounds are derived from")
+    bots: list[str] = Field(description="the bot of each player, p1 (E at hand 1), p2, p3, p4")
+    max_hands: int = Field(description="the most hands a round plays")
+    played: list[tuple[int, int]] = Field(description="the rounds played, as ranges [first, last + 1)")
+    rounds: int = Field(description="rounds played")
+    presets: dict[str, PresetRounds]
+    groups: list[list[str]] = Field(description="the presets by tile set: each group shares its walls")
+    base: str = Field(description="the preset each other is compared with (in a group without it, the group's "
+                                  "first)")
+    differences: dict[str, dict[str, PairRounds]] = Field(
+        default_factory=dict, description="A -> B -> per round, A's counts less B's, on the same rounds")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> MatchSummary:
+        if self.rounds != sum(b - a for a, b in self.played):
+            raise ValueError("rounds: the number of rounds in played")
+        if any(p.rounds != self.rounds for p in self.presets.values()):
+            raise ValueError("every preset plays every round: each preset's rounds must be rounds")
+        return self
+
+    def __add__(self, other: MatchSummary) -> MatchSummary:
+        if not isinstance(other, MatchSummary):
+            return NotImplemented
+        if list(self.presets) != list(other.presets):
+            raise HkcoreError(f"summaries of different presets cannot be added: {list(self.presets)} and "
+                              f"{list(other.presets)}")
+        for name in ("seed", "bots", "groups", "base", "max_hands"):
+            if getattr(self, name) != getattr(other, name):
+                raise HkcoreError(f"summaries with different {name} cannot be added: {shown(getattr(self, name))} "
+                                  f"and {shown(getattr(other, name))}")
+        return MatchSummary(
+            duplicate=self.duplicate, seed=self.seed, bots=self.bots, max_hands=self.max_hands,
+            played=_ranges([*self.played, *other.played]), rounds=self.rounds + other.rounds,
+            presets={k: v + other.presets[k] for k, v in self.presets.items()}, groups=self.groups, base=self.base,
+            differences={x: {y: d + other.differences[x][y] for y, d in rows.items()}
+                         for x, rows in self.differences.items()})
+
+__all__ = ["CROSS", "DUPLICATE", "MAX_ROUND_HANDS", "ROTATIONS", "ROUNDS", "Z95", "BotSimulation", "MatchSummary",
+           "MixSimulation", "PairRounds", "PairSimulation", "Pairing", "PresetRounds", "PresetSimulation", "Ratio",
+           "RatioDifference", "SimulationSummary", "Stat", "normal_interval", "ratio_interval"]
