@@ -776,7 +776,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--walls", type=int, default=20_000, help="walls a rule (default 20,000)")
     ap.add_argument("--slow-walls", type=int, default=None,
-                    help=f"walls for seven pairs (default --walls / {SLOW_SHARE}, at least 2)")
+                    help=f"walls for a rule the bots play in Python (none now; default --walls / {SLOW_SHARE}, "
+                         "at least 2)")
     ap.add_argument("--rounds", type=int, default=None,
                     help=f"rounds of a match a mix for the rules of who deals next (default --walls / {ROUND_SHARE}, "
                          "at least 2; 0: none)")
