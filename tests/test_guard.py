@@ -298,6 +298,28 @@ def test_a_guard_that_declines_plays_the_same_inside_the_engine_as_through_its_p
     assert changed  # it passed a win by somewhere
 
 
+def test_a_win_of_more_faan_than_the_tables_hold_is_weighed_at_their_end() -> None:
+    """bga-old-style caps at 13 faan (b = 384): a discard win of more pays the winner 2b + b + b = 1536, its
+    self-draw 2b from each, 2304, however large the faan offered (a prompt's, read as it is). East's wait above
+    with 40 live tiles: 0.3467 x 2304 = 798.6, more than 0.5 x 1536 = 768 (it passes), less than 0.55 x 1536 =
+    844.8 (it wins). A faan that is no whole number, or below -1 (none offered), is refused naming it."""
+    v = _pyvalue.value_params(load_preset("bga-old-style"))
+    g = _pyvalue.guard_params(load_preset("bga-old-style"))
+    assert (g.discard_win[13], g.discard_win[40], g.self_draw_win[14], g.self_draw_win[40]) == (1536.0,) * 2 + (
+        2304.0,) * 2
+    pos = (*_offered_a_win(40), [0, 0, 0, 0])
+    twins = [_pyvalue.guard_choice] if _cvalue is None else [
+        _pyvalue.guard_choice, lambda v, g, *rest: _cvalue.guard_choice(_cvalue.Params(v), _cvalue.Guard(g), *rest)]
+    for choose in twins:
+        for faan in (14, 2**31 - 1, 2**31, 2**40):
+            assert choose(v, g._replace(decline=0.5), *pos, faan) == 0, faan
+            assert choose(v, g._replace(decline=0.55), *pos, faan) == 1, faan
+        for bad in (-2, True, 3.0, "3", None):
+            with pytest.raises(TableError) as e:
+                choose(v, g._replace(decline=0.5), *pos, bad)
+            assert e.value.field == "win_faan", bad
+
+
 # ---------------------------------------------------------------- the twins and the engine's loop
 
 @st.composite

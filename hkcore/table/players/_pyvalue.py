@@ -628,6 +628,7 @@ def guard_choice(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple
     it may discard a safer tile than value's that costs its hand little (``GuardParams.push``).
     ``dragons[o]``: the dragon sets seat o shows; its plans reckon with ``g.self_draw_share`` of the self-draw's
     faan."""
+    win_faan = check_win_faan(win_faan)
     v = v._replace(self_draw_share=g.self_draw_share)
     k = choice(v, counts, melds, claimed, unseen, codes, tiles, offered, live_left, seat, round_wind, fixed,
                shown, ponds)
@@ -685,11 +686,20 @@ def guard_choice(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple
     return k
 
 
+def check_win_faan(win_faan: Any) -> int:
+    """``win_faan`` as guard weighs it: -1 (no discard win offered), or the win's faan, more than the payment
+    tables' ``_MOST_FAAN`` counted as that; a ``TableError`` naming it where it is no whole number -1 or more."""
+    if type(win_faan) is not int or win_faan < -1:
+        raise TableError(f"win_faan = {_shown(win_faan)}: a whole number of faan, or -1 (no win offered)",
+                         "win_faan", win_faan)
+    return min(win_faan, _MOST_FAAN)
+
+
 def _declines(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple[int, ...], unseen: Sequence[int],
               live_left: int, faan: int) -> bool:
-    """Whether to pass by a discard win worth ``faan``: the chance of drawing one of the unseen winning tiles in
-    the seat's share of the live wall, times what that self-draw pays, against ``g.decline`` times the discard's
-    pay."""
+    """Whether to pass by a discard win worth ``faan`` (0.._MOST_FAAN): the chance of drawing one of the unseen
+    winning tiles in the seat's share of the live wall, times what that self-draw pays, against ``g.decline``
+    times the discard's pay."""
     if g.decline <= 0:
         return False
     outs = sum(unseen[i] for i in core.waits_of_counts(list(counts), melds, len(melds), v.shapes))
@@ -697,8 +707,7 @@ def _declines(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple[in
     if outs == 0 or total == 0:
         return False
     chance = 1.0 - (1.0 - outs / total) ** (live_left // 4)
-    return chance * g.self_draw_win[min(faan + v.self_draw, _MOST_FAAN)] > g.decline * g.discard_win[
-        min(faan, _MOST_FAAN)]
+    return chance * g.self_draw_win[min(max(faan + v.self_draw, 0), _MOST_FAAN)] > g.decline * g.discard_win[faan]
 
 
 def guard_params_of(g: GuardParams) -> GuardParams:
