@@ -320,6 +320,40 @@ def test_a_win_of_more_faan_than_the_tables_hold_is_weighed_at_their_end() -> No
             assert e.value.field == "win_faan", bad
 
 
+@needs_compiled
+def test_the_compiled_twin_refuses_more_copies_of_a_tile_than_four() -> None:
+    """Weighing a discard win, the compiled guard adds each unseen tile to the hand: where the copies unseen,
+    held and declared come to more than four it would hold a fifth (and count seven pairs into memory not
+    its own). No prompt gives such a position (unseen is four less those seen): a TableError naming unseen,
+    or the sets where the hand and its sets alone hold more than four."""
+    from helpers.strategies import SEVEN_PAIRS_FOURS
+    v = _pyvalue.value_params(load_preset("bga-old-style"))
+    v = v._replace(shapes=core.ShapeSet(True, SEVEN_PAIRS_FOURS))
+    g = _pyvalue.guard_params(load_preset("bga-old-style"), decline=0.3)
+    # 1111m 11p 99p 55z 66z and a single 7z (13 tiles), waiting on 7z as seven pairs (1m twice)
+    counts = [0] * 34
+    for t in (0, 0, 0, 0, 9, 9, 17, 17, 31, 31, 32, 32, 33):
+        counts[t] += 1
+    unseen = [4 - c for c in counts]
+    rest = ([C.PASS, C.WIN], [-1, -1], 33, 40, 0, 0, 0, [(0, 0)] * 4, [[], [], [], []], [0, 0, 0, 0], 3)
+    choose = _cvalue.guard_choice
+    p, gp = _cvalue.Params(v), _cvalue.Guard(g)
+    assert choose(p, gp, counts, (), False, unseen, *rest) in (0, 1)  # as a table could give it
+    for tile in (0, 9):  # a fifth 1m, a fifth 1p
+        more = list(unseen)
+        more[tile] += 1
+        with pytest.raises(TableError) as e:
+            choose(p, gp, counts, (), False, more, *rest)
+        assert e.value.field == "unseen", tile
+    # beside a declared pung of 1p, 11p in hand make five
+    hand = [0] * 34
+    for t in (0, 1, 2, 9, 9, 17, 17, 31, 31, 32):
+        hand[t] += 1
+    with pytest.raises(TableError) as e:
+        choose(p, gp, hand, (34 + 9,), True, [0] * 34, *rest)
+    assert e.value.field == "melds"
+
+
 # ---------------------------------------------------------------- the twins and the engine's loop
 
 @st.composite

@@ -140,8 +140,9 @@ def check_position(counts: Sequence[int], melds: Sequence[int], unseen: Sequence
     """A ``TableError`` naming the first value that no prompt of the engine's
     could give (the compiled twin reads them into fixed arrays): counts and
     unseen copies 0..4 with at most 14 tiles held, at most four sets of
-    valid codes, ponds of tiles 0..33, each action's tile one the hand or
-    the offer can make, seat and round 0..3, a live wall 0..144."""
+    valid codes, no tile held, declared and unseen more than four times,
+    ponds of tiles 0..33, each action's tile one the hand or the offer can
+    make, seat and round 0..3, a live wall 0..144."""
     def bad(field: str, value: object, want: str) -> TableError:
         return TableError(f"{field} = {_shown(value)}: {want}", field, value)
 
@@ -152,6 +153,15 @@ def check_position(counts: Sequence[int], melds: Sequence[int], unseen: Sequence
     if len(melds) > 4 or any(type(m) is not int or not 0 <= m < 3 * 34 or (m < 34 and (m >= 27 or m % 9 > 6))
                              for m in melds):
         raise bad("melds", melds, "at most four set codes (kind * 34 + lowest tile)")
+    left = [4 - n for n in counts]
+    for m in melds:
+        kind, t = divmod(m, 34)
+        for x in ((t, t + 1, t + 2) if kind == 0 else (t,) * (3 + (kind == 2))):
+            left[x] -= 1
+    if min(left) < 0:
+        raise bad("melds", melds, "sets that with the hand hold at most four copies of a tile")
+    if any(n > left[i] for i, n in enumerate(unseen)):
+        raise bad("unseen", unseen, "at most the copies of each tile neither held nor declared")
     if not (type(seat) is int and 0 <= seat < 4 and type(round_wind) is int and 0 <= round_wind < 4):
         raise bad("seat", (seat, round_wind), "seat and round wind 0..3")
     if type(live_left) is not int or not 0 <= live_left <= 144:
