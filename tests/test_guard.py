@@ -354,6 +354,22 @@ def test_the_compiled_twin_refuses_more_copies_of_a_tile_than_four() -> None:
     assert e.value.field == "melds"
 
 
+def test_a_guard_that_may_decline_refuses_a_claim_prompt_no_table_could_make() -> None:
+    """Reading the faan of the win a claim window offers (``win_faan``): no actions, actions that are not
+    records, a win whose faan is no whole number 0 or more: a TableError naming the prompt."""
+    from hkcore.table.players.value import GuardBot, win_faan
+    p = load_preset("bga-old-style")
+    bot = GuardBot(p, 0, guard=_pyvalue.guard_params(p, decline=0.5))
+    assert win_faan({"phase": "claim", "actions": [{"act": "pass"}, {"act": "win", "faan": 3}]}) == 3
+    assert win_faan({"phase": "turn", "actions": [{"act": "win", "faan": 3}]}) == -1
+    for bad in ({"phase": "claim"}, {"phase": "claim", "actions": None}, {"phase": "claim", "actions": ["win"]},
+                {"phase": "claim", "actions": [{"act": "win", "faan": -1}]},
+                {"phase": "claim", "actions": [{"act": "win", "faan": "3"}]}):
+        with pytest.raises(TableError) as e:
+            bot.decide(bad)
+        assert e.value.field == "prompt", bad
+
+
 # ---------------------------------------------------------------- the twins and the engine's loop
 
 @st.composite
