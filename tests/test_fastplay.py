@@ -348,7 +348,7 @@ def test_a_preset_with_seven_pairs_is_played_inside_the_engine_as_through_prompt
                                                                                   bots: list[str]) -> None:
     """Seven pairs (the plugin's shape, which the kernels and the engine count themselves): the value and guard
     bots play inside the engine, every record of every hand as through their prompts, the hands declined
-    counted alike; some hands are won by seven pairs."""
+    counted alike (on these few walls seven pairs may win no hand: the next test plays one it wins)."""
     path = tmp_path / "house.toml"
     path.write_text(SEVEN_PAIRS_HOUSE.replace('shapes = ["standard", "thirteen_orphans", "seven_pairs"]\n', "")
                     + "[shapes.standard]\n[shapes.thirteen_orphans]\n[shapes.seven_pairs]\n"

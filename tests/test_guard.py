@@ -298,6 +298,78 @@ def test_a_guard_that_declines_plays_the_same_inside_the_engine_as_through_its_p
     assert changed  # it passed a win by somewhere
 
 
+def test_a_win_of_more_faan_than_the_tables_hold_is_weighed_at_their_end() -> None:
+    """bga-old-style caps at 13 faan (b = 384): a discard win of more pays the winner 2b + b + b = 1536, its
+    self-draw 2b from each, 2304, however large the faan offered (a prompt's, read as it is). East's wait above
+    with 40 live tiles: 0.3467 x 2304 = 798.6, more than 0.5 x 1536 = 768 (it passes), less than 0.55 x 1536 =
+    844.8 (it wins). A faan that is no whole number, or below -1 (none offered), is refused naming it."""
+    v = _pyvalue.value_params(load_preset("bga-old-style"))
+    g = _pyvalue.guard_params(load_preset("bga-old-style"))
+    assert (g.discard_win[13], g.discard_win[40], g.self_draw_win[14], g.self_draw_win[40]) == (1536.0,) * 2 + (
+        2304.0,) * 2
+    pos = (*_offered_a_win(40), [0, 0, 0, 0])
+    twins = [_pyvalue.guard_choice] if _cvalue is None else [
+        _pyvalue.guard_choice, lambda v, g, *rest: _cvalue.guard_choice(_cvalue.Params(v), _cvalue.Guard(g), *rest)]
+    for choose in twins:
+        for faan in (14, 2**31 - 1, 2**31, 2**40):
+            assert choose(v, g._replace(decline=0.5), *pos, faan) == 0, faan
+            assert choose(v, g._replace(decline=0.55), *pos, faan) == 1, faan
+        for bad in (-2, True, 3.0, "3", None):
+            with pytest.raises(TableError) as e:
+                choose(v, g._replace(decline=0.5), *pos, bad)
+            assert e.value.field == "win_faan", bad
+
+
+@needs_compiled
+def test_the_compiled_twin_refuses_more_copies_of_a_tile_than_four() -> None:
+    """Weighing a discard win, the compiled guard adds each unseen tile to the hand: where the copies unseen,
+    held and declared come to more than four it would hold a fifth (and count seven pairs into memory not
+    its own). No prompt gives such a position (unseen is four less those seen): a TableError naming unseen,
+    or the sets where the hand and its sets alone hold more than four."""
+    from helpers.strategies import SEVEN_PAIRS_FOURS
+    v = _pyvalue.value_params(load_preset("bga-old-style"))
+    v = v._replace(shapes=core.ShapeSet(True, SEVEN_PAIRS_FOURS))
+    g = _pyvalue.guard_params(load_preset("bga-old-style"), decline=0.3)
+    # 1111m 11p 99p 55z 66z and a single 7z (13 tiles), waiting on 7z as seven pairs (1m twice)
+    counts = [0] * 34
+    for t in (0, 0, 0, 0, 9, 9, 17, 17, 31, 31, 32, 32, 33):
+        counts[t] += 1
+    unseen = [4 - c for c in counts]
+    rest = ([C.PASS, C.WIN], [-1, -1], 33, 40, 0, 0, 0, [(0, 0)] * 4, [[], [], [], []], [0, 0, 0, 0], 3)
+    choose = _cvalue.guard_choice
+    p, gp = _cvalue.Params(v), _cvalue.Guard(g)
+    assert choose(p, gp, counts, (), False, unseen, *rest) in (0, 1)  # as a table could give it
+    for tile in (0, 9):  # a fifth 1m, a fifth 1p
+        more = list(unseen)
+        more[tile] += 1
+        with pytest.raises(TableError) as e:
+            choose(p, gp, counts, (), False, more, *rest)
+        assert e.value.field == "unseen", tile
+    # beside a declared pung of 1p, 11p in hand make five
+    hand = [0] * 34
+    for t in (0, 1, 2, 9, 9, 17, 17, 31, 31, 32):
+        hand[t] += 1
+    with pytest.raises(TableError) as e:
+        choose(p, gp, hand, (34 + 9,), True, [0] * 34, *rest)
+    assert e.value.field == "melds"
+
+
+def test_a_guard_that_may_decline_refuses_a_claim_prompt_no_table_could_make() -> None:
+    """Reading the faan of the win a claim window offers (``win_faan``): no actions, actions that are not
+    records, a win whose faan is no whole number 0 or more: a TableError naming the prompt."""
+    from hkcore.table.players.value import GuardBot, win_faan
+    p = load_preset("bga-old-style")
+    bot = GuardBot(p, 0, guard=_pyvalue.guard_params(p, decline=0.5))
+    assert win_faan({"phase": "claim", "actions": [{"act": "pass"}, {"act": "win", "faan": 3}]}) == 3
+    assert win_faan({"phase": "turn", "actions": [{"act": "win", "faan": 3}]}) == -1
+    for bad in ({"phase": "claim"}, {"phase": "claim", "actions": None}, {"phase": "claim", "actions": ["win"]},
+                {"phase": "claim", "actions": [{"act": "win", "faan": -1}]},
+                {"phase": "claim", "actions": [{"act": "win", "faan": "3"}]}):
+        with pytest.raises(TableError) as e:
+            bot.decide(bad)
+        assert e.value.field == "prompt", bad
+
+
 # ---------------------------------------------------------------- the twins and the engine's loop
 
 @st.composite

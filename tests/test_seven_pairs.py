@@ -324,3 +324,60 @@ def test_the_engine_counts_a_four_of_a_kind_as_two_pairs_only_under_the_option(t
         assert (win["hand"]["tiles"], win["faan"]) == ("1111m1199p556677z", 6)
         assert {p["id"]: p["faan"] for p in win["patterns"]} == {"concealed_hand": 1, "no_bonus": 1,
                                                                   "seven_pairs": 4}
+
+
+@pytest.mark.parametrize("fours", [False, True], ids=["pairs", "fours"])
+def test_both_engines_play_deals_of_pairs_alike(tmp_path: Path, fours: bool) -> None:
+    """Deals of six pairs a seat (two pairs of every kind shuffled, so a seat may hold four of a kind), the
+    rest of the wall shuffled, under Just Cards with seven pairs; random play but for a win, taken when
+    offered, each engine's choices drawn from the same generator: the compiled engine and its pure twin ask
+    the same and write the same log, and seven-pairs hands win."""
+    import random
+
+    from helpers.tables import twin_tables
+    from hkcore.table.flow.wall import CODES
+
+    found = twin_tables()
+    if found is None:
+        pytest.skip("the compiled engine is not in use")
+    house = preset(tmp_path, 'extends = "just-cards"\nid = "jc-pairs"\nminimum = 0\n[patterns]\nseven_pairs = 4\n'
+                   "[shapes.standard]\n[shapes.thirteen_orphans]\n[shapes.seven_pairs]\n"
+                   f"four_as_two_pairs = {'true' if fours else 'false'}\n")
+    won = 0
+    for seed in range(24):
+        rng = random.Random(seed)
+        pairs = [k for k in range(34) for _ in range(2)]
+        rng.shuffle(pairs)
+        rest = [4] * 34
+        dealt = {}
+        for s in "ESWN":
+            dealt[s] = [k for k in pairs[:6] for _ in range(2)]
+            del pairs[:6]
+            for k in dealt[s]:
+                rest[k] -= 1
+        wall = [k for k in range(34) for _ in range(rest[k])]
+        rng.shuffle(wall)
+        for s in "ESWN":
+            for _ in range(2 if s == "E" else 1):
+                dealt[s].append(wall.pop())
+        start = {"event": "start", "preset": house, "hands": {s: "".join(CODES[k] for k in h)
+                                                               for s, h in dealt.items()},
+                 "live": "".join(CODES[k] for k in wall)}
+        logs, asked = [], []
+        for cls in found:
+            t = cls(start)
+            play = random.Random(seed)
+            seen = []
+            while not t.over:
+                ps = t.prompts()
+                seen.append(ps)
+                p = ps[-1]
+                a = p["actions"][int(play.random() * len(p["actions"]))]
+                wins = [a for a in p["actions"] if a["act"] == "win"]
+                t.submit({"prompt": p["prompt"], "seat": p["seat"], **(wins[0] if wins else a)})
+            logs.append(t.log)
+            asked.append(seen)
+        assert logs[0] == logs[1], seed
+        assert asked[0] == asked[1], seed
+        won += any(r["event"] == "win" and any(x["id"] == "seven_pairs" for x in r["patterns"]) for r in logs[0])
+    assert won

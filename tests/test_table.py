@@ -510,6 +510,40 @@ def test_the_engine_is_told_the_rules_by_name() -> None:
     assert t._rules == dataclasses.replace(just, swap_rule=False)
 
 
+def test_a_match_pickled_before_seven_pairs_was_an_engine_rule_deals_its_next_hand() -> None:
+    """A table pickled before ``EngineRules`` had ``seven_pairs`` (its rules the first twelve fields) loads them
+    with seven pairs not in play (no preset then had the engine count it), and lends them to the next deal of
+    its match, which plays on as the match never pickled does."""
+    import copyreg
+    import dataclasses
+
+    from hkcore.table.flow.rules import EngineRules
+
+    class Before:  # pickles as EngineRules did: every field but the last
+        def __init__(self, rules: EngineRules) -> None:
+            self.state = [getattr(rules, f.name) for f in dataclasses.fields(rules)][:-1]
+
+        @property  # type: ignore[misc]
+        def __class__(self) -> type:  # what the pickler asks of an object made by __newobj__
+            return EngineRules
+
+        def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+            return copyreg.__newobj__, (EngineRules,), self.state
+
+    m = Match("just-cards", seed=5)
+    rules = m.table._rules
+    m.table._rules = Before(rules)  # type: ignore[assignment]
+    old = pickle.dumps(m)
+    m.table._rules = rules
+    again = pickle.loads(old)
+    assert again.table._rules == rules and again.table._rules.seven_pairs == 0
+    for match in (m, again):
+        match.play_random(random.Random(7))
+        assert [r["event"] for r in match.log].count("start") == 2  # the next hand dealt, with those rules
+        match.play_random(random.Random(8))
+    assert again.log == m.log
+
+
 def test_a_tables_public_names_are_what_docs_table_md_documents() -> None:
     """docs/table.md, "What a `Table` offers": every public name a Table has, on either engine, and no other."""
     import re

@@ -7,7 +7,8 @@ ruleset says of instant wins and shapes); both engine twins read it in
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 #: ``EngineRules.robbing``: no robbing, robbing an added kong, and also a concealed kong for thirteen orphans
 ROB_NONE, ROB_ADDED, ROB_ORPHANS = 0, 1, 2
@@ -52,6 +53,14 @@ class EngineRules:
             raise ValueError(f"robbing = {self.robbing!r}: ROB_NONE, ROB_ADDED or ROB_ORPHANS")
         if self.seven_pairs not in (0, 1, 2) or (self.seven_pairs and not self.extra_shapes):
             raise ValueError(f"seven_pairs = {self.seven_pairs!r}: 0, or 1 or 2 with extra_shapes")
+
+    def __setstate__(self, state: list[Any]) -> None:
+        """Loaded from a pickle; one made before ``seven_pairs`` was a field lacks it (not in play then)."""
+        names = [f.name for f in fields(self)]
+        if len(state) == len(names) - 1:
+            state = [*state, 0]
+        for name, value in zip(names, state, strict=True):
+            object.__setattr__(self, name, value)
 
     def flags(self) -> tuple[int, ...]:
         """The rules as the engines keep them: one small integer each, in the fields' order (read once a

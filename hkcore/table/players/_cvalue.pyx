@@ -13,7 +13,7 @@ from hkcore.table.flow._codes cimport ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, 
 from hkcore.table.flow._codes cimport PASS as PASS_CODE
 
 from hkcore.plugins.seven_pairs import kernel_pairs
-from hkcore.table.players._pyvalue import check_position
+from hkcore.table.players._pyvalue import check_position, check_win_faan
 
 IMPLEMENTATION = "cython"
 
@@ -766,7 +766,7 @@ cdef int guard_decide(const VParams *vp, const GParams *g, VPos *p, int n, const
 
 cdef bint _declines(const VParams *v, const GParams *g, VPos *p) except -1:
     """``_pyvalue._declines`` for the discard win of ``p.win_faan``; ``p`` is left as it was."""
-    cdef int i, outs = 0, total = 0, f
+    cdef int i, outs = 0, total = 0, f, d
     cdef double chance
     if g.decline <= 0:
         return False
@@ -780,9 +780,13 @@ cdef bint _declines(const VParams *v, const GParams *g, VPos *p) except -1:
     if outs == 0 or total == 0:
         return False
     chance = 1.0 - pow(1.0 - <double>outs / total, p.live_left // 4)
-    f = p.win_faan + v.self_draw
-    return chance * g.self_draw_win[f if f < 40 else 40] > g.decline * g.discard_win[
-        p.win_faan if p.win_faan < 40 else 40]
+    d = p.win_faan if p.win_faan < 40 else 40
+    f = d + v.self_draw
+    if f < 0:
+        f = 0
+    elif f > 40:
+        f = 40
+    return chance * g.self_draw_win[f] > g.decline * g.discard_win[d]
 
 
 cdef int _discard_of(int n, const int *code, const int *tile, int i) except -3:
@@ -794,7 +798,7 @@ cdef int _discard_of(int n, const int *code, const int *tile, int i) except -3:
 
 
 def guard_choice(Params params, Guard guard, counts, tuple melds, bint claimed, unseen, codes, tiles, int offered,
-                 int live_left, int seat, int round_wind, int fixed, shown, ponds, dragons, int win_faan=-1,
+                 int live_left, int seat, int round_wind, int fixed, shown, ponds, dragons, win_faan=-1,
                  AwayMemo memo=None):
     """``_pyvalue.guard_choice`` (which see), compiled."""
     cdef VPos p
@@ -811,7 +815,7 @@ def guard_choice(Params params, Guard guard, counts, tuple melds, bint claimed, 
         p.shown_dragons[o] = dragons[o]
         for i in ponds[o]:
             p.pond[o][i] = True
-    p.win_faan = win_faan
+    p.win_faan = check_win_faan(win_faan)
     p.memo = NULL if memo is None else memo.memo
     for kk in range(n):
         code[kk] = codes[kk]

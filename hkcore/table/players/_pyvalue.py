@@ -140,8 +140,9 @@ def check_position(counts: Sequence[int], melds: Sequence[int], unseen: Sequence
     """A ``TableError`` naming the first value that no prompt of the engine's
     could give (the compiled twin reads them into fixed arrays): counts and
     unseen copies 0..4 with at most 14 tiles held, at most four sets of
-    valid codes, ponds of tiles 0..33, each action's tile one the hand or
-    the offer can make, seat and round 0..3, a live wall 0..144."""
+    valid codes, no tile held, declared and unseen more than four times,
+    ponds of tiles 0..33, each action's tile one the hand or the offer can
+    make, seat and round 0..3, a live wall 0..144."""
     def bad(field: str, value: object, want: str) -> TableError:
         return TableError(f"{field} = {_shown(value)}: {want}", field, value)
 
@@ -152,6 +153,15 @@ def check_position(counts: Sequence[int], melds: Sequence[int], unseen: Sequence
     if len(melds) > 4 or any(type(m) is not int or not 0 <= m < 3 * 34 or (m < 34 and (m >= 27 or m % 9 > 6))
                              for m in melds):
         raise bad("melds", melds, "at most four set codes (kind * 34 + lowest tile)")
+    left = [4 - n for n in counts]
+    for m in melds:
+        kind, t = divmod(m, 34)
+        for x in ((t, t + 1, t + 2) if kind == 0 else (t,) * (3 + (kind == 2))):
+            left[x] -= 1
+    if min(left) < 0:
+        raise bad("melds", melds, "sets that with the hand hold at most four copies of a tile")
+    if any(n > left[i] for i, n in enumerate(unseen)):
+        raise bad("unseen", unseen, "at most the copies of each tile neither held nor declared")
     if not (type(seat) is int and 0 <= seat < 4 and type(round_wind) is int and 0 <= round_wind < 4):
         raise bad("seat", (seat, round_wind), "seat and round wind 0..3")
     if type(live_left) is not int or not 0 <= live_left <= 144:
@@ -628,6 +638,7 @@ def guard_choice(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple
     it may discard a safer tile than value's that costs its hand little (``GuardParams.push``).
     ``dragons[o]``: the dragon sets seat o shows; its plans reckon with ``g.self_draw_share`` of the self-draw's
     faan."""
+    win_faan = check_win_faan(win_faan)
     v = v._replace(self_draw_share=g.self_draw_share)
     k = choice(v, counts, melds, claimed, unseen, codes, tiles, offered, live_left, seat, round_wind, fixed,
                shown, ponds)
@@ -685,11 +696,20 @@ def guard_choice(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple
     return k
 
 
+def check_win_faan(win_faan: Any) -> int:
+    """``win_faan`` as guard weighs it: -1 (no discard win offered), or the win's faan, more than the payment
+    tables' ``_MOST_FAAN`` counted as that; a ``TableError`` naming it where it is no whole number -1 or more."""
+    if type(win_faan) is not int or win_faan < -1:
+        raise TableError(f"win_faan = {_shown(win_faan)}: a whole number of faan, or -1 (no win offered)",
+                         "win_faan", win_faan)
+    return min(win_faan, _MOST_FAAN)
+
+
 def _declines(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple[int, ...], unseen: Sequence[int],
               live_left: int, faan: int) -> bool:
-    """Whether to pass by a discard win worth ``faan``: the chance of drawing one of the unseen winning tiles in
-    the seat's share of the live wall, times what that self-draw pays, against ``g.decline`` times the discard's
-    pay."""
+    """Whether to pass by a discard win worth ``faan`` (0.._MOST_FAAN): the chance of drawing one of the unseen
+    winning tiles in the seat's share of the live wall, times what that self-draw pays, against ``g.decline``
+    times the discard's pay."""
     if g.decline <= 0:
         return False
     outs = sum(unseen[i] for i in core.waits_of_counts(list(counts), melds, len(melds), v.shapes))
@@ -697,8 +717,7 @@ def _declines(v: ValueParams, g: GuardParams, counts: list[int], melds: tuple[in
     if outs == 0 or total == 0:
         return False
     chance = 1.0 - (1.0 - outs / total) ** (live_left // 4)
-    return chance * g.self_draw_win[min(faan + v.self_draw, _MOST_FAAN)] > g.decline * g.discard_win[
-        min(faan, _MOST_FAAN)]
+    return chance * g.self_draw_win[min(max(faan + v.self_draw, 0), _MOST_FAAN)] > g.decline * g.discard_win[faan]
 
 
 def guard_params_of(g: GuardParams) -> GuardParams:

@@ -198,10 +198,15 @@ def dragons_shown(prompt: Mapping[str, Any]) -> list[int]:
 
 
 def win_faan(prompt: Mapping[str, Any]) -> int:
-    """The faan of the discard win a claim window offers, off its ``win`` action; -1 where none is offered."""
-    if prompt.get("phase") != "claim":
+    """The faan of the discard win a claim window offers, off its ``win`` action; -1 where none is offered.
+    A claim prompt no table could make is a ``TableError``."""
+    if not isinstance(prompt, Mapping) or prompt.get("phase") != "claim":
         return -1
-    for a in prompt["actions"]:
+    actions = prompt.get("actions")
+    if not isinstance(actions, (list, tuple)) or not all(isinstance(a, Mapping) for a in actions):
+        raise TableError(f"prompt = {shown(prompt)}: its actions = {shown(actions)}, not a list of actions",
+                         "prompt", prompt)
+    for a in actions:
         if a.get("act") == "win":
             f = a.get("faan")
             if type(f) is not int or f < 0:
