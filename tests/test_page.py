@@ -295,6 +295,10 @@ def test_payments_mark_the_winner_and_the_discarder(browser: Any, url: str) -> N
     try:
         page.fill("#notation", EXAMPLE_HAND)
         page.press("#notation", "Enter")
+        # the typed hand read and scored (the page's own example, the same hand, shows its results first: a
+        # choice made before the typed hand is read would be undone when it is)
+        page.wait_for_function("t => document.querySelector('#status').textContent === 'scored: ' + t",
+                               arg=EXAMPLE_HAND)
         _faans(page)
         pays = '#results [data-preset="bga-old-style"] .pays'
         # S won on N's discard: S +384, N -192, E and W -96 (docs/rules.md)
