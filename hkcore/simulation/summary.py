@@ -439,6 +439,18 @@ class MixSimulation(Value):
                              differences=_add_differences(self.differences, other.differences))
 
 
+def _addable(a: Any, b: Any, same: tuple[str, ...]) -> None:
+    """An ``HkcoreError`` unless summaries ``a`` and ``b`` are of the same presets, in order, and agree on the
+    fields ``same`` (what adding two ranges of one run needs)."""
+    if list(a.presets) != list(b.presets):
+        raise HkcoreError(f"summaries of different presets cannot be added: {list(a.presets)} and "
+                          f"{list(b.presets)}")
+    for name in same:
+        if getattr(a, name) != getattr(b, name):
+            raise HkcoreError(f"summaries with different {name} cannot be added: {shown(getattr(a, name))} "
+                              f"and {shown(getattr(b, name))}")
+
+
 class SimulationSummary(Value):
     """Bots playing the same walls under several presets (docs/simulation.md).
 
@@ -495,13 +507,7 @@ class SimulationSummary(Value):
     def __add__(self, other: SimulationSummary) -> SimulationSummary:
         if not isinstance(other, SimulationSummary):
             return NotImplemented
-        if list(self.presets) != list(other.presets):
-            raise HkcoreError(f"summaries of different presets cannot be added: {list(self.presets)} and "
-                              f"{list(other.presets)}")
-        for name in ("seed", "bots", "groups", "base"):
-            if getattr(self, name) != getattr(other, name):
-                raise HkcoreError(f"summaries with different {name} cannot be added: {shown(getattr(self, name))} "
-                                  f"and {shown(getattr(other, name))}")
+        _addable(self, other, ("seed", "bots", "groups", "base"))
         if [m.bots for m in self.mixes] != [m.bots for m in other.mixes]:
             raise HkcoreError(f"summaries with different mixes of bots cannot be added: "
                               f"{shown([m.bots for m in self.mixes])} and {shown([m.bots for m in other.mixes])}")
@@ -625,13 +631,7 @@ class MatchSummary(Value):
     def __add__(self, other: MatchSummary) -> MatchSummary:
         if not isinstance(other, MatchSummary):
             return NotImplemented
-        if list(self.presets) != list(other.presets):
-            raise HkcoreError(f"summaries of different presets cannot be added: {list(self.presets)} and "
-                              f"{list(other.presets)}")
-        for name in ("seed", "bots", "groups", "base", "max_hands"):
-            if getattr(self, name) != getattr(other, name):
-                raise HkcoreError(f"summaries with different {name} cannot be added: {shown(getattr(self, name))} "
-                                  f"and {shown(getattr(other, name))}")
+        _addable(self, other, ("seed", "bots", "groups", "base", "max_hands"))
         return MatchSummary(
             duplicate=self.duplicate, seed=self.seed, bots=self.bots, max_hands=self.max_hands,
             played=_ranges([*self.played, *other.played]), rounds=self.rounds + other.rounds,
