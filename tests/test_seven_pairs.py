@@ -334,7 +334,7 @@ def test_both_engines_play_deals_of_pairs_alike(tmp_path: Path, fours: bool) -> 
     the same and write the same log, and seven-pairs hands win."""
     import random
 
-    from helpers.tables import twin_tables
+    from helpers.tables import played_randomly, twin_tables
     from hkcore.table.flow.wall import CODES
 
     found = twin_tables()
@@ -366,17 +366,8 @@ def test_both_engines_play_deals_of_pairs_alike(tmp_path: Path, fours: bool) -> 
         logs, asked = [], []
         for cls in found:
             t = cls(start)
-            play = random.Random(seed)
-            seen = []
-            while not t.over:
-                ps = t.prompts()
-                seen.append(ps)
-                p = ps[-1]
-                a = p["actions"][int(play.random() * len(p["actions"]))]
-                wins = [a for a in p["actions"] if a["act"] == "win"]
-                t.submit({"prompt": p["prompt"], "seat": p["seat"], **(wins[0] if wins else a)})
+            asked.append(played_randomly(t, random.Random(seed), take_wins=True))
             logs.append(t.log)
-            asked.append(seen)
         assert logs[0] == logs[1], seed
         assert asked[0] == asked[1], seed
         won += any(r["event"] == "win" and any(x["id"] == "seven_pairs" for x in r["patterns"]) for r in logs[0])

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import hkcore
-from helpers.tables import BUILTIN, conserved, house, junk_decisions, play, twin_tables
+from helpers.tables import BUILTIN, conserved, house, junk_decisions, play, played_randomly, twin_tables
 from hkcore.errors import HkcoreError, TableError
 from hkcore.table import ReplayError, Table, replay
 from hkcore.table.match import Match
@@ -402,16 +402,8 @@ def test_the_compiled_engine_and_its_twin_write_the_same_log(data: st.DataObject
     logs, prompts = [], []
     for cls in (compiled, pure):
         t = cls({"event": "start", "preset": preset, "seed": seed})
-        rng = random.Random(seed)
-        seen = []
-        while not t.over:
-            ps = t.prompts()
-            seen.append(ps)
-            p = ps[-1]
-            a = p["actions"][int(rng.random() * len(p["actions"]))]
-            t.submit({"prompt": p["prompt"], "seat": p["seat"], **a})
+        prompts.append(played_randomly(t, random.Random(seed)))
         logs.append(t.log)
-        prompts.append(seen)
     assert logs[0] == logs[1]
     assert prompts[0] == prompts[1]
 

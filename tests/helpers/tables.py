@@ -46,6 +46,22 @@ def twin_tables() -> tuple[type, type] | None:
     return Table, type("PureTable", (_pyengine.Engine,), body)
 
 
+def played_randomly(t: Any, rng: random.Random, take_wins: bool = False) -> list[list[dict[str, Any]]]:
+    """``t`` played to its end, each decision the last prompt's action drawn by ``rng`` (a win instead, where
+    one is offered and ``take_wins``); the prompts open at each step, for holding two engines' prompts equal
+    (``play`` answers a shuffled prompt and checks the tiles instead)."""
+    seen = []
+    while not t.over:
+        ps = t.prompts()
+        seen.append(ps)
+        p = ps[-1]
+        a = p["actions"][int(rng.random() * len(p["actions"]))]
+        if take_wins:
+            a = next((w for w in p["actions"] if w["act"] == "win"), a)
+        t.submit({"prompt": p["prompt"], "seat": p["seat"], **a})
+    return seen
+
+
 def conserved(t: Table) -> None:
     """Every tile accounted for (136 or 144) and every hand 13 or 14 with each set as three."""
     total = t._wall_left()
