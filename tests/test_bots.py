@@ -2,9 +2,11 @@
 the same seed, and the efficiency bot's choices on positions worked by hand."""
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from hkcore.errors import TableError
 from hkcore.preset import builtin_ids, load_preset
@@ -189,3 +191,109 @@ def test_value_reads_the_minimum_from_the_preset() -> None:
     p = seat_prompt("45678m1p22679s", None, actions, melds=melds, phase="claim", tile="8s")
     assert make_bot("value", load_preset("playingcards-io")).decide(p)["act"] == "chow"
     assert "value" in builtin_bots()
+
+
+BOTS = ["random", "simple", "efficiency", "value", "guard"]
+
+
+def _prompt(phase: str) -> dict[str, Any]:
+    """The first prompt of ``phase`` in a hand of four value bots under bga-old-style."""
+    for seed in range(1, 50):
+        t = Table({"event": "start", "preset": "bga-old-style", "seed": seed})
+        bots = {s: make_bot("value", t.preset, i) for i, s in enumerate("ESWN")}
+        while not t.over:
+            ps = t.prompts()
+            for p in ps:
+                if p["phase"] == phase and (phase != "claim" or any(a["act"] == "pung" for a in p["actions"])):
+                    return p
+            t.submit(bots[ps[0]["seat"]].decide(ps[0]))
+    raise AssertionError(f"no {phase} prompt")
+
+
+def _turn_mutations(p: dict[str, Any]) -> list[tuple[str, Any, str]]:
+    """(what is changed, how, the field the refusal must name) for a turn prompt."""
+    held = p["view"]["tiles"] + (p["view"]["drawn"] or "")
+    not_held = next(t + s for s in "mpsz" for t in "1234567" if t + s not in held)
+    j = next(k for k, a in enumerate(p["actions"]) if a["act"] == "discard")
+    return [
+        ("prompt", None, "prompt"), ("prompt", True, "prompt"), ("prompt", -1, "prompt"),
+        ("seat", "X", "seat"), ("seat", ["E"], "seat"), ("phase", {"turn": 1}, "phase"),
+        ("actions", [], "actions"), ("actions", "discard", "actions"), ("actions", [1], "actions[0]"),
+        ("actions", [{"act": "dance"}], "actions[0].act"),
+        ("actions", [{"act": "kong", "kind": "secret", "tiles": "1111m"}], "actions[0].kind"),
+        (f"actions.{j}.tile", "99z", f"actions[{j}].tile"), (f"actions.{j}.tile", "1m2m", f"actions[{j}].tile"),
+        (f"actions.{j}.tile", "1f", f"actions[{j}].tile"), (f"actions.{j}.tile", not_held, f"actions[{j}].tile"),
+        ("view", None, "view"), ("view.tiles", 13, "view.tiles"), ("view.drawn", "1f", "view.drawn"),
+        ("view.tiles", "1111122222333m", "view.tiles"), ("view.live_left", -3, "view.live_left"),
+        ("view.round", "X", "view.round"), ("view.ponds", {"E": ""}, "view.ponds"),
+        ("view.ponds.S", "0m", "view.ponds.S"), ("view.melds.W", [{"kind": "pair", "tiles": "11m"}],
+                                                 "view.melds.W[0]"),
+        ("view.melds.N", [{"kind": "pung", "tiles": "12m"}], "view.melds.N[0].tiles"),
+    ]
+
+
+def _changed(p: dict[str, Any], where: str, value: Any) -> dict[str, Any]:
+    out = copy.deepcopy(p)
+    keys = where.split(".")
+    target: Any = out
+    for k in keys[:-1]:
+        target = target[int(k)] if isinstance(target, list) else target[k]
+    target[keys[-1]] = value
+    return out
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_every_bot_refuses_a_prompt_no_table_makes_naming_the_field(bot: str) -> None:
+    """GAME.md §8.4's prompt: a number, a seat, a phase, a non-empty list of the listed acts with tiles in the
+    table's notation (a discard one held tile, a set three or four tiles; a claim's set holds the offered
+    tile and held ones), and the seat's view (its tiles with the one drawn at most 14, four of a kind, by
+    seat: melds, ponds, bonus). Anything else is a TableError naming the field, for every bot alike."""
+    b = make_bot(bot, load_preset("bga-old-style"), 0)
+    turn, claim = _prompt("turn"), _prompt("claim")
+    assert b.decide(turn)["seat"] == turn["seat"] and b.decide(claim)["seat"] == claim["seat"]
+    cases = _turn_mutations(turn)
+    j = next(k for k, a in enumerate(claim["actions"]) if a["act"] == "pung")
+    other = next(t + "s" for t in "123456789" if t + "s" != claim["tile"])
+    cases += [("tile", None, "tile"), ("tile", "55m", "tile"),
+              (f"actions.{j}.tiles", other * 3, f"actions[{j}].tiles")]
+    for where, value, field in cases:
+        on_claim = where == "tile" or (where == f"actions.{j}.tiles" and value == other * 3)
+        p = _changed(claim if on_claim else turn, where, value)
+        with pytest.raises(TableError) as e:
+            b.decide(p)
+        assert e.value.field == field, (where, value, e.value)
+        assert str(e.value).startswith(f"{field} = "), (where, str(e.value))
+    for junk in (None, 1, "prompt", [], {}):
+        with pytest.raises(TableError) as e:
+            b.decide(junk)  # type: ignore[arg-type]
+        assert e.value.field == "prompt"
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(st.data())
+def test_a_prompt_changed_anywhere_is_decided_or_refused_never_an_escape(data: st.DataObject) -> None:
+    """A real prompt with one value anywhere in it replaced (or removed): each bot answers with one of the
+    prompt's own actions, or refuses with a TableError; no other exception escapes."""
+    p = copy.deepcopy(_prompt(data.draw(st.sampled_from(["turn", "claim", "discard"]))))
+    paths: list[list[Any]] = []
+
+    def walk(x: Any, path: list[Any]) -> None:
+        paths.append(path)
+        for k, v in (x.items() if isinstance(x, dict) else enumerate(x) if isinstance(x, list) else ()):
+            walk(v, [*path, k])
+    walk(p, [])
+    path = data.draw(st.sampled_from(paths[1:]))
+    target: Any = p
+    for k in path[:-1]:
+        target = target[k]
+    if isinstance(target, dict) and data.draw(st.booleans()):
+        del target[path[-1]]
+    else:
+        target[path[-1]] = data.draw(st.sampled_from([None, 0, -1, 1.5, True, "", "x", "1m", "99z", "1f", [],
+                                                       {}, [1], "1111m", 10**20]))
+    for bot in BOTS:
+        try:
+            d = make_bot(bot, load_preset("bga-old-style"), 0).decide(p)
+        except TableError:
+            continue
+        assert {k: v for k, v in d.items() if k not in ("prompt", "seat")} in p["actions"]

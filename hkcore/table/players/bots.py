@@ -34,10 +34,10 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import pluggy
 
 from hkcore import core, hookspecs, registry
-from hkcore.errors import TableError, shown
+from hkcore.errors import HkcoreError, TableError, shown
 from hkcore.preset import Preset
 from hkcore.registry import PluginWarning
-from hkcore.tiles import parse_tiles
+from hkcore.tiles import SEATS, parse_tiles
 
 #: the entry-point group third-party bots are found in, each a factory (preset, seed) -> Bot
 ENTRY_POINT_GROUP = "hkcore.bots"
@@ -58,6 +58,107 @@ class Bot(Protocol):
 
 
 BotFactory = Callable[[Preset, int], Bot]
+
+
+#: a prompt's phases and acts (GAME.md §8.4), and the kinds of a kong
+_PHASES = ("turn", "discard", "claim", "rob", "instant")
+_ACTS = ("win", "pass", "discard", "chow", "pung", "kong")
+_KONG_KINDS = ("concealed", "added", "exposed")
+_MELD_KINDS = ("chow", "pung", "kong")
+#: the most actions a prompt lists (a turn: a win, a kong per kind of tile, a pung, 14 discards)
+_MOST_ACTIONS = 40
+
+
+def check_prompt(prompt: Any) -> None:
+    """A ``TableError`` naming the field (``actions[2].tile``, ``view.ponds``, ...) where ``prompt`` is not
+    shaped as a table's prompt (GAME.md §8.4): the fields a built-in bot reads, of the types and tile
+    notation a table writes. Whether its tiles add up is the bot's own check (``check_position``)."""
+    def bad(field: str, value: Any, want: str) -> TableError:
+        return TableError(f"{field} = {shown(value)}: {want}, in a prompt as a table makes it", field, value)
+
+    def tiles(field: str, text: Any, none: bool = False, sizes: tuple[int, ...] = ()) -> list[int]:
+        if text is None and none:
+            return []
+        if not isinstance(text, str) or len(text) > 200:
+            raise bad(field, text, "tiles in the table's notation (123m55z)")
+        try:
+            out = [t.index for t in parse_tiles(text)]
+        except HkcoreError as exc:
+            raise bad(field, text, f"tiles in the table's notation ({exc})") from None
+        if sizes and (len(out) not in sizes or max(out) >= 34):
+            raise bad(field, text, f"{' or '.join(map(str, sizes))} tile(s), no bonus tile")
+        return out
+
+    def by_seat(field: str, value: Any) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping) or set(value) != set(SEATS):
+            raise bad(field, value, "an object by seat (E, S, W and N)")
+        return value
+
+    if not isinstance(prompt, Mapping):
+        raise TableError(f"prompt = {shown(prompt)}: an object as a table's prompts() gives", "prompt", prompt)
+    number = prompt.get("prompt")
+    if type(number) is not int or number < 0:
+        raise bad("prompt", number, "the prompt's number, a whole number 0 or more")
+    if prompt.get("seat") not in SEATS:
+        raise bad("seat", prompt.get("seat"), "a seat (E, S, W or N)")
+    if prompt.get("phase") not in _PHASES:
+        raise bad("phase", prompt.get("phase"), f"one of {', '.join(_PHASES)}")
+    if "tile" in prompt or prompt["phase"] == "claim":
+        tiles("tile", prompt.get("tile"), none=prompt["phase"] != "claim", sizes=(1,))
+    actions = prompt.get("actions")
+    if not isinstance(actions, (list, tuple)) or not 0 < len(actions) <= _MOST_ACTIONS:
+        raise bad("actions", actions, f"a list of 1 to {_MOST_ACTIONS} actions")
+    discards: list[tuple[str, Any, int]] = []
+    sets: list[tuple[str, Any, list[int]]] = []
+    for j, a in enumerate(actions):
+        field = f"actions[{j}]"
+        if not isinstance(a, Mapping):
+            raise bad(field, a, "an action object")
+        if a.get("act") not in _ACTS:
+            raise bad(f"{field}.act", a.get("act"), f"one of {', '.join(_ACTS)}")
+        if a["act"] == "kong" and a.get("kind") not in _KONG_KINDS:
+            raise bad(f"{field}.kind", a.get("kind"), "concealed, added or exposed")
+        if a["act"] == "discard" or "tile" in a:
+            discards.append((f"{field}.tile", a.get("tile"), tiles(f"{field}.tile", a.get("tile"), sizes=(1,))[0]))
+        if a["act"] in ("chow", "pung", "kong") or "tiles" in a:
+            sets.append((f"{field}.tiles", a.get("tiles"), tiles(f"{field}.tiles", a.get("tiles"), sizes=(3, 4))))
+    view = prompt.get("view")
+    if not isinstance(view, Mapping) or "tiles" not in view or "drawn" not in view:
+        raise bad("view", view, "the seat's view, an object with its tiles and drawn")
+    held = tiles("view.tiles", view["tiles"]) + tiles("view.drawn", view["drawn"], none=True, sizes=(1,))
+    if len(held) > 14 or any(held.count(i) > 4 for i in set(held)) or max(held, default=0) >= 34:
+        raise bad("view.tiles", view["tiles"], "at most 14 concealed tiles with the one drawn, at most four of "
+                                              "a kind, no bonus tile")
+    for field, text, i in discards:
+        if i not in held:
+            raise bad(field, text, "a tile the seat holds")
+    offered = tiles("tile", prompt.get("tile"), none=True)
+    for field, text, ts in sets:  # a claim: the offered tile and held ones; a kong or pung of one's own: held
+        rest = list(ts)
+        if offered and offered[0] in rest:
+            rest.remove(offered[0])
+        elif prompt["phase"] == "claim":
+            raise bad(field, text, f"a set with the tile offered ({prompt['tile']})")
+        if not any(i in held for i in rest) or (
+                prompt["phase"] == "claim" and any(rest.count(i) > held.count(i) for i in rest)):
+            raise bad(field, text, "a set of tiles the seat holds")
+    live = view.get("live_left", 0)
+    if type(live) is not int or not 0 <= live <= 144:
+        raise bad("view.live_left", live, "a whole number 0..144")
+    if view.get("round", "E") not in SEATS:
+        raise bad("view.round", view.get("round"), "a wind (E, S, W or N)")
+    for name in ("ponds", "bonus"):
+        if name == "ponds" or name in view:  # (bonus tiles: a hand-made prompt may leave them out)
+            for who, text in by_seat(f"view.{name}", view.get(name)).items():
+                tiles(f"view.{name}.{who}", text)
+    for who, sets in by_seat("view.melds", view.get("melds")).items():  # (a hidden kong's tiles are null)
+        if not isinstance(sets, (list, tuple)) or len(sets) > 4:
+            raise bad(f"view.melds.{who}", sets, "a list of at most 4 sets")
+        for j, m in enumerate(sets):
+            field = f"view.melds.{who}[{j}]"
+            if not isinstance(m, Mapping) or m.get("kind") not in _MELD_KINDS:
+                raise bad(field, m, "a set object with a kind (chow, pung or kong)")
+            tiles(f"{field}.tiles", m.get("tiles"), none=m["kind"] == "kong", sizes=(3, 4))
 
 
 def decision(prompt: Mapping[str, Any], action: Mapping[str, Any]) -> dict[str, Any]:
@@ -81,6 +182,7 @@ class RandomBot:
         self._rng = random.Random(seed) if rng is None else rng
 
     def decide(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
+        check_prompt(prompt)
         actions = prompt["actions"]
         return decision(prompt, actions[int(self._rng.random() * len(actions))])
 
@@ -96,6 +198,7 @@ class SimpleBot:
         pass
 
     def decide(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
+        check_prompt(prompt)
         actions = prompt["actions"]
         for a in actions:
             if a["act"] == "win":
@@ -200,6 +303,7 @@ class EfficiencyBot:
         pass
 
     def decide(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
+        check_prompt(prompt)
         actions = prompt["actions"]
         for a in actions:
             if a["act"] == "win":

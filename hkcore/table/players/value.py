@@ -37,7 +37,7 @@ from hkcore.plugins.seven_pairs import kernel_pairs
 from hkcore.preset import Preset
 from hkcore.table.flow.codes import ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PASS, PUNG, SELF_PUNG, WIN
 from hkcore.table.players import _pyvalue
-from hkcore.table.players.bots import decision
+from hkcore.table.players.bots import check_prompt, decision
 from hkcore.tiles import SEATS
 
 if TYPE_CHECKING:  # the compiled twin has the pure one's surface
@@ -173,6 +173,11 @@ class ValueBot:
         self._p: Any = _twin.params_of(self._v) if self._compiled else self._v
 
     def decide(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
+        check_prompt(prompt)
+        return self._decided(prompt)
+
+    def _decided(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
+        """The decision for a prompt ``check_prompt`` took."""
         actions = prompt["actions"]
         for a in actions:
             if a["act"] == "win":
@@ -229,10 +234,10 @@ class GuardBot(ValueBot):
         self._g = _pyvalue.guard_params(preset) if guard is None else guard
         self._gp: Any = _twin.guard_params_of(self._g) if self._compiled else self._g
 
-    def decide(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
+    def _decided(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
         if self._g.decline > 0 and win_faan(prompt) >= 0:  # it may pass a discard win by
             return decision(prompt, prompt["actions"][self._choose(prompt)])
-        return super().decide(prompt)
+        return super()._decided(prompt)
 
     def _choose(self, prompt: Mapping[str, Any]) -> int:
         choose = _twin.guard_choice if self._compiled else _pyvalue.guard_choice
