@@ -55,7 +55,7 @@ from hkcore.table.players.bots import Bot, available_bots, builtin_bots, engine_
 from hkcore.table.players.external import TIME_LIMIT, bot_or_program, check_time_limit
 from hkcore.table.players.fastplay import new_memo, play_bots, plays, value_params
 from hkcore.table.rotation import Progress, after_hand
-from hkcore.table.start import MAX_SEED, bot_seed, read_start, record_preset, wall_seed
+from hkcore.table.start import bot_seed, check_seed, read_start, record_preset, wall_seed
 from hkcore.table.table import Table
 
 #: the most walls one simulation plays
@@ -130,8 +130,7 @@ def check_walls(hands: Any, seed: Any, first: Any) -> None:
     """An ``HkcoreError`` naming ``hands``, ``seed`` or ``first`` when it is not a simulation's."""
     if type(hands) is not int or not 0 <= hands <= MAX_HANDS:
         raise HkcoreError(f"hands = {shown(hands)}: a whole number of walls from 0 to {MAX_HANDS:,}")
-    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-        raise HkcoreError(f"seed = {shown(seed)}: a whole number from 0 to {MAX_SEED}")
+    check_seed(seed)
     if type(first) is not int or not 0 <= first <= MAX_HANDS:
         raise HkcoreError(f"first = {shown(first)}: a wall number from 0 to {MAX_HANDS:,}")
 
@@ -735,8 +734,7 @@ def check_rounds(rounds: Any, seed: Any, first: Any, max_hands: Any) -> None:
     simulation's."""
     if type(rounds) is not int or not 0 <= rounds <= MAX_HANDS:
         raise HkcoreError(f"rounds = {shown(rounds)}: a whole number of rounds from 0 to {MAX_HANDS:,}")
-    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-        raise HkcoreError(f"seed = {shown(seed)}: a whole number from 0 to {MAX_SEED}")
+    check_seed(seed)
     if type(first) is not int or not 0 <= first <= MAX_HANDS:
         raise HkcoreError(f"first = {shown(first)}: a round number from 0 to {MAX_HANDS:,}")
     if type(max_hands) is not int or not 1 <= max_hands <= 10_000:

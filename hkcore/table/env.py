@@ -29,7 +29,7 @@ from typing import Any
 from hkcore.errors import TableError, shown
 from hkcore.preset import Preset
 from hkcore.table.flow.wall import CODES, SEATS
-from hkcore.table.start import MAX_SEED, given_preset, record_preset
+from hkcore.table.start import MAX_SEED, check_seed, given_preset, record_preset
 from hkcore.table.table import Table
 
 # ---------------------------------------------------------------- actions
@@ -307,10 +307,8 @@ class Env:
         else:
             if seed is None:
                 seed = self._rng.randrange(MAX_SEED + 1)
-            elif type(seed) is not int or not 0 <= seed <= MAX_SEED:
-                raise TableError(f"seed = {shown(seed)}: a whole number from 0 to {MAX_SEED}", "seed", seed)
             else:
-                self._rng.seed(seed)
+                self._rng.seed(check_seed(seed))
             p = self.preset if preset is None else given_preset(preset, "preset")
             ref = self._ref if p is self.preset else record_preset(p)
             table = Table({"event": "start", "preset": ref, "seed": seed}, p)

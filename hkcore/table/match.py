@@ -15,7 +15,7 @@ from hkcore.table.commitment import deal_salt
 from hkcore.table.flow.engine import shuffle
 from hkcore.table.flow.wall import SEATS, tile_set
 from hkcore.table.rotation import Progress, Tally, seating, standings
-from hkcore.table.start import MAX_NAME, MAX_SEED, dealt, given_preset, record_preset
+from hkcore.table.start import MAX_NAME, check_seed, dealt, given_preset, record_preset
 from hkcore.table.table import Table
 
 
@@ -64,8 +64,7 @@ class Match:
                              "players", players)
         if seed is None:
             seed = secrets.randbits(63)
-        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-            raise TableError(f"seed = {shown(seed)}: a whole number from 0 to {MAX_SEED}", "seed", seed)
+        check_seed(seed)
         if salt_key is not None and (not isinstance(salt_key, bytes) or len(salt_key) < 16):
             raise TableError(f"salt_key = {shown(salt_key)}: a secret of at least 16 bytes", "salt_key", salt_key)
         self.players = names

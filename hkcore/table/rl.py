@@ -32,7 +32,7 @@ from hkcore.preset import Preset
 from hkcore.table.env import N_ACTIONS
 from hkcore.table.learning.encoding import OBS_SIZE, describe
 from hkcore.table.learning.vecenv import VecEnv
-from hkcore.table.start import MAX_SEED
+from hkcore.table.start import MAX_SEED, check_seed
 
 SEATS = ("E", "S", "W", "N")
 #: what an agent not yet asked sees, and the mask of an agent not asked now (read-only, shared)
@@ -72,9 +72,7 @@ def _opponents(opponents: Any, learner: int) -> list[str | None]:
 def _seed(seed: Any) -> int:
     if seed is None:
         return int(np.random.default_rng().integers(0, MAX_SEED))
-    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-        raise TableError(f"seed = {shown(seed)}: a whole number from 0 to {MAX_SEED}", "seed", seed)
-    return seed
+    return check_seed(seed)
 
 
 def _learner_kw(preset: str | Preset, learner: int, opponents: Any, episode: str, illegal: str, penalty: float,

@@ -28,6 +28,13 @@ def _seeded(*parts: Any) -> int:
     return int.from_bytes(digest, "big") % MAX_SEED
 
 
+def check_seed(seed: Any) -> int:
+    """``seed`` where it is a whole number 0..``MAX_SEED``; else a ``TableError`` naming it."""
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        raise TableError(f"seed = {shown(seed)}: a whole number from 0 to {MAX_SEED}", "seed", seed)
+    return seed
+
+
 def wall_seed(seed: int, k: int) -> int:
     """The seed of wall ``k`` of a run seeded ``seed`` (a simulation's, an arena's, a learning environment's
     episode ``k``): the ``seed`` of its start records."""

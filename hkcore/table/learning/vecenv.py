@@ -25,7 +25,7 @@ from hkcore.table.learning import _pyvec
 from hkcore.table.learning.encoding import OBS_SIZE, preset_features
 from hkcore.table.players.bots import available_bots
 from hkcore.table.players.fastplay import IMPLEMENTATION as _LOOP, value_params
-from hkcore.table.start import MAX_SEED, given_preset
+from hkcore.table.start import MAX_SEED, check_seed, given_preset
 from hkcore.table.table import engine_rules
 
 if TYPE_CHECKING:  # the compiled core has the pure one's surface
@@ -91,8 +91,7 @@ class VecEnv:
         names = self._bots(bots, learned)
         if episode not in ("hand", "match"):
             raise TableError(f"episode = {shown(episode)}: \"hand\" or \"match\"", "episode", episode)
-        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-            raise TableError(f"seed = {shown(seed)}: a whole number from 0 to {MAX_SEED}", "seed", seed)
+        check_seed(seed)
         if illegal not in ("raise", "pass"):
             raise TableError(f"illegal = {shown(illegal)}: \"raise\" or \"pass\"", "illegal", illegal)
         if isinstance(penalty, bool) or not isinstance(penalty, (int, float)) or not 0 <= penalty < float("inf"):
