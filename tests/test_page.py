@@ -143,6 +143,37 @@ def test_typed_notation_fills_the_builder(browser: Any, url: str) -> None:
         page.close()
 
 
+def test_a_choice_made_while_a_typed_hand_is_read_is_kept(browser: Any, url: str) -> None:
+    """Choosing self-draw while the service is still reading a typed hand: the typed hand fills the builder and
+    is scored with the choice (mistboard's self-draw is worth 1 faan: one more than the hand won on N's
+    discard), not the hand before it, and the choice is not undone."""
+    page = _page(browser, url, 1280, 900)
+    held: list[Any] = []
+    try:
+        _faans(page)  # the example hand shown first
+        released: list[bool] = []
+        # the typed hand's reply waits until the choice is made
+        page.route("**/compare", lambda route: route.continue_() if released else held.append(route))
+        page.fill("#notation", README_HAND)
+        page.press("#notation", "Enter")
+        for _ in range(200):
+            if held:
+                break
+            page.wait_for_timeout(25)
+        assert held, "the typed hand was never sent"
+        page.select_option("#how", "self")
+        released.append(True)
+        for r in held:
+            r.continue_()
+        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('scored: ')"
+                               " && document.querySelector('#status').textContent.includes('self-draw')")
+        assert page.input_value("#how") == "self" and page.is_disabled("#discarder")
+        assert page.input_value("#seat") == "S" and page.locator("#melds li").count() == 3
+        assert _faans(page)["mistboard"] == hkcore.score(README_HAND, "mistboard").faan + 1
+    finally:
+        page.close()
+
+
 def test_self_draw_and_the_winning_tile(browser: Any, url: str) -> None:
     """A self-draw has no discarder to choose; of two copies of the winning tile, one is marked."""
     page = _page(browser, url, 1280, 900)

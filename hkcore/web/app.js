@@ -19,6 +19,8 @@ const state = {
 let presets = [];
 let asked = 0;
 let timer = null;
+let reading = 0;  // the ask of a typed hand the service is reading (0: none)
+let edits = [];   // the choices made on the form while it is read: made again on the hand it reads
 // the preset of one's own table, shown first and marked; kept in the URL (?pin=ID)
 let pinned = new URLSearchParams(location.search).get("pin") || "";
 
@@ -121,9 +123,28 @@ function render() {
         onclick: () => { state.melds.splice(i, 1); render(); } }));
   }));
   $("discarder").disabled = state.self;  // a self-draw has no discarder
+  if (reading) return;  // the typed hand is not in the builder yet: it is scored when it is
   $("notation").value = notation();
   if (handSize()) dropExample();
   schedule();
+}
+
+function choose(change) {  // a choice on the form: on the hand in the builder, and again on a typed one being read
+  change(state);
+  if (reading) edits.push(change);
+  render();
+}
+
+function loadTyped(hand) {  // the typed hand read, with the choices made while it was; true when they were
+  const made = edits;
+  reading = 0;
+  edits = [];
+  load(hand);
+  if (!made.length) return false;
+  for (const change of made) change(state);
+  syncForm();
+  render();  // scored again, with the choices
+  return true;
 }
 
 function schedule() {
@@ -168,25 +189,27 @@ function dropExample() {  // the example's cards go as soon as one's own hand be
 
 async function ask(typed) {
   const mine = ++asked;
+  reading = 0;
   if (typed || handSize()) dropExample();
   const size = typed ? null : handSize();
   const hand = typed || handJSON();
   const ids = orderedIds();
   if (!ids.length) { say("reading the presets of the service..."); return; }  // asked again once they are in
+  if (typed) { reading = mine; edits = []; }
   showProblem(null);
   try {
     if (typed ? !/(^|\s)win:/.test(typed) : size === 13) {
       const [entries, read] = await Promise.all([analyseAll(hand, ids),
         typed ? post("/position", { hand: typed }) : null]);
       if (mine !== asked) return;
-      if (read) load(read);
+      if (read && loadTyped(read)) return;
       $("results").replaceChildren();
       showWaits(entries);
       say(typed ? `hand in play: ${notation()}` : `${size} tiles: waiting hands show their waits`);
     } else if (typed || size === 14) {
       const cmp = await compareAll(hand, ids);
       if (mine !== asked) return;
-      if (typed) load(cmp.hand);
+      if (typed && loadTyped(cmp.hand)) return;
       $("waits-section").hidden = true;
       showResults(cmp);
       say(`scored: ${typed || notation()}`);
@@ -203,6 +226,8 @@ async function ask(typed) {
     }
   } catch (problem) {
     if (mine !== asked) return;
+    reading = 0;  // the choices made meanwhile stay on the hand in the builder
+    edits = [];
     $("results").replaceChildren();
     $("waits-section").hidden = true;
     // the status must not go on naming the hand scored before this one
@@ -334,8 +359,8 @@ function bonusBoxes(target, kind, names, letter) {
     el("input", { type: "checkbox", value: String(i + 1), "data-bonus": kind, id: `${kind}-${i + 1}`,
       onchange: (e) => {
         const n = i + 1;
-        state[kind] = e.target.checked ? [...state[kind], n].sort() : state[kind].filter((x) => x !== n);
-        render();
+        const on = e.target.checked;
+        choose((s) => { s[kind] = on ? [...new Set([...s[kind], n])].sort() : s[kind].filter((x) => x !== n); });
       } }),
     `${i + 1}${letter} ${name}`)));
 }
@@ -351,7 +376,10 @@ function setup() {
     ...HONOURS.map(([code, , name]) => tileFace(code, { "data-tile": code, "aria-label": `${name} (${code})`, onclick: () => pick(code) }))));
   bonusBoxes($("flowers"), "flowers", FLOWERS, "f");
   bonusBoxes($("seasons"), "seasons", SEASONS, "g");
-  const bind = (id, key, read) => $(id).addEventListener("change", (e) => { state[key] = read(e.target); render(); });
+  const bind = (id, key, read) => $(id).addEventListener("change", (e) => {
+    const value = read(e.target);
+    choose((s) => { s[key] = value; });
+  });
   bind("how", "self", (t) => t.value === "self");
   bind("discarder", "discarder", (t) => t.value);
   bind("seat", "seat", (t) => t.value);
