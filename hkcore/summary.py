@@ -24,7 +24,7 @@ from hkcore.models import Hand
 from hkcore.notation import format_hand
 from hkcore.preset import Preset, PresetError
 from hkcore.results import ScoreResult
-from hkcore.values import Value
+from hkcore.values import Value, check_addable
 
 #: the most example hands kept for each flip
 EXAMPLES = 10
@@ -196,9 +196,7 @@ class ComparisonSummary(Value):
     def __add__(self, other: ComparisonSummary) -> ComparisonSummary:
         if not isinstance(other, ComparisonSummary):
             return NotImplemented
-        if list(self.presets) != list(other.presets):
-            raise HkcoreError(f"summaries of different presets cannot be added: {list(self.presets)} and "
-                              f"{list(other.presets)}")
+        check_addable(self, other)
         return ComparisonSummary(
             hands=self.hands + other.hands, unreadable=self.unreadable + other.unreadable,
             presets={k: v + other.presets[k] for k, v in self.presets.items()},

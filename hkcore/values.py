@@ -6,6 +6,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from hkcore.errors import HkcoreError, shown
+
 
 class Value(BaseModel):
     """The common style of hkcore's public values: frozen (assignment raises
@@ -40,3 +42,15 @@ def trusted(cls: type[_Model], values: dict[str, Any]) -> _Model:
     _set(obj, "__pydantic_extra__", None)
     _set(obj, "__pydantic_private__", None)
     return obj
+
+
+def check_addable(a: Any, b: Any, same: tuple[str, ...] = ()) -> None:
+    """An ``HkcoreError`` unless summaries ``a`` and ``b`` are of the same presets, in order, and agree on the
+    fields ``same`` (what adding two ranges of one run needs)."""
+    if list(a.presets) != list(b.presets):
+        raise HkcoreError(f"summaries of different presets cannot be added: {list(a.presets)} and "
+                          f"{list(b.presets)}")
+    for name in same:
+        if getattr(a, name) != getattr(b, name):
+            raise HkcoreError(f"summaries with different {name} cannot be added: {shown(getattr(a, name))} "
+                              f"and {shown(getattr(b, name))}")

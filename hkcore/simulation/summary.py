@@ -12,7 +12,7 @@ from pydantic import Field, model_validator
 from hkcore.errors import HkcoreError, shown
 from hkcore.preset.lint import Lint
 from hkcore.tiles import SEATS
-from hkcore.values import Value
+from hkcore.values import Value, check_addable
 
 #: rotations of the bots through the seats per wall: each bot sits at each seat once
 ROTATIONS = 4
@@ -439,18 +439,6 @@ class MixSimulation(Value):
                              differences=_add_differences(self.differences, other.differences))
 
 
-def _addable(a: Any, b: Any, same: tuple[str, ...]) -> None:
-    """An ``HkcoreError`` unless summaries ``a`` and ``b`` are of the same presets, in order, and agree on the
-    fields ``same`` (what adding two ranges of one run needs)."""
-    if list(a.presets) != list(b.presets):
-        raise HkcoreError(f"summaries of different presets cannot be added: {list(a.presets)} and "
-                          f"{list(b.presets)}")
-    for name in same:
-        if getattr(a, name) != getattr(b, name):
-            raise HkcoreError(f"summaries with different {name} cannot be added: {shown(getattr(a, name))} "
-                              f"and {shown(getattr(b, name))}")
-
-
 class SimulationSummary(Value):
     """Bots playing the same walls under several presets (docs/simulation.md).
 
@@ -507,7 +495,7 @@ class SimulationSummary(Value):
     def __add__(self, other: SimulationSummary) -> SimulationSummary:
         if not isinstance(other, SimulationSummary):
             return NotImplemented
-        _addable(self, other, ("seed", "bots", "groups", "base"))
+        check_addable(self, other, ("seed", "bots", "groups", "base"))
         if [m.bots for m in self.mixes] != [m.bots for m in other.mixes]:
             raise HkcoreError(f"summaries with different mixes of bots cannot be added: "
                               f"{shown([m.bots for m in self.mixes])} and {shown([m.bots for m in other.mixes])}")
@@ -631,7 +619,7 @@ class MatchSummary(Value):
     def __add__(self, other: MatchSummary) -> MatchSummary:
         if not isinstance(other, MatchSummary):
             return NotImplemented
-        _addable(self, other, ("seed", "bots", "groups", "base", "max_hands"))
+        check_addable(self, other, ("seed", "bots", "groups", "base", "max_hands"))
         return MatchSummary(
             duplicate=self.duplicate, seed=self.seed, bots=self.bots, max_hands=self.max_hands,
             played=_ranges([*self.played, *other.played]), rounds=self.rounds + other.rounds,
