@@ -173,11 +173,16 @@ class Measure:
         return self.low is not None and self.high is not None and (self.low > 0 or self.high < 0)
 
     def decimals(self) -> int:
-        """Two decimals, more where the interval is narrower than a tenth (at most four)."""
+        """Two decimals, more where the interval is narrower than a tenth (at most four), or where an end of an
+        interval that excludes 0 would show as 0 (-0.00 for -0.004)."""
         if self.low is None or self.high is None or self.high == self.low:
             return 2
         half = self.scale * (self.high - self.low) / 2
-        return 2 if half >= 0.05 else min(4, 1 - math.floor(math.log10(half)))
+        d = 2 if half >= 0.05 else min(4, 1 - math.floor(math.log10(half)))
+        near = min(abs(self.low), abs(self.high)) * self.scale
+        while self.sure() and d < 4 and round(near, d) == 0:
+            d += 1
+        return d
 
     def text(self, x: float | None, signed: bool = False) -> str:
         """``x`` in the measure's scale, with ``decimals()`` decimals (a sign with ``signed``)."""

@@ -242,6 +242,13 @@ def test_a_narrow_interval_shows_more_decimals(atlas: ModuleType) -> None:
     assert (m.text(m.diff, True), m.interval_text()) == ("+0.0050", "+0.0040 .. +0.0060")
     wide = atlas.Measure("exhausted", "draw rate", "draws", 100.0, " pp", 0.2, 0.3, 0.1, 0.08, 0.12, True)
     assert (wide.text(wide.diff, True), wide.interval_text()) == ("+10.00", "+8.00 .. +12.00")
+    # an interval that excludes 0 by less than half a hundredth of a point: -1.40 .. -0.004 pp would read
+    # -1.40 .. -0.00 (as if it reached 0); three decimals show its end below 0
+    edge = atlas.Measure("wins", "win rate", "wins", 100.0, " pp", 0.2, 0.193, -0.007, -0.014, -0.00004, True)
+    assert edge.interval_text() == "-1.400 .. -0.004"
+    # one that reaches 0 keeps two
+    across = atlas.Measure("wins", "win rate", "wins", 100.0, " pp", 0.2, 0.193, -0.007, -0.014, 0.00004, True)
+    assert across.interval_text() == "-1.40 .. +0.00"
 
 
 def test_an_unknown_rule_is_named(atlas: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
