@@ -271,14 +271,15 @@ def test_a_prompt_no_table_could_make_is_refused_by_the_value_bot() -> None:
     missing = next(c for c in CODES[:34] if c not in view["tiles"] + (view["drawn"] or ""))
     # tiles past 7z (bonus tiles in a pond, a chow of honours) are no tiles of a prompt's at all
     honours_chow = [{"kind": "chow", "tiles": "567z"}]
-    for bad, field in (({**p, "view": {**view, "ponds": {**view["ponds"], "N": "1f2g"}}}, "prompt"),
+    for bad, field in (({**p, "view": {**view, "ponds": {**view["ponds"], "N": "1f2g"}}}, "view.ponds.N"),
                        ({**p, "view": {**view, "melds": {**view["melds"], "S": [{"kind": "chow", "tiles": "789z"}]}}},
-                        "prompt"),
+                        "view.melds.S[0].tiles"),
                        ({**p, "view": {**view, "melds": {**view["melds"], p["seat"]: honours_chow}}},
                         "melds"),
-                       ({**p, "actions": [*p["actions"], {"act": "discard", "tile": missing}]}, "actions"),
-                       ({**p, "view": {**view, "tiles": "9999999m"}}, "counts"),
-                       ({**p, "view": None}, "prompt")):
+                       ({**p, "actions": [*p["actions"], {"act": "discard", "tile": missing}]},
+                        f"actions[{len(p['actions'])}].tile"),
+                       ({**p, "view": {**view, "tiles": "9999999m"}}, "view.tiles"),
+                       ({**p, "view": None}, "view")):
         with pytest.raises(TableError) as e:
             bot.decide(bad)
         assert e.value.field == field, (field, str(e.value))

@@ -59,6 +59,28 @@ def test_guard_params_refuse_what_is_not_a_number_field() -> None:
     assert e.value.field == "preset"
 
 
+
+def test_a_guard_bot_and_the_engine_refuse_guard_params_no_guard_params_makes() -> None:
+    """GuardParams given whole (GuardBot's ``guard``, value_params' ``guard``): a knob a finite number 0 or more,
+    base_faan and fold_away whole numbers (the compiled twin holds them as C ints), each table by faan 41
+    finite numbers (0 to 40 faan); else a TableError naming the field, from either door alike."""
+    from hkcore.table.players.fastplay import value_params
+    from hkcore.table.players.value import GuardBot
+    p = load_preset("bga-old-style")
+    g = _pyvalue.guard_params(p)
+    assert GuardBot(p, 0, guard=g._replace(fold_weight=2)).decide is not None
+    cases = [(g._replace(cost=(1.0,) * 40), "cost"), (g._replace(gain=None), "gain"),
+             (g._replace(self_draw_win=(float("nan"),) * 41), "self_draw_win"), (g._replace(threat="x"), "threat"),
+             (g._replace(keep=float("nan")), "keep"), (g._replace(push=-1.0), "push"),
+             (g._replace(base_faan=2.5), "base_faan"), (g._replace(base_faan=2**40), "base_faan"),
+             (g._replace(fold_away=-1), "fold_away"), (g._replace(fold_away=True), "fold_away"),
+             ("guard", "guard"), (tuple(g), "guard")]
+    for bad, field in cases:
+        for door in (lambda b: GuardBot(p, 0, guard=b), lambda b: value_params(p, b)):
+            with pytest.raises(TableError) as e:
+                door(bad)
+            assert e.value.field == field, (field, e.value)
+
 # ---------------------------------------------------------------- threats and danger
 
 def test_threats_are_read_off_the_sets_shown_and_the_discards() -> None:

@@ -17,6 +17,7 @@ tiles are of) and its pond.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import inf
 from typing import Any, NamedTuple
 
 from hkcore import core
@@ -476,8 +477,9 @@ _LEDGER_SELF_DRAW_SHARE = 0.6
 #: guard declines a discard win when a self-draw's chance times its pay beats this times the discard's; off (0):
 #: declining lost to value or changed nothing (docs/bots.md, "How guard defends")
 _DECLINE = 0.0
-#: GuardParams' tables by faan (made from the preset, not knobs)
+#: GuardParams' tables by faan (made from the preset, not knobs), and its whole-number knobs with their most
 _TABLES = ("cost", "gain", "discard_win", "self_draw_win")
+_WHOLE = {"base_faan": 1000, "fold_away": 14}
 
 
 class GuardParams(NamedTuple):
@@ -550,10 +552,28 @@ def guard_params(preset: Preset, **changes: Any) -> GuardParams:
                     self_draw_share=_LEDGER_SELF_DRAW_SHARE if preset.payments is None else _SELF_DRAW_SHARE,
                     discard_win=tuple(by_discard), self_draw_win=tuple(by_self), decline=_DECLINE)
     for name, value in changes.items():
-        if (name not in GuardParams._fields or name in _TABLES or type(value) not in (int, float)
-                or not 0 <= value < float("inf")):
+        if name not in GuardParams._fields or name in _TABLES:
             raise TableError(f"{name} = {_shown(value)}: a number field of GuardParams, 0 or more", name, value)
-    return g._replace(**changes)
+    return check_guard_params(g._replace(**changes))
+
+
+def check_guard_params(g: Any) -> GuardParams:
+    """``g`` where it is a ``GuardParams`` as ``guard_params`` makes them (every knob a finite number 0 or more;
+    the tables by faan ``_MOST_FAAN + 1`` finite numbers each); else a ``TableError`` naming the field."""
+    if not isinstance(g, GuardParams):
+        raise TableError(f"guard = {_shown(g)}: a GuardParams (guard_params(preset))", "guard", g)
+    for name, value in zip(GuardParams._fields, g):
+        if name in _TABLES:
+            if (not isinstance(value, tuple) or len(value) != _MOST_FAAN + 1
+                    or any(type(x) not in (int, float) or not -inf < x < inf for x in value)):
+                raise TableError(f"{name} = {_shown(value)}: {_MOST_FAAN + 1} finite numbers, by faan", name,
+                                 value)
+        elif name in _WHOLE:
+            if type(value) is not int or not 0 <= value <= _WHOLE[name]:
+                raise TableError(f"{name} = {_shown(value)}: a whole number 0..{_WHOLE[name]}", name, value)
+        elif type(value) not in (int, float) or not 0 <= value < inf:
+            raise TableError(f"{name} = {_shown(value)}: a number field of GuardParams, 0 or more", name, value)
+    return g
 
 
 def _ways(unseen: Sequence[int], i: int, below: float = 1.0, above: float = 1.0) -> int:

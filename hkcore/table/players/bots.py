@@ -147,10 +147,13 @@ def check_prompt(prompt: Any) -> None:
         raise bad("view.live_left", live, "a whole number 0..144")
     if view.get("round", "E") not in SEATS:
         raise bad("view.round", view.get("round"), "a wind (E, S, W or N)")
-    for name in ("ponds", "bonus"):
-        if name == "ponds" or name in view:  # (bonus tiles: a hand-made prompt may leave them out)
-            for who, text in by_seat(f"view.{name}", view.get(name)).items():
-                tiles(f"view.{name}.{who}", text)
+    for who, text in by_seat("view.ponds", view.get("ponds")).items():
+        if max(tiles(f"view.ponds.{who}", text), default=0) >= 34:
+            raise bad(f"view.ponds.{who}", text, "discards, no bonus tile")
+    if "bonus" in view:  # (a hand-made prompt may leave the bonus tiles out)
+        for who, text in by_seat("view.bonus", view["bonus"]).items():
+            if min(tiles(f"view.bonus.{who}", text), default=34) < 34:
+                raise bad(f"view.bonus.{who}", text, "bonus tiles (flowers 1f..4f, seasons 1g..4g)")
     for who, sets in by_seat("view.melds", view.get("melds")).items():  # (a hidden kong's tiles are null)
         if not isinstance(sets, (list, tuple)) or len(sets) > 4:
             raise bad(f"view.melds.{who}", sets, "a list of at most 4 sets")

@@ -81,7 +81,7 @@ class ValueParams:
     def __init__(self, preset: Preset, guard: _pyvalue.GuardParams | None = None) -> None:
         self.preset = preset
         self.plain = _pyvalue.value_params(preset)
-        self.guard = _pyvalue.guard_params(preset) if guard is None else guard
+        self.guard = _pyvalue.guard_params(preset) if guard is None else _pyvalue.check_guard_params(guard)
         fast = IMPLEMENTATION == "cython" and kernel_pairs(self.plain.shapes.extra) is not None
         self.compiled: Any = _CParams(self.plain) if fast else None
         self.guard_compiled: Any = _CGuard(self.guard) if fast else None

@@ -231,7 +231,7 @@ class GuardBot(ValueBot):
 
     def __init__(self, preset: Preset, seed: int, guard: _pyvalue.GuardParams | None = None) -> None:
         super().__init__(preset, seed)
-        self._g = _pyvalue.guard_params(preset) if guard is None else guard
+        self._g = _pyvalue.guard_params(preset) if guard is None else _pyvalue.check_guard_params(guard)
         self._gp: Any = _twin.guard_params_of(self._g) if self._compiled else self._g
 
     def _decided(self, prompt: Mapping[str, Any]) -> dict[str, Any]:
