@@ -562,6 +562,7 @@ def check_guard_params(g: Any) -> GuardParams:
     the tables by faan ``_MOST_FAAN + 1`` finite numbers each); else a ``TableError`` naming the field."""
     if not isinstance(g, GuardParams):
         raise TableError(f"guard = {_shown(g)}: a GuardParams (guard_params(preset))", "guard", g)
+    value: Any
     for name, value in zip(GuardParams._fields, g):
         if name in _TABLES:
             if (not isinstance(value, tuple) or len(value) != _MOST_FAAN + 1
