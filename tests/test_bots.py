@@ -12,6 +12,7 @@ from hkcore.errors import TableError
 from hkcore.preset import builtin_ids, load_preset
 from hkcore.table import Table
 from hkcore.table.players.bots import EfficiencyBot, available_bots, builtin_bots, make_bot
+from hkcore.tiles import parse_tiles
 
 PRESET = load_preset("mistboard")
 
@@ -297,3 +298,31 @@ def test_a_prompt_changed_anywhere_is_decided_or_refused_never_an_escape(data: s
         except TableError:
             continue
         assert {k: v for k, v in d.items() if k not in ("prompt", "seat")} in p["actions"]
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_a_prompt_the_checks_took_but_a_bot_could_not_read_is_refused(bot: str) -> None:
+    """What check_prompt once took and a bot then failed on: a tile written as parse_tiles reads it but the table
+    never writes it (spaces, a Unicode tile: the efficiency bot's KeyError), a bonus tile in a pond (its
+    IndexError), a set without its tiles (its KeyError), and a concealed kong of a tile held once (the compiled
+    efficiency bot read outside its tables, a segmentation fault)."""
+    b = make_bot(bot, load_preset("bga-old-style"), 0)
+    turn, claim = _prompt("turn"), _prompt("claim")
+    held = turn["view"]["tiles"] + (turn["view"]["drawn"] or "")
+    codes = [t.code for t in parse_tiles(held)]
+    once = max((c for c in codes if codes.count(c) == 1 and c[1] in "mps"), key=lambda c: c[0])  # 9m: furthest
+    j = next(k for k, a in enumerate(turn["actions"]) if a["act"] == "discard")
+    tile = turn["actions"][j]["tile"]
+    other = "S" if turn["seat"] != "S" else "W"
+    cases = [(turn, f"actions.{j}.tile", f"{tile} ", f"actions[{j}].tile"),
+             (turn, f"actions.{j}.tile", f" {tile}", f"actions[{j}].tile"),
+             (turn, f"actions.{j}.tile", "\U0001F007", f"actions[{j}].tile"),
+             (turn, f"view.ponds.{other}", "1m2g", f"view.ponds.{other}"),
+             (turn, f"view.melds.{other}", [{"kind": "kong", "from": "E"}], f"view.melds.{other}[0]"),
+             (turn, "actions", [{"act": "kong", "kind": "concealed", "tiles": once[0] * 4 + once[1]},
+                                *turn["actions"]], "actions[0].tiles"),
+             (claim, "tile", " " + claim["tile"], "tile")]
+    for p, where, value, field in cases:
+        with pytest.raises(TableError) as e:
+            b.decide(_changed(p, where, value))
+        assert e.value.field == field, (where, value, e.value)

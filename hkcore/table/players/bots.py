@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import random
+import re
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -67,6 +68,8 @@ _KONG_KINDS = ("concealed", "added", "exposed")
 _MELD_KINDS = ("chow", "pung", "kong")
 #: the most actions a prompt lists (a turn: a win, a kong per kind of tile, a pung, 14 discards)
 _MOST_ACTIONS = 40
+#: the table's own compact notation (123m55z, 1f2g): parse_tiles reads more (spaces, Unicode tiles), a bot less
+_NOTATION = re.compile(r"(?:[1-9]+[mpszfg])*")
 
 
 def check_prompt(prompt: Any) -> None:
@@ -79,7 +82,7 @@ def check_prompt(prompt: Any) -> None:
     def tiles(field: str, text: Any, none: bool = False, sizes: tuple[int, ...] = ()) -> list[int]:
         if text is None and none:
             return []
-        if not isinstance(text, str) or len(text) > 200:
+        if not isinstance(text, str) or len(text) > 200 or not _NOTATION.fullmatch(text):
             raise bad(field, text, "tiles in the table's notation (123m55z)")
         try:
             out = [t.index for t in parse_tiles(text)]
@@ -109,7 +112,7 @@ def check_prompt(prompt: Any) -> None:
     if not isinstance(actions, (list, tuple)) or not 0 < len(actions) <= _MOST_ACTIONS:
         raise bad("actions", actions, f"a list of 1 to {_MOST_ACTIONS} actions")
     discards: list[tuple[str, Any, int]] = []
-    sets: list[tuple[str, Any, list[int]]] = []
+    sets: list[tuple[str, Any, list[int], Any]] = []
     for j, a in enumerate(actions):
         field = f"actions[{j}]"
         if not isinstance(a, Mapping):
@@ -121,7 +124,8 @@ def check_prompt(prompt: Any) -> None:
         if a["act"] == "discard" or "tile" in a:
             discards.append((f"{field}.tile", a.get("tile"), tiles(f"{field}.tile", a.get("tile"), sizes=(1,))[0]))
         if a["act"] in ("chow", "pung", "kong") or "tiles" in a:
-            sets.append((f"{field}.tiles", a.get("tiles"), tiles(f"{field}.tiles", a.get("tiles"), sizes=(3, 4))))
+            sets.append((f"{field}.tiles", a.get("tiles"), tiles(f"{field}.tiles", a.get("tiles"), sizes=(3, 4)),
+                         a.get("kind")))
     view = prompt.get("view")
     if not isinstance(view, Mapping) or "tiles" not in view or "drawn" not in view:
         raise bad("view", view, "the seat's view, an object with its tiles and drawn")
@@ -133,14 +137,16 @@ def check_prompt(prompt: Any) -> None:
         if i not in held:
             raise bad(field, text, "a tile the seat holds")
     offered = tiles("tile", prompt.get("tile"), none=True)
-    for field, text, ts in sets:  # a claim: the offered tile and held ones; a kong or pung of one's own: held
+    for field, text, ts, kind in sets:
+        # a claim: the offered tile and held ones; a kong or pung of one's own: held (an added kong: its fourth)
         rest = list(ts)
         if offered and offered[0] in rest:
             rest.remove(offered[0])
         elif prompt["phase"] == "claim":
             raise bad(field, text, f"a set with the tile offered ({prompt['tile']})")
-        if not any(i in held for i in rest) or (
-                prompt["phase"] == "claim" and any(rest.count(i) > held.count(i) for i in rest)):
+        if kind == "added" and not offered:
+            rest = rest[:1]
+        if any(rest.count(i) > held.count(i) for i in rest):
             raise bad(field, text, "a set of tiles the seat holds")
     live = view.get("live_left", 0)
     if type(live) is not int or not 0 <= live <= 144:
@@ -159,8 +165,8 @@ def check_prompt(prompt: Any) -> None:
             raise bad(f"view.melds.{who}", sets, "a list of at most 4 sets")
         for j, m in enumerate(sets):
             field = f"view.melds.{who}[{j}]"
-            if not isinstance(m, Mapping) or m.get("kind") not in _MELD_KINDS:
-                raise bad(field, m, "a set object with a kind (chow, pung or kong)")
+            if not isinstance(m, Mapping) or m.get("kind") not in _MELD_KINDS or "tiles" not in m:
+                raise bad(field, m, "a set object with a kind (chow, pung or kong) and its tiles")
             tiles(f"{field}.tiles", m.get("tiles"), none=m["kind"] == "kong", sizes=(3, 4))
 
 
