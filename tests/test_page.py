@@ -174,6 +174,40 @@ def test_a_choice_made_while_a_typed_hand_is_read_is_kept(browser: Any, url: str
         page.close()
 
 
+def test_a_pin_or_a_winning_tile_chosen_while_a_typed_hand_is_read(browser: Any, url: str) -> None:
+    """While a typed hand is read: a winning tile chosen among the builder's tiles (9s, which the typed hand does
+    not hold) is not forced on the typed hand, and a pin chosen reads the typed hand again in the new order
+    rather than scoring the builder's hand under the typed notation."""
+    page = _page(browser, url, 1280, 900)
+    held: list[Any] = []
+    try:
+        _faans(page)
+        for code in ("9s", "1p"):
+            page.click(f'#palette [data-tile="{code}"]')
+        released: list[bool] = []
+        page.route("**/compare", lambda route: route.continue_() if released else held.append(route))
+        page.fill("#notation", README_HAND)
+        page.press("#notation", "Enter")
+        for _ in range(200):
+            if held:
+                break
+            page.wait_for_timeout(25)
+        assert held, "the typed hand was never sent"
+        page.select_option("#win-tile", "9s")
+        page.select_option("#pin", "mistboard")
+        page.wait_for_timeout(300)
+        released.append(True)
+        for r in held:
+            r.continue_()
+        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('scored: ')"
+                               " && document.querySelector('#status').textContent.includes('win:5z')")
+        assert page.is_hidden("#problem") and page.input_value("#win-tile") == "5z"
+        assert page.get_attribute("#results [data-preset]", "data-preset") == "mistboard"
+        assert _faans(page)["mistboard"] == hkcore.score(README_HAND, "mistboard").faan
+    finally:
+        page.close()
+
+
 def test_self_draw_and_the_winning_tile(browser: Any, url: str) -> None:
     """A self-draw has no discarder to choose; of two copies of the winning tile, one is marked."""
     page = _page(browser, url, 1280, 900)

@@ -20,6 +20,7 @@ let presets = [];
 let asked = 0;
 let timer = null;
 let reading = 0;  // the ask of a typed hand the service is reading (0: none)
+let readingText = "";  // that typed hand
 let edits = [];   // the choices made on the form while it is read: made again on the hand it reads
 // the preset of one's own table, shown first and marked; kept in the URL (?pin=ID)
 let pinned = new URLSearchParams(location.search).get("pin") || "";
@@ -187,7 +188,7 @@ function dropExample() {  // the example's cards go as soon as one's own hand be
   if (results.classList.contains("example")) { results.classList.remove("example"); results.replaceChildren(); }
 }
 
-async function ask(typed) {
+async function ask(typed, kept = []) {  // kept: the choices made on a typed hand read again
   const mine = ++asked;
   reading = 0;
   if (typed || handSize()) dropExample();
@@ -195,7 +196,7 @@ async function ask(typed) {
   const hand = typed || handJSON();
   const ids = orderedIds();
   if (!ids.length) { say("reading the presets of the service..."); return; }  // asked again once they are in
-  if (typed) { reading = mine; edits = []; }
+  if (typed) { reading = mine; readingText = typed; edits = kept; }
   showProblem(null);
   try {
     if (typed ? !/(^|\s)win:/.test(typed) : size === 13) {
@@ -263,7 +264,9 @@ function pin(id) {
   const url = new URL(location.href);
   if (id) url.searchParams.set("pin", id); else url.searchParams.delete("pin");
   history.replaceState(null, "", url);
-  schedule();
+  if (!reading) { schedule(); return; }
+  clearTimeout(timer);
+  ask(readingText, edits);  // a typed hand being read: read again in the new order, not the hand before it
 }
 
 function payment(seat, v, hand) {  // one seat's net payment; the winner and the discarder marked
@@ -388,7 +391,10 @@ function setup() {
   bind("first-turn", "firstTurn", (t) => t.value);
   bind("last-tile", "lastTile", (t) => t.checked);
   bind("robbing-kong", "robbing", (t) => t.checked);
-  bind("win-tile", "win", (t) => t.value || null);
+  $("win-tile").addEventListener("change", (e) => {  // a tile of the hand it was chosen in: not on a typed
+    const tile = e.target.value || null;             // hand read meanwhile that does not hold it
+    choose((s) => { if (!tile || s.tiles.includes(tile)) s.win = tile; });
+  });
   $("clear").addEventListener("click", () => { state.tiles = []; state.melds = []; state.win = null; render(); });
   $("notation-form").addEventListener("submit", (e) => {
     e.preventDefault();
