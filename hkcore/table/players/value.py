@@ -37,7 +37,7 @@ from hkcore.plugins.seven_pairs import kernel_pairs
 from hkcore.preset import Preset
 from hkcore.table.flow.codes import ADDED, CHOW, CONCEALED, DISCARD, EXPOSED, PASS, PUNG, SELF_PUNG, WIN
 from hkcore.table.players import _pyvalue
-from hkcore.table.players.bots import check_prompt, decision
+from hkcore.table.players.bots import check_prompt, decision, tile_indices
 from hkcore.tiles import SEATS
 
 if TYPE_CHECKING:  # the compiled twin has the pure one's surface
@@ -53,27 +53,10 @@ else:
 #: which arithmetic the value bot runs on: "cython" (compiled) or "python" (its pure twin)
 IMPLEMENTATION: str = _twin.IMPLEMENTATION
 
-#: where each suit letter's tiles begin among the 34 (bonus tiles: 34 for flowers, 38 for seasons)
-_BASE = {"m": 0, "p": 9, "s": 18, "z": 27, "f": 34, "g": 38}
 #: the engine's action codes of a prompt's actions, by act and kind (a pung on a turn: G9's own pung)
 _CODES = {("win", None): WIN, ("pass", None): PASS, ("discard", None): DISCARD,
           ("chow", None): CHOW, ("pung", None): PUNG, ("kong", "concealed"): CONCEALED,
           ("kong", "added"): ADDED, ("kong", "exposed"): EXPOSED}
-
-
-def _indices(text: str | None) -> list[int]:
-    """Tile indices of the engine's own compact notation (``123m55z``,
-    ``6z7z8s``); bonus tiles are 34..41 (``1f``..``4f``, ``1g``..``4g``)."""
-    out: list[int] = []
-    if not text:
-        return out
-    start = 0
-    for j, ch in enumerate(text):
-        if ch > "9":
-            base = _BASE[ch]
-            out.extend(base + int(d) - 1 for d in text[start:j])
-            start = j + 1
-    return out
 
 
 def _code(kind: str, tiles: list[int]) -> int:
@@ -103,9 +86,9 @@ def _read(prompt: Mapping[str, Any], v: _pyvalue.ValueParams) -> tuple[Any, ...]
     seat = prompt["seat"]
     s = SEATS.index(seat)
     counts = [0] * 34
-    for i in _indices(view["tiles"]):
+    for i in tile_indices(view["tiles"]):
         counts[i] += 1
-    for i in _indices(view["drawn"]):
+    for i in tile_indices(view["drawn"]):
         counts[i] += 1
     seen = list(counts)
     melds: list[int] = []
@@ -115,7 +98,7 @@ def _read(prompt: Mapping[str, Any], v: _pyvalue.ValueParams) -> tuple[Any, ...]
         o = SEATS.index(who)
         n, suits = 0, 0
         for m in sets:
-            tiles = _indices(m.get("tiles"))
+            tiles = tile_indices(m.get("tiles"))
             for i in tiles:
                 seen[i] += 1
             if who == seat:
@@ -130,13 +113,13 @@ def _read(prompt: Mapping[str, Any], v: _pyvalue.ValueParams) -> tuple[Any, ...]
         sets_shown[o] = (n, suits)
     ponds: list[list[int]] = [[], [], [], []]
     for who, pond in view["ponds"].items():
-        tiles = _indices(pond)
+        tiles = tile_indices(pond)
         ponds[SEATS.index(who)] = tiles
         for i in tiles:
             seen[i] += 1
     offered = -1
     if prompt.get("tile"):
-        for i in _indices(prompt["tile"]):
+        for i in tile_indices(prompt["tile"]):
             seen[i] += 1
             offered = i
     unseen = [max(0, 4 - n) for n in seen]
@@ -149,8 +132,8 @@ def _read(prompt: Mapping[str, Any], v: _pyvalue.ValueParams) -> tuple[Any, ...]
             code = SELF_PUNG
         codes.append(code)
         text = a.get("tile") or a.get("tiles")
-        tiles_of.append(min(_indices(text)) if text else -1)
-    bonus = _indices(view["bonus"].get(seat) or "")
+        tiles_of.append(min(tile_indices(text)) if text else -1)
+    bonus = tile_indices(view["bonus"].get(seat) or "")
     return (counts, tuple(melds), claimed, unseen, codes, tiles_of,
             offered if prompt.get("phase") == "claim" else -1, view.get("live_left", 60), s,
             SEATS.index(view.get("round", "E")), _pyvalue.fixed_faan(v, s, bonus), sets_shown, ponds)
@@ -197,7 +180,7 @@ def dragons_shown(prompt: Mapping[str, Any]) -> list[int]:
     out = [0] * 4
     for who, sets in prompt["view"]["melds"].items():
         for m in sets:
-            if not m.get("concealed") and m.get("kind") != "chow" and _indices(m.get("tiles"))[:1] >= [31]:
+            if not m.get("concealed") and m.get("kind") != "chow" and tile_indices(m.get("tiles"))[:1] >= [31]:
                 out[SEATS.index(who)] += 1
     return out
 
