@@ -127,7 +127,7 @@ def collect(preset: str, hands: int, seed: int) -> dict[str, Any]:
 
 def _safest_deals(score: np.ndarray, deal: np.ndarray, turn: np.ndarray, tile: np.ndarray) -> float:
     """Over the turns where some discard deals in and some does not: the share where the tile reckoned
-    safest (the least danger summed over the opponents) deals in."""
+    safest (the least danger summed over the opponents; of tiles tied for it, the share of them) deals in."""
     danger: dict[tuple[int, int], float] = {}
     dealt: dict[tuple[int, int], bool] = {}
     for key, sc, d in zip(zip(turn.tolist(), tile.tolist()), score.tolist(), deal.tolist()):
@@ -137,7 +137,12 @@ def _safest_deals(score: np.ndarray, deal: np.ndarray, turn: np.ndarray, tile: n
     for (t, i), sc in danger.items():
         by_turn.setdefault(t, []).append((sc, dealt[t, i]))
     mixed = [c for c in by_turn.values() if any(d for _, d in c) and not all(d for _, d in c)]
-    return sum(min(c)[1] for c in mixed) / max(len(mixed), 1)
+    total = 0.0
+    for c in mixed:  # tiles tied for safest count alike: the share of them that deal in
+        low = min(sc for sc, _ in c)
+        tied = [d for sc, d in c if sc == low]
+        total += sum(tied) / len(tied)
+    return total / max(len(mixed), 1)
 
 
 def measure(preset: str, hands: int, seed: int) -> dict[str, Any]:
@@ -186,7 +191,9 @@ def main() -> None:
         f"`python bench/guard_reading.py` (four `guard` bots, {a.hands:,} hands a preset from seed {a.seed}; "
         "the learned model fitted on the even hands, scored on the odd ones). Area under the ROC curve of "
         "\"this discard deals into this opponent\" (guard: P(waiting) x P(waiting on the tile), costs left "
-        "out) and of \"this opponent is waiting\":",
+        "out) and of \"this opponent is waiting\"; *safest deals in*: of the turns where some discard deals in "
+        "and some does not, the share where the tile reckoned safest deals in (tiles tied for it counted by "
+        "their share):",
         "",
         "| preset | turns | discards x opponents | deal-ins among them | deal-in AUC, guard | deal-in AUC, "
         "learned | waiting AUC, guard | waiting AUC, learned | safest deals in, guard | safest deals in, "
