@@ -208,6 +208,36 @@ def test_a_pin_or_a_winning_tile_chosen_while_a_typed_hand_is_read(browser: Any,
         page.close()
 
 
+def test_tiles_picked_while_a_typed_hand_is_read_make_the_builders_hand(browser: Any, url: str) -> None:
+    """Tiles picked in the builder while a typed hand is read: the builder's hand is the one scored (the notation
+    shows it), and the typed hand's late reply does not replace it (a click used to vanish when it came)."""
+    page = _page(browser, url, 1280, 900)
+    held: list[Any] = []
+    try:
+        _faans(page)
+        released: list[bool] = []
+        page.route("**/compare", lambda route: route.continue_() if released else held.append(route))
+        page.fill("#notation", README_HAND)
+        page.press("#notation", "Enter")
+        for _ in range(200):
+            if held:
+                break
+            page.wait_for_timeout(25)
+        assert held, "the typed hand was never sent"
+        for code in ("1m", "2m"):
+            page.click(f'#palette [data-tile="{code}"]')
+        released.append(True)
+        for r in held:
+            r.continue_()
+        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('2 tiles')")
+        page.wait_for_timeout(300)  # the typed hand's reply, answered by now, changed nothing
+        assert page.locator("#hand [data-hand]").count() == 2 and page.locator("#melds li").count() == 0
+        assert page.input_value("#notation") == "12m"
+        assert page.inner_text("#status").startswith("2 tiles")
+    finally:
+        page.close()
+
+
 def test_self_draw_and_the_winning_tile(browser: Any, url: str) -> None:
     """A self-draw has no discarder to choose; of two copies of the winning tile, one is marked."""
     page = _page(browser, url, 1280, 900)

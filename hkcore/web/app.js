@@ -93,7 +93,7 @@ function handJSON() {
   return hand;
 }
 
-function render() {
+function render(chosen = false) {  // chosen: a form choice (kept for a typed hand being read)
   const hand = $("hand");
   const winAt = state.tiles.lastIndexOf(state.win);  // one copy is the winning tile, not every copy of it
   hand.replaceChildren(...state.tiles.map((code, i) => tileFace(code, {
@@ -124,7 +124,8 @@ function render() {
         onclick: () => { state.melds.splice(i, 1); render(); } }));
   }));
   $("discarder").disabled = state.self;  // a self-draw has no discarder
-  if (reading) return;  // the typed hand is not in the builder yet: it is scored when it is
+  if (reading && chosen) return;  // the typed hand is not in the builder yet: it is scored when it is
+  if (reading) { reading = 0; edits = []; ++asked; }  // tiles edited in the builder: its hand, not the typed one
   $("notation").value = notation();
   if (handSize()) dropExample();
   schedule();
@@ -133,7 +134,7 @@ function render() {
 function choose(change) {  // a choice on the form: on the hand in the builder, and again on a typed one being read
   change(state);
   if (reading) edits.push(change);
-  render();
+  render(true);
 }
 
 function loadTyped(hand) {  // the typed hand read, with the choices made while it was; true when they were
