@@ -9,7 +9,7 @@ page is the same; the service tests cover that core).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -143,28 +143,37 @@ def test_typed_notation_fills_the_builder(browser: Any, url: str) -> None:
         page.close()
 
 
+def _typed_and_held(page: Any, text: str) -> Callable[[], None]:
+    """``text`` typed and submitted, the service's reply to it held back; returns what lets it (and every
+    later reply) through."""
+    held: list[Any] = []
+    released: list[bool] = []
+    page.route("**/compare", lambda route: route.continue_() if released else held.append(route))
+    page.fill("#notation", text)
+    page.press("#notation", "Enter")
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(25)
+    assert held, "the typed hand was never sent"
+
+    def release() -> None:
+        released.append(True)
+        for r in held:
+            r.continue_()
+    return release
+
+
 def test_a_choice_made_while_a_typed_hand_is_read_is_kept(browser: Any, url: str) -> None:
     """Choosing self-draw while the service is still reading a typed hand: the typed hand fills the builder and
     is scored with the choice (mistboard's self-draw is worth 1 faan: one more than the hand won on N's
     discard), not the hand before it, and the choice is not undone."""
     page = _page(browser, url, 1280, 900)
-    held: list[Any] = []
     try:
         _faans(page)  # the example hand shown first
-        released: list[bool] = []
-        # the typed hand's reply waits until the choice is made
-        page.route("**/compare", lambda route: route.continue_() if released else held.append(route))
-        page.fill("#notation", README_HAND)
-        page.press("#notation", "Enter")
-        for _ in range(200):
-            if held:
-                break
-            page.wait_for_timeout(25)
-        assert held, "the typed hand was never sent"
+        release = _typed_and_held(page, README_HAND)  # its reply waits until the choice is made
         page.select_option("#how", "self")
-        released.append(True)
-        for r in held:
-            r.continue_()
+        release()
         page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('scored: ')"
                                " && document.querySelector('#status').textContent.includes('self-draw')")
         assert page.input_value("#how") == "self" and page.is_disabled("#discarder")
@@ -179,26 +188,15 @@ def test_a_pin_or_a_winning_tile_chosen_while_a_typed_hand_is_read(browser: Any,
     not hold) is not forced on the typed hand, and a pin chosen reads the typed hand again in the new order
     rather than scoring the builder's hand under the typed notation."""
     page = _page(browser, url, 1280, 900)
-    held: list[Any] = []
     try:
         _faans(page)
         for code in ("9s", "1p"):
             page.click(f'#palette [data-tile="{code}"]')
-        released: list[bool] = []
-        page.route("**/compare", lambda route: route.continue_() if released else held.append(route))
-        page.fill("#notation", README_HAND)
-        page.press("#notation", "Enter")
-        for _ in range(200):
-            if held:
-                break
-            page.wait_for_timeout(25)
-        assert held, "the typed hand was never sent"
+        release = _typed_and_held(page, README_HAND)
         page.select_option("#win-tile", "9s")
         page.select_option("#pin", "mistboard")
         page.wait_for_timeout(300)
-        released.append(True)
-        for r in held:
-            r.continue_()
+        release()
         page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('scored: ')"
                                " && document.querySelector('#status').textContent.includes('win:5z')")
         assert page.is_hidden("#problem") and page.input_value("#win-tile") == "5z"
@@ -212,23 +210,12 @@ def test_tiles_picked_while_a_typed_hand_is_read_make_the_builders_hand(browser:
     """Tiles picked in the builder while a typed hand is read: the builder's hand is the one scored (the notation
     shows it), and the typed hand's late reply does not replace it (a click used to vanish when it came)."""
     page = _page(browser, url, 1280, 900)
-    held: list[Any] = []
     try:
         _faans(page)
-        released: list[bool] = []
-        page.route("**/compare", lambda route: route.continue_() if released else held.append(route))
-        page.fill("#notation", README_HAND)
-        page.press("#notation", "Enter")
-        for _ in range(200):
-            if held:
-                break
-            page.wait_for_timeout(25)
-        assert held, "the typed hand was never sent"
+        release = _typed_and_held(page, README_HAND)
         for code in ("1m", "2m"):
             page.click(f'#palette [data-tile="{code}"]')
-        released.append(True)
-        for r in held:
-            r.continue_()
+        release()
         page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('2 tiles')")
         page.wait_for_timeout(300)  # the typed hand's reply, answered by now, changed nothing
         assert page.locator("#hand [data-hand]").count() == 2 and page.locator("#melds li").count() == 0
