@@ -120,8 +120,8 @@ def check_prompt(prompt: Any) -> None:
         raise bad("seat", prompt.get("seat"), "a seat (E, S, W or N)")
     if prompt.get("phase") not in _PHASES:
         raise bad("phase", prompt.get("phase"), f"one of {', '.join(_PHASES)}")
-    if "tile" in prompt or prompt["phase"] == "claim":
-        tiles("tile", prompt.get("tile"), none=prompt["phase"] != "claim", sizes=(1,))
+    offered = (tiles("tile", prompt.get("tile"), none=prompt["phase"] != "claim", sizes=(1,))
+               if "tile" in prompt or prompt["phase"] == "claim" else [])
     actions = prompt.get("actions")
     if not isinstance(actions, (list, tuple)) or not 0 < len(actions) <= _MOST_ACTIONS:
         raise bad("actions", actions, f"a list of 1 to {_MOST_ACTIONS} actions")
@@ -150,7 +150,6 @@ def check_prompt(prompt: Any) -> None:
     for field, text, i in discards:
         if i not in held:
             raise bad(field, text, "a tile the seat holds")
-    offered = tiles("tile", prompt.get("tile"), none=True)
     for field, text, ts, kind in sets:
         # a claim: the offered tile and held ones; a kong or pung of one's own: held (an added kong: its fourth)
         rest = list(ts)
